@@ -1,0 +1,104 @@
+package decimal
+
+// Accumulator builds a Decimal from JSON number text fed in pieces. The text
+// must already be valid JSON number grammar (the tokenizer checks it); the
+// Accumulator only interprets it. It keeps at most a fixed number of
+// significant digits, so its memory does not grow with the text: later
+// non-zero digits only mark the value as truncated, and exponent digits
+// saturate. Feeding a digit costs O(1); no method allocates after Reset has
+// sized the digit buffer once.
+type Accumulator struct {
+	digits []byte
+	limit  int
+	part   part
+	neg    bool
+	nd     int64 // significant digits seen, counting zeros after the first non-zero
+	lastNZ int64 // position (1-based) of the last non-zero significant digit
+	dp     int64 // position of the decimal point within the significant digits
+	expNeg bool
+	exp    int64
+}
+
+type part uint8
+
+const (
+	partInt part = iota
+	partFrac
+	partExp
+)
+
+// Reset prepares a for a new number, keeping up to limit significant digits.
+func (a *Accumulator) Reset(limit int) {
+	if cap(a.digits) < limit {
+		a.digits = make([]byte, 0, limit)
+	}
+	*a = Accumulator{digits: a.digits[:0], limit: limit}
+}
+
+// Write interprets the next piece of number text.
+func (a *Accumulator) Write(text []byte) {
+	for _, c := range text {
+		switch {
+		case c == '-':
+			if a.part == partExp {
+				a.expNeg = true
+			} else {
+				a.neg = true
+			}
+		case c == '+':
+		case c == '.':
+			a.part = partFrac
+		case c == 'e' || c == 'E':
+			a.part = partExp
+		case a.part == partExp:
+			if a.exp < maxExp {
+				a.exp = a.exp*10 + int64(c-'0')
+			}
+		default:
+			a.digit(c)
+		}
+	}
+}
+
+func (a *Accumulator) digit(c byte) {
+	if a.nd == 0 && c == '0' {
+		if a.part == partFrac {
+			a.dp--
+		}
+		return
+	}
+	a.nd++
+	if a.part == partInt {
+		a.dp++
+	}
+	if c != '0' {
+		a.lastNZ = a.nd
+	}
+	if len(a.digits) < a.limit {
+		a.digits = append(a.digits, c)
+	}
+}
+
+// Value returns the number read so far. Its Digits alias a's buffer and are
+// valid until the next Reset.
+func (a *Accumulator) Value() Decimal {
+	if a.lastNZ == 0 {
+		return Decimal{}
+	}
+	exp := min(a.exp, maxExp)
+	if a.expNeg {
+		exp = -exp
+	}
+	kept := min(int64(len(a.digits)), a.lastNZ)
+	return Decimal{Neg: a.neg, Digits: a.digits[:kept], Exp: a.dp + exp, N: a.lastNZ}
+}
+
+// Digits returns the significant digits seen so far (at most the limit),
+// including zeros that may still turn out to be trailing.
+func (a *Accumulator) Digits() []byte { return a.digits }
+
+// Neg reports whether a minus sign has been seen before the exponent.
+func (a *Accumulator) Neg() bool { return a.neg }
+
+// Overflowed reports whether more significant digits were seen than kept.
+func (a *Accumulator) Overflowed() bool { return a.nd > int64(len(a.digits)) }

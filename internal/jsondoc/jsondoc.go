@@ -1,0 +1,171 @@
+// Package jsondoc parses small JSON documents (schemas, enum choices) into an
+// exact tree and prints their canonical form. Numbers keep their exact
+// decimal value, member order is kept for reporting, and duplicate member
+// names are rejected, so a schema means exactly one thing.
+//
+// The canonical form sorts object members by name (bytewise on their UTF-8),
+// drops insignificant white space, prints strings with a minimal fixed set of
+// escapes and numbers in decimal.AppendCanonical form. Two documents have the
+// same canonical form exactly when they are the same JSON value.
+package jsondoc
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/decimal"
+	"github.com/toolgate/toolgate/internal/jsontok"
+)
+
+// Value is one JSON value.
+type Value struct {
+	// Kind is the value's kind; True and False are both booleans.
+	Kind jsontok.Kind
+	// Str is the decoded string of a String.
+	Str string
+	// Num is the exact value of a Number.
+	Num decimal.Decimal
+	// Raw is the number's text as written.
+	Raw string
+	// Members are an Object's members in document order.
+	Members []Member
+	// Items are an Array's elements.
+	Items []*Value
+}
+
+// Member is one name/value pair of an object.
+type Member struct {
+	Name  string
+	Value *Value
+}
+
+// Get returns the value of the member called name, or nil.
+func (v *Value) Get(name string) *Value {
+	for _, m := range v.Members {
+		if m.Name == name {
+			return m.Value
+		}
+	}
+	return nil
+}
+
+// IsBool reports whether v is true or false.
+func (v *Value) IsBool() bool { return v.Kind == jsontok.True || v.Kind == jsontok.False }
+
+// TypeName returns the JSON Schema type name of v's kind.
+func (v *Value) TypeName() string {
+	switch v.Kind {
+	case jsontok.True, jsontok.False:
+		return "boolean"
+	case jsontok.Number:
+		return "number"
+	}
+	return v.Kind.String()
+}
+
+// DuplicateError reports a member name that occurs twice in one object.
+type DuplicateError struct {
+	// Pointer is the RFC 6901 pointer of the object holding the duplicate.
+	Pointer string
+	// Name is the repeated member name.
+	Name string
+	// Offset is the byte offset of the second occurrence's closing quote.
+	Offset int64
+}
+
+// Error implements error.
+func (e *DuplicateError) Error() string {
+	return fmt.Sprintf("duplicate member name %q in object at %q (byte %d)", e.Name, e.Pointer, e.Offset)
+}
+
+// Parse parses one JSON document. Nesting deeper than maxDepth (the
+// tokenizer's default when <= 0) is an error. Errors are *jsontok.SyntaxError
+// or *DuplicateError.
+func Parse(data []byte, maxDepth int) (*Value, error) {
+	b := builder{}
+	tok := jsontok.New(&b, maxDepth)
+	if err := tok.Feed(data); err != nil {
+		return nil, err
+	}
+	if err := tok.End(); err != nil {
+		return nil, err
+	}
+	if b.dup != nil {
+		return nil, b.dup
+	}
+	return b.root, nil
+}
+
+// builder assembles a tree from tokenizer events with an explicit stack.
+type builder struct {
+	root  *Value
+	stack []*Value
+	names []string // pending member name per open object
+	text  strings.Builder
+	dup   *DuplicateError
+}
+
+func (b *builder) Begin(kind jsontok.Kind, _ int64) {
+	v := &Value{Kind: kind}
+	if n := len(b.stack); n == 0 {
+		b.root = v
+	} else if top := b.stack[n-1]; top.Kind == jsontok.Object {
+		top.Members = append(top.Members, Member{Name: b.names[n-1], Value: v})
+	} else {
+		top.Items = append(top.Items, v)
+	}
+	b.stack = append(b.stack, v)
+	b.names = append(b.names, "")
+	b.text.Reset()
+}
+
+func (b *builder) BeginKey(int64) { b.text.Reset() }
+
+func (b *builder) Text(p []byte, _ int64, _ bool) { b.text.Write(p) }
+
+func (b *builder) EndKey(off int64) {
+	n := len(b.stack)
+	name := b.text.String()
+	top := b.stack[n-1]
+	if b.dup == nil && slices.ContainsFunc(top.Members, func(m Member) bool { return m.Name == name }) {
+		b.dup = &DuplicateError{Pointer: b.pointer(n - 1), Name: name, Offset: off}
+	}
+	b.names[n-1] = name
+}
+
+func (b *builder) End(kind jsontok.Kind, _ int64) {
+	n := len(b.stack)
+	v := b.stack[n-1]
+	switch kind {
+	case jsontok.String:
+		v.Str = b.text.String()
+	case jsontok.Number:
+		v.Raw = b.text.String()
+		v.Num, _ = decimal.Parse([]byte(v.Raw))
+	}
+	b.stack, b.names = b.stack[:n-1], b.names[:n-1]
+}
+
+// pointer returns the pointer of the container at stack depth depth.
+func (b *builder) pointer(depth int) string {
+	var sb strings.Builder
+	for i := range depth {
+		sb.WriteByte('/')
+		parent := b.stack[i]
+		if parent.Kind == jsontok.Object {
+			sb.WriteString(EscapePointerToken(b.names[i]))
+		} else {
+			fmt.Fprint(&sb, len(parent.Items)-1)
+		}
+	}
+	return sb.String()
+}
+
+// EscapePointerToken escapes one RFC 6901 reference token.
+func EscapePointerToken(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}

@@ -1,0 +1,621 @@
+// Package jsontok is a push tokenizer for JSON: it is fed bytes in pieces of
+// any size and reports tokens, with byte offsets, to a Handler as soon as they
+// are known. It checks the whole grammar of RFC 8259 plus what a validating
+// gateway needs: valid UTF-8, no lone surrogate escapes, no trailing data and a
+// nesting limit. It never recurses, so input depth never grows the stack.
+//
+// # Contract
+//
+// Feed consumes every byte it is given: a token cut by the end of a piece is
+// kept as a small amount of state (an escape, a UTF-8 sequence, a literal) and
+// completed by the next Feed. "Need more input" is therefore not an error:
+// only End decides that the document is incomplete. Feeding a document in one
+// piece or in any split produces the same Handler calls, except that string and
+// number text may arrive in more, smaller Text calls.
+//
+// The byte slices passed to Handler.Text are owned by the tokenizer (or the
+// caller of Feed) and are valid only during the call.
+//
+// After the first error the tokenizer is dead: every later Feed or End returns
+// the same error. Reset makes it reusable without allocating.
+package jsontok
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// Kind is the kind of a JSON value.
+type Kind uint8
+
+// The kinds of JSON values. Literals are told apart at their first byte.
+const (
+	Object Kind = iota + 1
+	Array
+	String
+	Number
+	True
+	False
+	Null
+)
+
+var kindNames = [...]string{"", "object", "array", "string", "number", "true", "false", "null"}
+
+// String returns the JSON name of the kind.
+func (k Kind) String() string { return kindNames[k] }
+
+// Handler receives tokens. Offsets count bytes from the start of the document.
+type Handler interface {
+	// Begin is called at the first byte of every value, at offset off.
+	Begin(kind Kind, off int64)
+	// BeginKey is called at the opening quote of an object member's name.
+	BeginKey(off int64)
+	// Text delivers the next piece of the current name or string (decoded:
+	// escapes resolved, always valid UTF-8 once complete) or the raw text of
+	// the current number. When raw is true, p[i] came from input offset
+	// off+i; when false, p was decoded from an escape sequence whose last byte
+	// is at off.
+	Text(p []byte, off int64, raw bool)
+	// EndKey is called at the closing quote of a member name.
+	EndKey(off int64)
+	// End is called when the current value is complete: at the closing quote,
+	// bracket or last literal byte, or, for a number, at the first byte after
+	// it (or the end of the document), which is then off.
+	End(kind Kind, off int64)
+}
+
+// SyntaxError reports input that is not acceptable JSON.
+type SyntaxError struct {
+	// Offset is the byte offset of the offending byte, or the document
+	// length when the input ended too soon.
+	Offset int64
+	// Msg describes the problem in lower case, without the offset.
+	Msg string
+}
+
+// Error implements error.
+func (e *SyntaxError) Error() string { return fmt.Sprintf("%s at byte %d", e.Msg, e.Offset) }
+
+// DefaultMaxDepth is the nesting limit used when none is given.
+const DefaultMaxDepth = 128
+
+type state uint8
+
+const (
+	stValue        state = iota // a value must follow
+	stValueOrEnd                // after '[': a value or ']'
+	stKeyOrEnd                  // after '{': a name or '}'
+	stKey                       // after ',' in an object: a name
+	stColon                     // after a name: ':'
+	stAfterValue                // after a value in a container: ',' or the closer
+	stDone                      // after the top-level value: only white space
+	stString                    // inside a string or name
+	stEscape                    // after a backslash
+	stUnicode                   // inside \uXXXX
+	stLowBackslash              // after a high surrogate escape: '\' must follow
+	stLowU                      // then 'u'
+	stLowHex                    // then four hex digits
+	stNumStart                  // at the first byte of a number
+	stNumMinus                  // after '-'
+	stNumZero                   // after a leading '0'
+	stNumInt                    // in integer digits
+	stNumDot                    // after '.'
+	stNumFrac                   // in fraction digits
+	stNumE                      // after 'e'
+	stNumESign                  // after the exponent sign
+	stNumExp                    // in exponent digits
+	stLiteral                   // inside true, false or null
+	stError
+)
+
+// Tokenizer is a push JSON tokenizer. The zero value is not ready: use New or
+// Reset.
+type Tokenizer struct {
+	h        Handler
+	maxDepth int
+	state    state
+	inKey    bool   // the current string is a member name
+	stack    []bool // open containers: true for objects
+	off      int64  // offset of the first byte of the current piece
+	err      *SyntaxError
+
+	hexN    uint8 // hex digits read in the current \u escape
+	hexVal  rune  // their value
+	high    rune  // pending high surrogate
+	utfNeed uint8 // continuation bytes still expected
+	utfLo   byte  // bounds of the next continuation byte
+	utfHi   byte
+	lit     string // remaining bytes of the current literal
+	litKind Kind
+	scratch [utf8.UTFMax]byte
+}
+
+// New returns a tokenizer that reports to h and rejects nesting deeper than
+// maxDepth (DefaultMaxDepth when maxDepth <= 0).
+func New(h Handler, maxDepth int) *Tokenizer {
+	t := &Tokenizer{}
+	t.Reset(h, maxDepth)
+	return t
+}
+
+// Reset prepares t for a new document, keeping its buffers.
+func (t *Tokenizer) Reset(h Handler, maxDepth int) {
+	if maxDepth <= 0 {
+		maxDepth = DefaultMaxDepth
+	}
+	*t = Tokenizer{h: h, maxDepth: maxDepth, stack: t.stack[:0]}
+}
+
+// Offset returns the number of bytes consumed so far.
+func (t *Tokenizer) Offset() int64 { return t.off }
+
+// Depth returns the number of open containers.
+func (t *Tokenizer) Depth() int { return len(t.stack) }
+
+// Err returns the error that stopped the tokenizer, or nil.
+func (t *Tokenizer) Err() error {
+	if t.err == nil {
+		return nil
+	}
+	return t.err
+}
+
+func (t *Tokenizer) fail(off int64, format string, args ...any) error {
+	t.state = stError
+	t.err = &SyntaxError{Offset: off, Msg: fmt.Sprintf(format, args...)}
+	return t.err
+}
+
+// End reports that the document is complete. It finishes a pending top-level
+// number and fails when the document is empty or incomplete.
+func (t *Tokenizer) End() error {
+	if t.err != nil {
+		return t.err
+	}
+	switch t.state {
+	case stNumZero, stNumInt, stNumFrac, stNumExp:
+		if len(t.stack) == 0 {
+			t.h.End(Number, t.off)
+			t.state = stDone
+		}
+	}
+	if t.state != stDone {
+		return t.fail(t.off, "unexpected end of JSON input")
+	}
+	return nil
+}
+
+// Feed consumes the next piece of the document.
+func (t *Tokenizer) Feed(p []byte) error {
+	if t.err != nil {
+		return t.err
+	}
+	i := 0
+	for i < len(p) {
+		var err error
+		if i, err = t.step(p, i); err != nil {
+			return err
+		}
+	}
+	t.off += int64(len(p))
+	return nil
+}
+
+// step consumes at least one byte of p starting at i and returns the index of
+// the next unconsumed byte.
+func (t *Tokenizer) step(p []byte, i int) (int, error) {
+	switch t.state {
+	case stString:
+		return t.stringRun(p, i)
+	case stNumStart, stNumMinus, stNumZero, stNumInt, stNumDot, stNumFrac, stNumE, stNumESign, stNumExp:
+		return t.number(p, i)
+	}
+	c := p[i]
+	off := t.off + int64(i)
+	switch t.state {
+	case stValue, stValueOrEnd, stKeyOrEnd, stKey, stColon, stAfterValue, stDone:
+		if isSpace(c) {
+			return skipSpace(p, i), nil
+		}
+		if (c == '-' || c >= '0' && c <= '9') && t.expectsValue() {
+			// The number's first byte is consumed by number, so that Text
+			// carries the whole number text.
+			t.h.Begin(Number, off)
+			t.state = stNumStart
+			return i, nil
+		}
+		return i + 1, t.structural(c, off)
+	case stEscape:
+		return i + 1, t.escape(c, off)
+	case stUnicode, stLowHex:
+		return i + 1, t.hex(c, off)
+	case stLowBackslash:
+		if c != '\\' {
+			return i, t.fail(off, "lone surrogate in string escape")
+		}
+		t.state = stLowU
+		return i + 1, nil
+	case stLowU:
+		if c != 'u' {
+			return i, t.fail(off, "lone surrogate in string escape")
+		}
+		t.state, t.hexN, t.hexVal = stLowHex, 0, 0
+		return i + 1, nil
+	case stLiteral:
+		if c != t.lit[0] {
+			return i, t.fail(off, "invalid character %s in literal %s", quoteByte(c), t.litKind)
+		}
+		t.lit = t.lit[1:]
+		if t.lit == "" {
+			t.h.End(t.litKind, off)
+			t.afterValue()
+		}
+		return i + 1, nil
+	}
+	return i, t.err
+}
+
+func (t *Tokenizer) structural(c byte, off int64) error {
+	switch t.state {
+	case stDone:
+		return t.fail(off, "invalid character %s after top-level value", quoteByte(c))
+	case stColon:
+		if c != ':' {
+			return t.fail(off, "invalid character %s after object key", quoteByte(c))
+		}
+		t.state = stValue
+		return nil
+	case stAfterValue:
+		return t.afterValueByte(c, off)
+	case stKeyOrEnd, stKey:
+		if c == '"' {
+			t.h.BeginKey(off)
+			t.state, t.inKey = stString, true
+			return nil
+		}
+		if c == '}' && t.state == stKeyOrEnd {
+			return t.closeContainer(true, off)
+		}
+		return t.fail(off, "invalid character %s looking for beginning of object key string", quoteByte(c))
+	}
+	if c == ']' && t.state == stValueOrEnd {
+		return t.closeContainer(false, off)
+	}
+	return t.beginValue(c, off)
+}
+
+func (t *Tokenizer) afterValueByte(c byte, off int64) error {
+	isObject := t.stack[len(t.stack)-1]
+	switch {
+	case c == ',' && isObject:
+		t.state = stKey
+	case c == ',':
+		t.state = stValue
+	case c == '}' && isObject, c == ']' && !isObject:
+		return t.closeContainer(isObject, off)
+	case isObject:
+		return t.fail(off, "invalid character %s after object key:value pair", quoteByte(c))
+	default:
+		return t.fail(off, "invalid character %s after array element", quoteByte(c))
+	}
+	return nil
+}
+
+func (t *Tokenizer) beginValue(c byte, off int64) error {
+	switch c {
+	case '{', '[':
+		if len(t.stack) >= t.maxDepth {
+			return t.fail(off, "nesting deeper than the limit of %d", t.maxDepth)
+		}
+		isObject := c == '{'
+		t.stack = append(t.stack, isObject)
+		if isObject {
+			t.h.Begin(Object, off)
+			t.state = stKeyOrEnd
+		} else {
+			t.h.Begin(Array, off)
+			t.state = stValueOrEnd
+		}
+	case '"':
+		t.h.Begin(String, off)
+		t.state, t.inKey = stString, false
+	case 't':
+		t.beginLiteral(True, "rue", off)
+	case 'f':
+		t.beginLiteral(False, "alse", off)
+	case 'n':
+		t.beginLiteral(Null, "ull", off)
+	default:
+		return t.fail(off, "invalid character %s looking for beginning of value", quoteByte(c))
+	}
+	return nil
+}
+
+func (t *Tokenizer) beginLiteral(kind Kind, rest string, off int64) {
+	t.h.Begin(kind, off)
+	t.state, t.lit, t.litKind = stLiteral, rest, kind
+}
+
+func (t *Tokenizer) closeContainer(isObject bool, off int64) error {
+	t.stack = t.stack[:len(t.stack)-1]
+	if isObject {
+		t.h.End(Object, off)
+	} else {
+		t.h.End(Array, off)
+	}
+	t.afterValue()
+	return nil
+}
+
+// expectsValue reports whether a value may start here.
+func (t *Tokenizer) expectsValue() bool {
+	return t.state == stValue || t.state == stValueOrEnd
+}
+
+// afterValue sets the state that follows a complete value.
+func (t *Tokenizer) afterValue() {
+	if len(t.stack) == 0 {
+		t.state = stDone
+	} else {
+		t.state = stAfterValue
+	}
+}
+
+// stringRun consumes string bytes from p[i:], delivering plain runs in one
+// Text call each, until the string ends, an escape starts or p runs out.
+func (t *Tokenizer) stringRun(p []byte, i int) (int, error) {
+	start := i
+	for i < len(p) {
+		if t.utfNeed > 0 {
+			c := p[i]
+			if c < t.utfLo || c > t.utfHi {
+				t.flushText(p, start, i)
+				return i, t.fail(t.off+int64(i), "invalid UTF-8 in string")
+			}
+			t.utfNeed--
+			t.utfLo, t.utfHi = 0x80, 0xBF
+			i++
+			continue
+		}
+		c := p[i]
+		if c < utf8.RuneSelf {
+			if plain[c] {
+				i++
+				continue
+			}
+			t.flushText(p, start, i)
+			return t.stringSpecial(c, i)
+		}
+		if !t.utfStart(c) {
+			t.flushText(p, start, i)
+			return i, t.fail(t.off+int64(i), "invalid UTF-8 in string")
+		}
+		i++
+	}
+	t.flushText(p, start, i)
+	return i, nil
+}
+
+func (t *Tokenizer) flushText(p []byte, start, end int) {
+	if end > start {
+		t.h.Text(p[start:end], t.off+int64(start), true)
+	}
+}
+
+// stringSpecial handles a quote, backslash or control byte at p[i].
+func (t *Tokenizer) stringSpecial(c byte, i int) (int, error) {
+	off := t.off + int64(i)
+	switch c {
+	case '"':
+		if t.inKey {
+			t.h.EndKey(off)
+			t.state = stColon
+		} else {
+			t.h.End(String, off)
+			t.afterValue()
+		}
+	case '\\':
+		t.state = stEscape
+	default:
+		return i, t.fail(off, "invalid control character %s in string", quoteByte(c))
+	}
+	return i + 1, nil
+}
+
+// utfStart checks the first byte of a multi-byte UTF-8 sequence and sets the
+// bounds for the continuation bytes (rejecting overlong forms, surrogates and
+// code points above U+10FFFF).
+func (t *Tokenizer) utfStart(c byte) bool {
+	t.utfLo, t.utfHi = 0x80, 0xBF
+	switch {
+	case c >= 0xC2 && c <= 0xDF:
+		t.utfNeed = 1
+	case c == 0xE0:
+		t.utfNeed, t.utfLo = 2, 0xA0
+	case c == 0xED:
+		t.utfNeed, t.utfHi = 2, 0x9F
+	case c >= 0xE1 && c <= 0xEF:
+		t.utfNeed = 2
+	case c == 0xF0:
+		t.utfNeed, t.utfLo = 3, 0x90
+	case c >= 0xF1 && c <= 0xF3:
+		t.utfNeed = 3
+	case c == 0xF4:
+		t.utfNeed, t.utfHi = 3, 0x8F
+	default:
+		return false
+	}
+	return true
+}
+
+func (t *Tokenizer) escape(c byte, off int64) error {
+	var b byte
+	switch c {
+	case '"', '\\', '/':
+		b = c
+	case 'b':
+		b = '\b'
+	case 'f':
+		b = '\f'
+	case 'n':
+		b = '\n'
+	case 'r':
+		b = '\r'
+	case 't':
+		b = '\t'
+	case 'u':
+		t.state, t.hexN, t.hexVal = stUnicode, 0, 0
+		return nil
+	default:
+		return t.fail(off, "invalid escape %s in string", quoteByte(c))
+	}
+	t.scratch[0] = b
+	t.h.Text(t.scratch[:1], off, false)
+	t.state = stString
+	return nil
+}
+
+func (t *Tokenizer) hex(c byte, off int64) error {
+	v := hexValue(c)
+	if v < 0 {
+		return t.fail(off, "invalid character %s in \\u escape", quoteByte(c))
+	}
+	t.hexVal = t.hexVal<<4 | rune(v)
+	if t.hexN++; t.hexN < 4 {
+		return nil
+	}
+	r := t.hexVal
+	if t.state == stLowHex {
+		if r < 0xDC00 || r > 0xDFFF {
+			return t.fail(off, "lone surrogate in string escape")
+		}
+		r = 0x10000 + (t.high-0xD800)<<10 + (r - 0xDC00)
+	} else {
+		switch {
+		case r >= 0xD800 && r <= 0xDBFF:
+			t.high, t.state = r, stLowBackslash
+			return nil
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return t.fail(off, "lone surrogate in string escape")
+		}
+	}
+	n := utf8.EncodeRune(t.scratch[:], r)
+	t.h.Text(t.scratch[:n], off, false)
+	t.state = stString
+	return nil
+}
+
+// number consumes number bytes from p[i:], delivering them in one Text call,
+// and ends the number at the first byte that cannot continue it.
+func (t *Tokenizer) number(p []byte, i int) (int, error) {
+	start := i
+	for ; i < len(p); i++ {
+		c := p[i]
+		next, ok := numberNext(t.state, c)
+		if !ok {
+			break
+		}
+		t.state = next
+	}
+	if i > start {
+		t.h.Text(p[start:i], t.off+int64(start), true)
+	}
+	if i == len(p) {
+		return i, nil
+	}
+	off := t.off + int64(i)
+	switch t.state {
+	case stNumZero, stNumInt, stNumFrac, stNumExp:
+		t.h.End(Number, off)
+		t.afterValue()
+		return i, nil // the delimiter is consumed by the next step
+	}
+	return i, t.fail(off, "invalid character %s in numeric literal", quoteByte(p[i]))
+}
+
+// numberNext is the number grammar's transition function.
+func numberNext(s state, c byte) (state, bool) {
+	digit := c >= '0' && c <= '9'
+	switch s {
+	case stNumStart:
+		switch {
+		case c == '-':
+			return stNumMinus, true
+		case c == '0':
+			return stNumZero, true
+		case digit:
+			return stNumInt, true
+		}
+	case stNumMinus:
+		if c == '0' {
+			return stNumZero, true
+		}
+		if digit {
+			return stNumInt, true
+		}
+	case stNumZero, stNumInt:
+		switch {
+		case digit && s == stNumInt:
+			return stNumInt, true
+		case c == '.':
+			return stNumDot, true
+		case c == 'e' || c == 'E':
+			return stNumE, true
+		}
+	case stNumDot, stNumFrac:
+		if digit {
+			return stNumFrac, true
+		}
+		if s == stNumFrac && (c == 'e' || c == 'E') {
+			return stNumE, true
+		}
+	case stNumE:
+		if c == '+' || c == '-' {
+			return stNumESign, true
+		}
+		if digit {
+			return stNumExp, true
+		}
+	case stNumESign, stNumExp:
+		if digit {
+			return stNumExp, true
+		}
+	}
+	return s, false
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSpace(p []byte, i int) int {
+	for i < len(p) && isSpace(p[i]) {
+		i++
+	}
+	return i
+}
+
+func hexValue(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+func quoteByte(c byte) string {
+	if c >= 0x20 && c < 0x7F {
+		return fmt.Sprintf("%q", rune(c))
+	}
+	return fmt.Sprintf("0x%02X", c)
+}
+
+// plain marks the ASCII bytes that stand for themselves inside a string.
+var plain = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()

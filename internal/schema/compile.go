@@ -1,0 +1,327 @@
+package schema
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/decimal"
+	"github.com/toolgate/toolgate/internal/jsondoc"
+	"github.com/toolgate/toolgate/internal/jsontok"
+)
+
+// DefaultMaxDepth bounds the nesting of schema documents.
+const DefaultMaxDepth = 64
+
+// Result is the outcome of compiling one schema.
+type Result struct {
+	// Schema is the compiled schema; nil when Errors is not empty.
+	Schema *Schema
+	// Errors lists every unsupported or malformed part, in document order.
+	Errors []Finding
+	// Warnings lists keywords that are accepted but not enforced.
+	Warnings []Finding
+	// Canonical is the schema's canonical JSON text (see package jsondoc);
+	// nil when the document is not JSON.
+	Canonical []byte
+}
+
+// Code summarizes Errors (CodeNone when the schema compiled).
+func (r *Result) Code() Code { return Summarize(r.Errors) }
+
+// Compile checks a whole schema document against profile and compiles it.
+// Every finding is reported, not just the first; a schema with any error
+// yields no Schema. The document may nest at most DefaultMaxDepth levels.
+func Compile(profile Profile, doc []byte) *Result {
+	res := &Result{}
+	rules := profileRules(profile)
+	if rules == nil {
+		res.Errors = append(res.Errors, Finding{Code: CodeValidation, Keyword: "profile",
+			Message: fmt.Sprintf("Profile %d is not a known profile.", profile), Offset: -1})
+		return res
+	}
+	v, err := jsondoc.Parse(doc, DefaultMaxDepth)
+	if err != nil {
+		res.Errors = append(res.Errors, parseFinding(err))
+		return res
+	}
+	res.Canonical = jsondoc.Canonical(v)
+	c := &compiler{rules: rules}
+	root := c.node(v, "", true)
+	res.Errors, res.Warnings = c.errors, c.warnings
+	if len(res.Errors) == 0 {
+		res.Schema = &Schema{Root: root, Profile: profile, MaxDigits: c.maxDigits}
+	}
+	return res
+}
+
+func parseFinding(err error) Finding {
+	f := Finding{Code: CodeValidation, Keyword: "json", Offset: -1}
+	switch e := err.(type) {
+	case *jsontok.SyntaxError:
+		f.Message = fmt.Sprintf("The schema is not valid JSON: %s.", e)
+	case *jsondoc.DuplicateError:
+		f.SchemaPath = e.Pointer
+		f.Message = fmt.Sprintf("The schema object at %q has the member %q twice.", e.Pointer, e.Name)
+	default:
+		f.Message = fmt.Sprintf("The schema could not be read: %s.", err)
+	}
+	return f
+}
+
+// keyword is how a profile treats one schema keyword.
+type keyword struct {
+	// applies is the set of types the keyword constrains; 0 means any.
+	applies Types
+	// compile checks the keyword's value and records it on the node.
+	compile func(c *compiler, n *Node, v *jsondoc.Value, path string)
+	// ignored marks a keyword that is accepted but not enforced: each use is
+	// reported as a warning.
+	ignored bool
+}
+
+// rules is one profile: its keyword table and the rules on whole nodes.
+type rules struct {
+	profile  Profile
+	keywords map[string]keyword
+	// types reads the node's "type" value (nil when absent).
+	types func(c *compiler, v *jsondoc.Value, path string) Types
+	// check applies the profile's rules to a compiled node.
+	check func(c *compiler, n *Node, obj *jsondoc.Value, root bool)
+}
+
+func profileRules(p Profile) *rules {
+	switch p {
+	case ToolInput:
+		return toolInputRules
+	case OutputBindable:
+		return outputBindableRules
+	}
+	return nil
+}
+
+// compiler holds the findings of one compilation.
+type compiler struct {
+	rules     *rules
+	errors    []Finding
+	warnings  []Finding
+	maxDigits int
+}
+
+func (c *compiler) unsupported(path, kw, format string, args ...any) {
+	c.errors = append(c.errors, Finding{Code: CodeUnsupported, Keyword: kw, SchemaPath: path,
+		Message: fmt.Sprintf(format, args...), Offset: -1})
+}
+
+func (c *compiler) malformed(path, kw, format string, args ...any) {
+	c.errors = append(c.errors, Finding{Code: CodeValidation, Keyword: kw, SchemaPath: path,
+		Message: fmt.Sprintf(format, args...), Offset: -1})
+}
+
+func (c *compiler) warn(path, kw, format string, args ...any) {
+	c.warnings = append(c.warnings, Finding{Code: CodeUnsupported, Keyword: kw, SchemaPath: path,
+		Message: fmt.Sprintf(format, args...), Offset: -1})
+}
+
+func child(path, token string) string { return path + "/" + jsondoc.EscapePointerToken(token) }
+
+// node compiles the schema v found at path. It always walks every keyword and
+// subschema so that all findings are collected, and returns nil when v is not
+// a schema object.
+func (c *compiler) node(v *jsondoc.Value, path string, root bool) *Node {
+	if v.Kind != jsontok.Object {
+		if v.IsBool() {
+			c.unsupported(path, "schema", "Boolean schemas (%s) are not supported: write an object schema with a type.", v.Kind)
+		} else {
+			c.malformed(path, "schema", "A schema must be a JSON object, not %s.", article(v.TypeName()))
+		}
+		return nil
+	}
+	n := &Node{Path: path, MinLength: -1, MaxLength: -1}
+	if t := v.Get("type"); t != nil {
+		n.Types = c.rules.types(c, t, child(path, "type"))
+	} else if root && v.Get("oneOf") == nil {
+		n.Types = TypeObject
+	}
+	for _, m := range v.Members {
+		kpath := child(path, m.Name)
+		kw, ok := c.rules.keywords[m.Name]
+		switch {
+		case m.Name == "type":
+			continue
+		case !ok:
+			c.unsupported(kpath, m.Name, "The keyword %q is not supported by the %s profile.", m.Name, profileTitle(c.rules.profile))
+			continue
+		case kw.ignored:
+			c.warn(kpath, m.Name, "The keyword %q is accepted but not enforced by the %s profile.", m.Name, profileTitle(c.rules.profile))
+		}
+		if kw.applies != 0 && n.Types != 0 && n.Types&kw.applies == 0 {
+			c.unsupported(kpath, m.Name, "The keyword %q does not apply to type %s; this profile does not allow keywords that cannot constrain the value.", m.Name, n.Types)
+		}
+		if kw.compile != nil {
+			kw.compile(c, n, m.Value, kpath)
+		}
+	}
+	c.rules.check(c, n, v, root)
+	return n
+}
+
+func profileTitle(p Profile) string { return strings.ReplaceAll(p.String(), "_", " ") }
+
+func article(typeName string) string {
+	if strings.IndexByte("aeiou", typeName[0]) >= 0 {
+		return "an " + typeName
+	}
+	return "a " + typeName
+}
+
+// compileDescription checks that description is a string.
+func compileDescription(c *compiler, _ *Node, v *jsondoc.Value, path string) {
+	if v.Kind != jsontok.String {
+		c.malformed(path, "description", "description must be a string, not %s.", article(v.TypeName()))
+	}
+}
+
+// compileProperties compiles every property schema.
+func compileProperties(c *compiler, n *Node, v *jsondoc.Value, path string) {
+	if v.Kind != jsontok.Object {
+		c.malformed(path, "properties", "properties must be an object mapping names to schemas, not %s.", article(v.TypeName()))
+		return
+	}
+	for _, m := range v.Members {
+		s := c.node(m.Value, child(path, m.Name), false)
+		n.Keys = append(n.Keys, Key{Name: m.Name, Schema: s, Declared: true})
+	}
+}
+
+// compileRequired records required names; they are resolved against the
+// declared properties by finishKeys.
+func compileRequired(c *compiler, n *Node, v *jsondoc.Value, path string) {
+	if v.Kind != jsontok.Array {
+		c.malformed(path, "required", "required must be an array of strings, not %s.", article(v.TypeName()))
+		return
+	}
+	for i, item := range v.Items {
+		if item.Kind != jsontok.String {
+			c.malformed(child(path, fmt.Sprint(i)), "required", "required must list strings; item %d is %s.", i, article(item.TypeName()))
+			continue
+		}
+		// Remember the name as an undeclared key; finishKeys merges it.
+		n.Keys = append(n.Keys, Key{Name: item.Str})
+		n.Required = append(n.Required, len(n.Keys)-1)
+	}
+}
+
+// finishKeys sorts a node's keys, merges required names into the declared
+// ones and turns Required into indexes of the sorted table.
+func finishKeys(n *Node) {
+	required := map[string]bool{}
+	for _, i := range n.Required {
+		required[n.Keys[i].Name] = true
+	}
+	byName := map[string]Key{}
+	for _, k := range n.Keys {
+		if old, ok := byName[k.Name]; !ok || !old.Declared {
+			byName[k.Name] = k
+		}
+	}
+	n.Keys, n.KeyNames, n.Required = n.Keys[:0], nil, nil
+	for _, k := range byName {
+		n.Keys = append(n.Keys, k)
+	}
+	slices.SortFunc(n.Keys, func(a, b Key) int { return strings.Compare(a.Name, b.Name) })
+	for i, k := range n.Keys {
+		n.KeyNames = append(n.KeyNames, k.Name)
+		if required[k.Name] {
+			n.Required = append(n.Required, i)
+		}
+	}
+}
+
+// compileNumberBound returns the exact value of a bound keyword.
+func (c *compiler) number(v *jsondoc.Value, path, kw string) *decimal.Decimal {
+	if v.Kind != jsontok.Number {
+		c.malformed(path, kw, "%s must be a number, not %s.", kw, article(v.TypeName()))
+		return nil
+	}
+	if !v.Num.InRange() {
+		c.unsupported(path, kw, "The number %s is too large in magnitude for this service.", v.Raw)
+		return nil
+	}
+	c.maxDigits = max(c.maxDigits, len(v.Num.Digits))
+	d := v.Num
+	return &d
+}
+
+func compileMinimum(c *compiler, n *Node, v *jsondoc.Value, path string) {
+	n.Minimum = c.number(v, path, "minimum")
+}
+
+func compileMaximum(c *compiler, n *Node, v *jsondoc.Value, path string) {
+	n.Maximum = c.number(v, path, "maximum")
+}
+
+// compileEnum groups the choices by kind and normalises them.
+func compileEnum(c *compiler, n *Node, v *jsondoc.Value, path string) {
+	if v.Kind != jsontok.Array {
+		c.malformed(path, "enum", "enum must be an array of values, not %s.", article(v.TypeName()))
+		return
+	}
+	e := &Enum{}
+	var text []byte
+	for i, choice := range v.Items {
+		if i > 0 {
+			text = append(text, ", "...)
+		}
+		text = jsondoc.AppendCanonical(text, choice)
+		switch choice.Kind {
+		case jsontok.String:
+			e.Strings = append(e.Strings, choice.Str)
+		case jsontok.Number:
+			if d := c.number(choice, child(path, fmt.Sprint(i)), "enum"); d != nil {
+				e.Numbers = append(e.Numbers, *d)
+			}
+		case jsontok.True:
+			e.True = true
+		case jsontok.False:
+			e.False = true
+		case jsontok.Null:
+			e.Null = true
+		default:
+			canon := string(jsondoc.Canonical(choice))
+			e.Composite = append(e.Composite, canon)
+			e.MaxComposite = max(e.MaxComposite, len(canon))
+		}
+	}
+	slices.Sort(e.Strings)
+	e.Strings = slices.Compact(e.Strings)
+	slices.Sort(e.Composite)
+	e.Composite = slices.Compact(e.Composite)
+	e.Text = Truncate(string(text), 200)
+	n.Enum = e
+}
+
+// compileOneOf compiles every branch.
+func compileOneOf(c *compiler, n *Node, v *jsondoc.Value, path string) {
+	if v.Kind != jsontok.Array || len(v.Items) == 0 {
+		c.malformed(path, "oneOf", "oneOf must be a non-empty array of schemas.")
+		return
+	}
+	for i, item := range v.Items {
+		if b := c.node(item, child(path, fmt.Sprint(i)), false); b != nil {
+			n.OneOf = append(n.OneOf, b)
+		}
+	}
+}
+
+// Truncate shortens s to at most n bytes on a UTF-8 boundary, marking the cut
+// with "…".
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,2 @@
+// Package schema compiles JSON Schemas of one profile into an immutable form.
+package schema

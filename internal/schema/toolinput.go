@@ -1,0 +1,92 @@
+package schema
+
+import (
+	"github.com/toolgate/toolgate/internal/jsondoc"
+	"github.com/toolgate/toolgate/internal/jsontok"
+)
+
+// toolInputRules is the strict tool input profile of DESIGN.md §3: nine
+// keywords, every node typed, nothing ignored.
+var toolInputRules = &rules{
+	profile: ToolInput,
+	keywords: map[string]keyword{
+		"type":                  {},
+		"description":           {compile: compileDescription},
+		"properties":            {applies: TypeObject, compile: compileProperties},
+		"required":              {applies: TypeObject, compile: compileRequired},
+		"additionalProperties":  {applies: TypeObject, compile: compileAdditional},
+		"additional_properties": {applies: TypeObject, compile: compileAdditional},
+		"enum":                  {compile: compileEnum},
+		"minimum":               {applies: TypeInteger | TypeNumber, compile: compileMinimum},
+		"items":                 {applies: TypeArray, compile: compileItems},
+		"oneOf":                 {compile: compileOneOf},
+	},
+	types: toolInputType,
+	check: checkToolInputNode,
+}
+
+// toolInputTypes are the types a tool input schema may name.
+const toolInputTypes = TypeObject | TypeArray | TypeString | TypeInteger | TypeNumber | TypeBoolean
+
+// toolInputType reads a "type" value: one name of toolInputTypes.
+func toolInputType(c *compiler, v *jsondoc.Value, path string) Types {
+	switch v.Kind {
+	case jsontok.String:
+		t := typeByName(v.Str)
+		if t&toolInputTypes == 0 {
+			c.unsupported(path, "type", "The type %q is not supported by the tool input profile; use one of object, array, string, integer, number, boolean.", v.Str)
+			return 0
+		}
+		return t
+	case jsontok.Array:
+		c.unsupported(path, "type", "A list of types is not supported by the tool input profile; use one type, or oneOf.")
+	default:
+		c.malformed(path, "type", "type must be a string, not %s.", article(v.TypeName()))
+	}
+	return 0
+}
+
+func compileAdditional(c *compiler, n *Node, v *jsondoc.Value, path string) {
+	switch {
+	case v.IsBool():
+		n.ClosedProperties = v.Kind == jsontok.False
+	case v.Kind == jsontok.Object:
+		c.unsupported(path, "additionalProperties", "A schema for additional properties is not supported; use true or false.")
+	default:
+		c.malformed(path, "additionalProperties", "additionalProperties must be a boolean or a schema, not %s.", article(v.TypeName()))
+	}
+}
+
+func compileItems(c *compiler, n *Node, v *jsondoc.Value, path string) {
+	if v.Kind == jsontok.Array {
+		c.unsupported(path, "items", "The tuple form of items (an array of schemas) is not supported; give one schema for every item.")
+		return
+	}
+	n.Items = c.node(v, path, false)
+}
+
+// checkToolInputNode applies the node rules of the tool input profile.
+func checkToolInputNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
+	hasType := obj.Get("type") != nil
+	hasOneOf := obj.Get("oneOf") != nil
+	if obj.Get("additionalProperties") != nil && obj.Get("additional_properties") != nil {
+		c.malformed(child(n.Path, "additional_properties"), "additionalProperties",
+			"additionalProperties and additional_properties must not both be given.")
+	}
+	switch {
+	case root && hasOneOf:
+		c.unsupported(child(n.Path, "oneOf"), "oneOf", "The root schema must be an object schema; a root oneOf is not supported.")
+	case root && n.Types != 0 && n.Types != TypeObject:
+		c.unsupported(child(n.Path, "type"), "type", "The root schema must have type object, not %s.", n.Types)
+	case !root && !hasType && !hasOneOf:
+		c.unsupported(n.Path, "type", "This schema has no type and would accept any value; the tool input profile needs a type (or oneOf) on every schema.")
+	}
+	if hasOneOf {
+		for _, m := range obj.Members {
+			if m.Name != "oneOf" && m.Name != "description" {
+				c.unsupported(child(n.Path, m.Name), m.Name, "A oneOf schema may only have description beside it, not %q.", m.Name)
+			}
+		}
+	}
+	finishKeys(n)
+}

@@ -1,0 +1,121 @@
+package validator_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/fixtures"
+	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/internal/validator"
+)
+
+// httpRequestSchema loads testdata/tools/http_request.json's input schema.
+func httpRequestSchema(t testing.TB) *schema.Schema {
+	var tool struct {
+		InputSchema json.RawMessage `json:"inputSchema"`
+	}
+	data := readFileTB(t, fixtures.Testdata(t, "tools/http_request.json"))
+	require.NoError(t, json.Unmarshal(data, &tool))
+	return compile(t, string(tool.InputSchema))
+}
+
+func readFileTB(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := readAll(path)
+	require.NoError(t, err)
+	return b
+}
+
+// smallCall is a realistic ~300-byte tool call.
+const smallCall = `{"method": "POST", "url": "https://api.example.test/v1/orders/1234/items",
+ "headers": [{"name": "Content-Type", "value": "application/json"}, {"name": "Idempotency-Key", "value": "b7c1f2d0-6a55-4f1e-9a55-2f1b6e1c0d3e"}],
+ "timeout_seconds": 12.5, "retries": 2, "body": {"sku": "WIDGET-42", "quantity": 3, "gift": false}}`
+
+// largeCall returns a ~30 KB tool call: many headers and a large body.
+func largeCall() string {
+	var sb strings.Builder
+	sb.WriteString(`{"method": "PUT", "url": "https://api.example.test/v1/catalog", "headers": [`)
+	for i := range 150 {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		fmt.Fprintf(&sb, `{"name": "X-Trace-%d", "value": "span-%08d-\u00e9t\u00e9"}`, i, i*7919)
+	}
+	sb.WriteString(`], "timeout_seconds": 30, "retries": 1, "body": {"items": [`)
+	for i := range 200 {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		fmt.Fprintf(&sb, `{"id": %d, "title": "Item number %d with a longer description", "price": %d.%02d, "tags": ["a", "b"], "in_stock": true}`, i, i, i*3, i%100)
+	}
+	sb.WriteString(`]}}`)
+	return sb.String()
+}
+
+func TestBenchmarkDocumentsAreValid(t *testing.T) {
+	t.Parallel()
+	s := httpRequestSchema(t)
+	for _, doc := range []string{smallCall, largeCall()} {
+		require.True(t, json.Valid([]byte(doc)))
+		res := validator.Validate(s, []byte(doc), validator.Options{})
+		require.True(t, res.Valid(), "%+v", res.Findings)
+	}
+	assert.InDelta(t, 300, len(smallCall), 60)
+	assert.InDelta(t, 30_000, len(largeCall()), 4000)
+}
+
+// TestValidInputDoesNotAllocate checks that, after warm-up, validating a
+// valid tool call allocates nothing: through a reused Validator (a stream's
+// call) and through the pooled Validate.
+func TestValidInputDoesNotAllocate(t *testing.T) {
+	s := httpRequestSchema(t)
+	doc := []byte(smallCall)
+	v := validator.New(s, validator.Options{})
+	allocs := testing.AllocsPerRun(200, func() {
+		v.Reset()
+		v.Write(doc[:100])
+		v.Write(doc[100:])
+		if !v.Close().Valid() {
+			t.Fatal("invalid")
+		}
+	})
+	assert.Zero(t, allocs, "reused Validator")
+	allocs = testing.AllocsPerRun(200, func() {
+		if !validator.Validate(s, doc, validator.Options{}).Valid() {
+			t.Fatal("invalid")
+		}
+	})
+	assert.Zero(t, allocs, "pooled Validate")
+}
+
+// BenchmarkValidate validates tool calls beside encoding/json.Valid on the
+// same bytes: compare the two sub-benchmarks' ns/op (or MB/s) of one run.
+func BenchmarkValidate(b *testing.B) {
+	s := httpRequestSchema(b)
+	for _, doc := range []struct{ name, text string }{{"300B", smallCall}, {"30KB", largeCall()}} {
+		data := []byte(doc.text)
+		b.Run("toolgate/"+doc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if !validator.Validate(s, data, validator.Options{}).Valid() {
+					b.Fatal("invalid")
+				}
+			}
+		})
+		b.Run("json.Valid/"+doc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if !json.Valid(data) {
+					b.Fatal("invalid")
+				}
+			}
+		})
+	}
+}

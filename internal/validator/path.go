@@ -1,0 +1,131 @@
+package validator
+
+import (
+	"hash/maphash"
+	"strconv"
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/jsondoc"
+)
+
+// smallObject is how many member names an object may have before duplicate
+// detection moves from a linear scan to a hash set.
+const smallObject = 16
+
+// level is one open container of the document, as the path tracker sees it.
+type level struct {
+	object    bool
+	hasKey    bool  // object: a member name has begun
+	index     int64 // array: index of the current element, -1 before the first
+	keyStart  int   // object: start of the current member name in keys
+	hashStart int   // object: start of this object's name hashes in hashes
+	serial    uint64
+}
+
+// tracker follows the position in the document independently of any schema:
+// it knows the current instance path (rendered only when a finding needs it)
+// and detects duplicate member names in every object.
+type tracker struct {
+	levels []level
+	keys   []byte   // current member names of all open objects, concatenated
+	hashes []uint64 // member name hashes of all open objects
+	big    map[uint64]struct{}
+	seed   maphash.Seed
+	serial uint64
+}
+
+func (t *tracker) reset() {
+	t.levels, t.keys, t.hashes = t.levels[:0], t.keys[:0], t.hashes[:0]
+	clear(t.big)
+	t.serial = 0
+}
+
+// beginValue notes that a value starts in the current container.
+func (t *tracker) beginValue() {
+	if n := len(t.levels); n > 0 && !t.levels[n-1].object {
+		t.levels[n-1].index++
+	}
+}
+
+func (t *tracker) push(object bool) {
+	t.serial++
+	t.levels = append(t.levels, level{object: object, index: -1, keyStart: len(t.keys), hashStart: len(t.hashes), serial: t.serial})
+}
+
+func (t *tracker) pop() {
+	l := t.levels[len(t.levels)-1]
+	t.levels = t.levels[:len(t.levels)-1]
+	t.keys, t.hashes = t.keys[:l.keyStart], t.hashes[:l.hashStart]
+}
+
+func (t *tracker) beginKey() {
+	l := &t.levels[len(t.levels)-1]
+	l.hasKey = true
+	t.keys = t.keys[:l.keyStart]
+}
+
+func (t *tracker) keyText(p []byte) { t.keys = append(t.keys, p...) }
+
+// key returns the current member name of the innermost object.
+func (t *tracker) key() []byte { return t.keys[t.levels[len(t.levels)-1].keyStart:] }
+
+// endKey records the finished member name and reports whether the object
+// already had it.
+func (t *tracker) endKey() (duplicate bool) {
+	l := &t.levels[len(t.levels)-1]
+	h := maphash.Bytes(t.seed, t.key())
+	seen := t.hashes[l.hashStart:]
+	if len(seen) < smallObject {
+		for _, s := range seen {
+			if s == h {
+				return true
+			}
+		}
+		t.hashes = append(t.hashes, h)
+		if len(seen)+1 == smallObject {
+			for _, s := range t.hashes[l.hashStart:] {
+				t.bigAdd(l.serial, s)
+			}
+		}
+		return false
+	}
+	return !t.bigAdd(l.serial, h)
+}
+
+// bigAdd adds a name hash of object serial to the shared set and reports
+// whether it was new.
+func (t *tracker) bigAdd(serial, h uint64) bool {
+	if t.big == nil {
+		t.big = map[uint64]struct{}{}
+	}
+	k := h ^ (serial * 0x9E3779B97F4A7C15)
+	if _, ok := t.big[k]; ok {
+		return false
+	}
+	t.big[k] = struct{}{}
+	return true
+}
+
+// path renders the RFC 6901 pointer of the value depth levels deep on the
+// current path: len(levels) for the member being read, one less for the
+// innermost container itself.
+func (t *tracker) path(depth int) string {
+	var sb strings.Builder
+	for i := range depth {
+		l := t.levels[i]
+		if l.object && !l.hasKey || !l.object && l.index < 0 {
+			break // between members: the path ends at the container
+		}
+		sb.WriteByte('/')
+		if !l.object {
+			sb.WriteString(strconv.FormatInt(l.index, 10))
+			continue
+		}
+		end := len(t.keys)
+		if i+1 < len(t.levels) {
+			end = t.levels[i+1].keyStart
+		}
+		sb.WriteString(jsondoc.EscapePointerToken(string(t.keys[l.keyStart:end])))
+	}
+	return sb.String()
+}
