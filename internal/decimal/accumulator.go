@@ -8,15 +8,17 @@ package decimal
 // saturate. Feeding a digit costs O(1); no method allocates after Reset has
 // sized the digit buffer once.
 type Accumulator struct {
-	digits []byte
-	limit  int
-	part   part
-	neg    bool
-	nd     int64 // significant digits seen, counting zeros after the first non-zero
-	lastNZ int64 // position (1-based) of the last non-zero significant digit
-	dp     int64 // position of the decimal point within the significant digits
-	expNeg bool
-	exp    int64
+	digits  []byte
+	limit   int
+	part    part
+	neg     bool
+	nd      int64 // significant digits seen, counting zeros after the first non-zero
+	lastNZ  int64 // position (1-based) of the last non-zero significant digit
+	dp      int64 // position of the decimal point within the significant digits
+	expNeg  bool
+	expSign bool // the exponent's sign has been read
+	expSeen bool // an exponent digit has been read
+	exp     int64
 }
 
 type part uint8
@@ -41,16 +43,18 @@ func (a *Accumulator) Write(text []byte) {
 		switch {
 		case c == '-':
 			if a.part == partExp {
-				a.expNeg = true
+				a.expNeg, a.expSign = true, true
 			} else {
 				a.neg = true
 			}
 		case c == '+':
+			a.expSign = true
 		case c == '.':
 			a.part = partFrac
 		case c == 'e' || c == 'E':
 			a.part = partExp
 		case a.part == partExp:
+			a.expSeen = true
 			if a.exp < maxExp {
 				a.exp = a.exp*10 + int64(c-'0')
 			}
@@ -102,3 +106,47 @@ func (a *Accumulator) Neg() bool { return a.neg }
 
 // Overflowed reports whether more significant digits were seen than kept.
 func (a *Accumulator) Overflowed() bool { return a.nd > int64(len(a.digits)) }
+
+// CanEqual reports whether some continuation of the number text read so far
+// could equal d: the sign, the significant digits and (once exponent digits
+// arrive) the exponent still agree with d. It lets an enum of numbers reject
+// a value at the first digit no choice can follow.
+func (a *Accumulator) CanEqual(d Decimal) bool {
+	if a.lastNZ == 0 {
+		// Only zeros so far: zero still matches, and until the exponent a
+		// non-zero digit of the right sign may still come.
+		return d.IsZero() || a.part != partExp && a.neg == d.Neg
+	}
+	if d.IsZero() || a.neg != d.Neg || a.lastNZ > int64(len(d.Digits)) {
+		return false
+	}
+	for i, c := range a.digits {
+		want := byte('0')
+		if i < len(d.Digits) {
+			want = d.Digits[i]
+		}
+		if c != want {
+			return false
+		}
+	}
+	if a.part != partExp {
+		return true
+	}
+	target := d.Exp - a.dp // the exponent the text must end up with
+	if !a.expSign && !a.expSeen {
+		return true // either sign may still come
+	}
+	if a.expNeg {
+		target = -target
+	}
+	if target < 0 {
+		return false
+	}
+	if a.exp == 0 {
+		return true // no exponent digits yet, or only zeros
+	}
+	for target > a.exp {
+		target /= 10
+	}
+	return target == a.exp
+}

@@ -288,6 +288,7 @@ func compileEnum(c *compiler, n *Node, v *jsondoc.Value, path string) {
 		case jsontok.Null:
 			e.Null = true
 		default:
+			c.composite(choice, child(path, fmt.Sprint(i)))
 			canon := string(jsondoc.Canonical(choice))
 			e.Composite = append(e.Composite, canon)
 			e.MaxComposite = max(e.MaxComposite, len(canon))
@@ -299,6 +300,23 @@ func compileEnum(c *compiler, n *Node, v *jsondoc.Value, path string) {
 	e.Composite = slices.Compact(e.Composite)
 	e.Text = Truncate(string(text), 200)
 	n.Enum = e
+}
+
+// composite checks the numbers inside an object or array enum choice: they
+// must be in range, and they size the validators' digit buffers.
+func (c *compiler) composite(v *jsondoc.Value, path string) {
+	switch v.Kind {
+	case jsontok.Number:
+		c.number(v, path, "enum")
+	case jsontok.Array:
+		for i, item := range v.Items {
+			c.composite(item, child(path, fmt.Sprint(i)))
+		}
+	case jsontok.Object:
+		for _, m := range v.Members {
+			c.composite(m.Value, child(path, m.Name))
+		}
+	}
 }
 
 // compileOneOf compiles every branch.

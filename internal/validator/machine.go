@@ -3,6 +3,7 @@ package validator
 import (
 	"slices"
 
+	"github.com/toolgate/toolgate/internal/decimal"
 	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/jsontok"
 	"github.com/toolgate/toolgate/internal/schema"
@@ -38,8 +39,10 @@ type scalar struct {
 	kind      jsontok.Kind
 	enum      matcher // string enum choices still possible
 	enumOn    bool
-	enumFail  int64 // offset where the string left every enum choice, or -1
-	length    int64 // code points so far
+	numEnumOn bool                // a number under an enum of numbers
+	num       decimal.Accumulator // that number, fed byte by byte
+	enumFail  int64               // offset where the value left every enum choice, or -1
+	length    int64               // code points so far
 	lengthOn  bool
 	maxFail   int64 // offset where maxLength was exceeded, or -1
 	text      []byte
@@ -116,7 +119,7 @@ func (m *machine) begin(kind jsontok.Kind, off int64) {
 			if isContainer(kind) {
 				f.depth++
 			}
-			m.forward(func(k *machine) { k.begin(kind, off) }, off)
+			m.forward(func(k *machine) { k.begin(kind, off) })
 			return
 		case frameObject:
 			node = f.member
@@ -211,7 +214,7 @@ func (m *machine) beginObject(node *schema.Node, pathDepth int) {
 func (m *machine) beginScalar(node *schema.Node, kind jsontok.Kind) {
 	sc := &m.sc
 	sc.node, sc.kind = node, kind
-	sc.enumOn, sc.enumFail, sc.maxFail = false, -1, -1
+	sc.enumOn, sc.numEnumOn, sc.enumFail, sc.maxFail = false, false, -1, -1
 	sc.lengthOn, sc.keepText, sc.excerptOn = false, false, false
 	if node == nil {
 		return
@@ -228,6 +231,10 @@ func (m *machine) beginScalar(node *schema.Node, kind jsontok.Kind) {
 		sc.excerptOn = node.Enum != nil || sc.lengthOn || sc.keepText
 	} else {
 		sc.excerptOn = node.Enum != nil || node.Minimum != nil || node.Maximum != nil || node.Types&schema.TypeNumber == 0
+		sc.numEnumOn = node.Enum != nil && len(node.Enum.Numbers) > 0
+		if sc.numEnumOn {
+			sc.num.Reset(m.v.schema.MaxDigits + 1)
+		}
 	}
 	sc.excerpt.reset()
 }
@@ -241,7 +248,7 @@ func (m *machine) beginKey(off int64) {
 	f := m.top()
 	switch f.kind {
 	case frameOneOf:
-		m.forward(func(k *machine) { k.beginKey(off) }, off)
+		m.forward(func(k *machine) { k.beginKey(off) })
 	case frameObject:
 		f.keys.reset(len(f.node.KeyNames))
 		f.keyFailAt = -1
@@ -256,7 +263,7 @@ func (m *machine) text(p []byte, off int64, raw bool, inKey bool) {
 	m.caps.text(m, p, off, raw, inKey)
 	f := m.top()
 	if f != nil && f.kind == frameOneOf {
-		m.forward(func(k *machine) { k.text(p, off, raw, inKey) }, lastOffset(p, off, raw))
+		m.forward(func(k *machine) { k.text(p, off, raw, inKey) })
 		return
 	}
 	if inKey {
@@ -269,13 +276,6 @@ func (m *machine) text(p []byte, off int64, raw bool, inKey bool) {
 		return
 	}
 	m.scalarText(p, off, raw)
-}
-
-func lastOffset(p []byte, off int64, raw bool) int64 {
-	if raw {
-		return off + int64(len(p)) - 1
-	}
-	return off
 }
 
 func byteOffset(off int64, i int, raw bool) int64 {
@@ -293,45 +293,84 @@ func (m *machine) keyText(f *frame, p []byte, off int64, raw bool) {
 	if i := f.keys.feed(f.node.KeyNames, p); i >= 0 {
 		f.keyFailAt = byteOffset(off, i, raw)
 		if m.v.opts.StopAtFirst || m.passFail {
-			m.violateKey(f, f.keyFailAt, false)
+			key := m.v.track.key() // holds p already: quote it up to the failing byte
+			m.violateKey(f, f.keyFailAt, key[:len(key)-len(p)+upTo(i, p, raw)], false)
 		}
 	}
 }
 
+// upTo is how many bytes of a Text piece p lead up to and include p[i]: an
+// escape's decoded bytes are one input byte.
+func upTo(i int, p []byte, raw bool) int {
+	if raw {
+		return i + 1
+	}
+	return len(p)
+}
+
 // violateKey reports a member name that a closed object does not allow.
-func (m *machine) violateKey(f *frame, off int64, complete bool) {
+func (m *machine) violateKey(f *frame, off int64, name []byte, complete bool) {
 	vio := violation{keyword: "additionalProperties", node: f.node, off: off, got: jsontok.String, complete: complete}
-	vio.excerpt.set(m.v.track.key())
+	vio.excerpt.set(name)
 	m.violate(vio, m.containerDepth())
 }
 
 func (m *machine) scalarText(p []byte, off int64, raw bool) {
 	sc := &m.sc
+	before := sc.excerpt.len()
 	if sc.excerptOn {
 		sc.excerpt.write(p)
 	}
 	if sc.kind != jsontok.String {
+		if sc.numEnumOn && sc.enumFail < 0 {
+			m.numberEnumText(p, off, before)
+		}
 		return
 	}
 	if sc.enumOn && sc.enumFail < 0 {
 		if i := sc.enum.feed(sc.node.Enum.Strings, p); i >= 0 {
 			sc.enumFail = byteOffset(off, i, raw)
-			if m.v.opts.StopAtFirst || m.passFail {
-				m.violate(violation{keyword: "enum", node: sc.node, off: sc.enumFail, got: jsontok.String, excerpt: sc.excerpt}, m.valueDepth())
-			}
+			m.violateEarly("enum", sc.enumFail, before+upTo(i, p, raw))
 		}
 	}
 	if sc.lengthOn {
-		m.countLength(p, off, raw)
+		m.countLength(p, off, raw, before)
 	}
 	if sc.keepText {
 		sc.text = append(sc.text, p...)
 	}
 }
 
+// numberEnumText rejects a number at the first byte after which it can
+// equal no enum choice.
+func (m *machine) numberEnumText(p []byte, off int64, before int) {
+	sc := &m.sc
+	for i := range p {
+		sc.num.Write(p[i : i+1])
+		if !slices.ContainsFunc(sc.node.Enum.Numbers, sc.num.CanEqual) {
+			sc.enumFail = off + int64(i)
+			m.violateEarly("enum", sc.enumFail, before+i+1)
+			return
+		}
+	}
+}
+
+// violateEarly reports a violation of the current scalar found before it
+// ended, when the machine reports at once (streams and oneOf branches);
+// otherwise endScalar reports it with the whole value. The message quotes
+// the value up to the deciding byte, the same in any split.
+func (m *machine) violateEarly(keyword string, off int64, quoted int) {
+	if !m.v.opts.StopAtFirst && !m.passFail {
+		return
+	}
+	vio := violation{keyword: keyword, node: m.sc.node, off: off, got: m.sc.kind, excerpt: m.sc.excerpt}
+	vio.excerpt.truncate(quoted)
+	m.violate(vio, m.valueDepth())
+}
+
 // countLength counts code points (UTF-8 lead bytes) and notices the first one
 // past maxLength.
-func (m *machine) countLength(p []byte, off int64, raw bool) {
+func (m *machine) countLength(p []byte, off int64, raw bool, before int) {
 	sc := &m.sc
 	for i, c := range p {
 		if c&0xC0 == 0x80 {
@@ -340,9 +379,7 @@ func (m *machine) countLength(p []byte, off int64, raw bool) {
 		sc.length++
 		if sc.node.MaxLength >= 0 && sc.length == sc.node.MaxLength+1 {
 			sc.maxFail = byteOffset(off, i, raw)
-			if m.v.opts.StopAtFirst || m.passFail {
-				m.violate(violation{keyword: "maxLength", node: sc.node, off: sc.maxFail, got: jsontok.String, excerpt: sc.excerpt}, m.valueDepth())
-			}
+			m.violateEarly("maxLength", sc.maxFail, before+upTo(i, p, raw))
 		}
 	}
 }
@@ -356,7 +393,7 @@ func (m *machine) endKey(off int64) {
 	f := m.top()
 	switch f.kind {
 	case frameOneOf:
-		m.forward(func(k *machine) { k.endKey(off) }, off)
+		m.forward(func(k *machine) { k.endKey(off) })
 		return
 	case frameSkip:
 		return
@@ -372,9 +409,9 @@ func (m *machine) endKey(off int64) {
 	}
 	switch {
 	case f.keyFailAt < 0:
-		m.violateKey(f, off, true) // a proper prefix of a declared name, or named only in required
+		m.violateKey(f, off, m.v.track.key(), true) // a proper prefix of a declared name, or named only in required
 	case !m.v.opts.StopAtFirst && !m.passFail:
-		m.violateKey(f, f.keyFailAt, true)
+		m.violateKey(f, f.keyFailAt, m.v.track.key(), true)
 	}
 }
 
@@ -393,7 +430,7 @@ func (m *machine) end(kind jsontok.Kind, off int64) {
 			}
 		}
 	case f != nil && f.kind == frameOneOf:
-		m.forward(func(k *machine) { k.end(kind, off) }, off)
+		m.forward(func(k *machine) { k.end(kind, off) })
 		if isContainer(kind) {
 			f.depth--
 		}
@@ -474,7 +511,11 @@ func (m *machine) endNumber(node *schema.Node, off int64) {
 		vio.keyword = "maximum"
 		m.violate(vio, m.valueDepth())
 	}
-	if node.Enum != nil && len(node.Enum.Numbers) > 0 && !slices.ContainsFunc(node.Enum.Numbers, d.Equal) {
+	switch {
+	case m.sc.enumFail >= 0 && !m.v.opts.StopAtFirst && !m.passFail:
+		vio.keyword, vio.off = "enum", m.sc.enumFail
+		m.violate(vio, m.valueDepth())
+	case m.sc.enumFail < 0 && m.sc.numEnumOn && !slices.ContainsFunc(node.Enum.Numbers, d.Equal):
 		vio.keyword = "enum"
 		m.violate(vio, m.valueDepth())
 	}
@@ -493,24 +534,25 @@ func (m *machine) beginOneOf(node *schema.Node, kind jsontok.Kind, off int64) {
 		m.kids = append(m.kids, k)
 		k.begin(kind, off)
 	}
-	m.checkBranches(m.top(), off)
+	m.checkBranches(m.top())
 	if !isContainer(kind) {
 		m.sc.node = nil
 	}
 }
 
 // forward passes one event to every live branch of the innermost oneOf and
-// rejects the value as soon as no branch is left.
-func (m *machine) forward(event func(*machine), off int64) {
+// rejects the value as soon as no branch is left, at the byte where the last
+// branch failed.
+func (m *machine) forward(event func(*machine)) {
 	for _, k := range m.kids {
 		if !k.failed {
 			event(k)
 		}
 	}
-	m.checkBranches(m.top(), off)
+	m.checkBranches(m.top())
 }
 
-func (m *machine) checkBranches(f *frame, off int64) {
+func (m *machine) checkBranches(f *frame) {
 	if f.reported {
 		return
 	}
@@ -520,12 +562,12 @@ func (m *machine) checkBranches(f *frame, off int64) {
 		}
 	}
 	f.reported = true
-	m.violate(m.oneOfViolation(f, off, nil), f.pathDepth)
+	m.violate(m.oneOfViolation(f, -1, nil), f.pathDepth)
 }
 
 func (m *machine) oneOfViolation(f *frame, off int64, matched []int) violation {
 	o := &oneOfOutcome{matched: matched}
-	if matched == nil {
+	if matched == nil { // rejected where the last branch failed
 		for _, k := range m.kids {
 			o.reasons = append(o.reasons, k.failure)
 			off = max(off, k.failure.off)

@@ -30,6 +30,15 @@ func (e *excerpt) write(p []byte) {
 	}
 }
 
+func (e *excerpt) len() int { return int(e.n) }
+
+// truncate keeps the first n bytes (n may exceed what is kept).
+func (e *excerpt) truncate(n int) {
+	if n < int(e.n) {
+		e.n, e.more = uint8(n), false
+	}
+}
+
 func (e *excerpt) set(p []byte) {
 	e.reset()
 	e.write(p)
@@ -125,13 +134,16 @@ func (v *violation) describeOneOf() string {
 }
 
 func (v *violation) gotText() string {
-	switch v.got {
-	case jsontok.String:
+	switch {
+	case v.got == jsontok.String && (v.excerpt.n > 0 || v.complete):
 		return v.excerpt.quoted(v.complete)
+	case v.got == jsontok.String:
+		return "a string"
+	case v.got == jsontok.Number && v.excerpt.n > 0:
+		return v.excerpt.text(v.complete)
+	}
+	switch v.got {
 	case jsontok.Number:
-		if v.excerpt.n > 0 {
-			return v.excerpt.text(v.complete)
-		}
 		return "a number"
 	case jsontok.Object:
 		return "an object"
