@@ -1,0 +1,85 @@
+# toolgate developer tasks. `make help` lists them.
+#
+# Tools that are not part of the service are pinned here and run with
+# `go run module@version` (see docs TOOLCHAIN.md): buf stays out of go.mod.
+# The protoc plugins are `tool` lines in go.mod, so they match the runtime.
+BUF_VERSION := v1.75.0
+GRPCURL_VERSION := v1.9.4
+
+# The staleness test in internal/gencheck runs the same buf version.
+export BUF_VERSION
+
+GO ?= go
+BUF := $(GO) run github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION)
+GRPCURL := $(GO) run github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION)
+
+# How long `make fuzz` runs each Fuzz target.
+FUZZTIME ?= 10s
+# Extra arguments for `make run` and `make grpcurl`.
+ARGS ?=
+
+SHELL := /usr/bin/env bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+.PHONY: help
+help: ## Describe the targets
+	@grep -E '^[a-z][a-z-]*:.*## ' $(MAKEFILE_LIST) | \
+		awk 'BEGIN {FS = ":.*## "} {printf "  %-14s %s\n", $$1, $$2}'
+
+.PHONY: run
+run: ## Run the server (pass flags with ARGS='--addr 127.0.0.1:50051')
+	$(GO) run ./server/cmd/toolgate $(ARGS)
+
+.PHONY: test
+test: ## Run every test with the race detector, including the gen/ staleness check
+	$(GO) test -race -count=1 ./...
+
+.PHONY: testshort
+testshort: ## Run the tests with -short (skips the gen/ staleness check)
+	$(GO) test -short -race ./...
+
+.PHONY: generate
+generate: ## Regenerate gen/ from proto/
+	$(BUF) generate
+
+.PHONY: checkgenerate
+checkgenerate: ## Fail if gen/ differs from what proto/ generates (work tree untouched)
+	$(GO) test -count=1 -run '^TestGeneratedCodeIsCurrent$$' ./internal/gencheck/
+
+.PHONY: lint
+lint: ## buf lint, buf format, go vet and gofmt
+	$(BUF) lint
+	$(BUF) format -d --exit-code
+	$(GO) vet ./...
+	@unformatted="$$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' \
+		-not -path '*/node_modules/*' -print0 | xargs -0 -r gofmt -l)"; \
+	if [[ -n "$$unformatted" ]]; then \
+		echo "gofmt needed on:"; echo "$$unformatted"; exit 1; \
+	fi
+
+.PHONY: bench
+bench: ## Run every benchmark once, with allocation counts
+	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+.PHONY: fuzz
+fuzz: ## Fuzz every Fuzz target for FUZZTIME each (default 10s)
+	@for pkg in $$($(GO) list ./...); do \
+		targets="$$($(GO) test -list '^Fuzz' "$$pkg" | { grep '^Fuzz' || true; })"; \
+		for target in $$targets; do \
+			echo "fuzz $$pkg $$target for $(FUZZTIME)"; \
+			$(GO) test -run='^$$' -fuzz="^$$target\$$" -fuzztime=$(FUZZTIME) "$$pkg"; \
+		done; \
+	done
+
+.PHONY: breaking
+breaking: ## Check proto/ for breaking changes against the main branch
+	@if git cat-file -e main:buf.yaml 2>/dev/null; then \
+		$(BUF) breaking --against '.git#branch=main'; \
+	else \
+		echo "no local branch main with a buf.yaml to compare with; skipping"; \
+	fi
+
+.PHONY: grpcurl
+grpcurl: ## Run the pinned grpcurl (ARGS='-plaintext 127.0.0.1:50051 list')
+	$(GRPCURL) $(ARGS)
