@@ -1,0 +1,126 @@
+package provider
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// anthropic adapts Anthropic Messages streams.
+type anthropic struct {
+	msg     int  // message number within the stream, for keys
+	started bool // a message_start was seen
+}
+
+// anthropicBlock is a content block, in content_block_start or pre-populated
+// in message_start.message.content.
+type anthropicBlock struct {
+	Type  string          `json:"type"`
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+// isCall reports whether b is a tool call: tool_use, server_tool_use,
+// mcp_tool_use, or any block that carries an input.
+func (b *anthropicBlock) isCall() bool {
+	return strings.HasSuffix(b.Type, "tool_use") || (len(b.Input) > 0 && string(b.Input) != "null")
+}
+
+type anthropicEvent struct {
+	Index        *int           `json:"index"`
+	ContentBlock anthropicBlock `json:"content_block"`
+	Delta        struct {
+		Type        string `json:"type"`
+		PartialJSON string `json:"partial_json"`
+		StopReason  string `json:"stop_reason"`
+	} `json:"delta"`
+	Message struct {
+		Content []anthropicBlock `json:"content"`
+	} `json:"message"`
+}
+
+// feed keys a call by message number and content-block index
+// ("msg0/block1"): block indices count text blocks too and restart with
+// every message_start. content_block_start opens a call, input_json_delta
+// appends partial_json (the first is usually ""), content_block_stop ends it.
+// Input that arrives whole — a non-empty content_block_start input
+// (programmatic tool calling) or a tool_use pre-populated in
+// message_start.message.content with no block events — is the call's text,
+// compacted; a call from message_start begins and ends at once. The empty
+// "{}" input that precedes deltas is a placeholder: it becomes the text only
+// if no delta arrives at all, so a call whose only delta is "" has empty
+// text. A message_delta with a stop_reason, message_stop and the next
+// message_start end calls still open: a call cut off by max_tokens ends
+// there with incomplete text.
+func (a *anthropic) feed(t *tracker, event []byte) error {
+	typ, err := t.eventType(event)
+	if err != nil {
+		return err
+	}
+	switch typ {
+	case "content_block_start", "content_block_delta", "content_block_stop",
+		"message_start", "message_delta", "message_stop":
+	default:
+		return nil // ping, error, and types to come
+	}
+	var ev anthropicEvent
+	if err := t.decode(event, &ev); err != nil {
+		return err
+	}
+	switch typ {
+	case "message_start":
+		t.endAll("")
+		if a.started {
+			a.msg++
+		}
+		a.started = true
+		for i := range ev.Message.Content {
+			if b := &ev.Message.Content[i]; b.isCall() {
+				c := t.begin(a.key(i), b.ID, b.Name)
+				c.fallback = compactJSON(b.Input)
+				t.end(c)
+			}
+		}
+	case "content_block_start":
+		if !ev.ContentBlock.isCall() {
+			return nil
+		}
+		if ev.Index == nil {
+			return t.errorf("", "content_block_start without index")
+		}
+		b := &ev.ContentBlock
+		c := t.begin(a.key(*ev.Index), b.ID, b.Name)
+		c.fallback = compactJSON(b.Input)
+		c.placeholder = c.fallback == "{}"
+	case "content_block_delta":
+		if ev.Delta.Type != "input_json_delta" {
+			return nil
+		}
+		if ev.Index == nil {
+			return t.errorf("", "content_block_delta without index")
+		}
+		if c := t.follow(a.key(*ev.Index)); c != nil {
+			t.write(c, ev.Delta.PartialJSON)
+		}
+	case "content_block_stop":
+		if ev.Index == nil {
+			return t.errorf("", "content_block_stop without index")
+		}
+		if c := t.find(a.key(*ev.Index)); c != nil {
+			t.end(c)
+		}
+	case "message_delta":
+		if ev.Delta.StopReason != "" {
+			t.endAll("")
+		}
+	case "message_stop":
+		t.endAll("")
+	}
+	return nil
+}
+
+func (a *anthropic) key(index int) string {
+	return numbered("msg", a.msg) + numbered("/block", index)
+}
+
+func (*anthropic) close(*tracker) {}

@@ -1,0 +1,63 @@
+package provider
+
+// cohere adapts Cohere v2 chat streams.
+type cohere struct{}
+
+type cohereEvent struct {
+	Index *int `json:"index"`
+	Delta struct {
+		Message struct {
+			ToolCalls struct {
+				ID       string `json:"id"`
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"message"`
+	} `json:"delta"`
+}
+
+// feed keys a call by index ("call0"). tool-call-start opens it with id and
+// name and appends its function.arguments (normally ""), tool-call-delta
+// appends, tool-call-end ends it; a call without parameters has a start and
+// an end and no delta, so its text is empty. message-start and message-end
+// end calls still open.
+func (*cohere) feed(t *tracker, event []byte) error {
+	typ, err := t.eventType(event)
+	if err != nil {
+		return err
+	}
+	switch typ {
+	case "message-start", "message-end":
+		t.endAll("")
+		return nil
+	case "tool-call-start", "tool-call-delta", "tool-call-end":
+	default:
+		return nil
+	}
+	var ev cohereEvent
+	if err := t.decode(event, &ev); err != nil {
+		return err
+	}
+	if ev.Index == nil {
+		return t.errorf("", "%s without index", typ)
+	}
+	base := numbered("call", *ev.Index)
+	tc := &ev.Delta.Message.ToolCalls
+	switch typ {
+	case "tool-call-start":
+		t.write(t.begin(base, tc.ID, tc.Function.Name), tc.Function.Arguments)
+	case "tool-call-delta":
+		if c := t.follow(base); c != nil {
+			t.write(c, tc.Function.Arguments)
+		}
+	case "tool-call-end":
+		if c := t.find(base); c != nil {
+			t.end(c)
+		}
+	}
+	return nil
+}
+
+func (*cohere) close(*tracker) {}

@@ -1,0 +1,75 @@
+// Package provider turns the raw stream events of LLM providers into tool-call
+// events: an Adapter takes one event at a time (the JSON payload of one SSE
+// data line) and emits Start, Delta (argument JSON text) and End for the call
+// the event belongs to. It knows each provider's wire format and its quirks,
+// so that the stream session above it sees one uniform sequence per call.
+//
+// # Contract
+//
+// Every call gets exactly one Start before its Deltas and at most one End;
+// Close ends the calls still open. End comes as soon as the provider's own
+// end-of-call event arrives. Event.Key names the call and is never reused
+// within a stream. Events that carry no tool-call data are accepted and
+// ignored; identical events are never de-duplicated (the same fragment, ping
+// or terminator legitimately repeats). An event that is not valid JSON or not
+// of the provider's shape is an *EventError; nothing panics.
+//
+// A call is announced (Start) as soon as its tool name is known. Argument text
+// that arrives before the name is held back (up to 64 KiB) and emitted right
+// after the Start; a call that ends before any name arrives is announced with
+// an empty ToolName. The first non-empty id and name win; an id that arrives
+// after the Start is dropped (Key, not CallID, identifies the call). Events
+// for a call that has ended are ignored.
+//
+// # Providers
+//
+// OpenAI Chat Completions (and OpenAI-compatible servers): key "choice<i>/tool<j>",
+// by choices[].index and tool_calls[].index. id and name arrive in a call's
+// first entry only. Mistral omits index (the entry's position in tool_calls
+// is used); GLM repeats "name": "" in later entries (ignored: the first
+// non-empty name wins); Groq, xAI and Mistral send a whole call in one entry;
+// an entry with a different non-empty id at the same index begins a new call.
+// A choice's finish_reason ends that choice's calls; the usage chunk with no
+// choices is ignored.
+//
+// OpenAI Responses: key = the function_call item id ("fc_..."), since deltas
+// carry neither call_id nor name; both come from response.output_item.added.
+// response.function_call_arguments.done ends the call (output_item.done if
+// .done is missing). Some servers (LM Studio) send no deltas: then the .done
+// arguments are the whole text; when deltas came, .done is only checked
+// against them (an extension is appended, a contradiction is an *EventError
+// with the Key) and never duplicates them.
+//
+// Anthropic Messages: key "msg<m>/block<i>", by content-block index, which
+// counts text blocks too and restarts with each message_start. The first
+// partial_json is usually "". content_block_stop ends a call. Input that
+// arrives whole — a non-empty input in content_block_start, or a tool_use
+// pre-populated in message_start.message.content with no block events — is
+// the call's text, compacted (whitespace removed, numbers and escapes as
+// sent). The empty input {} before deltas is a placeholder, used only when no
+// delta arrives: a call whose only delta is "" has empty text. A call cut off
+// by max_tokens has no content_block_stop; it ends at message_delta (or
+// message_stop, or Close) with its incomplete text.
+//
+// Google Gemini: key "cand<c>/call<n>", by candidate index and call number.
+// Gemini sends no argument text: a part with whole args becomes the compacted
+// args object and ends at once (no args: "{}"); streamed partialArgs
+// (jsonPath plus a typed value, strings concatenated per path across parts,
+// willContinue) are written as JSON text in arrival order, exact number
+// digits, strings escaped as JSON with non-ASCII kept as UTF-8. A streamed call
+// ends at the first part without a top-level willContinue (the empty
+// functionCall {} terminator, or the last partialArgs part when there is no
+// terminator), at a new call, at finishReason, or at Close. Gemini sends
+// paths in document order; a path that re-enters an object already closed
+// repeats that object's key (a duplicate key, which validation rejects), and
+// one that skips or revisits an array element is an *EventError with the Key.
+//
+// AWS Bedrock ConverseStream: key "block<i>", by contentBlockIndex;
+// contentBlockStart.start.toolUse opens a call, delta.toolUse.input strings
+// append, contentBlockStop ends it. Text and reasoning blocks (which may lack
+// a start) are ignored; messageStop ends anything still open.
+//
+// Cohere v2: key "call<i>", by index; tool-call-start (with its arguments,
+// normally ""), tool-call-delta, tool-call-end. A call without parameters has
+// no delta and empty text.
+package provider

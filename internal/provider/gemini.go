@@ -1,0 +1,404 @@
+package provider
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// gemini adapts Google Gemini / Vertex AI streamGenerateContent responses.
+type gemini struct {
+	cands []*geminiCand // in order of first appearance
+	buf   []byte        // scratch for one part's argument text
+}
+
+// geminiCand is the state of one candidate.
+type geminiCand struct {
+	index int
+	calls int   // calls begun, for keys
+	c     *call // the call whose partialArgs are streaming, or nil
+	w     argWriter
+}
+
+type geminiChunk struct {
+	Candidates []struct {
+		Index   int `json:"index"`
+		Content struct {
+			Parts []struct {
+				FunctionCall *geminiCall `json:"functionCall"`
+			} `json:"parts"`
+		} `json:"content"`
+		FinishReason string `json:"finishReason"`
+	} `json:"candidates"`
+}
+
+type geminiCall struct {
+	ID           string             `json:"id"`
+	Name         string             `json:"name"`
+	Args         json.RawMessage    `json:"args"`
+	PartialArgs  []geminiPartialArg `json:"partialArgs"`
+	WillContinue bool               `json:"willContinue"`
+}
+
+type geminiPartialArg struct {
+	JSONPath     string          `json:"jsonPath"`
+	StringValue  *string         `json:"stringValue"`
+	NumberValue  json.RawMessage `json:"numberValue"`
+	BoolValue    *bool           `json:"boolValue"`
+	NullValue    json.RawMessage `json:"nullValue"`
+	WillContinue bool            `json:"willContinue"`
+}
+
+// feed keys a call by candidate index and the call's number within the
+// candidate ("cand0/call1"). A functionCall part with a name (or with args)
+// begins a new call and ends the one streaming in that candidate. With args
+// it is whole: the compacted args object is its text and it ends at once.
+// Without args it streams: the text starts with "{", each partialArgs entry
+// appends its member (see argWriter), and the call ends, with the closing
+// brackets, at the first part without a top-level willContinue — the empty
+// functionCall {} terminator, or a last partialArgs part — or at the
+// candidate's finishReason or Close, whichever comes first. A call with
+// neither args nor partialArgs therefore has the text "{}". Bare
+// {willContinue: true} parts change nothing.
+func (g *gemini) feed(t *tracker, event []byte) error {
+	var ev geminiChunk
+	if err := t.decode(event, &ev); err != nil {
+		return err
+	}
+	for i := range ev.Candidates {
+		for _, part := range ev.Candidates[i].Content.Parts {
+			if fc := part.FunctionCall; fc != nil && fc.hasArgs() && len(fc.PartialArgs) > 0 {
+				return t.errorf("", "functionCall has both args and partialArgs")
+			}
+		}
+	}
+	var first error
+	for i := range ev.Candidates {
+		cand := &ev.Candidates[i]
+		gc := g.cand(cand.Index)
+		for _, part := range cand.Content.Parts {
+			if part.FunctionCall == nil {
+				continue
+			}
+			if err := g.part(t, gc, part.FunctionCall); err != nil && first == nil {
+				first = err
+			}
+		}
+		if cand.FinishReason != "" {
+			g.finish(t, gc)
+		}
+	}
+	return first
+}
+
+// part handles one functionCall part of candidate gc.
+func (g *gemini) part(t *tracker, gc *geminiCand, fc *geminiCall) error {
+	hasArgs := fc.hasArgs()
+	var buf []byte
+	switch {
+	case fc.Name != "" || hasArgs || (gc.c == nil && len(fc.PartialArgs) > 0):
+		// A new call; partialArgs with no opening part make a call whose
+		// name never came.
+		g.finish(t, gc)
+		c := t.begin(numbered(numbered("cand", gc.index)+"/call", gc.calls), fc.ID, fc.Name)
+		gc.calls++
+		if hasArgs {
+			t.write(c, compactJSON(fc.Args))
+			t.end(c)
+			return nil
+		}
+		gc.c = c
+		buf = gc.w.open(g.buf[:0])
+	case gc.c == nil:
+		return nil // a terminator or bare willContinue with no call streaming
+	default:
+		t.identify(gc.c, fc.ID, "")
+		buf = g.buf[:0]
+	}
+	var first error
+	for i := range fc.PartialArgs {
+		var err error
+		if buf, err = gc.w.add(buf, &fc.PartialArgs[i]); err != nil && first == nil {
+			first = &EventError{Provider: t.p, Key: gc.c.key, Reason: err.Error()}
+		}
+	}
+	if fc.WillContinue {
+		t.write(gc.c, string(buf))
+	} else {
+		buf = gc.w.close(buf)
+		t.write(gc.c, string(buf))
+		t.end(gc.c)
+		gc.c = nil
+	}
+	g.buf = buf
+	return first
+}
+
+// hasArgs reports whether fc carries a whole args value.
+func (fc *geminiCall) hasArgs() bool {
+	return len(fc.Args) > 0 && string(fc.Args) != "null"
+}
+
+// finish ends gc's streaming call, if any, closing its brackets.
+func (g *gemini) finish(t *tracker, gc *geminiCand) {
+	if gc.c == nil {
+		return
+	}
+	g.buf = gc.w.close(g.buf[:0])
+	t.write(gc.c, string(g.buf))
+	t.end(gc.c)
+	gc.c = nil
+}
+
+func (g *gemini) cand(index int) *geminiCand {
+	for _, gc := range g.cands {
+		if gc.index == index {
+			return gc
+		}
+	}
+	gc := &geminiCand{index: index}
+	g.cands = append(g.cands, gc)
+	return gc
+}
+
+func (g *gemini) close(t *tracker) {
+	for _, gc := range g.cands {
+		g.finish(t, gc)
+	}
+}
+
+// argWriter turns a call's partialArgs entries into JSON text, in the order
+// they arrive. Entries are expected in document order, as Gemini sends them:
+// a path shares a prefix with the open containers, members of an object come
+// one after another, array elements come in index order from 0. The writer
+// closes the containers the new path leaves, opens the ones it enters, and
+// writes the member. Strings for the same jsonPath are concatenated; the
+// string closes at the entry without willContinue (Gemini sends a final
+// stringValue "") or when another path arrives. numberValue is written with
+// the exact digits sent, boolValue as true/false, nullValue as null.
+//
+// A path that goes back into an object already closed writes that object's
+// key a second time: the text then has a duplicate key, which the validator
+// rejects, as it should, because the provider's object is not what the text
+// says. A path that skips or goes back to an array element cannot be written
+// in order and is an error.
+type argWriter struct {
+	frames  []frame   // open containers; frames[0] is the arguments object
+	str     string    // jsonPath of the string value still open
+	strOpen bool      // a string value is open
+	segs    []pathSeg // scratch for parsePath
+}
+
+// frame is an open object or array.
+type frame struct {
+	seg   pathSeg // the member of the parent that holds this container
+	array bool
+	n     int // members written so far
+}
+
+// pathSeg is one step of a jsonPath: an object key or an array index.
+type pathSeg struct {
+	key     string
+	index   int
+	isIndex bool
+}
+
+// open starts a call's arguments object.
+func (w *argWriter) open(dst []byte) []byte {
+	w.frames = append(w.frames[:0], frame{})
+	w.strOpen = false
+	return append(dst, '{')
+}
+
+// close ends the open string and every open container.
+func (w *argWriter) close(dst []byte) []byte {
+	return w.closeTo(w.closeString(dst), 0)
+}
+
+func (w *argWriter) closeString(dst []byte) []byte {
+	if w.strOpen {
+		w.strOpen = false
+		dst = append(dst, '"')
+	}
+	return dst
+}
+
+// closeTo closes containers until depth remain open.
+func (w *argWriter) closeTo(dst []byte, depth int) []byte {
+	for len(w.frames) > depth {
+		if w.frames[len(w.frames)-1].array {
+			dst = append(dst, ']')
+		} else {
+			dst = append(dst, '}')
+		}
+		w.frames = w.frames[:len(w.frames)-1]
+	}
+	return dst
+}
+
+// add appends the text for one partialArgs entry.
+func (w *argWriter) add(dst []byte, a *geminiPartialArg) ([]byte, error) {
+	value, isString, err := a.value()
+	if err != nil {
+		return dst, err
+	}
+	if w.strOpen && a.JSONPath == w.str && (isString || value == nil) {
+		if isString {
+			dst = appendEscaped(dst, *a.StringValue)
+		}
+		if !a.WillContinue {
+			dst = w.closeString(dst)
+		}
+		return dst, nil
+	}
+	if !isString && value == nil {
+		return dst, nil // an entry without a value says nothing
+	}
+	dst = w.closeString(dst)
+	segs, err := parsePath(w.segs[:0], a.JSONPath)
+	w.segs = segs
+	if err != nil {
+		return dst, err
+	}
+	if len(segs) == 0 || segs[0].isIndex {
+		return dst, fmt.Errorf("jsonPath %q does not name a member of the arguments object", a.JSONPath)
+	}
+	if len(w.frames) == 0 {
+		return dst, errors.New("partialArgs after the arguments object closed")
+	}
+	// frames[k] is the container at segs[k-1]; keep those that are still on
+	// the path, with the kind the path needs.
+	k := 1
+	for k < len(w.frames) && k < len(segs) && w.frames[k].seg == segs[k-1] && w.frames[k].array == segs[k].isIndex {
+		k++
+	}
+	// Array elements must come in index order: the next one of the array
+	// that stays open, and [0] of any array the path opens. Check before
+	// writing, so that a rejected entry writes nothing.
+	if top := w.frames[k-1]; top.array && segs[k-1].index != top.n {
+		return dst, fmt.Errorf("jsonPath %q is out of order: the next array element is [%d]", a.JSONPath, top.n)
+	}
+	for _, s := range segs[k:] {
+		if s.isIndex && s.index != 0 {
+			return dst, fmt.Errorf("jsonPath %q is out of order: the next array element is [0]", a.JSONPath)
+		}
+	}
+	dst = w.closeTo(dst, k)
+	for j := k - 1; j < len(segs)-1; j++ {
+		dst = w.member(dst, segs[j])
+		w.frames = append(w.frames, frame{seg: segs[j], array: segs[j+1].isIndex})
+		if segs[j+1].isIndex {
+			dst = append(dst, '[')
+		} else {
+			dst = append(dst, '{')
+		}
+	}
+	dst = w.member(dst, segs[len(segs)-1])
+	if !isString {
+		return append(dst, value...), nil
+	}
+	dst = append(dst, '"')
+	dst = appendEscaped(dst, *a.StringValue)
+	if a.WillContinue {
+		w.strOpen, w.str = true, a.JSONPath
+	} else {
+		dst = append(dst, '"')
+	}
+	return dst, nil
+}
+
+// member starts the next member of the innermost open container: a comma
+// when it is not the first, and the key for an object. add has checked that
+// seg fits the container.
+func (w *argWriter) member(dst []byte, seg pathSeg) []byte {
+	top := &w.frames[len(w.frames)-1]
+	if top.n > 0 {
+		dst = append(dst, ',')
+	}
+	top.n++
+	if !top.array {
+		dst = appendQuoted(dst, seg.key)
+		dst = append(dst, ':')
+	}
+	return dst
+}
+
+// value returns the JSON text of a non-string value, or isString; nil text
+// and false when the entry has no value.
+func (a *geminiPartialArg) value() (text []byte, isString bool, err error) {
+	n := 0
+	if a.StringValue != nil {
+		n, isString = n+1, true
+	}
+	if len(a.NumberValue) > 0 && string(a.NumberValue) != "null" {
+		n++
+		if c := a.NumberValue[0]; c != '-' && (c < '0' || c > '9') {
+			return nil, false, fmt.Errorf("numberValue %s at %q is not a JSON number", a.NumberValue, a.JSONPath)
+		}
+		text = a.NumberValue
+	}
+	if a.BoolValue != nil {
+		n++
+		text = []byte(strconv.FormatBool(*a.BoolValue))
+	}
+	if len(a.NullValue) > 0 {
+		n++
+		text = []byte("null")
+	}
+	if n > 1 {
+		return nil, false, fmt.Errorf("partialArgs entry at %q has more than one value", a.JSONPath)
+	}
+	return text, isString, nil
+}
+
+// parsePath appends the steps of a jsonPath such as `$.recipe.steps[4]` or
+// `$['a key']` to segs.
+func parsePath(segs []pathSeg, p string) ([]pathSeg, error) {
+	bad := func(why string) ([]pathSeg, error) {
+		return segs, fmt.Errorf("jsonPath %q: %s", p, why)
+	}
+	if p == "" || p[0] != '$' {
+		return bad("does not start with $")
+	}
+	for i := 1; i < len(p); {
+		switch {
+		case p[i] == '.':
+			j := i + 1
+			for j < len(p) && p[j] != '.' && p[j] != '[' {
+				j++
+			}
+			if j == i+1 {
+				return bad("empty name")
+			}
+			segs = append(segs, pathSeg{key: p[i+1 : j]})
+			i = j
+		case p[i] == '[' && i+1 < len(p) && (p[i+1] == '\'' || p[i+1] == '"'):
+			end := strings.IndexByte(p[i+2:], p[i+1])
+			if end < 0 || i+2+end+1 >= len(p) || p[i+2+end+1] != ']' {
+				return bad("unterminated quoted name")
+			}
+			key := p[i+2 : i+2+end]
+			if strings.IndexByte(key, '\\') >= 0 {
+				return bad("escapes in quoted names are not supported")
+			}
+			segs = append(segs, pathSeg{key: key})
+			i += 2 + end + 2
+		case p[i] == '[':
+			j := i + 1
+			for j < len(p) && p[j] >= '0' && p[j] <= '9' {
+				j++
+			}
+			if j == i+1 || j-i-1 > 9 || j >= len(p) || p[j] != ']' {
+				return bad("bad array index")
+			}
+			n, _ := strconv.Atoi(p[i+1 : j])
+			segs = append(segs, pathSeg{index: n, isIndex: true})
+			i = j + 1
+		default:
+			return bad("unexpected " + strconv.QuoteRune(rune(p[i])))
+		}
+	}
+	return segs, nil
+}

@@ -1,0 +1,62 @@
+package provider
+
+// openAIChat adapts OpenAI Chat Completions chunks ("chat.completion.chunk")
+// and those of OpenAI-compatible servers.
+type openAIChat struct{}
+
+type chatChunk struct {
+	Choices []struct {
+		Index int `json:"index"`
+		Delta struct {
+			ToolCalls []struct {
+				Index    *int   `json:"index"` // Mistral omits it
+				ID       string `json:"id"`
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+}
+
+// feed keys a call by choice index and tool_calls[].index ("choice0/tool1");
+// a tool_calls entry without index is keyed by its position in the array. An
+// entry whose non-empty id differs from the id of the call at its key (or
+// whose call has ended) begins a new call. Name and id are taken from the
+// first entry that carries them; later empty or repeated names (GLM sends
+// "name": "") change nothing. A choice's finish_reason ends all of that
+// choice's calls, after the tool_calls of the same chunk (Groq, xAI and
+// Mistral send a whole call in one chunk, Mistral together with the
+// finish_reason). A chunk without choices (the usage chunk) is ignored.
+func (*openAIChat) feed(t *tracker, event []byte) error {
+	var ev chatChunk
+	if err := t.decode(event, &ev); err != nil {
+		return err
+	}
+	for _, ch := range ev.Choices {
+		prefix := numbered("choice", ch.Index) + "/"
+		for pos, tc := range ch.Delta.ToolCalls {
+			if tc.Index != nil {
+				pos = *tc.Index
+			}
+			base := numbered(prefix+"tool", pos)
+			var c *call
+			if prev := t.calls[base]; tc.ID != "" && (prev == nil || prev.ended || (prev.id != "" && prev.id != tc.ID)) {
+				c = t.begin(base, tc.ID, tc.Function.Name)
+			} else if c = t.follow(base); c == nil {
+				continue // a late fragment of a call that has ended
+			} else {
+				t.identify(c, tc.ID, tc.Function.Name)
+			}
+			t.write(c, tc.Function.Arguments)
+		}
+		if ch.FinishReason != nil && *ch.FinishReason != "" {
+			t.endAll(prefix)
+		}
+	}
+	return nil
+}
+
+func (*openAIChat) close(*tracker) {}

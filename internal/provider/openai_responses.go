@@ -1,0 +1,104 @@
+package provider
+
+import "encoding/json"
+
+// openAIResponses adapts OpenAI Responses API streams and those of
+// compatible servers (Azure, LM Studio, DeepSeek).
+type openAIResponses struct{}
+
+// responsesItem is an output item. Only function_call items are calls; other
+// item types carry "arguments" of other JSON types (tool_search_call sends an
+// object), so it is decoded only for function calls.
+type responsesItem struct {
+	Type      string          `json:"type"`
+	ID        string          `json:"id"`
+	CallID    string          `json:"call_id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+type responsesItemEvent struct {
+	Item responsesItem `json:"item"`
+}
+
+type responsesArgsEvent struct {
+	ItemID    string  `json:"item_id"`
+	Delta     string  `json:"delta"`
+	Arguments *string `json:"arguments"`
+}
+
+// feed keys a call by its item id (the "fc_..." id; Event.CallID is the
+// item's call_id). response.output_item.added opens the call with call_id
+// and name; response.function_call_arguments.delta appends; .done (or, if
+// .done is missing, response.output_item.done) ends it. The final arguments
+// in .done are the whole text when no delta came (LM Studio sends none), and
+// only a check — or the missing tail — when deltas came; arguments that
+// contradict the deltas are an *EventError with the call's Key. A delta that
+// comes before its output_item.added opens the call and is held until the
+// name arrives. response.created and the terminal response.completed,
+// .incomplete and .failed end any call still open; one stream may hold
+// several responses back to back.
+func (*openAIResponses) feed(t *tracker, event []byte) error {
+	typ, err := t.eventType(event)
+	if err != nil {
+		return err
+	}
+	switch typ {
+	case "response.output_item.added", "response.output_item.done":
+		var ev responsesItemEvent
+		if err := t.decode(event, &ev); err != nil {
+			return err
+		}
+		it := &ev.Item
+		if it.Type != "function_call" {
+			return nil
+		}
+		if it.ID == "" {
+			return t.errorf("", "%s function_call item without id", typ)
+		}
+		var args *string
+		if len(it.Arguments) > 0 && string(it.Arguments) != "null" {
+			args = new(string)
+			if json.Unmarshal(it.Arguments, args) != nil {
+				return t.errorf("", "%s function_call item arguments are not a string", typ)
+			}
+		}
+		if typ == "response.output_item.added" {
+			c := t.begin(it.ID, it.CallID, it.Name)
+			if args != nil {
+				t.write(c, *args) // normally ""
+			}
+			return nil
+		}
+		c := t.follow(it.ID)
+		if c == nil {
+			return nil // already ended by .done
+		}
+		t.identify(c, it.CallID, it.Name)
+		return t.finish(c, args)
+
+	case "response.function_call_arguments.delta", "response.function_call_arguments.done":
+		var ev responsesArgsEvent
+		if err := t.decode(event, &ev); err != nil {
+			return err
+		}
+		if ev.ItemID == "" {
+			return t.errorf("", "%s without item_id", typ)
+		}
+		c := t.follow(ev.ItemID)
+		if c == nil {
+			return nil
+		}
+		if typ == "response.function_call_arguments.delta" {
+			t.write(c, ev.Delta)
+			return nil
+		}
+		return t.finish(c, ev.Arguments)
+
+	case "response.created", "response.completed", "response.incomplete", "response.failed":
+		t.endAll("")
+	}
+	return nil
+}
+
+func (*openAIResponses) close(*tracker) {}

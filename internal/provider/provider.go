@@ -1,0 +1,279 @@
+package provider
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+)
+
+// Provider names the wire format of a stream's events. The numbering follows
+// the toolgate.v1.Provider enum, so a proto value converts with Provider(v).
+type Provider uint8
+
+// The providers that have an adapter. Unspecified (the zero value) has none.
+const (
+	Unspecified     Provider = iota // no provider; New rejects it
+	OpenAIChat                      // OpenAI Chat Completions and OpenAI-compatible servers
+	OpenAIResponses                 // OpenAI Responses API and compatible servers
+	Anthropic                       // Anthropic Messages
+	Gemini                          // Google Gemini / Vertex streamGenerateContent
+	Bedrock                         // AWS Bedrock ConverseStream
+	Cohere                          // Cohere v2 chat
+)
+
+var providerNames = [...]string{
+	Unspecified:     "unspecified",
+	OpenAIChat:      "openai-chat",
+	OpenAIResponses: "openai-responses",
+	Anthropic:       "anthropic",
+	Gemini:          "gemini",
+	Bedrock:         "bedrock",
+	Cohere:          "cohere",
+}
+
+// String returns the provider's short name ("openai-chat", "anthropic", ...),
+// or "provider(N)" for a value without a name.
+func (p Provider) String() string {
+	if int(p) < len(providerNames) {
+		return providerNames[p]
+	}
+	return "provider(" + strconv.Itoa(int(p)) + ")"
+}
+
+// Kind is what an Event says about its call.
+type Kind uint8
+
+// The kinds of Event. The zero Kind is not used.
+const (
+	Start Kind = iota + 1 // the call begins: Key, CallID and ToolName are set
+	Delta                 // Fragment is argument JSON text to append to the call
+	End                   // the call's arguments are complete
+)
+
+// String returns "start", "delta" or "end".
+func (k Kind) String() string {
+	switch k {
+	case Start:
+		return "start"
+	case Delta:
+		return "delta"
+	case End:
+		return "end"
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Event is one step of one tool call, produced by an Adapter.
+//
+// For every Key an adapter emits exactly one Start, then any number of Delta,
+// then at most one End (exactly one once Close has run). Concatenating a
+// call's Fragments in order gives its argument text; it may be empty (a
+// provider that sends nothing for a call without parameters) and it may be
+// incomplete JSON (a generation cut off by a token limit).
+type Event struct {
+	Kind Kind
+	// Key identifies the call within the stream; it is never reused for
+	// another call. Examples: "choice0/tool1", "fc_abc" (a Responses item id),
+	// "msg0/block2", "cand0/call0", "block3", "call0". A call that reuses a
+	// provider key already taken gets a "#2", "#3", ... suffix.
+	Key string
+	// CallID is the provider's id for the call, on Start; empty when the
+	// provider sends none (Gemini usually) or sends it only after the Start.
+	CallID string
+	// ToolName is the tool's name, on Start; empty only when the provider
+	// sent none before the call ended or its held-back text passed 64 KiB.
+	ToolName string
+	// Fragment is argument JSON text, on Delta; never empty.
+	Fragment string
+}
+
+// ErrUnknownProvider is wrapped by the *EventError that New returns for a
+// Provider without an adapter.
+var ErrUnknownProvider = errors.New("unknown provider")
+
+// EventError reports an event that the adapter could not use: not valid JSON,
+// not of the provider's shape (a field of the wrong JSON type, a tool-call
+// event without the field that says which call it belongs to), or, for
+// Gemini, a partialArgs value that cannot be written as argument text. The
+// adapter's state is unchanged by a rejected event unless Key is set.
+type EventError struct {
+	Provider Provider
+	// Key is set when the problem concerns one call that had already begun:
+	// that call's argument text no longer matches what the provider sent, and
+	// the caller should treat the call as invalid.
+	Key string
+	// Reason says what is wrong, in words.
+	Reason string
+	// Err is the underlying error (such as a *json.SyntaxError), or nil.
+	Err error
+}
+
+// Error returns "<provider> event: [call <key>: ]<reason>".
+func (e *EventError) Error() string {
+	if e.Key != "" {
+		return e.Provider.String() + " event: call " + e.Key + ": " + e.Reason
+	}
+	return e.Provider.String() + " event: " + e.Reason
+}
+
+// Unwrap returns the underlying error, if any.
+func (e *EventError) Unwrap() error { return e.Err }
+
+// Adapter turns the raw events of one stream from one provider into call
+// Events. It keeps per-call state (names, ids, which calls are open), so use
+// one Adapter per stream. It is not safe for concurrent use.
+type Adapter struct {
+	t tracker
+	f feeder
+}
+
+// feeder is the provider-specific half of an Adapter.
+type feeder interface {
+	// feed handles one event, appending call events through t.
+	feed(t *tracker, event []byte) error
+	// close finishes whatever provider-specific text open calls still need
+	// (Gemini's closing brackets); the tracker then ends them.
+	close(t *tracker)
+}
+
+// New returns an Adapter for provider p. For Unspecified or an unknown value
+// it returns an *EventError wrapping ErrUnknownProvider.
+func New(p Provider) (*Adapter, error) {
+	var f feeder
+	switch p {
+	case OpenAIChat:
+		f = &openAIChat{}
+	case OpenAIResponses:
+		f = &openAIResponses{}
+	case Anthropic:
+		f = &anthropic{}
+	case Gemini:
+		f = &gemini{}
+	case Bedrock:
+		f = &bedrock{}
+	case Cohere:
+		f = &cohere{}
+	default:
+		return nil, &EventError{Provider: p, Reason: "unknown provider", Err: ErrUnknownProvider}
+	}
+	return &Adapter{t: tracker{p: p, calls: make(map[string]*call)}, f: f}, nil
+}
+
+// Provider returns the provider a was made for.
+func (a *Adapter) Provider() Provider { return a.t.p }
+
+// Feed handles one raw provider event — the JSON payload of one SSE data
+// line — and returns dst with the call events it produced appended. Events
+// that carry no tool-call data produce nothing.
+//
+// On error the returned slice still holds every event produced before the
+// problem was found; they are valid and must be processed. An *EventError
+// without Key means the event was rejected whole and nothing was appended.
+func (a *Adapter) Feed(dst []Event, event []byte) ([]Event, error) {
+	if a.f == nil {
+		return dst, &EventError{Provider: a.t.p, Reason: "adapter not made by New", Err: ErrUnknownProvider}
+	}
+	a.t.out = dst
+	err := a.f.feed(&a.t, event)
+	dst, a.t.out = a.t.out, nil
+	return dst, err
+}
+
+// Close ends every call still open — the stream ended without the provider's
+// end-of-call event (Gemini, which often has none, or a stream cut short) —
+// and returns dst with those events appended. Afterwards every call the
+// adapter started has had its End.
+func (a *Adapter) Close(dst []Event) []Event {
+	if a.f == nil {
+		return dst
+	}
+	a.t.out = dst
+	a.f.close(&a.t)
+	a.t.endAll("")
+	dst, a.t.out = a.t.out, nil
+	return dst
+}
+
+// decode parses one event into v, which must point to a struct, and turns
+// any failure into an *EventError.
+func (t *tracker) decode(event []byte, v any) error {
+	err := json.Unmarshal(event, v)
+	if err == nil {
+		if i := firstByte(event); i < 0 || event[i] != '{' {
+			return t.errorf("", "event is null, want a JSON object")
+		}
+		return nil
+	}
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return &EventError{Provider: t.p, Reason: "invalid JSON: " + syn.Error() + " (byte " + strconv.FormatInt(syn.Offset, 10) + ")", Err: err}
+	case errors.As(err, &typ) && typ.Field == "":
+		return &EventError{Provider: t.p, Reason: "event is " + typ.Value + ", want a JSON object", Err: err}
+	case errors.As(err, &typ):
+		return &EventError{Provider: t.p, Reason: "field " + typ.Field + " is " + typ.Value + ", want " + jsonKind(typ.Type), Err: err}
+	}
+	return &EventError{Provider: t.p, Reason: err.Error(), Err: err}
+}
+
+// errorf returns an *EventError for this adapter's provider.
+func (t *tracker) errorf(key, format string, args ...any) *EventError {
+	return &EventError{Provider: t.p, Key: key, Reason: fmt.Sprintf(format, args...)}
+}
+
+// firstByte returns the index of the first non-space byte of b, or -1.
+func firstByte(b []byte) int {
+	for i, c := range b {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return i
+		}
+	}
+	return -1
+}
+
+// jsonKind names the JSON type that Go type t is decoded from.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return t.String()
+}
+
+// probe reads only an event's "type" discriminator.
+type probe struct {
+	Type string `json:"type"`
+}
+
+// eventType decodes the "type" of a typed event (Anthropic, Responses,
+// Cohere); an event without one is not of the provider's shape.
+func (t *tracker) eventType(event []byte) (string, error) {
+	var p probe
+	if err := t.decode(event, &p); err != nil {
+		return "", err
+	}
+	if p.Type == "" {
+		return "", t.errorf("", "event has no \"type\"")
+	}
+	return p.Type, nil
+}
+
+// numbered builds key parts such as "block3" or "choice0/tool2".
+func numbered(prefix string, n int) string { return prefix + strconv.Itoa(n) }

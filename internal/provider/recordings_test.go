@@ -1,0 +1,118 @@
+package provider_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/provider"
+)
+
+// recordingDirs maps a recordings directory to its provider.
+var recordingDirs = map[string]provider.Provider{
+	"openai-chat":            provider.OpenAIChat,
+	"openai-chat-compatible": provider.OpenAIChat,
+	"openai-responses":       provider.OpenAIResponses,
+	"anthropic":              provider.Anthropic,
+	"gemini":                 provider.Gemini,
+	"bedrock":                provider.Bedrock,
+	"cohere":                 provider.Cohere,
+}
+
+// expectedCall is one element of a recording's .expected.json.
+type expectedCall struct {
+	ID        *string `json:"id"` // null: the recording states no id
+	Name      string  `json:"name"`
+	Arguments string  `json:"arguments"`
+}
+
+// TestSharedRecordings runs every real recording in
+// ../shared/fixtures/provider-streams (next to the repository root), when
+// that directory exists.
+func TestSharedRecordings(t *testing.T) {
+	t.Parallel()
+	root := moduleRoot(t)
+	dir := filepath.Join(root, "..", "shared", "fixtures", "provider-streams")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("no shared recordings at %s", dir)
+	}
+	runRecordings(t, dir)
+}
+
+// TestSyntheticRecordings runs the small hand-written recordings in testdata,
+// which exist in every clone.
+func TestSyntheticRecordings(t *testing.T) {
+	t.Parallel()
+	runRecordings(t, "testdata")
+}
+
+func runRecordings(t *testing.T, dir string) {
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	n := 0
+	for _, e := range entries {
+		if !e.IsDir() || e.Name() == "fuzz" {
+			continue
+		}
+		p, ok := recordingDirs[e.Name()]
+		if !assert.True(t, ok, "no provider for directory %s", e.Name()) {
+			continue
+		}
+		files, err := filepath.Glob(filepath.Join(dir, e.Name(), "*.jsonl"))
+		require.NoError(t, err)
+		for _, f := range files {
+			n++
+			name := e.Name() + "/" + strings.TrimSuffix(filepath.Base(f), ".jsonl")
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				checkRecording(t, p, f)
+			})
+		}
+	}
+	require.NotZero(t, n, "no recordings under %s", dir)
+}
+
+func checkRecording(t *testing.T, p provider.Provider, path string) {
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var events []string
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) > 0 {
+			events = append(events, string(line))
+		}
+	}
+	want, err := os.ReadFile(strings.TrimSuffix(path, ".jsonl") + ".expected.json")
+	require.NoError(t, err)
+	var expected []expectedCall
+	require.NoError(t, json.Unmarshal(want, &expected))
+
+	_, got := stream(t, p, events...)
+	require.Len(t, got, len(expected), "calls: %+v", got)
+	for i, w := range expected {
+		assert.Equal(t, w.Arguments, got[i].Args, "call %d (%s) arguments", i, got[i].Key)
+		assert.Equal(t, w.Name, got[i].Name, "call %d name", i)
+		if w.ID != nil {
+			assert.Equal(t, *w.ID, got[i].ID, "call %d id", i)
+		}
+	}
+}
+
+// moduleRoot walks up from the package directory to the directory with go.mod.
+func moduleRoot(t *testing.T) string {
+	dir, err := os.Getwd()
+	require.NoError(t, err)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		require.NotEqual(t, dir, parent, "no go.mod above the test directory")
+		dir = parent
+	}
+}
