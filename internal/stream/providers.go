@@ -1,0 +1,86 @@
+package stream
+
+import (
+	"errors"
+
+	"github.com/toolgate/toolgate/internal/provider"
+)
+
+// providerAdapters holds one adapter per provider a stream has used, and
+// the calls that provider events started, by provider and adapter key.
+type providerAdapters struct {
+	adapters map[provider.Provider]*provider.Adapter
+	calls    map[providerKey]*call
+	events   []provider.Event
+}
+
+type providerKey struct {
+	p   provider.Provider
+	key string
+}
+
+// ProviderEvent feeds one raw provider stream event (an SSE data payload).
+// Calls start when the provider names their tool, which must be bound; the
+// result's CallID is the provider's call id, or the adapter's key when the
+// provider sends none.
+func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
+	pa := &s.adapter
+	a, ok := pa.adapters[p]
+	if !ok {
+		var err error
+		if a, err = provider.New(p); err != nil {
+			return errorf(InvalidArgument, "provider_event: %v", err)
+		}
+		if pa.adapters == nil {
+			pa.adapters, pa.calls = map[provider.Provider]*provider.Adapter{}, map[providerKey]*call{}
+		}
+		pa.adapters[p] = a
+	}
+	var err error
+	pa.events, err = a.Feed(pa.events[:0], event)
+	if err != nil {
+		var ee *provider.EventError
+		if errors.As(err, &ee) {
+			return errorf(InvalidArgument, "provider_event: %v", ee)
+		}
+		return errorf(InvalidArgument, "provider_event: %v", err)
+	}
+	return s.applyProvider(p, pa.events)
+}
+
+// flushProviders ends the calls every adapter still holds open.
+func (s *Session) flushProviders() {
+	pa := &s.adapter
+	for p, a := range pa.adapters {
+		pa.events = a.Close(pa.events[:0])
+		_ = s.applyProvider(p, pa.events) // Close emits only deltas and ends of started calls
+	}
+}
+
+func (s *Session) applyProvider(p provider.Provider, events []provider.Event) error {
+	pa := &s.adapter
+	for _, ev := range events {
+		k := providerKey{p, ev.Key}
+		switch ev.Kind {
+		case provider.Start:
+			id := ev.CallID
+			if id == "" {
+				id = ev.Key
+			}
+			c, err := s.startCall(id, ev.ToolName, "")
+			if err != nil {
+				return err
+			}
+			pa.calls[k] = c
+		case provider.Delta:
+			if c := pa.calls[k]; c != nil {
+				s.delta(c, []byte(ev.Fragment))
+			}
+		case provider.End:
+			if c := pa.calls[k]; c != nil {
+				s.end(c)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,249 @@
+// Package stream validates tool calls while they are being generated: a
+// Session assembles any number of concurrent calls from argument deltas (or
+// from raw provider events, through package provider) and runs one streaming
+// validator per call, so each call's verdict is known at the first byte no
+// valid completion could follow.
+package stream
+
+import (
+	"fmt"
+
+	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/internal/validator"
+)
+
+// Defaults for Limits.
+const (
+	DefaultMaxCalls     = 1024
+	DefaultMaxCallBytes = 4 << 20
+)
+
+// Limits bound what one stream may hold. Zero fields take the defaults.
+type Limits struct {
+	// MaxCalls is the most calls one stream may start over its life.
+	// Default DefaultMaxCalls.
+	MaxCalls int
+	// MaxCallBytes is the most argument bytes one call may carry; a call
+	// past it is rejected (keyword "maxBytes"). Default DefaultMaxCallBytes.
+	MaxCallBytes int64
+	// Validator configures each call's validator; StopAtFirst is always set.
+	Validator validator.Options
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxCalls <= 0 {
+		l.MaxCalls = DefaultMaxCalls
+	}
+	if l.MaxCallBytes <= 0 {
+		l.MaxCallBytes = DefaultMaxCallBytes
+	}
+	l.Validator.StopAtFirst = true
+	return l
+}
+
+// Result is the verdict on one call. Each call gets exactly one.
+type Result struct {
+	// CallID identifies the call as the client or the provider named it.
+	CallID string
+	// ToolName is the call's tool, when known.
+	ToolName string
+	// Findings are the violations that decided the verdict; empty when valid.
+	Findings []schema.Finding
+	// Truncated reports that more findings existed than the cap.
+	Truncated bool
+	// Early is true when the call was rejected before it ended.
+	Early bool
+	// Bytes counts the argument bytes received when the verdict was made.
+	Bytes int64
+}
+
+// Valid reports whether the call's arguments satisfied its schema.
+func (r *Result) Valid() bool { return len(r.Findings) == 0 }
+
+// ErrorKind classifies a Session error: a problem with the stream itself,
+// as opposed to a verdict on a call.
+type ErrorKind uint8
+
+const (
+	// InvalidArgument: an event that breaks the protocol (unknown call,
+	// repeated start, malformed provider event).
+	InvalidArgument ErrorKind = iota + 1
+	// NotFound: a handle the store does not hold.
+	NotFound
+	// ResourceExhausted: a stream limit was reached.
+	ResourceExhausted
+)
+
+// Error is a problem with the stream; the stream cannot go on.
+type Error struct {
+	Kind ErrorKind
+	Msg  string
+}
+
+// Error implements error.
+func (e *Error) Error() string { return e.Msg }
+
+func errorf(kind ErrorKind, format string, args ...any) *Error {
+	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Lookup resolves a handle to a compiled schema.
+type Lookup func(handle string) (*schema.Schema, bool)
+
+// call is one call in flight.
+type call struct {
+	id, tool string
+	v        *validator.Validator
+	bytes    int64
+	done     bool // its result was sent
+}
+
+// Session is one stream's state. It is not safe for concurrent use: a
+// stream's events arrive in order on one goroutine.
+type Session struct {
+	limits  Limits
+	lookup  Lookup
+	emit    func(*Result)
+	tools   map[string]string
+	calls   map[string]*call
+	order   []*call // open calls in start order, for Close
+	started int
+	adapter providerAdapters
+}
+
+// NewSession returns a Session that resolves handles with lookup and
+// reports each call's verdict to emit, synchronously.
+func NewSession(limits Limits, lookup Lookup, emit func(*Result)) *Session {
+	return &Session{limits: limits.withDefaults(), lookup: lookup, emit: emit,
+		tools: map[string]string{}, calls: map[string]*call{}}
+}
+
+// Bind maps tool names to handles for calls that name a tool. Later binds
+// add to (and override) earlier ones. Every handle must be known.
+func (s *Session) Bind(tools map[string]string) error {
+	for name, h := range tools {
+		if _, ok := s.lookup(h); !ok {
+			return errorf(NotFound, "bind: tool %q names handle %q, which this server does not hold; compile the schema first", name, h)
+		}
+	}
+	for name, h := range tools {
+		s.tools[name] = h
+	}
+	return nil
+}
+
+// Start begins a call, validated against handle when given, or else against
+// the handle bound to toolName. An unknown tool name is the call's verdict
+// (keyword "tool_name"), not a stream error.
+func (s *Session) Start(callID, toolName, handle string) error {
+	if callID == "" {
+		return errorf(InvalidArgument, "start: call_id is empty")
+	}
+	if _, ok := s.calls[callID]; ok {
+		return errorf(InvalidArgument, "start: call %q was already started", callID)
+	}
+	c, err := s.startCall(callID, toolName, handle)
+	if err != nil {
+		return err
+	}
+	s.calls[callID] = c
+	return nil
+}
+
+// startCall creates a call and its validator. Provider calls are not in
+// s.calls: their ids are the provider's and may repeat across providers.
+func (s *Session) startCall(callID, toolName, handle string) (*call, error) {
+	if s.started >= s.limits.MaxCalls {
+		return nil, errorf(ResourceExhausted, "start: the stream reached its limit of %d calls", s.limits.MaxCalls)
+	}
+	s.started++
+	c := &call{id: callID, tool: toolName}
+	if handle == "" {
+		h, ok := s.tools[toolName]
+		if !ok {
+			s.finish(c, false, []schema.Finding{unknownTool(toolName)}, false)
+			return c, nil
+		}
+		handle = h
+	}
+	sch, ok := s.lookup(handle)
+	if !ok {
+		return nil, errorf(NotFound, "start: call %q names handle %q, which this server does not hold; compile the schema first", callID, handle)
+	}
+	c.v = validator.New(sch, s.limits.Validator)
+	s.order = append(s.order, c)
+	return c, nil
+}
+
+func unknownTool(name string) schema.Finding {
+	return schema.Finding{Code: schema.CodeValidation, Keyword: "tool_name", Offset: 0,
+		Message: fmt.Sprintf("The tool %q is not bound on this stream, so its arguments cannot be validated.", name)}
+}
+
+// Delta appends a fragment of a call's arguments. Fragments of a call that
+// already has its verdict are accepted and ignored.
+func (s *Session) Delta(callID string, fragment []byte) error {
+	c, ok := s.calls[callID]
+	if !ok {
+		return errorf(InvalidArgument, "delta: call %q was not started", callID)
+	}
+	s.delta(c, fragment)
+	return nil
+}
+
+func (s *Session) delta(c *call, fragment []byte) {
+	if c.done {
+		return
+	}
+	if c.bytes+int64(len(fragment)) > s.limits.MaxCallBytes {
+		c.bytes += int64(len(fragment))
+		s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "maxBytes", Offset: s.limits.MaxCallBytes,
+			Message: fmt.Sprintf("The arguments are longer than the limit of %d bytes.", s.limits.MaxCallBytes)}}, false)
+		return
+	}
+	c.bytes += int64(len(fragment))
+	c.v.Write(fragment)
+	if c.v.Rejected() {
+		r := c.v.Result()
+		s.finish(c, true, r.Findings, r.Truncated)
+	}
+}
+
+// End ends a call and sends its verdict, unless it was sent already.
+func (s *Session) End(callID string) error {
+	c, ok := s.calls[callID]
+	if !ok {
+		return errorf(InvalidArgument, "end: call %q was not started", callID)
+	}
+	s.end(c)
+	return nil
+}
+
+func (s *Session) end(c *call) {
+	if c.done {
+		return
+	}
+	if c.bytes == 0 {
+		c.v.Write([]byte("{}")) // a call without arguments is a call with none
+	}
+	r := c.v.Close()
+	s.finish(c, false, r.Findings, r.Truncated)
+}
+
+// Close ends every open call, in start order, as a half-closed stream does:
+// an incomplete document is a "json" violation.
+func (s *Session) Close() {
+	s.flushProviders()
+	for _, c := range s.order {
+		s.end(c)
+	}
+	s.order = s.order[:0]
+}
+
+// finish sends a call's one result and frees its validator.
+func (s *Session) finish(c *call, early bool, findings []schema.Finding, truncated bool) {
+	c.done = true
+	r := &Result{CallID: c.id, ToolName: c.tool, Findings: findings, Truncated: truncated, Early: early, Bytes: c.bytes}
+	s.emit(r)
+	c.v = nil
+}

@@ -1,0 +1,222 @@
+package stream_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/provider"
+	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/internal/stream"
+)
+
+const todoSchema = `{"type":"object","properties":{
+	"action":{"type":"string","enum":["add","update","complete","remove","list","clear"]},
+	"id":{"type":"string"},"content":{"type":"string"},
+	"status":{"type":"string","enum":["pending","in_progress","completed"]}},"required":["action"]}`
+
+const emptySchema = `{"type":"object","properties":{}}`
+
+// harness is a session over a tiny store, recording results.
+type harness struct {
+	*stream.Session
+	results []stream.Result
+	store   map[string]*schema.Schema
+}
+
+func newHarness(t *testing.T, limits stream.Limits) *harness {
+	t.Helper()
+	h := &harness{store: map[string]*schema.Schema{}}
+	for name, src := range map[string]string{"todo": todoSchema, "empty": emptySchema} {
+		res := schema.Compile(schema.ToolInput, []byte(src))
+		require.Empty(t, res.Errors)
+		h.store["h-"+name] = res.Schema
+	}
+	h.Session = stream.NewSession(limits, func(handle string) (*schema.Schema, bool) {
+		s, ok := h.store[handle]
+		return s, ok
+	}, func(r *stream.Result) { h.results = append(h.results, *r) })
+	require.NoError(t, h.Bind(map[string]string{"todo": "h-todo", "noargs": "h-empty"}))
+	return h
+}
+
+func (h *harness) deltas(t *testing.T, id string, pieces ...string) {
+	t.Helper()
+	for _, p := range pieces {
+		require.NoError(t, h.Delta(id, []byte(p)))
+	}
+}
+
+func kinds(err error) stream.ErrorKind {
+	var se *stream.Error
+	if e, ok := err.(*stream.Error); ok {
+		se = e
+	}
+	if se == nil {
+		return 0
+	}
+	return se.Kind
+}
+
+func TestValidCall(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, stream.Limits{})
+	require.NoError(t, h.Start("c1", "todo", ""))
+	h.deltas(t, "c1", `{"action":"ad`, `d","status":"pend`, `ing"}`)
+	assert.Empty(t, h.results, "no verdict before the end")
+	require.NoError(t, h.End("c1"))
+	require.Len(t, h.results, 1)
+	r := h.results[0]
+	assert.True(t, r.Valid())
+	assert.False(t, r.Early)
+	assert.Equal(t, "c1", r.CallID)
+	assert.Equal(t, "todo", r.ToolName)
+	assert.Equal(t, int64(len(`{"action":"add","status":"pending"}`)), r.Bytes)
+}
+
+func TestEarlyRejectionAndExactlyOneResult(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, stream.Limits{})
+	doc := `{"action":"add","status":"done","content":"x"}`
+	cut := strings.Index(doc, "done") + 1
+	require.NoError(t, h.Start("c1", "todo", ""))
+	h.deltas(t, "c1", doc[:cut])
+	require.Len(t, h.results, 1, "rejected at the first impossible byte, before the call ends")
+	r := h.results[0]
+	assert.True(t, r.Early)
+	require.Len(t, r.Findings, 1)
+	assert.Equal(t, "enum", r.Findings[0].Keyword)
+	assert.Equal(t, "/status", r.Findings[0].InstancePath)
+	assert.Equal(t, int64(strings.Index(doc, "done")), r.Findings[0].Offset)
+	assert.Equal(t, int64(cut), r.Bytes)
+	h.deltas(t, "c1", doc[cut:])
+	require.NoError(t, h.End("c1"))
+	assert.Len(t, h.results, 1, "later deltas and the end add nothing")
+}
+
+func TestUnknownToolIsAVerdict(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, stream.Limits{})
+	require.NoError(t, h.Start("c1", "nope", ""))
+	require.Len(t, h.results, 1)
+	assert.Equal(t, "tool_name", h.results[0].Findings[0].Keyword)
+	h.deltas(t, "c1", `{}`)
+	require.NoError(t, h.End("c1"))
+	assert.Len(t, h.results, 1)
+}
+
+func TestCallWithoutBytesIsAnEmptyObject(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, stream.Limits{})
+	require.NoError(t, h.Start("a", "noargs", ""))
+	require.NoError(t, h.Start("b", "todo", ""))
+	h.deltas(t, "a", "")
+	require.NoError(t, h.End("a"))
+	require.NoError(t, h.End("b"))
+	require.Len(t, h.results, 2)
+	assert.True(t, h.results[0].Valid())
+	assert.Equal(t, "required", h.results[1].Findings[0].Keyword, "{} lacks action")
+}
+
+func TestHalfCloseEndsOpenCalls(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, stream.Limits{})
+	require.NoError(t, h.Start("done", "todo", ""))
+	require.NoError(t, h.Start("cut", "todo", ""))
+	h.deltas(t, "done", `{"action":"list"}`)
+	h.deltas(t, "cut", `{"action":"li`)
+	require.NoError(t, h.End("done"))
+	h.Close()
+	require.Len(t, h.results, 2)
+	cut := h.results[1]
+	assert.Equal(t, "cut", cut.CallID)
+	assert.False(t, cut.Early)
+	require.Len(t, cut.Findings, 1)
+	assert.Equal(t, "json", cut.Findings[0].Keyword)
+}
+
+func TestInterleavedCalls(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, stream.Limits{})
+	require.NoError(t, h.Start("a", "todo", ""))
+	require.NoError(t, h.Start("b", "", "h-todo"))
+	h.deltas(t, "a", `{"act`)
+	h.deltas(t, "b", `{"action":"x`)
+	h.deltas(t, "a", `ion":"clear"}`)
+	require.Len(t, h.results, 1)
+	assert.Equal(t, "b", h.results[0].CallID)
+	require.NoError(t, h.End("a"))
+	require.Len(t, h.results, 2)
+	assert.True(t, h.results[1].Valid())
+}
+
+func TestStreamErrors(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, stream.Limits{MaxCalls: 2})
+	assert.Equal(t, stream.InvalidArgument, kinds(h.Delta("ghost", []byte("{"))))
+	assert.Equal(t, stream.InvalidArgument, kinds(h.End("ghost")))
+	assert.Equal(t, stream.InvalidArgument, kinds(h.Start("", "todo", "")))
+	assert.Equal(t, stream.NotFound, kinds(h.Start("x", "", "h-missing")))
+	assert.Equal(t, stream.NotFound, kinds(h.Bind(map[string]string{"t": "h-missing"})))
+	require.NoError(t, h.Start("a", "todo", ""))
+	assert.Equal(t, stream.InvalidArgument, kinds(h.Start("a", "todo", "")))
+	assert.Equal(t, stream.ResourceExhausted, kinds(h.Start("c", "todo", "")), "MaxCalls counts every call started")
+	assert.Equal(t, stream.InvalidArgument, kinds(h.ProviderEvent(provider.Provider(99), []byte(`{}`))))
+	assert.Equal(t, stream.InvalidArgument, kinds(h.ProviderEvent(provider.Anthropic, []byte(`{not json`))))
+}
+
+func TestMaxCallBytes(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, stream.Limits{MaxCallBytes: 16})
+	require.NoError(t, h.Start("a", "todo", ""))
+	h.deltas(t, "a", `{"action":"add",`, `"content":"a long text"}`)
+	require.Len(t, h.results, 1)
+	r := h.results[0]
+	assert.True(t, r.Early)
+	assert.Equal(t, "maxBytes", r.Findings[0].Keyword)
+}
+
+// anthropicTodo renders an Anthropic Messages stream calling the todo tool
+// with args split into the given pieces.
+func anthropicTodo(pieces ...string) []string {
+	events := []string{
+		`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}`,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Adding it."}}`,
+		`{"type":"content_block_stop","index":0}`,
+		`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"todo","input":{}}}`,
+		`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":""}}`,
+	}
+	for _, p := range pieces {
+		q := strings.ReplaceAll(strings.ReplaceAll(p, `\`, `\\`), `"`, `\"`)
+		events = append(events, `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"`+q+`"}}`)
+	}
+	return append(events, `{"type":"content_block_stop","index":1}`, `{"type":"message_stop"}`)
+}
+
+func TestAnthropicEventsDriveCalls(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, stream.Limits{})
+	for _, ev := range anthropicTodo(`{"action": "add", `, `"content": "buy milk"}`) {
+		require.NoError(t, h.ProviderEvent(provider.Anthropic, []byte(ev)))
+	}
+	require.Len(t, h.results, 1)
+	assert.True(t, h.results[0].Valid())
+	assert.Equal(t, "toolu_1", h.results[0].CallID)
+	assert.Equal(t, "todo", h.results[0].ToolName)
+
+	h = newHarness(t, stream.Limits{})
+	events := anthropicTodo(`{"action": "add", "status": "bl`, `ocked"}`)
+	for i, ev := range events {
+		require.NoError(t, h.ProviderEvent(provider.Anthropic, []byte(ev)))
+		if strings.Contains(ev, `\"bl`) {
+			require.Len(t, h.results, 1, "rejected at event %d, before the call ends", i)
+		}
+	}
+	require.Len(t, h.results, 1)
+	r := h.results[0]
+	assert.True(t, r.Early)
+	assert.Equal(t, int64(len(`{"action": "add", "status": "`)), r.Findings[0].Offset)
+}

@@ -1,0 +1,192 @@
+// Package server is toolgate's gRPC layer: the ValidationService, the
+// conversion between proto messages and the engine, and the interceptors
+// and wiring of a grpc.Server. The engine itself lives under internal/.
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
+	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/internal/store"
+	"github.com/toolgate/toolgate/internal/stream"
+	"github.com/toolgate/toolgate/internal/validator"
+)
+
+// Service implements toolgate.v1.ValidationService. It is safe for
+// concurrent use; its only state is the store of compiled schemas.
+type Service struct {
+	toolgatev1.UnimplementedValidationServiceServer
+	opts  Options
+	store *store.Store[*schema.Schema]
+}
+
+// NewService returns a Service with its own schema store.
+func NewService(opts Options) *Service {
+	opts = opts.withDefaults()
+	return &Service{opts: opts, store: store.New[*schema.Schema](opts.StoreEntries, opts.StoreBytes)}
+}
+
+// compiled is the outcome of compiling a request's schema.
+type compiled struct {
+	handle string
+	res    *schema.Result
+}
+
+// compile compiles a CompileSchemaRequest and stores the schema under its
+// handle. Problems with the schema are in res; an error is a problem with the
+// request itself.
+func (s *Service) compile(req *toolgatev1.CompileSchemaRequest) (compiled, error) {
+	profile, ok := profileFromProto(req.GetProfile())
+	if !ok {
+		return compiled{}, status.Errorf(codes.InvalidArgument, "profile %d is not a known Profile", req.GetProfile())
+	}
+	var doc []byte
+	switch src := req.GetSchema().(type) {
+	case *toolgatev1.CompileSchemaRequest_SchemaJson:
+		doc = []byte(src.SchemaJson)
+	case *toolgatev1.CompileSchemaRequest_SchemaStruct:
+		var err error
+		if doc, err = structJSON(src.SchemaStruct); err != nil {
+			return compiled{}, status.Errorf(codes.InvalidArgument, "schema_struct: %v", err)
+		}
+	default:
+		return compiled{}, status.Error(codes.InvalidArgument, "a schema is required: set schema_json or schema_struct")
+	}
+	res := schema.Compile(profile, doc)
+	if res.Schema == nil {
+		return compiled{res: res}, nil
+	}
+	h := store.Handle(profile.String(), res.Canonical)
+	s.store.Put(h, res.Schema, int64(len(res.Canonical)))
+	return compiled{handle: h, res: res}, nil
+}
+
+// CompileSchema checks a schema against a profile and returns its handle,
+// or every finding that keeps it from compiling.
+func (s *Service) CompileSchema(_ context.Context, req *toolgatev1.CompileSchemaRequest) (*toolgatev1.CompileSchemaResponse, error) {
+	c, err := s.compile(req)
+	if err != nil {
+		return nil, err
+	}
+	errs, truncated := capFindings(c.res.Errors, s.opts.MaxFindings)
+	warnings, _ := capFindings(c.res.Warnings, s.opts.MaxFindings)
+	return &toolgatev1.CompileSchemaResponse{
+		Handle:          c.handle,
+		Code:            codeToProto(c.res.Code()),
+		Errors:          findingsToProto(errs),
+		Warnings:        findingsToProto(warnings),
+		ErrorsTruncated: truncated,
+	}, nil
+}
+
+// Validate checks arguments against a stored (by handle) or inline schema.
+// An empty arguments_json is the empty object, as a provider sends for a tool
+// without parameters.
+func (s *Service) Validate(_ context.Context, req *toolgatev1.ValidateRequest) (*toolgatev1.ValidateResponse, error) {
+	var sch *schema.Schema
+	var handle string
+	switch src := req.GetSchema().(type) {
+	case *toolgatev1.ValidateRequest_Handle:
+		var ok bool
+		if sch, ok = s.store.Get(src.Handle); !ok {
+			return nil, status.Errorf(codes.NotFound, "handle %q is not held by this server; compile the schema again", src.Handle)
+		}
+		handle = src.Handle
+	case *toolgatev1.ValidateRequest_Inline:
+		c, err := s.compile(src.Inline)
+		if err != nil {
+			return nil, err
+		}
+		if c.res.Schema == nil {
+			errs, truncated := capFindings(c.res.Errors, s.opts.MaxFindings)
+			return &toolgatev1.ValidateResponse{Code: codeToProto(c.res.Code()), Errors: findingsToProto(errs), ErrorsTruncated: truncated}, nil
+		}
+		sch, handle = c.res.Schema, c.handle
+	default:
+		return nil, status.Error(codes.InvalidArgument, "a schema is required: set handle or inline")
+	}
+	var args []byte
+	switch a := req.GetArguments().(type) {
+	case *toolgatev1.ValidateRequest_ArgumentsJson:
+		args = []byte(a.ArgumentsJson)
+		if len(args) == 0 {
+			args = []byte("{}")
+		}
+	case *toolgatev1.ValidateRequest_ArgumentsStruct:
+		var err error
+		if args, err = structJSON(a.ArgumentsStruct); err != nil {
+			return nil, status.Errorf(codes.InvalidArgument, "arguments_struct: %v", err)
+		}
+	default:
+		return nil, status.Error(codes.InvalidArgument, "arguments are required: set arguments_json or arguments_struct")
+	}
+	return validateResponse(validator.Validate(sch, args, s.opts.validatorOptions()), handle), nil
+}
+
+// ValidateStream validates tool calls while they stream; see DESIGN.md §2.
+func (s *Service) ValidateStream(srv grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]) error {
+	var sendErr error
+	sess := stream.NewSession(stream.Limits{
+		MaxCalls:     s.opts.MaxCallsPerStream,
+		MaxCallBytes: s.opts.MaxCallBytes,
+		Validator:    s.opts.validatorOptions(),
+	}, s.store.Get, func(r *stream.Result) {
+		if sendErr == nil {
+			sendErr = srv.Send(callResultToProto(r))
+		}
+	})
+	for {
+		req, err := srv.Recv()
+		if errors.Is(err, io.EOF) {
+			sess.Close()
+			return sendErr
+		}
+		if err != nil {
+			return err
+		}
+		if err := s.streamEvent(sess, req); err != nil {
+			return streamStatus(err)
+		}
+		if sendErr != nil {
+			return sendErr
+		}
+	}
+}
+
+func (s *Service) streamEvent(sess *stream.Session, req *toolgatev1.ValidateStreamRequest) error {
+	switch ev := req.GetEvent().(type) {
+	case *toolgatev1.ValidateStreamRequest_Bind:
+		return sess.Bind(ev.Bind.GetTools())
+	case *toolgatev1.ValidateStreamRequest_Start:
+		return sess.Start(ev.Start.GetCallId(), ev.Start.GetToolName(), ev.Start.GetHandle())
+	case *toolgatev1.ValidateStreamRequest_Delta:
+		return sess.Delta(ev.Delta.GetCallId(), []byte(ev.Delta.GetFragment()))
+	case *toolgatev1.ValidateStreamRequest_End:
+		return sess.End(ev.End.GetCallId())
+	case *toolgatev1.ValidateStreamRequest_ProviderEvent:
+		return sess.ProviderEvent(providerFromProto(ev.ProviderEvent.GetProvider()), []byte(ev.ProviderEvent.GetEventJson()))
+	}
+	return status.Error(codes.InvalidArgument, "a stream request must set one event")
+}
+
+// streamStatus maps a session error to a gRPC status.
+func streamStatus(err error) error {
+	var se *stream.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	switch se.Kind {
+	case stream.NotFound:
+		return status.Error(codes.NotFound, se.Msg)
+	case stream.ResourceExhausted:
+		return status.Error(codes.ResourceExhausted, se.Msg)
+	}
+	return status.Error(codes.InvalidArgument, se.Msg)
+}

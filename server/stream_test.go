@@ -1,0 +1,170 @@
+package server_test
+
+import (
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+
+	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
+	"github.com/toolgate/toolgate/server"
+)
+
+type bidi = grpc.BidiStreamingClient[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]
+
+func openStream(t *testing.T, cfg server.Config) (toolgatev1.ValidationServiceClient, bidi) {
+	t.Helper()
+	c := client(t, cfg)
+	s, err := c.ValidateStream(t.Context())
+	require.NoError(t, err)
+	return c, s
+}
+
+func send(t *testing.T, s bidi, reqs ...*toolgatev1.ValidateStreamRequest) {
+	t.Helper()
+	for _, r := range reqs {
+		require.NoError(t, s.Send(r))
+	}
+}
+
+func bind(tools map[string]string) *toolgatev1.ValidateStreamRequest {
+	return &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: &toolgatev1.StreamBind{Tools: tools}}}
+}
+
+func startCall(id, tool, handle string) *toolgatev1.ValidateStreamRequest {
+	return &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Start{Start: &toolgatev1.CallStart{CallId: id, ToolName: tool, Handle: handle}}}
+}
+
+func delta(id, frag string) *toolgatev1.ValidateStreamRequest {
+	return &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Delta{Delta: &toolgatev1.CallDelta{CallId: id, Fragment: frag}}}
+}
+
+func end(id string) *toolgatev1.ValidateStreamRequest {
+	return &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_End{End: &toolgatev1.CallEnd{CallId: id}}}
+}
+
+func providerEvent(p toolgatev1.Provider, ev string) *toolgatev1.ValidateStreamRequest {
+	return &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_ProviderEvent{ProviderEvent: &toolgatev1.ProviderEvent{Provider: p, EventJson: ev}}}
+}
+
+func recvResult(t *testing.T, s bidi) *toolgatev1.CallResult {
+	t.Helper()
+	resp, err := s.Recv()
+	require.NoError(t, err)
+	return resp.GetResult()
+}
+
+func compileTodo(t *testing.T, c toolgatev1.ValidationServiceClient) string {
+	t.Helper()
+	resp, err := c.CompileSchema(t.Context(), compileJSON(todoSchema))
+	require.NoError(t, err)
+	return resp.Handle
+}
+
+func TestStreamDeltas(t *testing.T) {
+	t.Parallel()
+	c, s := openStream(t, server.Config{})
+	h := compileTodo(t, c)
+	doc := `{"action":"add","status":"blocked","content":"x"}`
+	cut := strings.Index(doc, "blocked") + 2
+	send(t, s, bind(map[string]string{"todo": h}),
+		startCall("ok", "todo", ""), startCall("bad", "", h),
+		delta("ok", `{"action":`), delta("bad", doc[:cut]))
+	bad := recvResult(t, s)
+	assert.Equal(t, "bad", bad.CallId)
+	assert.True(t, bad.Early, "rejected before its end")
+	assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_VALIDATION, bad.Code)
+	require.Len(t, bad.Errors, 1)
+	assert.Equal(t, int64(strings.Index(doc, "blocked")), bad.Errors[0].Offset)
+	assert.Equal(t, int64(cut), bad.Bytes)
+	send(t, s, delta("bad", doc[cut:]), end("bad"), delta("ok", `"list"}`), end("ok"))
+	ok := recvResult(t, s)
+	assert.Equal(t, "ok", ok.CallId)
+	assert.Equal(t, "todo", ok.ToolName)
+	assert.True(t, ok.Valid)
+	assert.False(t, ok.Early)
+	require.NoError(t, s.CloseSend())
+	_, err := s.Recv()
+	assert.ErrorIs(t, err, io.EOF, "exactly one result per call")
+}
+
+func TestStreamHalfCloseEndsOpenCalls(t *testing.T) {
+	t.Parallel()
+	c, s := openStream(t, server.Config{})
+	h := compileTodo(t, c)
+	send(t, s, startCall("cut", "", h), delta("cut", `{"action":"li`), startCall("none", "", h))
+	require.NoError(t, s.CloseSend())
+	cut := recvResult(t, s)
+	assert.Equal(t, "json", cut.Errors[0].Keyword)
+	none := recvResult(t, s)
+	assert.Equal(t, "required", none.Errors[0].Keyword, "no bytes is {}")
+	_, err := s.Recv()
+	assert.ErrorIs(t, err, io.EOF)
+}
+
+func TestStreamUnknownToolName(t *testing.T) {
+	t.Parallel()
+	_, s := openStream(t, server.Config{})
+	send(t, s, startCall("c", "mystery", ""))
+	r := recvResult(t, s)
+	assert.False(t, r.Valid)
+	assert.Equal(t, "tool_name", r.Errors[0].Keyword)
+}
+
+func TestStreamStatusCodes(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		cfg  server.Config
+		reqs func(h string) []*toolgatev1.ValidateStreamRequest
+		want codes.Code
+	}{
+		{"delta before start", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{delta("x", "{")}
+		}, codes.InvalidArgument},
+		{"empty event", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{{}}
+		}, codes.InvalidArgument},
+		{"start twice", server.Config{}, func(h string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{startCall("a", "", h), startCall("a", "", h)}
+		}, codes.InvalidArgument},
+		{"bind unknown handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{bind(map[string]string{"t": "tg1_missing"})}
+		}, codes.NotFound},
+		{"start unknown handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{startCall("a", "", "tg1_missing")}
+		}, codes.NotFound},
+		{"too many calls", server.Config{Options: server.Options{MaxCallsPerStream: 1}}, func(h string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{startCall("a", "", h), startCall("b", "", h)}
+		}, codes.ResourceExhausted},
+		{"malformed provider event", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{providerEvent(toolgatev1.Provider_PROVIDER_ANTHROPIC, `{"type":`)}
+		}, codes.InvalidArgument},
+		{"unspecified provider", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{providerEvent(toolgatev1.Provider_PROVIDER_UNSPECIFIED, `{}`)}
+		}, codes.InvalidArgument},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, s := openStream(t, tc.cfg)
+			send(t, s, tc.reqs(compileTodo(t, c))...)
+			_, err := s.Recv()
+			assert.Equal(t, tc.want, code(err), "%v", err)
+		})
+	}
+}
+
+func TestStreamCallBytesLimit(t *testing.T) {
+	t.Parallel()
+	c, s := openStream(t, server.Config{Options: server.Options{MaxCallBytes: 10}})
+	h := compileTodo(t, c)
+	send(t, s, startCall("a", "", h), delta("a", `{"action":`), delta("a", `"list"}`))
+	r := recvResult(t, s)
+	assert.True(t, r.Early)
+	assert.Equal(t, "maxBytes", r.Errors[0].Keyword)
+}
