@@ -26,7 +26,8 @@ type Config struct {
 	// Logger receives one line per RPC; nil discards them.
 	Logger *slog.Logger
 	// BearerToken, when set, must be sent by every caller as the
-	// "authorization: Bearer <token>" metadata; health checks are exempt.
+	// "authorization: Bearer <token>" metadata (the scheme name in any
+	// case); health checks are exempt, reflection is not.
 	// Wrong or missing tokens get UNAUTHENTICATED.
 	BearerToken string
 	// MaxMessageBytes bounds each received message; larger ones get
@@ -97,8 +98,8 @@ func (a bearerAuth) check(ctx context.Context, method string) error {
 	}
 	md, _ := metadata.FromIncomingContext(ctx)
 	for _, v := range md.Get("authorization") {
-		token, ok := strings.CutPrefix(v, "Bearer ")
-		if ok && subtle.ConstantTimeCompare([]byte(token), []byte(a)) == 1 {
+		scheme, token, ok := strings.Cut(v, " ")
+		if ok && strings.EqualFold(scheme, "Bearer") && subtle.ConstantTimeCompare([]byte(token), []byte(a)) == 1 {
 			return nil
 		}
 	}

@@ -94,6 +94,9 @@ func (s *Service) Validate(_ context.Context, req *toolgatev1.ValidateRequest) (
 	var handle string
 	switch src := req.GetSchema().(type) {
 	case *toolgatev1.ValidateRequest_Handle:
+		if !store.IsHandle(src.Handle) {
+			return nil, status.Errorf(codes.InvalidArgument, "handle %q is not a toolgate handle (tg1_ and 64 hex digits)", src.Handle)
+		}
 		var ok bool
 		if sch, ok = s.store.Get(src.Handle); !ok {
 			return nil, status.Errorf(codes.NotFound, "handle %q is not held by this server; compile the schema again", src.Handle)

@@ -203,9 +203,16 @@ func TestValidate(t *testing.T) {
 		assert.Empty(t, resp.Handle)
 	})
 	t.Run("unknown handle is NOT_FOUND", func(t *testing.T) {
-		_, err := c.Validate(ctx, &toolgatev1.ValidateRequest{Schema: &toolgatev1.ValidateRequest_Handle{Handle: "tg1_nope"},
+		_, err := c.Validate(ctx, &toolgatev1.ValidateRequest{Schema: &toolgatev1.ValidateRequest_Handle{Handle: "tg1_" + strings.Repeat("0", 64)},
 			Arguments: &toolgatev1.ValidateRequest_ArgumentsJson{ArgumentsJson: `{}`}})
 		assert.Equal(t, codes.NotFound, code(err))
+	})
+	t.Run("malformed handle is INVALID_ARGUMENT", func(t *testing.T) {
+		for _, h := range []string{"", "tg1_nope", "TG1_" + strings.Repeat("0", 64)} {
+			_, err := c.Validate(ctx, &toolgatev1.ValidateRequest{Schema: &toolgatev1.ValidateRequest_Handle{Handle: h},
+				Arguments: &toolgatev1.ValidateRequest_ArgumentsJson{ArgumentsJson: `{}`}})
+			assert.Equal(t, codes.InvalidArgument, code(err), "handle %q", h)
+		}
 	})
 	t.Run("no schema is INVALID_ARGUMENT", func(t *testing.T) {
 		_, err := c.Validate(ctx, &toolgatev1.ValidateRequest{Arguments: &toolgatev1.ValidateRequest_ArgumentsJson{ArgumentsJson: `{}`}})
@@ -241,6 +248,9 @@ func TestLimitsAndAuth(t *testing.T) {
 		good := metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer s3cret")
 		_, err = c.CompileSchema(good, compileJSON(todoSchema))
 		assert.NoError(t, err)
+		lower := metadata.AppendToOutgoingContext(ctx, "authorization", "bearer s3cret")
+		_, err = c.CompileSchema(lower, compileJSON(todoSchema))
+		assert.NoError(t, err, "the scheme name is case-insensitive")
 		stream, err := c.ValidateStream(ctx)
 		require.NoError(t, err)
 		_, err = stream.Recv()

@@ -1,0 +1,140 @@
+package client
+
+import (
+	"context"
+	"crypto/tls"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/credentials/insecure"
+
+	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
+)
+
+// An Option configures Dial.
+type Option interface {
+	applyToDial(*dialConfig)
+}
+
+// A CompileOption configures how a schema is compiled: by Client.Compile,
+// Validator.Register and Validator.ValidateSchema.
+type CompileOption interface {
+	applyToCompile(*compileConfig)
+}
+
+type transport int
+
+const (
+	transportTLS transport = iota
+	transportInsecure
+)
+
+type dialConfig struct {
+	transport transport
+	tlsConfig *tls.Config
+	bearer    *string
+	extra     []grpc.DialOption
+}
+
+func (cfg *dialConfig) dialOptions() ([]grpc.DialOption, error) {
+	var creds credentials.TransportCredentials
+	if cfg.transport == transportInsecure {
+		creds = insecure.NewCredentials()
+	} else {
+		tc := cfg.tlsConfig
+		if tc == nil {
+			tc = &tls.Config{MinVersion: tls.VersionTLS12}
+		}
+		creds = credentials.NewTLS(tc) // clones tc
+	}
+	opts := []grpc.DialOption{grpc.WithTransportCredentials(creds)}
+	if cfg.bearer != nil {
+		if *cfg.bearer == "" {
+			return nil, errEmptyToken
+		}
+		opts = append(opts, grpc.WithPerRPCCredentials(bearerToken(*cfg.bearer)))
+	}
+	return append(opts, cfg.extra...), nil
+}
+
+type compileConfig struct {
+	profile toolgatev1.Profile
+}
+
+type dialOptionFunc func(*dialConfig)
+
+func (f dialOptionFunc) applyToDial(cfg *dialConfig) { f(cfg) }
+
+type compileOptionFunc func(*compileConfig)
+
+func (f compileOptionFunc) applyToCompile(cfg *compileConfig) { f(cfg) }
+
+// WithInsecure makes Dial use a plaintext connection (no TLS), as a local
+// toolgate on 127.0.0.1:50051 listens by default. Without it Dial uses
+// TLS (see WithTLS). Of WithInsecure and WithTLS, the last one given wins.
+func WithInsecure() Option {
+	return dialOptionFunc(func(cfg *dialConfig) {
+		cfg.transport = transportInsecure
+		cfg.tlsConfig = nil
+	})
+}
+
+// WithTLS makes Dial use TLS configured by config, for example with a
+// private RootCAs pool or a client certificate for mTLS. config is cloned
+// when Dial runs; a nil config means the default: TLS 1.2 or later,
+// verified against the host's root certificates, with the server name taken
+// from the target. Of WithInsecure and WithTLS, the last one given wins.
+func WithTLS(config *tls.Config) Option {
+	return dialOptionFunc(func(cfg *dialConfig) {
+		cfg.transport = transportTLS
+		cfg.tlsConfig = config
+	})
+}
+
+// WithBearerToken sends "authorization: Bearer <token>" metadata with every
+// RPC, as a server started with a bearer token requires (it answers
+// codes.Unauthenticated otherwise). By default no token is sent.
+//
+// The token is sent on plaintext connections too (WithInsecure), where
+// anyone on the path can read it: use it without TLS only on a loopback or
+// otherwise trusted network. Dial returns an error if token is empty.
+func WithBearerToken(token string) Option {
+	return dialOptionFunc(func(cfg *dialConfig) {
+		cfg.bearer = &token
+	})
+}
+
+// WithDialOptions appends grpc.DialOptions to those Dial derives from the
+// other options (transport credentials first, then the bearer token), for
+// interceptors, keepalive, a load-balancing service config, a custom
+// dialer and the like. They are applied after the derived ones, so a
+// grpc.WithTransportCredentials given here replaces the transport that
+// WithInsecure or WithTLS chose. Repeated uses accumulate. Default: none.
+func WithDialOptions(opts ...grpc.DialOption) Option {
+	return dialOptionFunc(func(cfg *dialConfig) {
+		cfg.extra = append(cfg.extra, opts...)
+	})
+}
+
+// WithProfile compiles the schema with profile p. The default,
+// toolgatev1.Profile_PROFILE_UNSPECIFIED, is the tool input profile (the
+// same as toolgatev1.Profile_PROFILE_TOOL_INPUT); use
+// toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE for structured-output schemas.
+// A value the server does not know makes the call fail with
+// codes.InvalidArgument.
+func WithProfile(p toolgatev1.Profile) CompileOption {
+	return compileOptionFunc(func(cfg *compileConfig) {
+		cfg.profile = p
+	})
+}
+
+// bearerToken is per-RPC credentials carrying a bearer token.
+type bearerToken string
+
+func (t bearerToken) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
+	return map[string]string{"authorization": "Bearer " + string(t)}, nil
+}
+
+// RequireTransportSecurity is false so that the token also works over a
+// plaintext connection to a local server; WithBearerToken documents the risk.
+func (bearerToken) RequireTransportSecurity() bool { return false }

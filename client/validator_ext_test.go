@@ -1,0 +1,220 @@
+package client_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/toolgate/toolgate/client"
+	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
+	"github.com/toolgate/toolgate/server"
+)
+
+// TestValidatorTwoReplicas registers a schema on replica A, then sends the
+// Validator's calls to replica B (separate store), which must answer
+// NOT_FOUND underneath and compile the remembered schema.
+func TestValidatorTwoReplicas(t *testing.T) {
+	t.Parallel()
+	a := newReplica(t, server.Config{})
+	b := newReplica(t, server.Config{})
+	var onA, onB recorder
+	lb := new(switchConn)
+	connA := connTo(t, a, onA.option())
+	connB := connTo(t, b, onB.option())
+	v := client.New(lb).Validator()
+
+	// Register on A.
+	lb.route(connA)
+	handle, compiled, err := v.Register(t.Context(), weatherSchema)
+	require.NoError(t, err)
+	require.NotEmpty(t, handle)
+	assert.Equal(t, compiled.GetHandle(), handle)
+	assert.Equal(t, []string{"CompileSchema()=OK"}, onA.Calls())
+
+	// The connection now goes to B, which has never seen the schema.
+	lb.route(connB)
+	resp, err := v.Validate(t.Context(), handle, `{"city":"Oslo"}`)
+	require.NoError(t, err)
+	assert.True(t, resp.GetValid())
+	assert.Equal(t, handle, resp.GetHandle(), "B computed the handle A computed")
+	assert.Equal(t, []string{"Validate(handle)=NotFound", "Validate(inline)=OK"}, onB.Calls(),
+		"B answered NOT_FOUND, then compiled the schema sent inline")
+	assert.Equal(t, []string{"CompileSchema()=OK"}, onA.Calls(), "nothing more went to A")
+
+	// B now holds the schema: no second NOT_FOUND, and violations are
+	// still answered in-band.
+	resp, err = v.Validate(t.Context(), handle, `{"city":"Oslo","days":0}`)
+	require.NoError(t, err)
+	assert.False(t, resp.GetValid())
+	assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_VALIDATION, resp.GetCode())
+	assert.Equal(t, []string{"Validate(handle)=NotFound", "Validate(inline)=OK", "Validate(handle)=OK"}, onB.Calls())
+
+	// Compiled on B directly, the same schema gets the same handle.
+	onB2, err := client.New(connB).Compile(t.Context(), weatherSchema)
+	require.NoError(t, err)
+	assert.Equal(t, handle, onB2.GetHandle())
+}
+
+func TestValidatorRecoversConcurrently(t *testing.T) {
+	t.Parallel()
+	a := newReplica(t, server.Config{})
+	b := newReplica(t, server.Config{})
+	lb := new(switchConn)
+	lb.route(connTo(t, a))
+	v := client.New(lb).Validator()
+	handle, _, err := v.Register(t.Context(), weatherSchema)
+	require.NoError(t, err)
+	lb.route(connTo(t, b))
+
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			resp, err := v.Validate(t.Context(), handle, `{"city":"Oslo"}`)
+			if assert.NoError(t, err) {
+				assert.True(t, resp.GetValid())
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestValidatorValidate(t *testing.T) {
+	t.Parallel()
+	r := newReplica(t, server.Config{})
+
+	t.Run("unknown handle returns NotFound as is", func(t *testing.T) {
+		t.Parallel()
+		var rec recorder
+		v := dialReplica(t, r, client.WithDialOptions(rec.option())).Validator()
+		_, err := v.Validate(t.Context(), "tg1_"+strings.Repeat("0", 64), `{}`)
+		assert.Equal(t, codes.NotFound, status.Code(err), "%v", err)
+		assert.Equal(t, []string{"Validate(handle)=NotFound"}, rec.Calls(), "no retry")
+	})
+	t.Run("a handle registered elsewhere is not retried", func(t *testing.T) {
+		t.Parallel()
+		other := newReplica(t, server.Config{})
+		handle, _, err := dialReplica(t, other).Validator().Register(t.Context(), weatherSchema)
+		require.NoError(t, err)
+		var rec recorder
+		v := dialReplica(t, r, client.WithDialOptions(rec.option())).Validator()
+		_, err = v.Validate(t.Context(), handle, `{"city":"Oslo"}`)
+		assert.Equal(t, codes.NotFound, status.Code(err), "%v", err)
+		assert.Equal(t, []string{"Validate(handle)=NotFound"}, rec.Calls())
+	})
+	t.Run("forgotten handle is not retried", func(t *testing.T) {
+		t.Parallel()
+		lb := new(switchConn)
+		lb.route(connTo(t, newReplica(t, server.Config{})))
+		v := client.New(lb).Validator()
+		handle, _, err := v.Register(t.Context(), weatherSchema)
+		require.NoError(t, err)
+		v.Forget(handle)
+		v.Forget("never registered")
+		lb.route(connTo(t, r))
+		_, err = v.Validate(t.Context(), handle, `{"city":"Oslo"}`)
+		assert.Equal(t, codes.NotFound, status.Code(err), "%v", err)
+	})
+	t.Run("other errors are returned", func(t *testing.T) {
+		t.Parallel()
+		locked := newReplica(t, server.Config{BearerToken: "s3cret"})
+		v := dialReplica(t, locked).Validator()
+		_, _, err := v.Register(t.Context(), weatherSchema)
+		assert.Equal(t, codes.Unauthenticated, status.Code(err), "%v", err)
+		_, err = v.Validate(t.Context(), "tg1_x", `{}`)
+		assert.Equal(t, codes.Unauthenticated, status.Code(err), "%v", err)
+		_, err = v.ValidateSchema(t.Context(), weatherSchema, `{}`)
+		assert.Equal(t, codes.Unauthenticated, status.Code(err), "%v", err)
+	})
+}
+
+func TestValidatorRegister(t *testing.T) {
+	t.Parallel()
+	r := newReplica(t, server.Config{})
+	v := dialReplica(t, r).Validator()
+
+	t.Run("rejected schema is a SchemaError", func(t *testing.T) {
+		t.Parallel()
+		handle, resp, err := v.Register(t.Context(), patternSchema)
+		assert.Empty(t, handle)
+		var se *client.SchemaError
+		require.ErrorAs(t, err, &se)
+		assert.Same(t, resp, se.Response)
+		assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_UNSUPPORTED_CAPABILITY, resp.GetCode())
+		assert.Contains(t, err.Error(), "ERROR_CODE_UNSUPPORTED_CAPABILITY")
+		assert.Equal(t, codes.Unknown, status.Code(err), "a SchemaError is not a gRPC status")
+	})
+	t.Run("respelled schema gets the same handle", func(t *testing.T) {
+		t.Parallel()
+		h1, _, err := v.Register(t.Context(), weatherSchema)
+		require.NoError(t, err)
+		h2, _, err := v.Register(t.Context(), weatherSchemaRespelled)
+		require.NoError(t, err)
+		assert.Equal(t, h1, h2)
+	})
+}
+
+func TestValidatorValidateSchema(t *testing.T) {
+	t.Parallel()
+
+	t.Run("first call inline, then by handle", func(t *testing.T) {
+		t.Parallel()
+		var rec recorder
+		v := dialReplica(t, newReplica(t, server.Config{}), client.WithDialOptions(rec.option())).Validator()
+		first, err := v.ValidateSchema(t.Context(), weatherSchema, `{"city":"Oslo"}`)
+		require.NoError(t, err)
+		assert.True(t, first.GetValid())
+		require.NotEmpty(t, first.GetHandle())
+		second, err := v.ValidateSchema(t.Context(), weatherSchema, `{"city":7}`)
+		require.NoError(t, err)
+		assert.False(t, second.GetValid())
+		assert.Equal(t, first.GetHandle(), second.GetHandle())
+		assert.Equal(t, []string{"Validate(inline)=OK", "Validate(handle)=OK"}, rec.Calls())
+
+		// The handle it learnt is usable with Validate.
+		third, err := v.Validate(t.Context(), first.GetHandle(), `{"city":"Oslo"}`)
+		require.NoError(t, err)
+		assert.True(t, third.GetValid())
+	})
+	t.Run("recovers on another replica", func(t *testing.T) {
+		t.Parallel()
+		var onB recorder
+		lb := new(switchConn)
+		lb.route(connTo(t, newReplica(t, server.Config{})))
+		v := client.New(lb).Validator()
+		_, err := v.ValidateSchema(t.Context(), weatherSchema, `{"city":"Oslo"}`)
+		require.NoError(t, err)
+		lb.route(connTo(t, newReplica(t, server.Config{}), onB.option()))
+		resp, err := v.ValidateSchema(t.Context(), weatherSchema, `{"city":"Oslo"}`)
+		require.NoError(t, err)
+		assert.True(t, resp.GetValid())
+		assert.Equal(t, []string{"Validate(handle)=NotFound", "Validate(inline)=OK"}, onB.Calls())
+	})
+	t.Run("rejected schema is answered in-band and not remembered", func(t *testing.T) {
+		t.Parallel()
+		var rec recorder
+		v := dialReplica(t, newReplica(t, server.Config{}), client.WithDialOptions(rec.option())).Validator()
+		for range 2 {
+			resp, err := v.ValidateSchema(t.Context(), patternSchema, `{"q":"a"}`)
+			require.NoError(t, err)
+			assert.False(t, resp.GetValid())
+			assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_UNSUPPORTED_CAPABILITY, resp.GetCode())
+			assert.Empty(t, resp.GetHandle())
+		}
+		assert.Equal(t, []string{"Validate(inline)=OK", "Validate(inline)=OK"}, rec.Calls())
+	})
+	t.Run("profile is part of the schema's identity", func(t *testing.T) {
+		t.Parallel()
+		var rec recorder
+		v := dialReplica(t, newReplica(t, server.Config{}), client.WithDialOptions(rec.option())).Validator()
+		_, err := v.ValidateSchema(t.Context(), weatherSchema, `{"city":"Oslo"}`)
+		require.NoError(t, err)
+		_, err = v.ValidateSchema(t.Context(), weatherSchema, `{"city":"Oslo"}`, client.WithProfile(toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE))
+		require.NoError(t, err)
+		assert.Equal(t, []string{"Validate(inline)=OK", "Validate(inline)=OK"}, rec.Calls())
+	})
+}
