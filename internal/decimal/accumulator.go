@@ -10,6 +10,7 @@ package decimal
 type Accumulator struct {
 	digits  []byte
 	limit   int
+	started bool // some text has been read
 	part    part
 	neg     bool
 	nd      int64 // significant digits seen, counting zeros after the first non-zero
@@ -39,6 +40,7 @@ func (a *Accumulator) Reset(limit int) {
 
 // Write interprets the next piece of number text.
 func (a *Accumulator) Write(text []byte) {
+	a.started = a.started || len(text) > 0
 	for _, c := range text {
 		switch {
 		case c == '-':
@@ -112,6 +114,9 @@ func (a *Accumulator) Overflowed() bool { return a.nd > int64(len(a.digits)) }
 // arrive) the exponent still agree with d. It lets an enum of numbers reject
 // a value at the first digit no choice can follow.
 func (a *Accumulator) CanEqual(d Decimal) bool {
+	if !a.started {
+		return true
+	}
 	if a.lastNZ == 0 {
 		// Only zeros so far: zero still matches, and until the exponent a
 		// non-zero digit of the right sign may still come.
@@ -131,6 +136,9 @@ func (a *Accumulator) CanEqual(d Decimal) bool {
 	}
 	if a.part != partExp {
 		return true
+	}
+	if a.lastNZ != int64(len(d.Digits)) {
+		return false // the significant digits are final once the exponent starts
 	}
 	target := d.Exp - a.dp // the exponent the text must end up with
 	if !a.expSign && !a.expSeen {

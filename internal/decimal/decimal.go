@@ -57,11 +57,15 @@ func (d Decimal) Cmp(e Decimal) int {
 	return c
 }
 
-// Equal reports whether d and e are the same number. A truncated operand is
-// never equal to anything.
+// Equal reports whether d and e are the same number. A truncated operand,
+// or one whose exponent saturated (see InRange), is never equal to anything:
+// its exact value is unknown.
 func (d Decimal) Equal(e Decimal) bool {
-	return !d.Truncated() && !e.Truncated() && d.Cmp(e) == 0
+	return d.exact() && e.exact() && d.Cmp(e) == 0
 }
+
+// exact reports whether d is known exactly.
+func (d Decimal) exact() bool { return !d.Truncated() && (d.IsZero() || d.InRange()) }
 
 func signOf(positive bool) int {
 	if positive {
@@ -94,8 +98,9 @@ func cmpAbs(d, e Decimal) int {
 // AppendCanonical appends the canonical JSON text of d: one spelling per
 // value, so equal numbers print alike. Integers up to 21 digits print plainly
 // ("100"); everything else prints in scientific form ("1.5e-1", "1e30").
-// A truncated value prints its kept digits followed by "…", which is not JSON
-// and equals no canonical number.
+// A value not known exactly (truncated, or with a saturated exponent) prints
+// its kept digits followed by "…", which is not JSON and equals no canonical
+// number.
 func (d Decimal) AppendCanonical(dst []byte) []byte {
 	if d.IsZero() {
 		return append(dst, '0')
@@ -103,7 +108,7 @@ func (d Decimal) AppendCanonical(dst []byte) []byte {
 	if d.Neg {
 		dst = append(dst, '-')
 	}
-	if d.Truncated() {
+	if !d.exact() {
 		return append(append(dst, d.Digits...), "…"...)
 	}
 	n := int64(len(d.Digits))

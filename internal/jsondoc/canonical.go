@@ -38,6 +38,9 @@ func AppendCanonical(dst []byte, v *Value) []byte {
 	case jsontok.String:
 		return AppendString(dst, []byte(v.Str))
 	case jsontok.Number:
+		if !v.Num.InRange() {
+			return append(dst, v.Raw...) // beyond exact range: kept as written
+		}
 		return v.Num.AppendCanonical(dst)
 	}
 	return append(dst, v.Kind.String()...)

@@ -6,7 +6,10 @@
 // The canonical form sorts object members by name (bytewise on their UTF-8),
 // drops insignificant white space, prints strings with a minimal fixed set of
 // escapes and numbers in decimal.AppendCanonical form. Two documents have the
-// same canonical form exactly when they are the same JSON value.
+// same canonical form exactly when they are the same JSON value, with one
+// exception: a number whose exponent is beyond the exact range (see
+// decimal.Decimal.InRange) keeps its spelling, so two spellings of such a
+// number differ (and different such numbers still never share a form).
 package jsondoc
 
 import (
@@ -101,10 +104,15 @@ func Parse(data []byte, maxDepth int) (*Value, error) {
 type builder struct {
 	root  *Value
 	stack []*Value
-	names []string // pending member name per open object
+	names []string          // pending member name per open object
+	sets  []map[string]bool // member names per open object, once it is large
 	text  strings.Builder
 	dup   *DuplicateError
 }
+
+// smallObject is how many members an object may have before its duplicate
+// check moves from a scan to a set.
+const smallObject = 16
 
 func (b *builder) Begin(kind jsontok.Kind, _ int64) {
 	v := &Value{Kind: kind}
@@ -117,6 +125,7 @@ func (b *builder) Begin(kind jsontok.Kind, _ int64) {
 	}
 	b.stack = append(b.stack, v)
 	b.names = append(b.names, "")
+	b.sets = append(b.sets, nil)
 	b.text.Reset()
 }
 
@@ -127,11 +136,32 @@ func (b *builder) Text(p []byte, _ int64, _ bool) { b.text.Write(p) }
 func (b *builder) EndKey(off int64) {
 	n := len(b.stack)
 	name := b.text.String()
-	top := b.stack[n-1]
-	if b.dup == nil && slices.ContainsFunc(top.Members, func(m Member) bool { return m.Name == name }) {
+	if b.dup == nil && b.seen(n-1, name) {
 		b.dup = &DuplicateError{Pointer: b.pointer(n - 1), Name: name, Offset: off}
 	}
 	b.names[n-1] = name
+}
+
+// seen records a member name of the object at stack depth i and reports
+// whether the object already had it.
+func (b *builder) seen(i int, name string) bool {
+	members := b.stack[i].Members
+	if len(members) < smallObject {
+		return slices.ContainsFunc(members, func(m Member) bool { return m.Name == name })
+	}
+	set := b.sets[i]
+	if set == nil {
+		set = make(map[string]bool, 2*len(members))
+		for _, m := range members {
+			set[m.Name] = true
+		}
+		b.sets[i] = set
+	}
+	if set[name] {
+		return true
+	}
+	set[name] = true
+	return false
 }
 
 func (b *builder) End(kind jsontok.Kind, _ int64) {
@@ -144,7 +174,7 @@ func (b *builder) End(kind jsontok.Kind, _ int64) {
 		v.Raw = b.text.String()
 		v.Num, _ = decimal.Parse([]byte(v.Raw))
 	}
-	b.stack, b.names = b.stack[:n-1], b.names[:n-1]
+	b.stack, b.names, b.sets = b.stack[:n-1], b.names[:n-1], b.sets[:n-1]
 }
 
 // pointer returns the pointer of the container at stack depth depth.

@@ -150,7 +150,7 @@ func (c *compiler) node(v *jsondoc.Value, path string, root bool) *Node {
 		case m.Name == "type":
 			continue
 		case !ok:
-			c.unsupported(kpath, m.Name, "The keyword %q is not supported by the %s profile.", m.Name, profileTitle(c.rules.profile))
+			c.unsupported(kpath, keywordName(m.Name), "The keyword %q is not supported by the %s profile.", m.Name, profileTitle(c.rules.profile))
 			continue
 		case kw.ignored:
 			c.warn(kpath, m.Name, "The keyword %q is accepted but not enforced by the %s profile.", m.Name, profileTitle(c.rules.profile))
@@ -164,6 +164,15 @@ func (c *compiler) node(v *jsondoc.Value, path string, root bool) *Node {
 	}
 	c.rules.check(c, n, v, root)
 	return n
+}
+
+// keywordName is the Finding.Keyword for a schema member: its name, or
+// "(empty)" for the empty name, so that every finding names its rule.
+func keywordName(name string) string {
+	if name == "" {
+		return "(empty)"
+	}
+	return name
 }
 
 func profileTitle(p Profile) string { return strings.ReplaceAll(p.String(), "_", " ") }
@@ -227,8 +236,16 @@ func finishKeys(n *Node) {
 	}
 	n.Keys, n.KeyNames, n.Required = n.Keys[:0], nil, nil
 	for _, k := range byName {
+		if !k.Declared && n.ClosedProperties {
+			// Required but forbidden: it can never be matched, so it stays
+			// out of the name table and an object is rejected at its first
+			// byte, like any undeclared name.
+			n.RequiredForbidden = append(n.RequiredForbidden, k.Name)
+			continue
+		}
 		n.Keys = append(n.Keys, k)
 	}
+	slices.Sort(n.RequiredForbidden)
 	slices.SortFunc(n.Keys, func(a, b Key) int { return strings.Compare(a.Name, b.Name) })
 	for i, k := range n.Keys {
 		n.KeyNames = append(n.KeyNames, k.Name)

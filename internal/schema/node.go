@@ -89,6 +89,9 @@ type Node struct {
 	KeyNames []string
 	// Required lists the indexes in Keys of required names.
 	Required []int
+	// RequiredForbidden lists required names that ClosedProperties forbids:
+	// no object satisfies the node.
+	RequiredForbidden []string
 	// ClosedProperties is true under additionalProperties: false.
 	ClosedProperties bool
 

@@ -84,7 +84,7 @@ func checkToolInputNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
 	if hasOneOf {
 		for _, m := range obj.Members {
 			if m.Name != "oneOf" && m.Name != "description" {
-				c.unsupported(child(n.Path, m.Name), m.Name, "A oneOf schema may only have description beside it, not %q.", m.Name)
+				c.unsupported(child(n.Path, m.Name), keywordName(m.Name), "A oneOf schema may only have description beside it, not %q.", m.Name)
 			}
 		}
 	}

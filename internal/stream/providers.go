@@ -1,7 +1,10 @@
 package stream
 
 import (
+	"bytes"
 	"errors"
+	"maps"
+	"slices"
 
 	"github.com/toolgate/toolgate/internal/provider"
 )
@@ -23,7 +26,13 @@ type providerKey struct {
 // Calls start when the provider names their tool, which must be bound; the
 // result's CallID is the provider's call id, or the adapter's key when the
 // provider sends none.
+//
+// An empty payload and OpenAI's "[DONE]" sentinel carry no event and are
+// ignored, so a runtime may forward every SSE data payload as it is.
 func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
+	if trimmed := bytes.TrimSpace(event); len(trimmed) == 0 || string(trimmed) == "[DONE]" {
+		return nil
+	}
 	pa := &s.adapter
 	a, ok := pa.adapters[p]
 	if !ok {
@@ -51,8 +60,8 @@ func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
 // flushProviders ends the calls every adapter still holds open.
 func (s *Session) flushProviders() {
 	pa := &s.adapter
-	for p, a := range pa.adapters {
-		pa.events = a.Close(pa.events[:0])
+	for _, p := range slices.Sorted(maps.Keys(pa.adapters)) {
+		pa.events = pa.adapters[p].Close(pa.events[:0])
 		_ = s.applyProvider(p, pa.events) // Close emits only deltas and ends of started calls
 	}
 }

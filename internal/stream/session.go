@@ -134,7 +134,7 @@ func (s *Session) Bind(tools map[string]string) error {
 
 // Start begins a call, validated against handle when given, or else against
 // the handle bound to toolName. An unknown tool name is the call's verdict
-// (keyword "tool_name"), not a stream error.
+// (keyword "tool_name", early), not a stream error.
 func (s *Session) Start(callID, toolName, handle string) error {
 	if callID == "" {
 		return errorf(InvalidArgument, "start: call_id is empty")
@@ -161,7 +161,8 @@ func (s *Session) startCall(callID, toolName, handle string) (*call, error) {
 	if handle == "" {
 		h, ok := s.tools[toolName]
 		if !ok {
-			s.finish(c, false, []schema.Finding{unknownTool(toolName)}, false)
+			// Known at the start, so early: the runtime can stop the call.
+			s.finish(c, true, []schema.Finding{unknownTool(toolName)}, false)
 			return c, nil
 		}
 		handle = h

@@ -102,6 +102,7 @@ func TestUnknownToolIsAVerdict(t *testing.T) {
 	require.NoError(t, h.Start("c1", "nope", ""))
 	require.Len(t, h.results, 1)
 	assert.Equal(t, "tool_name", h.results[0].Findings[0].Keyword)
+	assert.True(t, h.results[0].Early, "known before the call ends")
 	h.deltas(t, "c1", `{}`)
 	require.NoError(t, h.End("c1"))
 	assert.Len(t, h.results, 1)
@@ -219,4 +220,13 @@ func TestAnthropicEventsDriveCalls(t *testing.T) {
 	r := h.results[0]
 	assert.True(t, r.Early)
 	assert.Equal(t, int64(len(`{"action": "add", "status": "`)), r.Findings[0].Offset)
+}
+
+func TestProviderSentinelsAreIgnored(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, stream.Limits{})
+	for _, ev := range []string{"[DONE]", " [DONE]\n", "", "  "} {
+		assert.NoError(t, h.ProviderEvent(provider.OpenAIChat, []byte(ev)), "%q", ev)
+	}
+	assert.Equal(t, stream.InvalidArgument, kinds(h.ProviderEvent(provider.OpenAIChat, []byte("[DONE"))))
 }

@@ -79,7 +79,9 @@ func (m *machine) reset(v *Validator, root *schema.Node, passFail bool) {
 // verdict), or remembered as a oneOf branch's failure.
 func (m *machine) violate(vio violation, pathDepth int) {
 	if m.passFail {
-		if !m.failed {
+		// Keep the earliest failure: checks of one piece may report out of
+		// byte order (see Validator.add).
+		if !m.failed || vio.off < m.failure.off {
 			m.failed, m.failure = true, vio
 		}
 		return
@@ -404,12 +406,12 @@ func (m *machine) endKey(off int64) {
 		m.seen[f.seenAt+idx/64] |= 1 << (idx % 64)
 		f.member = f.node.Keys[idx].Schema
 	}
-	if !f.node.ClosedProperties || idx >= 0 && f.node.Keys[idx].Declared {
+	if !f.node.ClosedProperties || idx >= 0 {
 		return
 	}
 	switch {
 	case f.keyFailAt < 0:
-		m.violateKey(f, off, m.v.track.key(), true) // a proper prefix of a declared name, or named only in required
+		m.violateKey(f, off, m.v.track.key(), true) // a proper prefix of a declared name
 	case !m.v.opts.StopAtFirst && !m.passFail:
 		m.violateKey(f, f.keyFailAt, m.v.track.key(), true)
 	}
@@ -452,6 +454,9 @@ func (m *machine) endContainer(f *frame, off int64) {
 			if m.seen[f.seenAt+idx/64]&(1<<(idx%64)) == 0 {
 				m.violate(violation{keyword: "required", node: f.node, off: off, name: f.node.Keys[idx].Name}, f.pathDepth)
 			}
+		}
+		for _, name := range f.node.RequiredForbidden {
+			m.violate(violation{keyword: "required", node: f.node, off: off, name: name}, f.pathDepth)
 		}
 		m.seen = m.seen[:f.seenAt]
 	}

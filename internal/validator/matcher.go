@@ -6,14 +6,16 @@ package validator
 // only one that can equal the prefix exactly) is at lo.
 type matcher struct {
 	lo, hi, pos int
+	dead        bool // a byte already left no candidate
 }
 
-func (mt *matcher) reset(n int) { mt.lo, mt.hi, mt.pos = 0, n, 0 }
+func (mt *matcher) reset(n int) { mt.lo, mt.hi, mt.pos, mt.dead = 0, n, 0, false }
 
 // feed narrows the range by p and returns the index in p of the byte that
 // left no candidate, or -1 while candidates remain (or had already run out).
+// With no names at all, the first byte leaves none.
 func (mt *matcher) feed(names []string, p []byte) int {
-	if mt.lo >= mt.hi {
+	if mt.dead {
 		return -1
 	}
 	for i, b := range p {
@@ -27,6 +29,7 @@ func (mt *matcher) feed(names []string, p []byte) int {
 		}
 		mt.lo, mt.hi, mt.pos = lo, end, pos+1
 		if lo >= end {
+			mt.dead = true
 			return i
 		}
 	}

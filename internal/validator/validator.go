@@ -1,8 +1,11 @@
 package validator
 
 import (
+	"cmp"
 	"fmt"
 	"hash/maphash"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/toolgate/toolgate/internal/decimal"
@@ -116,8 +119,11 @@ func (v *Validator) Close() Result {
 	return v.Result()
 }
 
-// Result returns the findings so far.
-func (v *Validator) Result() Result { return Result{Findings: v.findings, Truncated: v.truncated} }
+// Result returns the findings so far, in byte order.
+func (v *Validator) Result() Result {
+	slices.SortStableFunc(v.findings, func(a, b schema.Finding) int { return cmp.Compare(a.Offset, b.Offset) })
+	return Result{Findings: v.findings, Truncated: v.truncated}
+}
 
 // Validate checks a whole document (a convenience over a pooled Validator).
 // The findings are copied, so the Result is the caller's.
@@ -165,12 +171,17 @@ func (v *Validator) report(vio *violation, pathDepth int) {
 }
 
 // add records a finding made at off, formatting it only if it is kept.
+//
+// Independent checks of one Text piece (a name, an enum capture, a string's
+// choices) each scan the whole piece, so within one event a later byte may
+// be reported before an earlier one. Under StopAtFirst only the findings of
+// the earliest byte are kept; otherwise Result sorts the findings by offset.
 func (v *Validator) add(off int64, format func() schema.Finding) {
 	if v.opts.StopAtFirst {
-		if v.haltAt < 0 {
-			v.haltAt = off
-		} else if off != v.haltAt {
-			v.halted = true
+		switch {
+		case v.haltAt < 0 || off < v.haltAt:
+			v.haltAt, v.findings, v.truncated = off, v.findings[:0], false
+		case off > v.haltAt:
 			return
 		}
 	}
@@ -178,7 +189,10 @@ func (v *Validator) add(off int64, format func() schema.Finding) {
 		v.truncated = true
 		return
 	}
-	v.findings = append(v.findings, format())
+	f := format()
+	f.InstancePath = strings.ToValidUTF8(f.InstancePath, "\uFFFD")
+	f.Message = strings.ToValidUTF8(f.Message, "\uFFFD")
+	v.findings = append(v.findings, f)
 }
 
 // machine returns a pass/fail machine for a oneOf branch.

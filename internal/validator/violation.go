@@ -2,8 +2,10 @@ package validator
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolgate/toolgate/internal/jsontok"
 	"github.com/toolgate/toolgate/internal/schema"
@@ -32,6 +34,15 @@ func (e *excerpt) write(p []byte) {
 
 func (e *excerpt) len() int { return int(e.n) }
 
+// whole returns the kept bytes without a UTF-8 sequence cut at their end.
+func (e *excerpt) whole() string {
+	b := e.buf[:e.n]
+	for i := 0; i < utf8.UTFMax && len(b) > 0 && !utf8.Valid(b); i++ {
+		b = b[:len(b)-1]
+	}
+	return string(b)
+}
+
 // truncate keeps the first n bytes (n may exceed what is kept).
 func (e *excerpt) truncate(n int) {
 	if n < int(e.n) {
@@ -47,7 +58,7 @@ func (e *excerpt) set(p []byte) {
 // quoted renders the excerpt as a JSON string, marking a cut with "…".
 // complete is false while the value is still arriving.
 func (e *excerpt) quoted(complete bool) string {
-	s := strconv.Quote(schema.Truncate(string(e.buf[:e.n]), excerptLen))
+	s := strconv.Quote(e.whole())
 	if e.more || !complete {
 		s = s[:len(s)-1] + `…"`
 	}
@@ -55,7 +66,7 @@ func (e *excerpt) quoted(complete bool) string {
 }
 
 func (e *excerpt) text(complete bool) string {
-	s := string(e.buf[:e.n])
+	s := e.whole()
 	if e.more || !complete {
 		s += "…"
 	}
@@ -109,6 +120,9 @@ func (v *violation) describe() string {
 	case "pattern":
 		return fmt.Sprintf("must match the pattern %q; got %s", n.Pattern, v.excerpt.quoted(v.complete))
 	case "required":
+		if slices.Contains(n.RequiredForbidden, v.name) {
+			return fmt.Sprintf("requires the property %q, which additionalProperties: false forbids, so no value is valid", v.name)
+		}
 		return fmt.Sprintf("is missing the required property %q", v.name)
 	case "additionalProperties":
 		if n.ClosedProperties && len(n.KeyNames) > 0 {

@@ -1,0 +1,760 @@
+package decimal_test
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/decimal"
+)
+
+// mustParse parses text that the test knows to be a JSON number.
+func mustParse(t testing.TB, text string) decimal.Decimal {
+	t.Helper()
+	d, ok := decimal.Parse([]byte(text))
+	require.True(t, ok, "Parse(%q)", text)
+	return d
+}
+
+// dec spells an expected Decimal: sign, digits, exponent; N is the digit
+// count of an untruncated value.
+func dec(neg bool, digits string, exp int64) decimal.Decimal {
+	d := decimal.Decimal{Neg: neg, Exp: exp, N: int64(len(digits))}
+	if digits != "" {
+		d.Digits = []byte(digits)
+	}
+	return d
+}
+
+func TestParse(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		text string
+		want decimal.Decimal
+	}{
+		{"0", decimal.Decimal{}},
+		{"-0", decimal.Decimal{}},
+		{"0.000", decimal.Decimal{}},
+		{"-0.0e-7", decimal.Decimal{}},
+		{"0e5", decimal.Decimal{}},
+		{"1", dec(false, "1", 1)},
+		{"-1", dec(true, "1", 1)},
+		{"10", dec(false, "1", 2)},
+		{"1.0", dec(false, "1", 1)},
+		{"1e0", dec(false, "1", 1)},
+		{"10e-1", dec(false, "1", 1)},
+		{"1.50", dec(false, "15", 1)},
+		{"0.001", dec(false, "1", -2)},
+		{"0.0010", dec(false, "1", -2)},
+		{"-12.3e-4", dec(true, "123", -2)},
+		{"1E5", dec(false, "1", 6)},
+		{"1e+5", dec(false, "1", 6)},
+		{"1e-005", dec(false, "1", -4)},
+		{"120.0340", dec(false, "120034", 3)},
+		{"9007199254740993", dec(false, "9007199254740993", 16)},
+		{"123456789012345678901234567890", dec(false, "12345678901234567890123456789", 30)},
+		{"1e999999999", dec(false, "1", 1_000_000_000)},
+		{"1e-999999999", dec(false, "1", -999_999_998)},
+		{"-4.5e999999999", dec(true, "45", 1_000_000_000)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.text, func(t *testing.T) {
+			t.Parallel()
+			got := mustParse(t, tc.text)
+			assert.Equal(t, tc.want, got)
+			assert.False(t, got.Truncated())
+		})
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{
+		"", "-", "+1", "01", "-01", "00", "1.", ".5", "-.5", "1e", "1e+", "1E-", "1.e5",
+		"1e5.0", "0x10", "1.5.2", "--1", "NaN", "Infinity", "-Infinity", " 1", "1 ", "1e5e5",
+		"１", "1_000", "1,5", "e5", "1e+-5",
+	} {
+		t.Run(strconv.Quote(text), func(t *testing.T) {
+			t.Parallel()
+			_, ok := decimal.Parse([]byte(text))
+			assert.False(t, ok)
+		})
+	}
+}
+
+// orderedClasses lists numbers in increasing order; the spellings inside one
+// class are the same value.
+var orderedClasses = [][]string{
+	{"-1e999999999", "-10e999999998", "-0.1e1000000000"},
+	{"-9007199254740993"},
+	{"-9007199254740992", "-9.007199254740992e15"},
+	{"-1.5", "-15e-1", "-1.50"},
+	{"-1", "-1.0", "-1e0", "-10e-1", "-0.1e1"},
+	{"-0.1", "-1e-1"},
+	{"-0.09999999999999999999"},
+	{"-1e-999999999", "-0.1e-999999998"},
+	{"0", "-0", "0.0", "0e5", "-0e-5", "0.000e999999999", "0E+0"},
+	{"1e-999999999", "10e-1000000000", "0.01e-999999997"},
+	{"1e-999999998"},
+	{"0.09999999999999999999"},
+	{"0.1", "1e-1", "1E-1", "0.10", "10e-2", "0.01e1"},
+	{"0.1000000000000000000000000000001"},
+	{"1", "1.0", "1e0", "10e-1", "100e-2", "0.1e1", "1.000000000000000000000e0", "0.00001e5"},
+	{"1.5", "15e-1", "0.15E1", "1.50000"},
+	{"2"},
+	{"9007199254740992", "9.007199254740992e15", "9007199254740992.0"},
+	{"9007199254740993"},
+	{"1e21", "1000000000000000000000", "10e20"},
+	{"1e100", "1E+100"},
+	{"1e999999998"},
+	{"9e999999998"},
+	{"1e999999999", "10e999999998", "0.1e1000000000"},
+}
+
+// TestCmpAndEqual compares every pair of spellings of orderedClasses: equal
+// within a class, ordered across classes, and antisymmetric.
+func TestCmpAndEqual(t *testing.T) {
+	t.Parallel()
+	type spelled struct {
+		class int
+		text  string
+		d     decimal.Decimal
+	}
+	var all []spelled
+	for class, texts := range orderedClasses {
+		for _, text := range texts {
+			all = append(all, spelled{class, text, mustParse(t, text)})
+		}
+	}
+	for _, a := range all {
+		for _, b := range all {
+			want := 0
+			switch {
+			case a.class < b.class:
+				want = -1
+			case a.class > b.class:
+				want = 1
+			}
+			assert.Equal(t, want, a.d.Cmp(b.d), "Cmp(%s, %s)", a.text, b.text)
+			assert.Equal(t, want == 0, a.d.Equal(b.d), "Equal(%s, %s)", a.text, b.text)
+		}
+	}
+}
+
+func TestCmpNamed(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		a, b string
+		want int
+	}{
+		{"1 = 1.0", "1", "1.0", 0},
+		{"1 = 1e0", "1", "1e0", 0},
+		{"1 = 10e-1", "1", "10e-1", 0},
+		{"0 = -0", "0", "-0", 0},
+		{"0 = 0.0", "0", "0.0", 0},
+		{"0 = 0e5", "0", "0e5", 0},
+		{"0.09999999999999999999 < 0.1", "0.09999999999999999999", "0.1", -1},
+		{"2^53 < 2^53+1", "9007199254740992", "9007199254740993", -1},
+		{"huge > smaller huge", "1e999999999", "9e999999998", 1},
+		{"huge > every ordinary number", "1e999999999", "123456789012345678901234567890", 1},
+		{"tiny > 0", "1e-999999999", "0", 1},
+		{"-tiny < 0", "-1e-999999999", "-0", -1},
+		{"tiny < less tiny", "1e-999999999", "1e-999999998", -1},
+		{"negative order reversed", "-2", "-1", -1},
+		{"longer digits larger", "1.00000000000000000001", "1", 1},
+		{"same exponent, digit decides", "0.12", "0.13", -1},
+		{"prefix digits", "0.123", "0.12", 1},
+		{"sign decides", "-1e999999999", "1e-999999999", -1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			a, b := mustParse(t, tc.a), mustParse(t, tc.b)
+			assert.Equal(t, tc.want, a.Cmp(b))
+			assert.Equal(t, -tc.want, b.Cmp(a))
+			assert.Equal(t, tc.want == 0, a.Equal(b))
+		})
+	}
+}
+
+func TestIsInteger(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		text string
+		want bool
+	}{
+		{"0", true}, {"-0", true}, {"0.0", true}, {"0e-5", true},
+		{"1", true}, {"1.0", true}, {"1e2", true}, {"1E+2", true}, {"0.5e1", true}, {"120e-1", true},
+		{"-7", true}, {"1e999999999", true}, {"123456789012345678901234567890", true},
+		{"1.5", false}, {"0.5", false}, {"1e-1", false}, {"12.30", false}, {"123e-1", false},
+		{"-0.001", false}, {"1e-999999999", false}, {"1.0000000000000000000001", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.text, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tc.want, mustParse(t, tc.text).IsInteger())
+		})
+	}
+}
+
+func TestAppendCanonical(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		text, want string
+	}{
+		{"0", "0"},
+		{"-0", "0"},
+		{"0.000e9", "0"},
+		{"1", "1"},
+		{"1.0", "1"},
+		{"-1", "-1"},
+		{"100", "100"},
+		{"1e2", "100"},
+		{"10e1", "100"},
+		{"1.5", "1.5e0"},
+		{"-2.50", "-2.5e0"},
+		{"0.15", "1.5e-1"},
+		{"0.001", "1e-3"},
+		{"1e20", "100000000000000000000"},
+		{"123456789012345678901", "123456789012345678901"},
+		{"1e21", "1e21"},
+		{"1234567890123456789012", "1.234567890123456789012e21"},
+		{"12345678901234567890.5", "1.23456789012345678905e19"},
+		{"1e999999999", "1e999999999"},
+		{"-1e-999999999", "-1e-999999999"},
+		{"9007199254740993", "9007199254740993"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.text, func(t *testing.T) {
+			t.Parallel()
+			d := mustParse(t, tc.text)
+			assert.Equal(t, tc.want, string(d.AppendCanonical(nil)))
+			assert.Equal(t, "prefix:"+tc.want, string(d.AppendCanonical([]byte("prefix:"))))
+			assert.Equal(t, tc.want, d.String())
+			back := mustParse(t, tc.want)
+			assert.True(t, back.Equal(d), "canonical %s reads back as another value", tc.want)
+		})
+	}
+}
+
+// jsonNumber is the JSON number grammar; it splits off the exponent digits.
+var jsonNumber = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?([0-9]+))?$`)
+
+// moderate reports whether text is a JSON number whose exponent is small
+// enough for big.Rat to hold its value cheaply.
+func moderate(text string) bool {
+	m := jsonNumber.FindStringSubmatch(text)
+	if m == nil || len(text) > 400 {
+		return false
+	}
+	if m[1] == "" {
+		return true
+	}
+	e, err := strconv.Atoi(m[1])
+	return err == nil && e <= 400
+}
+
+// rat is the big.Rat oracle's value of a JSON number text.
+func rat(t testing.TB, text string) *big.Rat {
+	t.Helper()
+	r, ok := new(big.Rat).SetString(text)
+	require.True(t, ok, "big.Rat.SetString(%q)", text)
+	return r
+}
+
+// genNumber returns random JSON number text with a moderate exponent. Its
+// digits come from a small alphabet and its exponent from a small range, so
+// that distinct spellings of one value are common.
+func genNumber(r *rand.Rand) string {
+	var b strings.Builder
+	digits := func(n int) {
+		for range n {
+			b.WriteByte("0019"[r.IntN(4)])
+		}
+	}
+	if r.IntN(3) == 0 {
+		b.WriteByte('-')
+	}
+	if r.IntN(3) == 0 {
+		b.WriteByte('0')
+	} else {
+		b.WriteByte("19"[r.IntN(2)])
+		digits(r.IntN(6))
+	}
+	if r.IntN(2) == 0 {
+		b.WriteByte('.')
+		digits(1 + r.IntN(6))
+	}
+	if r.IntN(2) == 0 {
+		b.WriteByte("eE"[r.IntN(2)])
+		if r.IntN(2) == 0 {
+			b.WriteByte("+-"[r.IntN(2)])
+		}
+		if r.IntN(4) == 0 {
+			b.WriteByte('0')
+		}
+		b.WriteString(strconv.Itoa(r.IntN(12)))
+	}
+	return b.String()
+}
+
+// TestAgainstBigRat cross-checks every pair of a random corpus against
+// math/big: Cmp, Equal, IsInteger, the sign, and that canonical text is one
+// spelling per value and reads back as the same value.
+func TestAgainstBigRat(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(1, 2))
+	texts := []string{"0", "-0", "1", "0.1", "9007199254740993", "1e21", "1e20", "0.09999999999999999999"}
+	for range 400 {
+		texts = append(texts, genNumber(r))
+	}
+	type parsed struct {
+		text  string
+		d     decimal.Decimal
+		r     *big.Rat
+		canon string
+	}
+	all := make([]parsed, 0, len(texts))
+	for _, text := range texts {
+		d := mustParse(t, text)
+		p := parsed{text, d, rat(t, text), d.String()}
+		all = append(all, p)
+		assert.Equal(t, p.r.IsInt(), d.IsInteger(), "IsInteger(%s)", text)
+		assert.Equal(t, p.r.Sign() == 0, d.IsZero(), "IsZero(%s)", text)
+		assert.Equal(t, p.r.Sign() < 0, d.Neg, "Neg(%s)", text)
+		assert.Zero(t, rat(t, p.canon).Cmp(p.r), "canonical %s of %s is another value", p.canon, text)
+		back := mustParse(t, p.canon)
+		assert.True(t, back.Equal(d), "canonical %s of %s reads back as another value", p.canon, text)
+		assert.Equal(t, p.canon, back.String(), "canonical text is a fixed point")
+	}
+	for _, a := range all {
+		for _, b := range all {
+			want := a.r.Cmp(b.r)
+			require.Equal(t, want, a.d.Cmp(b.d), "Cmp(%s, %s)", a.text, b.text)
+			require.Equal(t, want == 0, a.d.Equal(b.d), "Equal(%s, %s)", a.text, b.text)
+			require.Equal(t, want == 0, a.canon == b.canon, "canonical %s vs %s for %s and %s", a.canon, b.canon, a.text, b.text)
+		}
+	}
+}
+
+// randomCuts splits text at random points, with empty pieces sometimes.
+func randomCuts(r *rand.Rand, text string) []string {
+	var pieces []string
+	start := 0
+	for i := 0; i <= len(text); i++ {
+		for r.IntN(3) == 0 {
+			pieces = append(pieces, text[start:i])
+			start = i
+		}
+	}
+	return append(pieces, text[start:])
+}
+
+// TestAccumulatorSplits: an Accumulator with room for every digit, fed in
+// any split (every two-way split and random multi-splits), equals Parse.
+func TestAccumulatorSplits(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(3, 4))
+	texts := []string{"0", "-0", "1", "-12.3e-4", "1e999999999", "1e-999999999", "0.0010", "120.0340", "9007199254740993"}
+	for range 300 {
+		texts = append(texts, genNumber(r))
+	}
+	var a decimal.Accumulator
+	for _, text := range texts {
+		want := mustParse(t, text)
+		check := func(pieces []string) {
+			t.Helper()
+			a.Reset(len(text))
+			for _, p := range pieces {
+				a.Write([]byte(p))
+			}
+			got := a.Value()
+			if len(got.Digits) == 0 {
+				got.Digits = nil
+			}
+			require.Equal(t, want, got, "text %q in pieces %q", text, pieces)
+			assert.False(t, a.Overflowed(), "text %q", text)
+			assert.Equal(t, strings.HasPrefix(text, "-"), a.Neg(), "text %q", text)
+		}
+		for i := 0; i <= len(text); i++ {
+			check([]string{text[:i], text[i:]})
+		}
+		for range 5 {
+			check(randomCuts(r, text))
+		}
+	}
+}
+
+// TestAccumulatorLimit: an Accumulator that keeps only limit digits still
+// compares exactly against every bound of at most limit digits, keeps the
+// sign, integrality and zero-ness exact, and reports truncation, in which
+// case the value equals nothing.
+func TestAccumulatorLimit(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(5, 6))
+	var texts, bounds []string
+	for range 300 {
+		texts = append(texts, genNumber(r))
+	}
+	texts = append(texts, "1020", "1203", "1200", "1.0002", "100000000001", "0.000001000001", "-99999", "1e999999999", "1.5e-999999999")
+	for range 200 {
+		bounds = append(bounds, genNumber(r))
+	}
+	bounds = append(bounds, "0", "1", "10", "11", "12", "1000", "1e3", "-1", "1e999999999", "1e-999999999")
+	for limit := 1; limit <= 6; limit++ {
+		t.Run(fmt.Sprintf("limit %d", limit), func(t *testing.T) {
+			t.Parallel()
+			var a decimal.Accumulator
+			for _, text := range texts {
+				exact := mustParse(t, text)
+				a.Reset(limit)
+				for _, p := range randomCuts(rand.New(rand.NewPCG(uint64(limit), uint64(len(text)))), text) {
+					a.Write([]byte(p))
+				}
+				got := a.Value()
+				require.LessOrEqual(t, len(got.Digits), limit)
+				truncated := len(exact.Digits) > limit
+				assert.Equal(t, truncated, got.Truncated(), "Truncated(%s)", text)
+				assert.Equal(t, exact.IsZero(), got.IsZero(), "IsZero(%s)", text)
+				assert.Equal(t, exact.Neg, got.Neg, "Neg(%s)", text)
+				assert.Equal(t, exact.IsInteger(), got.IsInteger(), "IsInteger(%s)", text)
+				assert.Equal(t, exact.InRange(), got.InRange(), "InRange(%s)", text)
+				if truncated {
+					assert.False(t, got.Equal(got), "a truncated value equals nothing (%s)", text)
+					assert.True(t, strings.HasSuffix(got.String(), "…"), "truncated text %q", got.String())
+				}
+				for _, bt := range bounds {
+					bound := mustParse(t, bt)
+					if len(bound.Digits) > limit {
+						continue
+					}
+					want := exact.Cmp(bound)
+					if !assert.Equal(t, want, got.Cmp(bound), "Cmp(%s kept to %d digits, %s)", text, limit, bt) ||
+						!assert.Equal(t, -want, bound.Cmp(got), "Cmp(%s, %s kept to %d digits)", bt, text, limit) {
+						return
+					}
+					if !truncated {
+						assert.Equal(t, want == 0, got.Equal(bound), "Equal(%s, %s)", text, bt)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestAccumulatorOverflowed checks the digit bookkeeping of a small limit:
+// Digits keeps at most the limit (trailing zeros included while they may
+// still be significant), and Overflowed reports any digit beyond it.
+func TestAccumulatorOverflowed(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		text       string
+		digits     string
+		overflowed bool
+		truncated  bool
+	}{
+		{"12", "12", false, false},
+		{"120", "12", true, false},
+		{"123", "12", true, true},
+		{"0.00012", "12", false, false},
+		{"1.2e99", "12", false, false},
+		{"-1200e-3", "12", true, false},
+		{"1020", "10", true, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.text, func(t *testing.T) {
+			t.Parallel()
+			var a decimal.Accumulator
+			a.Reset(2)
+			a.Write([]byte(tc.text))
+			assert.Equal(t, tc.digits, string(a.Digits()))
+			assert.Equal(t, tc.overflowed, a.Overflowed())
+			assert.Equal(t, tc.truncated, a.Value().Truncated())
+		})
+	}
+}
+
+// TestSaturatedExponents: exponents beyond what the package tracks saturate;
+// such values are out of range, compare beyond every in-range value, and
+// cost no more than small ones. Not parallel (AllocsPerRun).
+func TestSaturatedExponents(t *testing.T) {
+	huge := mustParse(t, "1e99999999999999999999999999")
+	tiny := mustParse(t, "1e-99999999999999999999999999")
+	assert.False(t, huge.InRange())
+	assert.False(t, tiny.InRange())
+	assert.True(t, mustParse(t, "1e999999999").InRange())
+	assert.True(t, mustParse(t, "1e-999999999").InRange())
+	for _, text := range []string{"0", "1", "-1", "1e999999999", "9.99e999999999", "1e-999999999", "123456789012345678901234567890"} {
+		d := mustParse(t, text)
+		assert.Equal(t, 1, huge.Cmp(d), "huge vs %s", text)
+		assert.Equal(t, -1, d.Cmp(huge), "%s vs huge", text)
+		if d.Cmp(decimal.Decimal{}) > 0 {
+			assert.Equal(t, -1, tiny.Cmp(d), "tiny vs %s", text)
+		}
+	}
+	assert.Equal(t, 1, tiny.Cmp(decimal.Decimal{}))
+	assert.True(t, huge.IsInteger())
+	assert.False(t, tiny.IsInteger())
+
+	var a decimal.Accumulator
+	a.Reset(4)
+	text := []byte("1e99999999999999999999999999999999999999999999999999999999999999999999999999")
+	allocs := testing.AllocsPerRun(10, func() {
+		a.Reset(4)
+		a.Write(text)
+		_ = a.Value()
+	})
+	assert.Zero(t, allocs)
+}
+
+// TestAccumulatorNoAllocations: after Reset has sized the buffer, writing
+// and reading a value allocate nothing. Not parallel (AllocsPerRun).
+func TestAccumulatorNoAllocations(t *testing.T) {
+	var a decimal.Accumulator
+	a.Reset(32)
+	text := []byte("-12345678901234567890.0987654321e-12345")
+	allocs := testing.AllocsPerRun(100, func() {
+		a.Reset(32)
+		a.Write(text[:7])
+		a.Write(text[7:])
+		_ = a.Value()
+	})
+	assert.Zero(t, allocs)
+}
+
+// canEqualAfter writes prefix to a fresh Accumulator and asks CanEqual(d).
+func canEqualAfter(prefix string, d decimal.Decimal) bool {
+	var a decimal.Accumulator
+	a.Reset(64)
+	a.Write([]byte(prefix))
+	return a.CanEqual(d)
+}
+
+// witness searches the continuations of prefix up to maxLen bytes over
+// alphabet for one that makes a JSON number equal to d.
+func witness(prefix string, d decimal.Decimal, alphabet string, maxLen int) (string, bool) {
+	buf := []byte(prefix)
+	var search func(n int) (string, bool)
+	search = func(n int) (string, bool) {
+		if v, ok := decimal.Parse(buf); ok && v.Equal(d) {
+			return string(buf[len(prefix):]), true
+		}
+		if n == 0 {
+			return "", false
+		}
+		for i := range len(alphabet) {
+			buf = append(buf, alphabet[i])
+			w, ok := search(n - 1)
+			buf = buf[:len(buf)-1]
+			if ok {
+				return w, true
+			}
+		}
+		return "", false
+	}
+	return search(maxLen)
+}
+
+// TestCanEqualNamed pins CanEqual on prefixes whose answer is known: true
+// exactly when some continuation of the prefix spells d.
+func TestCanEqualNamed(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		prefix, d string
+		want      bool
+	}{
+		{"", "5", true},
+		{"", "-5", true}, // nothing read yet: the minus sign may still come
+		{"-", "0", true},
+		{"-", "1", false},
+		{"-", "-1", true},
+		{"0", "5", true},      // 0.5e1
+		{"0.0", "5", true},    // 0.05e2
+		{"0e", "5", false},    // 0eX is zero
+		{"0e", "0", true},     // 0e1
+		{"-0.", "0.5", false}, // negative
+		{"12", "13", false},
+		{"12", "12", true},
+		{"12", "1.2", true},  // 12e-1
+		{"10", "1", true},    // 10e-1
+		{"1200", "12", true}, // 1200e-2
+		{"1.5", "15", true},  // 1.5e1
+		{"1.5", "0.15", true},
+		{"1.5e", "15", true},
+		{"1.5e-", "15", false},
+		{"1.5e+", "15", true},
+		{"1.5e+1", "15", true},
+		{"1.5e+2", "15", false},
+		{"15e-", "1.5", true},
+		{"1e", "1", true},
+		{"1e-", "1", true}, // 1e-0
+		{"1e05", "1", false},
+		{"1e0", "1e10", true}, // 1e010
+		{"1e1", "1e10", true},
+		{"1e2", "1e10", false},
+		{"1e2", "10", false},
+		{"1e-0", "10", false},
+		// Once the exponent starts, the significant digits are final.
+		{"1e", "12", false},
+		{"1e1", "12", false},
+		{"1.2e", "123", false},
+		{"12e", "1.2", true},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%q can equal %s", tc.prefix, tc.d), func(t *testing.T) {
+			t.Parallel()
+			d := mustParse(t, tc.d)
+			assert.Equal(t, tc.want, canEqualAfter(tc.prefix, d))
+			if tc.prefix != "" {
+				w, found := witness(tc.prefix, d, "0123456789.eE+-", 3)
+				if found {
+					assert.True(t, tc.want, "the test table is wrong: %q%q equals %s", tc.prefix, w, tc.d)
+				}
+			}
+		})
+	}
+}
+
+// reachable returns the values (canonical text -> the continuation that
+// spells it) of the numbers that continue prefix with up to two more
+// mantissa digits from 0-2, an optional fraction of up to two such digits,
+// and an exponent of 0-12 in every spelling (new, or continuing the
+// prefix's). For targets with at most two significant digits from 0-2 and
+// small exponents, that finds a continuation whenever one exists.
+func reachable(prefix string) map[string]string {
+	var digits []string
+	for _, a := range []string{"", "0", "1", "2"} {
+		for _, b := range []string{"", "0", "1", "2"} {
+			if a != "" || b == "" {
+				digits = append(digits, a+b)
+			}
+		}
+	}
+	var exps []string
+	for k := range 13 {
+		n := strconv.Itoa(k)
+		exps = append(exps, n, "+"+n, "-"+n, "e"+n, "e+"+n, "e-"+n)
+	}
+	exps = append(exps, "")
+	out := map[string]string{}
+	for _, a := range digits {
+		for _, f := range digits {
+			frac := ""
+			if f != "" {
+				frac = "." + f
+			}
+			for _, e := range exps {
+				w := a + frac + e
+				if d, ok := decimal.Parse([]byte(prefix + w)); ok {
+					if _, dup := out[d.String()]; !dup {
+						out[d.String()] = w
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestCanEqualAgainstSearch checks CanEqual on every prefix of a corpus of
+// short numbers against a search of continuations: it must be true when some
+// continuation equals d (or an early enum rejection would refuse a valid
+// value) and false when none does (or rejection comes later than DESIGN.md
+// §6 asks).
+func TestCanEqualAgainstSearch(t *testing.T) {
+	t.Parallel()
+	targets := []string{"0", "1", "10", "0.1", "12", "1.2", "120", "-1", "-0.12", "100", "0.01", "2", "21", "-20"}
+	texts := []string{"0", "-0", "1", "12", "1.2", "0.12", "-0.1", "10", "1e1", "1.2e1", "12e-1", "120e-2", "0.0", "1.0e+0", "2.1", "-2e1", "0e1", "102", "1e-1", "0.01", "100.10e-1"}
+	r := rand.New(rand.NewPCG(8, 8))
+	for range 20 {
+		var b strings.Builder
+		if r.IntN(3) == 0 {
+			b.WriteByte('-')
+		}
+		if r.IntN(3) == 0 {
+			b.WriteByte('0')
+		} else {
+			b.WriteByte("12"[r.IntN(2)])
+			for range r.IntN(3) {
+				b.WriteByte("012"[r.IntN(3)])
+			}
+		}
+		if r.IntN(2) == 0 {
+			b.WriteByte('.')
+			for range 1 + r.IntN(2) {
+				b.WriteByte("012"[r.IntN(3)])
+			}
+		}
+		if r.IntN(2) == 0 {
+			b.WriteString([]string{"e", "E+", "e-"}[r.IntN(3)])
+			b.WriteByte("012"[r.IntN(3)])
+		}
+		texts = append(texts, b.String())
+	}
+	seen := map[string]bool{}
+	var failures []string
+	pairs := 0
+	for _, text := range texts {
+		mustParse(t, text)
+		for i := 1; i <= len(text); i++ {
+			prefix := text[:i]
+			if seen[prefix] {
+				continue
+			}
+			seen[prefix] = true
+			values := reachable(prefix)
+			for _, ts := range targets {
+				d := mustParse(t, ts)
+				w, found := values[d.String()]
+				pairs++
+				if got := canEqualAfter(prefix, d); got != found {
+					if found {
+						failures = append(failures, fmt.Sprintf("after %q: CanEqual(%s) = false, but %q%q equals it", prefix, ts, prefix, w))
+					} else {
+						failures = append(failures, fmt.Sprintf("after %q: CanEqual(%s) = true, but no continuation equals it", prefix, ts))
+					}
+				}
+			}
+		}
+	}
+	assert.Empty(t, failures, "%d of %d prefix/target pairs", len(failures), pairs)
+}
+
+// TestCanEqualEverySpelling: for every spelling b of a value in
+// orderedClasses and every other spelling a of the same value, CanEqual(a)
+// holds after every non-empty prefix of b, and after every non-empty prefix
+// of a random number and of its canonical text for its value. (The empty
+// prefix is TestCanEqualNamed's.)
+func TestCanEqualEverySpelling(t *testing.T) {
+	t.Parallel()
+	for _, class := range orderedClasses {
+		for _, a := range class {
+			d := mustParse(t, a)
+			for _, b := range class {
+				for i := 1; i <= len(b); i++ {
+					assert.True(t, canEqualAfter(b[:i], d), "after %q of %s, for %s", b[:i], b, a)
+				}
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(9, 9))
+	for range 500 {
+		text := genNumber(r)
+		d := mustParse(t, text)
+		canon := d.String()
+		for i := 1; i <= len(text); i++ {
+			require.True(t, canEqualAfter(text[:i], d), "after %q of %s", text[:i], text)
+		}
+		for i := 1; i <= len(canon); i++ {
+			require.True(t, canEqualAfter(canon[:i], d), "after %q of %s, for %s", canon[:i], canon, text)
+		}
+	}
+}
