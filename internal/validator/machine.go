@@ -415,6 +415,31 @@ func (m *machine) endKey(off int64) {
 	case !m.v.opts.StopAtFirst && !m.passFail:
 		m.violateKey(f, f.keyFailAt, m.v.track.key(), true)
 	}
+	f.keyFailAt = -1
+}
+
+// flushPending reports the violations a full validation holds back until a
+// name or value ends (to quote it whole), when the document breaks off before
+// that end: a stream stopping at the same byte must report the same.
+func (m *machine) flushPending() {
+	if m.v.opts.StopAtFirst || m.passFail {
+		return
+	}
+	if f := m.top(); f != nil && f.kind == frameObject && f.keyFailAt >= 0 {
+		m.violateKey(f, f.keyFailAt, m.v.track.key(), false)
+		f.keyFailAt = -1
+	}
+	sc := &m.sc
+	if sc.node == nil {
+		return
+	}
+	if sc.enumFail >= 0 {
+		m.violate(violation{keyword: "enum", node: sc.node, off: sc.enumFail, got: sc.kind, excerpt: sc.excerpt}, m.valueDepth())
+	}
+	if sc.maxFail >= 0 {
+		m.violate(violation{keyword: "maxLength", node: sc.node, off: sc.maxFail, got: sc.kind, excerpt: sc.excerpt}, m.valueDepth())
+	}
+	sc.node = nil
 }
 
 // end handles the end of a value.
@@ -444,6 +469,7 @@ func (m *machine) end(kind jsontok.Kind, off int64) {
 	case kind == jsontok.String || kind == jsontok.Number:
 		if m.sc.node != nil {
 			m.endScalar(off)
+			m.sc.node = nil
 		}
 	}
 }

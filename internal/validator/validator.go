@@ -154,6 +154,7 @@ func put(v *Validator) {
 }
 
 func (v *Validator) syntax(err error) {
+	v.root.flushPending()
 	off := v.tok.Offset()
 	msg := err.Error()
 	if se, ok := err.(*jsontok.SyntaxError); ok {
