@@ -28,6 +28,7 @@
 // in the response's code and errors. Errors returned by this package are
 // gRPC status errors (inspect them with status.Code) unless documented
 // otherwise.
+// Client.ValidateProviderStream validates the tool calls of a provider's live SSE stream as they arrive.
 package client
 
 import (

@@ -19,6 +19,23 @@ import (
 // The examples run against an in-memory toolgate (startReplica), reached
 // through grpc.WithContextDialer; a program dials "host:port" instead.
 
+// exampleClient starts an in-memory toolgate with the default config and
+// returns a Client dialed to it as in ExampleDial; stop closes the Client,
+// then stops the server.
+func exampleClient() (c *client.Client, stop func()) {
+	toolgate := startReplica(server.Config{})
+	c, err := client.Dial("passthrough:///bufnet", client.WithInsecure(),
+		client.WithDialOptions(grpc.WithContextDialer(toolgate.dial)))
+	if err != nil {
+		toolgate.stop()
+		log.Fatal(err)
+	}
+	return c, func() {
+		c.Close()
+		toolgate.stop()
+	}
+}
+
 func ExampleDial() {
 	toolgate := startReplica(server.Config{})
 	defer toolgate.stop()
@@ -92,14 +109,8 @@ func ExampleWithBearerToken() {
 }
 
 func ExampleClient_Compile() {
-	toolgate := startReplica(server.Config{})
-	defer toolgate.stop()
-	c, err := client.Dial("passthrough:///bufnet", client.WithInsecure(),
-		client.WithDialOptions(grpc.WithContextDialer(toolgate.dial)))
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer c.Close()
+	c, stop := exampleClient()
+	defer stop()
 
 	// pattern and maxLength are JSON Schema, but not the tool input subset:
 	// the answer is in-band, with every finding.
@@ -120,14 +131,8 @@ func ExampleClient_Compile() {
 }
 
 func ExampleClient_Validate() {
-	toolgate := startReplica(server.Config{})
-	defer toolgate.stop()
-	c, err := client.Dial("passthrough:///bufnet", client.WithInsecure(),
-		client.WithDialOptions(grpc.WithContextDialer(toolgate.dial)))
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer c.Close()
+	c, stop := exampleClient()
+	defer stop()
 	ctx := context.Background()
 
 	compiled, err := c.Compile(ctx, `{"type":"object","properties":{
@@ -195,16 +200,10 @@ func ExampleClient_Validator() {
 }
 
 func ExampleValidator_Register() {
-	toolgate := startReplica(server.Config{})
-	defer toolgate.stop()
-	c, err := client.Dial("passthrough:///bufnet", client.WithInsecure(),
-		client.WithDialOptions(grpc.WithContextDialer(toolgate.dial)))
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer c.Close()
+	c, stop := exampleClient()
+	defer stop()
 
-	_, _, err = c.Validator().Register(context.Background(), `{"type":"object","properties":{"q":{"type":"string","format":"email"}}}`)
+	_, _, err := c.Validator().Register(context.Background(), `{"type":"object","properties":{"q":{"type":"string","format":"email"}}}`)
 	var se *client.SchemaError
 	if errors.As(err, &se) {
 		for _, e := range se.Response.GetErrors() {
@@ -216,14 +215,8 @@ func ExampleValidator_Register() {
 }
 
 func ExampleValidator_ValidateSchema() {
-	toolgate := startReplica(server.Config{})
-	defer toolgate.stop()
-	c, err := client.Dial("passthrough:///bufnet", client.WithInsecure(),
-		client.WithDialOptions(grpc.WithContextDialer(toolgate.dial)))
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer c.Close()
+	c, stop := exampleClient()
+	defer stop()
 	v := c.Validator()
 
 	const schema = `{"type":"object","properties":{"n":{"type":"integer"}},"additionalProperties":false}`

@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/toolgate/toolgate/internal/fixtures"
 )
 
 // genDir is the folder buf.gen.yaml generates into, relative to the module
@@ -27,7 +29,7 @@ func TestGeneratedCodeIsCurrent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping under -short: regenerates gen/ with buf, whose first build takes minutes; run `make checkgenerate` or go test without -short")
 	}
-	root := moduleRoot(t)
+	root := fixtures.RepoRoot(t)
 	version := bufVersion(t, root)
 
 	out := t.TempDir()
@@ -67,26 +69,6 @@ func TestGeneratedCodeIsCurrent(t *testing.T) {
 	}
 	if len(problems) > 0 {
 		t.Errorf("gen/ is stale; run `make generate` and commit the result:\n  %s", strings.Join(problems, "\n  "))
-	}
-}
-
-// moduleRoot returns the folder of the nearest go.mod above the test's
-// working directory.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's working directory")
-		}
-		dir = parent
 	}
 }
 

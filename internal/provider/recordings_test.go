@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/internal/fixtures"
 	"github.com/toolgate/toolgate/internal/provider"
 )
 
@@ -37,12 +38,7 @@ type expectedCall struct {
 // that directory exists.
 func TestSharedRecordings(t *testing.T) {
 	t.Parallel()
-	root := moduleRoot(t)
-	dir := filepath.Join(root, "..", "shared", "fixtures", "provider-streams")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no shared recordings at %s", dir)
-	}
-	runRecordings(t, dir)
+	runRecordings(t, fixtures.Shared(t, filepath.Join("fixtures", "provider-streams")))
 }
 
 // TestSyntheticRecordings runs the small hand-written recordings in testdata,
@@ -100,19 +96,5 @@ func checkRecording(t *testing.T, p provider.Provider, path string) {
 		if w.ID != nil {
 			assert.Equal(t, *w.ID, got[i].ID, "call %d id", i)
 		}
-	}
-}
-
-// moduleRoot walks up from the package directory to the directory with go.mod.
-func moduleRoot(t *testing.T) string {
-	dir, err := os.Getwd()
-	require.NoError(t, err)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		require.NotEqual(t, dir, parent, "no go.mod above the test directory")
-		dir = parent
 	}
 }

@@ -1,0 +1,295 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"io"
+	"iter"
+	"maps"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"google.golang.org/grpc"
+
+	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
+)
+
+// The providers whose streams reach a client as server-sent events, for
+// ValidateProviderStream. (AWS Bedrock's ConverseStream is AWS event-stream
+// binary framing, not SSE; send its events as ProviderEvent messages with
+// toolgatev1.Provider_PROVIDER_BEDROCK through ServiceClient.)
+const (
+	// OpenAIChat is OpenAI Chat Completions and OpenAI-compatible servers
+	// (stream: true).
+	OpenAIChat = toolgatev1.Provider_PROVIDER_OPENAI_CHAT
+	// OpenAIResponses is the OpenAI Responses API and compatible servers.
+	OpenAIResponses = toolgatev1.Provider_PROVIDER_OPENAI_RESPONSES
+	// Anthropic is Anthropic Messages.
+	Anthropic = toolgatev1.Provider_PROVIDER_ANTHROPIC
+	// Gemini is Google Gemini and Vertex streamGenerateContent with
+	// alt=sse (without it the body is a JSON array, not SSE).
+	Gemini = toolgatev1.Provider_PROVIDER_GEMINI
+	// Cohere is Cohere v2 chat.
+	Cohere = toolgatev1.Provider_PROVIDER_COHERE
+)
+
+// A StreamOption configures ValidateProviderStream.
+type StreamOption interface {
+	applyToStream(*streamConfig)
+}
+
+type streamConfig struct {
+	maxEventBytes int
+}
+
+type streamOptionFunc func(*streamConfig)
+
+func (f streamOptionFunc) applyToStream(cfg *streamConfig) { f(cfg) }
+
+// WithMaxEventBytes bounds the length of every line of the provider's
+// stream and the data of every event to n bytes; a longer one ends the
+// stream with a *BodyError wrapping ErrEventTooLong. Default
+// DefaultMaxEventBytes (4 MiB); n <= 0 means the default.
+func WithMaxEventBytes(n int) StreamOption {
+	return streamOptionFunc(func(cfg *streamConfig) {
+		cfg.maxEventBytes = n
+	})
+}
+
+// A BodyError reports that ValidateProviderStream could not read the
+// provider's stream body: Err is the body's read error, or an error
+// wrapping ErrEventTooLong. errors.Is and errors.As see through it.
+type BodyError struct {
+	Err error
+}
+
+// Error returns "client: reading the provider stream: " and Err's text.
+func (e *BodyError) Error() string { return "client: reading the provider stream: " + e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *BodyError) Unwrap() error { return e.Err }
+
+// errIteratedTwice is yielded by a ValidateProviderStream sequence ranged
+// over a second time.
+var errIteratedTwice = errors.New("client: ValidateProviderStream: the sequence can be iterated only once")
+
+// ValidateProviderStream validates the tool calls of a live provider
+// stream while the model generates them. body is the provider's response
+// body as it arrives over HTTP (server-sent events: "event:" and "data:"
+// lines, blank-line separated; see SSEReader), p says which provider's
+// format its events have (Anthropic, OpenAIChat, ...), and tools maps each
+// tool name the model may call to the handle of its compiled input schema.
+//
+// Ranging over the returned sequence opens one ValidateStream, sends tools
+// as its bind, and sends each event's data as a ProviderEvent as soon as
+// the event has arrived ("[DONE]", OpenAI's end marker, and events without
+// data are skipped). Meanwhile it yields each CallResult as soon as the
+// server sends it: an early rejection (Early true, Errors[0].Offset the
+// first byte no valid completion could follow) arrives while the provider
+// is still generating, so the caller can stop the generation. When body
+// ends, the stream is half-closed, so the server ends the calls still open
+// (an incomplete one is VALIDATION with keyword "json"), and the sequence
+// yields the last results and ends. The server sends exactly one result
+// per call; a call naming a tool that tools lacks is VALIDATION with
+// keyword "tool_name".
+//
+// A failure is yielded once, as the last pair, with a nil result: a
+// *BodyError when body could not be read or an event was too long (see
+// WithMaxEventBytes), and otherwise the gRPC status error of the stream:
+// codes.InvalidArgument for an event the server cannot parse,
+// codes.NotFound for a handle in tools the server does not hold (the
+// stream does not recompile schemas: register them on the replica, or
+// retry), codes.Canceled or codes.DeadlineExceeded when ctx ends, and so
+// on. A failure ends the stream at once; calls still open get no result.
+//
+// The sequence owns body: ranging reads it to its end or until the loop
+// ends, and when the loop ends — body read through, a failure, ctx done,
+// or the caller's break — body is closed if it is an io.Closer (an
+// *http.Response's Body is), which aborts the provider's response. The
+// loop returns only after every goroutine it started has ended, with one
+// exception: a body that is not an io.Closer cannot be interrupted, so the
+// goroutine reading it ends when its pending Read returns (make that Read
+// end by cancelling the HTTP request). Stop the loop early, or cancel ctx,
+// to abandon the stream: nothing else needs to be released. The sequence
+// may be ranged over once; a second range yields only an error. Nothing
+// happens until it is ranged over.
+func (c *Client) ValidateProviderStream(ctx context.Context, p toolgatev1.Provider, body io.Reader, tools map[string]string, opts ...StreamOption) iter.Seq2[*toolgatev1.CallResult, error] {
+	cfg := streamConfig{}
+	for _, o := range opts {
+		o.applyToStream(&cfg)
+	}
+	tools = maps.Clone(tools)
+	var used atomic.Bool
+	return func(yield func(*toolgatev1.CallResult, error) bool) {
+		if used.Swap(true) {
+			yield(nil, errIteratedTwice)
+			return
+		}
+		r := &providerStream{provider: p, body: body, sse: NewSSEReader(body, cfg.maxEventBytes)}
+		r.run(ctx, c.api, tools, yield)
+	}
+}
+
+// providerStream is one run of a ValidateProviderStream sequence. Three
+// goroutines share it: the caller's, which receives results and yields
+// them; the reader, which parses body into events and is the only one to
+// touch body (it may block in Read for as long as the provider is silent);
+// and the sender, which is the only one to send on the stream.
+type providerStream struct {
+	provider toolgatev1.Provider
+	body     io.Reader
+	sse      *SSEReader
+	parent   context.Context // the caller's
+	ctx      context.Context // the stream's; cancel ends the stream and both goroutines
+	cancel   context.CancelFunc
+	stream   grpc.BidiStreamingClient[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]
+
+	mu  sync.Mutex
+	err error // the first failure, reported to the caller
+}
+
+func (r *providerStream) run(parent context.Context, api toolgatev1.ValidationServiceClient, tools map[string]string, yield func(*toolgatev1.CallResult, error) bool) {
+	if r.results(parent, api, tools, yield) {
+		return // the caller stopped: yield must not be called again
+	}
+	if err := r.failure(); err != nil {
+		yield(nil, err)
+	}
+}
+
+// results yields the results as they arrive until the stream ends, and
+// reports whether the caller stopped. The stream and both goroutines have
+// ended when it returns, even when yield panics or exits the goroutine.
+func (r *providerStream) results(parent context.Context, api toolgatev1.ValidationServiceClient, tools map[string]string, yield func(*toolgatev1.CallResult, error) bool) (stopped bool) {
+	r.parent = parent
+	r.ctx, r.cancel = context.WithCancel(parent)
+	var readerDone, senderDone chan struct{}
+	defer func() {
+		r.cancel()
+		if r.closeBody() && readerDone != nil {
+			<-readerDone // the Read in progress fails once body is closed
+		}
+		if senderDone != nil {
+			<-senderDone
+		}
+	}()
+	stream, err := api.ValidateStream(r.ctx)
+	if err != nil {
+		r.fail(err)
+		return false
+	}
+	r.stream = stream
+	// A bind that fails to send (io.EOF) means the stream already failed:
+	// skip the body and let Recv say why.
+	if len(tools) == 0 || stream.Send(&toolgatev1.ValidateStreamRequest{
+		Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: &toolgatev1.StreamBind{Tools: tools}},
+	}) == nil {
+		events := make(chan string)
+		readerDone, senderDone = make(chan struct{}), make(chan struct{})
+		go r.read(events, readerDone)
+		go r.send(events, senderDone)
+	}
+	for {
+		resp, err := stream.Recv()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				r.fail(err)
+			}
+			return false
+		}
+		if res := resp.GetResult(); res != nil && !yield(res, nil) {
+			return true
+		} // a response without a result is a kind of event this client does not know
+	}
+}
+
+// read parses body into events and hands their data to the sender. It
+// closes events at the clean end of body only, so that the sender half-closes
+// the stream then and never after a failure.
+func (r *providerStream) read(events chan<- string, done chan<- struct{}) {
+	defer close(done)
+	for {
+		ev, err := r.sse.Next()
+		if errors.Is(err, io.EOF) {
+			close(events)
+			return
+		}
+		if err != nil {
+			// After the caller's ctx ended or the stream stopped, a read
+			// error is the consequence (a cancelled request, a closed body),
+			// not the cause.
+			if r.parent.Err() == nil && r.ctx.Err() == nil {
+				r.fail(&BodyError{Err: err})
+			}
+			r.cancel()
+			return
+		}
+		if skipEvent(ev.Data) {
+			continue
+		}
+		select {
+		case events <- ev.Data:
+		case <-r.ctx.Done():
+			return
+		}
+	}
+}
+
+// send sends each event to the server, and half-closes the stream when
+// events is closed.
+func (r *providerStream) send(events <-chan string, done chan<- struct{}) {
+	defer close(done)
+	for {
+		select {
+		case data, ok := <-events:
+			if !ok {
+				_ = r.stream.CloseSend()
+				return
+			}
+			err := r.stream.Send(&toolgatev1.ValidateStreamRequest{
+				Event: &toolgatev1.ValidateStreamRequest_ProviderEvent{ProviderEvent: &toolgatev1.ProviderEvent{
+					Provider: r.provider, EventJson: data,
+				}},
+			})
+			if err != nil {
+				return // io.EOF: the stream ended, and Recv reports why
+			}
+		case <-r.ctx.Done():
+			return
+		}
+	}
+}
+
+// skipEvent reports whether an event's data is not a provider event: empty,
+// or OpenAI's "[DONE]" end marker.
+func skipEvent(data string) bool {
+	data = strings.TrimSpace(data)
+	return data == "" || data == "[DONE]"
+}
+
+// fail records err as the stream's failure unless one was recorded
+// already, and ends the stream.
+func (r *providerStream) fail(err error) {
+	r.mu.Lock()
+	if r.err == nil {
+		r.err = err
+	}
+	r.mu.Unlock()
+	r.cancel()
+}
+
+func (r *providerStream) failure() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// closeBody closes body if it is an io.Closer, and reports whether it was.
+func (r *providerStream) closeBody() bool {
+	c, ok := r.body.(io.Closer)
+	if ok {
+		_ = c.Close()
+	}
+	return ok
+}
