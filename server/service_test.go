@@ -272,3 +272,43 @@ func TestLimitsAndAuth(t *testing.T) {
 		assert.Equal(t, healthpb.HealthCheckResponse_SERVING, resp.Status)
 	})
 }
+
+func TestOutputBindableProfile(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{})
+	ctx := t.Context()
+	src := `{"type":"object","required":["order_id","urgency"],"properties":{
+		"order_id":{"type":["string","null"],"description":"or null if missing"},
+		"urgency":{"type":"string","enum":["low","normal","high"]},
+		"date":{"type":"string","format":"date"}}}`
+	out, err := c.CompileSchema(ctx, &toolgatev1.CompileSchemaRequest{Profile: toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE,
+		Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: src}})
+	require.NoError(t, err)
+	require.NotEmpty(t, out.Handle)
+	assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_UNSPECIFIED, out.Code)
+	require.Len(t, out.Warnings, 1, "format is accepted but not enforced")
+	assert.Equal(t, "/properties/date/format", out.Warnings[0].SchemaPath)
+	assert.Equal(t, "format", out.Warnings[0].Keyword)
+
+	in, err := c.CompileSchema(ctx, compileJSON(src))
+	require.NoError(t, err)
+	assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_UNSUPPORTED_CAPABILITY, in.Code, "the tool input profile refuses null types and format")
+
+	validate := func(args string) *toolgatev1.ValidateResponse {
+		resp, err := c.Validate(ctx, &toolgatev1.ValidateRequest{Schema: &toolgatev1.ValidateRequest_Handle{Handle: out.Handle},
+			Arguments: &toolgatev1.ValidateRequest_ArgumentsJson{ArgumentsJson: args}})
+		require.NoError(t, err)
+		return resp
+	}
+	assert.True(t, validate(`{"order_id":null,"urgency":"low","date":"tomorrow"}`).Valid)
+	missing := validate(`{"urgency":"low"}`)
+	require.Len(t, missing.Errors, 1)
+	assert.Equal(t, "required", missing.Errors[0].Keyword)
+	assert.Equal(t, `The output object is missing the required property "order_id".`, missing.Errors[0].Message)
+
+	nested, err := c.CompileSchema(ctx, &toolgatev1.CompileSchemaRequest{Profile: toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE,
+		Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: `{"type":"object","properties":{"address":{"type":"object","properties":{"city":{"type":"string"}}}}}`}})
+	require.NoError(t, err)
+	assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_UNSUPPORTED_CAPABILITY, nested.Code)
+	assert.Contains(t, nested.Errors[0].Message, "flatten")
+}

@@ -46,7 +46,7 @@ func Compile(profile Profile, doc []byte) *Result {
 		return res
 	}
 	res.Canonical = jsondoc.Canonical(v)
-	c := &compiler{rules: rules}
+	c := &compiler{rules: rules, level: -1}
 	root := c.node(v, "", true)
 	res.Errors, res.Warnings = c.errors, c.warnings
 	if len(res.Errors) == 0 {
@@ -88,6 +88,8 @@ type rules struct {
 	types func(c *compiler, v *jsondoc.Value, path string) Types
 	// check applies the profile's rules to a compiled node.
 	check func(c *compiler, n *Node, obj *jsondoc.Value, root bool)
+	// unknown explains why a keyword outside the table is refused.
+	unknown func(name string) string
 }
 
 func profileRules(p Profile) *rules {
@@ -106,6 +108,7 @@ type compiler struct {
 	errors    []Finding
 	warnings  []Finding
 	maxDigits int
+	level     int // nesting of the node being compiled: 0 for the root
 }
 
 func (c *compiler) unsupported(path, kw, format string, args ...any) {
@@ -137,6 +140,8 @@ func (c *compiler) node(v *jsondoc.Value, path string, root bool) *Node {
 		}
 		return nil
 	}
+	c.level++
+	defer func() { c.level-- }()
 	n := &Node{Path: path, MinLength: -1, MaxLength: -1}
 	if t := v.Get("type"); t != nil {
 		n.Types = c.rules.types(c, t, child(path, "type"))
@@ -150,10 +155,10 @@ func (c *compiler) node(v *jsondoc.Value, path string, root bool) *Node {
 		case m.Name == "type":
 			continue
 		case !ok:
-			c.unsupported(kpath, keywordName(m.Name), "The keyword %q is not supported by the %s profile.", m.Name, profileTitle(c.rules.profile))
+			c.unsupported(kpath, keywordName(m.Name), "%s", c.rules.unknown(m.Name))
 			continue
 		case kw.ignored:
-			c.warn(kpath, m.Name, "The keyword %q is accepted but not enforced by the %s profile.", m.Name, profileTitle(c.rules.profile))
+			c.warn(kpath, m.Name, "The keyword %q is accepted but not enforced by the %s profile: values are not checked against it.", m.Name, profileTitle(c.rules.profile))
 		}
 		if kw.applies != 0 && n.Types != 0 && n.Types&kw.applies == 0 {
 			c.unsupported(kpath, m.Name, "The keyword %q does not apply to type %s; this profile does not allow keywords that cannot constrain the value.", m.Name, n.Types)

@@ -53,33 +53,48 @@ func FuzzCompile(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		res := schema.Compile(schema.ToolInput, doc)
-		if res == nil {
-			t.Fatal("Compile returned nil")
-		}
-		checkResult(t, doc, res)
-
-		// Compiling is deterministic.
-		if again := schema.Compile(schema.ToolInput, doc); !slices.Equal(again.Errors, res.Errors) || string(again.Canonical) != string(res.Canonical) {
-			t.Fatalf("two compilations of %q differ:\n%+v\n%+v", doc, res.Errors, again.Errors)
-		}
-
-		// The canonical form is the same schema: it is JSON, a fixed point,
-		// and compiles to the same findings (as a set: member order changes).
-		if res.Canonical == nil {
-			return
-		}
-		if !json.Valid(res.Canonical) {
-			t.Fatalf("canonical text of %q is not JSON: %q", doc, res.Canonical)
-		}
-		canon := schema.Compile(schema.ToolInput, res.Canonical)
-		if string(canon.Canonical) != string(res.Canonical) {
-			t.Fatalf("canonical text of %q is not a fixed point:\n%s\n%s", doc, res.Canonical, canon.Canonical)
-		}
-		if a, b := findingSet(res.Errors), findingSet(canon.Errors); !slices.Equal(a, b) {
-			t.Fatalf("%q and its canonical text %s compile differently:\n%v\n%v", doc, res.Canonical, a, b)
+		for _, profile := range []schema.Profile{schema.ToolInput, schema.OutputBindable} {
+			fuzzProfile(t, profile, doc)
 		}
 	})
+}
+
+// fuzzProfile checks one compilation of doc under profile.
+func fuzzProfile(t *testing.T, profile schema.Profile, doc []byte) {
+	res := schema.Compile(profile, doc)
+	if res == nil {
+		t.Fatal("Compile returned nil")
+	}
+	checkResult(t, doc, res)
+	if profile == schema.ToolInput && len(res.Warnings) != 0 {
+		t.Fatalf("%q: the tool input profile ignores nothing, yet warns %+v", doc, res.Warnings)
+	}
+	for _, w := range res.Warnings {
+		if w.Keyword == "" || !strings.HasSuffix(w.Message, ".") || w.Offset != -1 {
+			t.Fatalf("%q: malformed warning %+v", doc, w)
+		}
+	}
+
+	// Compiling is deterministic.
+	if again := schema.Compile(profile, doc); !slices.Equal(again.Errors, res.Errors) || string(again.Canonical) != string(res.Canonical) {
+		t.Fatalf("two compilations of %q differ:\n%+v\n%+v", doc, res.Errors, again.Errors)
+	}
+
+	// The canonical form is the same schema: it is JSON, a fixed point,
+	// and compiles to the same findings (as a set: member order changes).
+	if res.Canonical == nil {
+		return
+	}
+	if !json.Valid(res.Canonical) {
+		t.Fatalf("canonical text of %q is not JSON: %q", doc, res.Canonical)
+	}
+	canon := schema.Compile(profile, res.Canonical)
+	if string(canon.Canonical) != string(res.Canonical) {
+		t.Fatalf("canonical text of %q is not a fixed point:\n%s\n%s", doc, res.Canonical, canon.Canonical)
+	}
+	if a, b := findingSet(res.Errors), findingSet(canon.Errors); !slices.Equal(a, b) {
+		t.Fatalf("%q and its canonical text %s compile differently:\n%v\n%v", doc, res.Canonical, a, b)
+	}
 }
 
 // checkResult checks the invariants of one compilation.
@@ -87,9 +102,6 @@ func checkResult(t *testing.T, doc []byte, res *schema.Result) {
 	t.Helper()
 	if (res.Schema != nil) != (len(res.Errors) == 0) {
 		t.Fatalf("%q: Schema %v with %d errors", doc, res.Schema != nil, len(res.Errors))
-	}
-	if len(res.Warnings) != 0 {
-		t.Fatalf("%q: the tool input profile ignores nothing, yet warns %+v", doc, res.Warnings)
 	}
 	if got := res.Code(); (got == schema.CodeNone) != (len(res.Errors) == 0) || got != schema.Summarize(res.Errors) {
 		t.Fatalf("%q: Code %v for %+v", doc, got, res.Errors)

@@ -1,5 +1,230 @@
 package schema
 
-// outputBindableRules is the bindable output profile of DESIGN.md §4. It is
-// filled in by the output profile work; until then it accepts nothing.
-var outputBindableRules *rules
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/jsondoc"
+	"github.com/toolgate/toolgate/internal/jsontok"
+)
+
+// outputBindableRules is the bindable output profile of DESIGN.md §4, for
+// structured LLM output: a flat object whose properties are primitives,
+// primitive-or-null, closed enums, or arrays of primitives. Catalogue
+// keywords the runtime does not enforce are accepted with a warning.
+var outputBindableRules = &rules{
+	profile: OutputBindable,
+	keywords: map[string]keyword{
+		"type":        {},
+		"description": {compile: compileDescription},
+		"properties":  {applies: TypeObject, compile: compileProperties},
+		"required":    {applies: TypeObject, compile: compileRequired},
+		"enum":        {compile: compileEnum},
+		"items":       {applies: TypeArray, compile: compileBindableItems},
+		"minLength":   {applies: TypeString, compile: compileMinLength},
+		"maxLength":   {applies: TypeString, compile: compileMaxLength},
+		"pattern":     {applies: TypeString, compile: compilePattern},
+		"minimum":     {applies: TypeInteger | TypeNumber, compile: compileMinimum},
+		"maximum":     {applies: TypeInteger | TypeNumber, compile: compileMaximum},
+
+		"examples":             {ignored: true},
+		"title":                {ignored: true},
+		"default":              {ignored: true},
+		"const":                {ignored: true},
+		"format":               {ignored: true},
+		"exclusiveMinimum":     {ignored: true},
+		"additionalProperties": {ignored: true},
+	},
+	types:   bindableType,
+	check:   checkBindableNode,
+	unknown: bindableUnknown,
+}
+
+// primitiveTypes are the types a bindable property or item may have, alone
+// or with null.
+const primitiveTypes = TypeString | TypeNumber | TypeInteger | TypeBoolean
+
+// bindableType reads a "type" value: one name, or a primitive and "null".
+func bindableType(c *compiler, v *jsondoc.Value, path string) Types {
+	switch v.Kind {
+	case jsontok.String:
+		t := typeByName(v.Str)
+		if t == 0 || t == TypeNull {
+			c.unsupported(path, "type", "The type %q is not bindable; use string, number, integer, boolean or array (or a primitive with null).", v.Str)
+			return 0
+		}
+		return t
+	case jsontok.Array:
+		var t Types
+		for i, item := range v.Items {
+			if item.Kind != jsontok.String || typeByName(item.Str) == 0 {
+				c.malformed(child(path, fmt.Sprint(i)), "type", "A type list must hold type names.")
+				return 0
+			}
+			t |= typeByName(item.Str)
+		}
+		if len(v.Items) != 2 || t&TypeNull == 0 || t&^TypeNull&primitiveTypes == 0 || (t&^TypeNull)&(t&^TypeNull-1) != 0 {
+			c.unsupported(path, "type", "A type list is bindable only as one primitive type and \"null\", like [\"string\", \"null\"].")
+			return 0
+		}
+		return t
+	}
+	c.malformed(path, "type", "type must be a string or an array of strings, not %s.", article(v.TypeName()))
+	return 0
+}
+
+// bindableUnknown explains why a keyword is not bindable and what to do.
+func bindableUnknown(name string) string {
+	switch name {
+	case "$ref", "$defs", "definitions":
+		return fmt.Sprintf("%s is not bindable: inline the referenced schema as a flat property.", name)
+	case "oneOf", "anyOf", "allOf", "not", "if", "then", "else":
+		return fmt.Sprintf("%s is not bindable: the model gets one flat object; use an enum, or separate nullable properties.", name)
+	}
+	return fmt.Sprintf("The keyword %q is not part of the bindable output profile; remove it, or state the rule in description.", name)
+}
+
+func compileBindableItems(c *compiler, n *Node, v *jsondoc.Value, path string) {
+	if v.Kind == jsontok.Array {
+		c.unsupported(path, "items", "The tuple form of items is not bindable; give one primitive schema for every item.")
+		return
+	}
+	n.Items = c.node(v, path, false)
+}
+
+// length reads a minLength or maxLength value: a non-negative integer.
+func (c *compiler) length(v *jsondoc.Value, path, kw string) int64 {
+	if v.Kind != jsontok.Number || v.Num.Neg || !v.Num.IsInteger() || v.Num.Exp > 18 {
+		c.malformed(path, kw, "%s must be a non-negative integer.", kw)
+		return -1
+	}
+	var n int64
+	for i := range v.Num.Exp {
+		n *= 10
+		if i < int64(len(v.Num.Digits)) {
+			n += int64(v.Num.Digits[i] - '0')
+		}
+	}
+	return n
+}
+
+func compileMinLength(c *compiler, n *Node, v *jsondoc.Value, path string) {
+	n.MinLength = c.length(v, path, "minLength")
+}
+
+func compileMaxLength(c *compiler, n *Node, v *jsondoc.Value, path string) {
+	n.MaxLength = c.length(v, path, "maxLength")
+}
+
+// compilePattern compiles a pattern for an unanchored RE2 search. A pattern
+// that is not a regular expression is malformed; one that needs a construct
+// RE2 cannot run (look-around, back-references, atomic or possessive forms)
+// is unsupported.
+func compilePattern(c *compiler, n *Node, v *jsondoc.Value, path string) {
+	if v.Kind != jsontok.String {
+		c.malformed(path, "pattern", "pattern must be a string, not %s.", article(v.TypeName()))
+		return
+	}
+	re, err := regexp.Compile(v.Str)
+	if err == nil {
+		n.Pattern = re
+		return
+	}
+	if construct := unsupportedRegexp(v.Str, err); construct != "" {
+		c.unsupported(path, "pattern", "The pattern uses %s, which Go's RE2 engine cannot run (it guarantees linear time); rewrite the pattern without it.", construct)
+		return
+	}
+	c.malformed(path, "pattern", "The pattern is not a valid regular expression: %s.", err)
+}
+
+// unsupportedRegexp names the non-RE2 construct behind a compile error, or
+// returns "" when the pattern is simply malformed.
+func unsupportedRegexp(pattern string, err error) string {
+	var se *syntax.Error
+	if !errors.As(err, &se) {
+		return ""
+	}
+	for _, c := range []struct{ prefix, name string }{
+		{"(?<=", "look-behind"}, {"(?<!", "negative look-behind"},
+		{"(?=", "look-ahead"}, {"(?!", "negative look-ahead"}, {"(?>", "an atomic group"},
+	} {
+		if strings.Contains(pattern, c.prefix) {
+			return c.name
+		}
+	}
+	switch se.Code {
+	case syntax.ErrInvalidEscape:
+		if len(se.Expr) >= 2 && (se.Expr[1] >= '1' && se.Expr[1] <= '9' || se.Expr[1] == 'k') {
+			return "a back-reference"
+		}
+	case syntax.ErrInvalidRepeatOp:
+		for _, q := range []string{"++", "*+", "?+", "}+"} {
+			if strings.Contains(pattern, q) {
+				return "a possessive quantifier"
+			}
+		}
+	}
+	return ""
+}
+
+// checkBindableNode applies the node rules of the bindable output profile:
+// the root is a flat object with properties; a property is a primitive (or
+// primitive with null), a closed enum of primitives, or an array of
+// primitives; an item is a primitive.
+func checkBindableNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
+	finishKeys(n)
+	if n.Types == 0 && obj.Get("type") == nil && n.Enum != nil {
+		n.Types = enumTypes(n.Enum) // an enum of primitives types itself
+	}
+	if n.Enum != nil && len(n.Enum.Composite) > 0 {
+		c.unsupported(child(n.Path, "enum"), "enum", "Enum choices must be strings, numbers or booleans to be bindable, not objects or arrays.")
+	}
+	switch {
+	case root:
+		switch {
+		case n.Types != 0 && n.Types != TypeObject:
+			c.unsupported(child(n.Path, "type"), "type", "The output schema must be an object with properties, not %s.", n.Types)
+		case !hasMembers(obj.Get("properties")):
+			c.unsupported(n.Path, "properties", "An object without properties is not bindable: declare the fields the model must fill in under properties.")
+		}
+	case c.level == 1 && n.Types&TypeObject != 0:
+		c.unsupported(n.Path, "type", "Nested objects are not bindable: flatten their fields into top-level properties.")
+	case c.level == 1 && n.Types&TypeArray != 0:
+		if n.Types != TypeArray {
+			c.unsupported(child(n.Path, "type"), "type", "An array property is bindable only as type \"array\", without null.")
+		} else if obj.Get("items") == nil {
+			c.unsupported(n.Path, "items", "An array is bindable only with items of one primitive type, like {\"type\": \"string\"}.")
+		}
+	case c.level >= 2 && n.Types&(TypeObject|TypeArray) != 0:
+		c.unsupported(n.Path, "type", "Arrays of objects or of arrays are not bindable: use an array of primitives, or separate top-level properties.")
+	case n.Types == 0 && obj.Get("type") == nil:
+		c.unsupported(n.Path, "type", "This property has no type; give it a primitive type, a type with null, an enum or an array of primitives.")
+	}
+}
+
+// enumTypes returns the types of an enum's primitive choices.
+func enumTypes(e *Enum) Types {
+	var t Types
+	if len(e.Strings) > 0 {
+		t |= TypeString
+	}
+	if len(e.Numbers) > 0 {
+		t |= TypeNumber
+	}
+	if e.True || e.False {
+		t |= TypeBoolean
+	}
+	if e.Null {
+		t |= TypeNull
+	}
+	return t
+}
+
+// hasMembers reports whether v is a non-empty object (or not an object at
+// all, which compileProperties already reported).
+func hasMembers(v *jsondoc.Value) bool {
+	return v != nil && (v.Kind != jsontok.Object || len(v.Members) > 0)
+}

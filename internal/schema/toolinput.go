@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"fmt"
+
 	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/jsontok"
 )
@@ -23,6 +25,9 @@ var toolInputRules = &rules{
 	},
 	types: toolInputType,
 	check: checkToolInputNode,
+	unknown: func(name string) string {
+		return fmt.Sprintf("The keyword %q is not supported by the tool input profile; toolgate never ignores a keyword, so this schema cannot be enforced here.", name)
+	},
 }
 
 // toolInputTypes are the types a tool input schema may name.

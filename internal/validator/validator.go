@@ -166,9 +166,18 @@ func (v *Validator) syntax(err error) {
 	})
 }
 
+// rootName names the document in messages: tool arguments, or a model's
+// structured output.
+func (v *Validator) rootName() string {
+	if v.schema.Profile == schema.OutputBindable {
+		return "The output object"
+	}
+	return "The arguments object"
+}
+
 // report records a violation of the root machine.
 func (v *Validator) report(vio *violation, pathDepth int) {
-	v.add(vio.off, func() schema.Finding { return vio.finding(v.track.path(pathDepth)) })
+	v.add(vio.off, func() schema.Finding { return vio.finding(v.track.path(pathDepth), v.rootName()) })
 }
 
 // add records a finding made at off, formatting it only if it is kept.
@@ -281,7 +290,7 @@ func (e *events) EndKey(off int64) {
 			path := v.track.path(len(v.track.levels) - 1)
 			subject := path
 			if subject == "" {
-				subject = "The arguments object"
+				subject = v.rootName()
 			}
 			return schema.Finding{Code: schema.CodeValidation, Keyword: "json", InstancePath: path, Offset: off,
 				Message: fmt.Sprintf("%s has the property %q more than once; duplicate names are not allowed.", subject, v.track.key())}

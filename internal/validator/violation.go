@@ -167,11 +167,12 @@ func (v *violation) gotText() string {
 	return v.got.String()
 }
 
-// finding formats v at the given instance path.
-func (v *violation) finding(instancePath string) schema.Finding {
+// finding formats v at the given instance path; root names the document
+// in messages about its root.
+func (v *violation) finding(instancePath, root string) schema.Finding {
 	subject := instancePath
 	if subject == "" {
-		subject = "The arguments object"
+		subject = root
 	}
 	return schema.Finding{
 		Code:         schema.CodeValidation,

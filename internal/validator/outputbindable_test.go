@@ -1,0 +1,132 @@
+package validator_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/fixtures"
+	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/internal/validator"
+)
+
+func compileOutput(t testing.TB, src string) *schema.Schema {
+	t.Helper()
+	res := schema.Compile(schema.OutputBindable, []byte(src))
+	require.Empty(t, res.Errors, "schema %s", src)
+	return res.Schema
+}
+
+// TestOutputBindableEnforcement checks every enforced keyword of the
+// bindable output profile, valid and invalid.
+func TestOutputBindableEnforcement(t *testing.T) {
+	t.Parallel()
+	s := compileOutput(t, `{"type":"object","required":["id","note"],"properties":{
+		"id":{"type":["string","null"]},
+		"note":{"type":["string","null"],"minLength":2,"maxLength":5},
+		"code":{"type":"string","pattern":"\\d{3}"},
+		"score":{"type":"number","minimum":0,"maximum":1},
+		"count":{"type":["integer","null"],"minimum":1},
+		"level":{"type":"string","enum":["low","high"]},
+		"tags":{"type":"array","items":{"type":"string","enum":["a","b"]}},
+		"flag":{"type":"boolean"},
+		"loose":{"type":"string","format":"email","const":"x"}
+	}}`)
+	cases := []struct {
+		name string
+		doc  string
+		want []violation
+	}{
+		{"required keys present, null where allowed", `{"id":null,"note":null}`, nil},
+		{"required + nullable key omitted", `{"note":"ok"}`, []violation{{"required", "/required", ""}}},
+		{"null where the type does not allow it", `{"id":"1","note":"ok","flag":null}`, []violation{{"type", "/properties/flag/type", "/flag"}}},
+		{"minLength in code points", `{"id":"1","note":"é😀"}`, nil},
+		{"below minLength", `{"id":"1","note":"é"}`, []violation{{"minLength", "/properties/note/minLength", "/note"}}},
+		{"maxLength in code points", `{"id":"1","note":"ééééé"}`, nil},
+		{"above maxLength", `{"id":"1","note":"abcdef"}`, []violation{{"maxLength", "/properties/note/maxLength", "/note"}}},
+		{"pattern is an unanchored search", `{"id":"1","note":null,"code":"order 123 shipped"}`, nil},
+		{"pattern not found", `{"id":"1","note":null,"code":"order 12"}`, []violation{{"pattern", "/properties/code/pattern", "/code"}}},
+		{"pattern sees escapes decoded", `{"id":"1","note":null,"code":"\u0031\u0032\u0033"}`, nil},
+		{"inclusive bounds", `{"id":"1","note":null,"score":0,"count":1}`, nil},
+		{"inclusive maximum", `{"id":"1","note":null,"score":1.000}`, nil},
+		{"above maximum, exactly", `{"id":"1","note":null,"score":1.0000000000000000000001}`, []violation{{"maximum", "/properties/score/maximum", "/score"}}},
+		{"below minimum", `{"id":"1","note":null,"score":-0.0001}`, []violation{{"minimum", "/properties/score/minimum", "/score"}}},
+		{"nullable integer", `{"id":"1","note":null,"count":null}`, nil},
+		{"integer, not a fraction", `{"id":"1","note":null,"count":2.5}`, []violation{{"type", "/properties/count/type", "/count"}}},
+		{"closed enum", `{"id":"1","note":null,"level":"medium"}`, []violation{{"enum", "/properties/level/enum", "/level"}}},
+		{"items enum", `{"id":"1","note":null,"tags":["a","b","a"]}`, nil},
+		{"items enum violated", `{"id":"1","note":null,"tags":["a","c"]}`, []violation{{"enum", "/properties/tags/items/enum", "/tags/1"}}},
+		{"ignored keywords are not enforced", `{"id":"1","note":null,"loose":"not an email","extra":1}`, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res := validator.Validate(s, []byte(tc.doc), validator.Options{})
+			if tc.want == nil {
+				assert.True(t, res.Valid(), "%+v", res.Findings)
+				return
+			}
+			assert.Equal(t, tc.want, stable(res.Findings))
+		})
+	}
+}
+
+// TestOutputBindableStreamsEarly: maxLength is rejected at the first code
+// point past the limit, whatever the split.
+func TestOutputBindableStreamsEarly(t *testing.T) {
+	t.Parallel()
+	s := compileOutput(t, `{"type":"object","properties":{"note":{"type":"string","maxLength":3}}}`)
+	doc := []byte(`{"note":"abcdefgh"}`)
+	want := int64(strings.Index(string(doc), "d"))
+	for cut := 1; cut < len(doc); cut++ {
+		v := validator.New(s, validator.Options{StopAtFirst: true})
+		v.Write(doc[:cut])
+		if int64(cut) > want {
+			require.True(t, v.Rejected(), "rejected once byte %d arrived (cut %d)", want, cut)
+		} else {
+			require.False(t, v.Rejected(), "cut %d", cut)
+		}
+		v.Write(doc[cut:])
+		res := v.Close()
+		require.Len(t, res.Findings, 1)
+		assert.Equal(t, want, res.Findings[0].Offset)
+	}
+}
+
+// outputCase is one entry of a testdata/output/<name>.cases.json file.
+type outputCase struct {
+	Output json.RawMessage `json:"output"`
+	Valid  bool            `json:"valid"`
+	Why    string          `json:"why"`
+}
+
+// TestSeedOutputSchemas compiles the seed's return-intake schema and a
+// receipt schema under the bindable output profile and checks realistic
+// model outputs against them.
+func TestSeedOutputSchemas(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"return_intake", "receipt"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := fixtures.Testdata(t, "output")
+			s := compileOutput(t, string(readFile(t, filepath.Join(dir, name+".json"))))
+			var cases []outputCase
+			require.NoError(t, json.Unmarshal(readFile(t, filepath.Join(dir, name+".cases.json")), &cases))
+			require.GreaterOrEqual(t, len(cases), 8)
+			valid := 0
+			for _, c := range cases {
+				res := validator.Validate(s, c.Output, validator.Options{})
+				assert.Equal(t, c.Valid, res.Valid(), "%s (%s): %+v", c.Output, c.Why, res.Findings)
+				if c.Valid {
+					valid++
+				}
+			}
+			assert.Positive(t, valid)
+			assert.Less(t, valid, len(cases))
+		})
+	}
+}
