@@ -16,6 +16,7 @@ import (
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/store"
 	"github.com/toolgate/toolgate/internal/stream"
+	"github.com/toolgate/toolgate/internal/toolset"
 	"github.com/toolgate/toolgate/internal/validator"
 )
 
@@ -63,9 +64,14 @@ func (s *Service) compile(req *toolgatev1.CompileSchemaRequest) (compiled, error
 	if res.Schema == nil {
 		return compiled{res: res}, nil
 	}
+	return compiled{handle: s.put(profile, res), res: res}, nil
+}
+
+// put stores a compiled schema under its handle and returns the handle.
+func (s *Service) put(profile schema.Profile, res *schema.Result) string {
 	h := store.Handle(profile.String(), res.Canonical)
 	s.store.Put(h, res.Schema, int64(len(res.Canonical)))
-	return compiled{handle: h, res: res}, nil
+	return h
 }
 
 // CompileSchema checks a schema against a profile and returns its handle,
@@ -192,4 +198,47 @@ func streamStatus(err error) error {
 		return status.Error(codes.ResourceExhausted, se.Msg)
 	}
 	return status.Error(codes.InvalidArgument, se.Msg)
+}
+
+// CompileToolset compiles every tool of a tools/list result or tool list and
+// binds the ones that can be enforced.
+func (s *Service) CompileToolset(_ context.Context, req *toolgatev1.CompileToolsetRequest) (*toolgatev1.CompileToolsetResponse, error) {
+	profile, ok := profileFromProto(req.GetProfile())
+	if !ok {
+		return nil, status.Errorf(codes.InvalidArgument, "profile %d is not a known Profile", req.GetProfile())
+	}
+	var tools []toolset.Tool
+	switch src := req.GetSource().(type) {
+	case *toolgatev1.CompileToolsetRequest_ToolsListJson:
+		var err error
+		if tools, err = toolset.ParseToolsList([]byte(src.ToolsListJson)); err != nil {
+			return nil, status.Errorf(codes.InvalidArgument, "tools_list_json: %v", err)
+		}
+	case *toolgatev1.CompileToolsetRequest_Tools:
+		for _, t := range src.Tools.GetTools() {
+			tool := toolset.Tool{Name: t.GetName()}
+			if t.GetSchemaJson() != "" {
+				tool.Schema = []byte(t.GetSchemaJson())
+			}
+			tools = append(tools, tool)
+		}
+	default:
+		return nil, status.Error(codes.InvalidArgument, "tools are required: set tools_list_json or tools")
+	}
+	resp := &toolgatev1.CompileToolsetResponse{Bind: map[string]string{}}
+	for _, r := range toolset.Compile(profile, tools) {
+		tr := &toolgatev1.ToolResult{Name: r.Name, Code: codeToProto(r.Code())}
+		errs, truncated := capFindings(r.Findings(), s.opts.MaxFindings)
+		tr.Errors, tr.ErrorsTruncated = findingsToProto(errs), truncated
+		if r.Compiled != nil {
+			warnings, _ := capFindings(r.Compiled.Warnings, s.opts.MaxFindings)
+			tr.Warnings = findingsToProto(warnings)
+		}
+		if r.Code() == schema.CodeNone {
+			tr.Handle = s.put(profile, r.Compiled)
+			resp.Bind[r.Name] = tr.Handle
+		}
+		resp.Tools = append(resp.Tools, tr)
+	}
+	return resp, nil
 }

@@ -1386,6 +1386,362 @@ func (x *CallResult) GetErrorsTruncated() bool {
 	return false
 }
 
+// CompileToolsetRequest names a profile and a set of tools.
+type CompileToolsetRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The profile every tool's schema is compiled for; PROFILE_UNSPECIFIED
+	// means PROFILE_TOOL_INPUT.
+	Profile Profile `protobuf:"varint,1,opt,name=profile,proto3,enum=toolgate.v1.Profile" json:"profile,omitempty"`
+	// The tools, in one of two forms.
+	//
+	// Types that are valid to be assigned to Source:
+	//
+	//	*CompileToolsetRequest_ToolsListJson
+	//	*CompileToolsetRequest_Tools
+	Source        isCompileToolsetRequest_Source `protobuf_oneof:"source"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompileToolsetRequest) Reset() {
+	*x = CompileToolsetRequest{}
+	mi := &file_toolgate_v1_validation_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompileToolsetRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompileToolsetRequest) ProtoMessage() {}
+
+func (x *CompileToolsetRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_toolgate_v1_validation_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompileToolsetRequest.ProtoReflect.Descriptor instead.
+func (*CompileToolsetRequest) Descriptor() ([]byte, []int) {
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *CompileToolsetRequest) GetProfile() Profile {
+	if x != nil {
+		return x.Profile
+	}
+	return Profile_PROFILE_UNSPECIFIED
+}
+
+func (x *CompileToolsetRequest) GetSource() isCompileToolsetRequest_Source {
+	if x != nil {
+		return x.Source
+	}
+	return nil
+}
+
+func (x *CompileToolsetRequest) GetToolsListJson() string {
+	if x != nil {
+		if x, ok := x.Source.(*CompileToolsetRequest_ToolsListJson); ok {
+			return x.ToolsListJson
+		}
+	}
+	return ""
+}
+
+func (x *CompileToolsetRequest) GetTools() *ToolList {
+	if x != nil {
+		if x, ok := x.Source.(*CompileToolsetRequest_Tools); ok {
+			return x.Tools
+		}
+	}
+	return nil
+}
+
+type isCompileToolsetRequest_Source interface {
+	isCompileToolsetRequest_Source()
+}
+
+type CompileToolsetRequest_ToolsListJson struct {
+	// An MCP `tools/list` result as JSON text:
+	// {"tools": [{"name": ..., "description": ..., "inputSchema": {...}}, ...]}.
+	// Other members of the result and of each tool are ignored; numbers in
+	// the schemas are kept exact.
+	ToolsListJson string `protobuf:"bytes,2,opt,name=tools_list_json,json=toolsListJson,proto3,oneof"`
+}
+
+type CompileToolsetRequest_Tools struct {
+	// Tools as name and schema pairs.
+	Tools *ToolList `protobuf:"bytes,3,opt,name=tools,proto3,oneof"`
+}
+
+func (*CompileToolsetRequest_ToolsListJson) isCompileToolsetRequest_Source() {}
+
+func (*CompileToolsetRequest_Tools) isCompileToolsetRequest_Source() {}
+
+// ToolList is a list of tools given as name and schema pairs.
+type ToolList struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The tools, in order.
+	Tools         []*ToolSchema `protobuf:"bytes,1,rep,name=tools,proto3" json:"tools,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ToolList) Reset() {
+	*x = ToolList{}
+	mi := &file_toolgate_v1_validation_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ToolList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ToolList) ProtoMessage() {}
+
+func (x *ToolList) ProtoReflect() protoreflect.Message {
+	mi := &file_toolgate_v1_validation_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ToolList.ProtoReflect.Descriptor instead.
+func (*ToolList) Descriptor() ([]byte, []int) {
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *ToolList) GetTools() []*ToolSchema {
+	if x != nil {
+		return x.Tools
+	}
+	return nil
+}
+
+// ToolSchema is one tool's name and input schema.
+type ToolSchema struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The tool's name, as models call it; must be non-empty and unique.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The tool's input schema as exact JSON text.
+	SchemaJson    string `protobuf:"bytes,2,opt,name=schema_json,json=schemaJson,proto3" json:"schema_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ToolSchema) Reset() {
+	*x = ToolSchema{}
+	mi := &file_toolgate_v1_validation_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ToolSchema) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ToolSchema) ProtoMessage() {}
+
+func (x *ToolSchema) ProtoReflect() protoreflect.Message {
+	mi := &file_toolgate_v1_validation_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ToolSchema.ProtoReflect.Descriptor instead.
+func (*ToolSchema) Descriptor() ([]byte, []int) {
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *ToolSchema) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ToolSchema) GetSchemaJson() string {
+	if x != nil {
+		return x.SchemaJson
+	}
+	return ""
+}
+
+// CompileToolsetResponse reports every tool, and the binding of those that
+// compiled.
+type CompileToolsetResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One result per tool of the request, in input order.
+	Tools []*ToolResult `protobuf:"bytes,1,rep,name=tools,proto3" json:"tools,omitempty"`
+	// Tool name -> handle of every tool that compiled, ready for
+	// StreamBind.tools. Tools with findings, and every tool whose name occurs
+	// more than once, are left out.
+	Bind          map[string]string `protobuf:"bytes,2,rep,name=bind,proto3" json:"bind,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompileToolsetResponse) Reset() {
+	*x = CompileToolsetResponse{}
+	mi := &file_toolgate_v1_validation_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompileToolsetResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompileToolsetResponse) ProtoMessage() {}
+
+func (x *CompileToolsetResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_toolgate_v1_validation_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompileToolsetResponse.ProtoReflect.Descriptor instead.
+func (*CompileToolsetResponse) Descriptor() ([]byte, []int) {
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *CompileToolsetResponse) GetTools() []*ToolResult {
+	if x != nil {
+		return x.Tools
+	}
+	return nil
+}
+
+func (x *CompileToolsetResponse) GetBind() map[string]string {
+	if x != nil {
+		return x.Bind
+	}
+	return nil
+}
+
+// ToolResult is the outcome for one tool.
+type ToolResult struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The tool's name as given (may be empty when the tool had none).
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The handle of the tool's compiled schema; empty when `code` is not
+	// ERROR_CODE_UNSPECIFIED.
+	Handle string `protobuf:"bytes,2,opt,name=handle,proto3" json:"handle,omitempty"`
+	// ERROR_CODE_UNSPECIFIED when the tool can be enforced;
+	// ERROR_CODE_UNSUPPORTED_CAPABILITY when its schema uses something outside
+	// the profile; ERROR_CODE_VALIDATION when the schema is malformed or the
+	// tool itself is (no name, a repeated name, no inputSchema).
+	Code ErrorCode `protobuf:"varint,3,opt,name=code,proto3,enum=toolgate.v1.ErrorCode" json:"code,omitempty"`
+	// Every finding, up to the server's cap. Schema paths point into the
+	// tool's schema (its inputSchema); findings about the tool itself have
+	// keyword "name" or "inputSchema" and an empty schema_path.
+	Errors []*Error `protobuf:"bytes,4,rep,name=errors,proto3" json:"errors,omitempty"`
+	// Keywords accepted but not enforced (see CompileSchemaResponse.warnings).
+	Warnings []*Error `protobuf:"bytes,5,rep,name=warnings,proto3" json:"warnings,omitempty"`
+	// True when more findings existed than the configured cap.
+	ErrorsTruncated bool `protobuf:"varint,6,opt,name=errors_truncated,json=errorsTruncated,proto3" json:"errors_truncated,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *ToolResult) Reset() {
+	*x = ToolResult{}
+	mi := &file_toolgate_v1_validation_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ToolResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ToolResult) ProtoMessage() {}
+
+func (x *ToolResult) ProtoReflect() protoreflect.Message {
+	mi := &file_toolgate_v1_validation_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ToolResult.ProtoReflect.Descriptor instead.
+func (*ToolResult) Descriptor() ([]byte, []int) {
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *ToolResult) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ToolResult) GetHandle() string {
+	if x != nil {
+		return x.Handle
+	}
+	return ""
+}
+
+func (x *ToolResult) GetCode() ErrorCode {
+	if x != nil {
+		return x.Code
+	}
+	return ErrorCode_ERROR_CODE_UNSPECIFIED
+}
+
+func (x *ToolResult) GetErrors() []*Error {
+	if x != nil {
+		return x.Errors
+	}
+	return nil
+}
+
+func (x *ToolResult) GetWarnings() []*Error {
+	if x != nil {
+		return x.Warnings
+	}
+	return nil
+}
+
+func (x *ToolResult) GetErrorsTruncated() bool {
+	if x != nil {
+		return x.ErrorsTruncated
+	}
+	return false
+}
+
 var File_toolgate_v1_validation_proto protoreflect.FileDescriptor
 
 const file_toolgate_v1_validation_proto_rawDesc = "" +
@@ -1463,7 +1819,33 @@ const file_toolgate_v1_validation_proto_rawDesc = "" +
 	"\x06errors\x18\x05 \x03(\v2\x12.toolgate.v1.ErrorR\x06errors\x12\x14\n" +
 	"\x05early\x18\x06 \x01(\bR\x05early\x12\x14\n" +
 	"\x05bytes\x18\a \x01(\x03R\x05bytes\x12)\n" +
-	"\x10errors_truncated\x18\b \x01(\bR\x0ferrorsTruncated*W\n" +
+	"\x10errors_truncated\x18\b \x01(\bR\x0ferrorsTruncated\"\xaa\x01\n" +
+	"\x15CompileToolsetRequest\x12.\n" +
+	"\aprofile\x18\x01 \x01(\x0e2\x14.toolgate.v1.ProfileR\aprofile\x12(\n" +
+	"\x0ftools_list_json\x18\x02 \x01(\tH\x00R\rtoolsListJson\x12-\n" +
+	"\x05tools\x18\x03 \x01(\v2\x15.toolgate.v1.ToolListH\x00R\x05toolsB\b\n" +
+	"\x06source\"9\n" +
+	"\bToolList\x12-\n" +
+	"\x05tools\x18\x01 \x03(\v2\x17.toolgate.v1.ToolSchemaR\x05tools\"A\n" +
+	"\n" +
+	"ToolSchema\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n" +
+	"\vschema_json\x18\x02 \x01(\tR\n" +
+	"schemaJson\"\xc3\x01\n" +
+	"\x16CompileToolsetResponse\x12-\n" +
+	"\x05tools\x18\x01 \x03(\v2\x17.toolgate.v1.ToolResultR\x05tools\x12A\n" +
+	"\x04bind\x18\x02 \x03(\v2-.toolgate.v1.CompileToolsetResponse.BindEntryR\x04bind\x1a7\n" +
+	"\tBindEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xeb\x01\n" +
+	"\n" +
+	"ToolResult\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
+	"\x06handle\x18\x02 \x01(\tR\x06handle\x12*\n" +
+	"\x04code\x18\x03 \x01(\x0e2\x16.toolgate.v1.ErrorCodeR\x04code\x12*\n" +
+	"\x06errors\x18\x04 \x03(\v2\x12.toolgate.v1.ErrorR\x06errors\x12.\n" +
+	"\bwarnings\x18\x05 \x03(\v2\x12.toolgate.v1.ErrorR\bwarnings\x12)\n" +
+	"\x10errors_truncated\x18\x06 \x01(\bR\x0ferrorsTruncated*W\n" +
 	"\aProfile\x12\x17\n" +
 	"\x13PROFILE_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12PROFILE_TOOL_INPUT\x10\x01\x12\x1b\n" +
@@ -1479,11 +1861,12 @@ const file_toolgate_v1_validation_proto_rawDesc = "" +
 	"\x12PROVIDER_ANTHROPIC\x10\x03\x12\x13\n" +
 	"\x0fPROVIDER_GEMINI\x10\x04\x12\x14\n" +
 	"\x10PROVIDER_BEDROCK\x10\x05\x12\x13\n" +
-	"\x0fPROVIDER_COHERE\x10\x062\x93\x02\n" +
+	"\x0fPROVIDER_COHERE\x10\x062\xee\x02\n" +
 	"\x11ValidationService\x12V\n" +
 	"\rCompileSchema\x12!.toolgate.v1.CompileSchemaRequest\x1a\".toolgate.v1.CompileSchemaResponse\x12G\n" +
 	"\bValidate\x12\x1c.toolgate.v1.ValidateRequest\x1a\x1d.toolgate.v1.ValidateResponse\x12]\n" +
-	"\x0eValidateStream\x12\".toolgate.v1.ValidateStreamRequest\x1a#.toolgate.v1.ValidateStreamResponse(\x010\x01B9Z7github.com/toolgate/toolgate/gen/toolgate/v1;toolgatev1b\x06proto3"
+	"\x0eValidateStream\x12\".toolgate.v1.ValidateStreamRequest\x1a#.toolgate.v1.ValidateStreamResponse(\x010\x01\x12Y\n" +
+	"\x0eCompileToolset\x12\".toolgate.v1.CompileToolsetRequest\x1a#.toolgate.v1.CompileToolsetResponseB9Z7github.com/toolgate/toolgate/gen/toolgate/v1;toolgatev1b\x06proto3"
 
 var (
 	file_toolgate_v1_validation_proto_rawDescOnce sync.Once
@@ -1498,7 +1881,7 @@ func file_toolgate_v1_validation_proto_rawDescGZIP() []byte {
 }
 
 var file_toolgate_v1_validation_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_toolgate_v1_validation_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
+var file_toolgate_v1_validation_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
 var file_toolgate_v1_validation_proto_goTypes = []any{
 	(Profile)(0),                   // 0: toolgate.v1.Profile
 	(ErrorCode)(0),                 // 1: toolgate.v1.ErrorCode
@@ -1516,18 +1899,24 @@ var file_toolgate_v1_validation_proto_goTypes = []any{
 	(*ProviderEvent)(nil),          // 13: toolgate.v1.ProviderEvent
 	(*ValidateStreamResponse)(nil), // 14: toolgate.v1.ValidateStreamResponse
 	(*CallResult)(nil),             // 15: toolgate.v1.CallResult
-	nil,                            // 16: toolgate.v1.StreamBind.ToolsEntry
-	(*structpb.Struct)(nil),        // 17: google.protobuf.Struct
+	(*CompileToolsetRequest)(nil),  // 16: toolgate.v1.CompileToolsetRequest
+	(*ToolList)(nil),               // 17: toolgate.v1.ToolList
+	(*ToolSchema)(nil),             // 18: toolgate.v1.ToolSchema
+	(*CompileToolsetResponse)(nil), // 19: toolgate.v1.CompileToolsetResponse
+	(*ToolResult)(nil),             // 20: toolgate.v1.ToolResult
+	nil,                            // 21: toolgate.v1.StreamBind.ToolsEntry
+	nil,                            // 22: toolgate.v1.CompileToolsetResponse.BindEntry
+	(*structpb.Struct)(nil),        // 23: google.protobuf.Struct
 }
 var file_toolgate_v1_validation_proto_depIdxs = []int32{
 	1,  // 0: toolgate.v1.Error.code:type_name -> toolgate.v1.ErrorCode
 	0,  // 1: toolgate.v1.CompileSchemaRequest.profile:type_name -> toolgate.v1.Profile
-	17, // 2: toolgate.v1.CompileSchemaRequest.schema_struct:type_name -> google.protobuf.Struct
+	23, // 2: toolgate.v1.CompileSchemaRequest.schema_struct:type_name -> google.protobuf.Struct
 	1,  // 3: toolgate.v1.CompileSchemaResponse.code:type_name -> toolgate.v1.ErrorCode
 	3,  // 4: toolgate.v1.CompileSchemaResponse.errors:type_name -> toolgate.v1.Error
 	3,  // 5: toolgate.v1.CompileSchemaResponse.warnings:type_name -> toolgate.v1.Error
 	4,  // 6: toolgate.v1.ValidateRequest.inline:type_name -> toolgate.v1.CompileSchemaRequest
-	17, // 7: toolgate.v1.ValidateRequest.arguments_struct:type_name -> google.protobuf.Struct
+	23, // 7: toolgate.v1.ValidateRequest.arguments_struct:type_name -> google.protobuf.Struct
 	1,  // 8: toolgate.v1.ValidateResponse.code:type_name -> toolgate.v1.ErrorCode
 	3,  // 9: toolgate.v1.ValidateResponse.errors:type_name -> toolgate.v1.Error
 	9,  // 10: toolgate.v1.ValidateStreamRequest.bind:type_name -> toolgate.v1.StreamBind
@@ -1535,22 +1924,32 @@ var file_toolgate_v1_validation_proto_depIdxs = []int32{
 	11, // 12: toolgate.v1.ValidateStreamRequest.delta:type_name -> toolgate.v1.CallDelta
 	12, // 13: toolgate.v1.ValidateStreamRequest.end:type_name -> toolgate.v1.CallEnd
 	13, // 14: toolgate.v1.ValidateStreamRequest.provider_event:type_name -> toolgate.v1.ProviderEvent
-	16, // 15: toolgate.v1.StreamBind.tools:type_name -> toolgate.v1.StreamBind.ToolsEntry
+	21, // 15: toolgate.v1.StreamBind.tools:type_name -> toolgate.v1.StreamBind.ToolsEntry
 	2,  // 16: toolgate.v1.ProviderEvent.provider:type_name -> toolgate.v1.Provider
 	15, // 17: toolgate.v1.ValidateStreamResponse.result:type_name -> toolgate.v1.CallResult
 	1,  // 18: toolgate.v1.CallResult.code:type_name -> toolgate.v1.ErrorCode
 	3,  // 19: toolgate.v1.CallResult.errors:type_name -> toolgate.v1.Error
-	4,  // 20: toolgate.v1.ValidationService.CompileSchema:input_type -> toolgate.v1.CompileSchemaRequest
-	6,  // 21: toolgate.v1.ValidationService.Validate:input_type -> toolgate.v1.ValidateRequest
-	8,  // 22: toolgate.v1.ValidationService.ValidateStream:input_type -> toolgate.v1.ValidateStreamRequest
-	5,  // 23: toolgate.v1.ValidationService.CompileSchema:output_type -> toolgate.v1.CompileSchemaResponse
-	7,  // 24: toolgate.v1.ValidationService.Validate:output_type -> toolgate.v1.ValidateResponse
-	14, // 25: toolgate.v1.ValidationService.ValidateStream:output_type -> toolgate.v1.ValidateStreamResponse
-	23, // [23:26] is the sub-list for method output_type
-	20, // [20:23] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	0,  // 20: toolgate.v1.CompileToolsetRequest.profile:type_name -> toolgate.v1.Profile
+	17, // 21: toolgate.v1.CompileToolsetRequest.tools:type_name -> toolgate.v1.ToolList
+	18, // 22: toolgate.v1.ToolList.tools:type_name -> toolgate.v1.ToolSchema
+	20, // 23: toolgate.v1.CompileToolsetResponse.tools:type_name -> toolgate.v1.ToolResult
+	22, // 24: toolgate.v1.CompileToolsetResponse.bind:type_name -> toolgate.v1.CompileToolsetResponse.BindEntry
+	1,  // 25: toolgate.v1.ToolResult.code:type_name -> toolgate.v1.ErrorCode
+	3,  // 26: toolgate.v1.ToolResult.errors:type_name -> toolgate.v1.Error
+	3,  // 27: toolgate.v1.ToolResult.warnings:type_name -> toolgate.v1.Error
+	4,  // 28: toolgate.v1.ValidationService.CompileSchema:input_type -> toolgate.v1.CompileSchemaRequest
+	6,  // 29: toolgate.v1.ValidationService.Validate:input_type -> toolgate.v1.ValidateRequest
+	8,  // 30: toolgate.v1.ValidationService.ValidateStream:input_type -> toolgate.v1.ValidateStreamRequest
+	16, // 31: toolgate.v1.ValidationService.CompileToolset:input_type -> toolgate.v1.CompileToolsetRequest
+	5,  // 32: toolgate.v1.ValidationService.CompileSchema:output_type -> toolgate.v1.CompileSchemaResponse
+	7,  // 33: toolgate.v1.ValidationService.Validate:output_type -> toolgate.v1.ValidateResponse
+	14, // 34: toolgate.v1.ValidationService.ValidateStream:output_type -> toolgate.v1.ValidateStreamResponse
+	19, // 35: toolgate.v1.ValidationService.CompileToolset:output_type -> toolgate.v1.CompileToolsetResponse
+	32, // [32:36] is the sub-list for method output_type
+	28, // [28:32] is the sub-list for method input_type
+	28, // [28:28] is the sub-list for extension type_name
+	28, // [28:28] is the sub-list for extension extendee
+	0,  // [0:28] is the sub-list for field type_name
 }
 
 func init() { file_toolgate_v1_validation_proto_init() }
@@ -1578,13 +1977,17 @@ func file_toolgate_v1_validation_proto_init() {
 	file_toolgate_v1_validation_proto_msgTypes[11].OneofWrappers = []any{
 		(*ValidateStreamResponse_Result)(nil),
 	}
+	file_toolgate_v1_validation_proto_msgTypes[13].OneofWrappers = []any{
+		(*CompileToolsetRequest_ToolsListJson)(nil),
+		(*CompileToolsetRequest_Tools)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_toolgate_v1_validation_proto_rawDesc), len(file_toolgate_v1_validation_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   14,
+			NumMessages:   20,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

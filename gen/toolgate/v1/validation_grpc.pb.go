@@ -36,6 +36,7 @@ const (
 	ValidationService_CompileSchema_FullMethodName  = "/toolgate.v1.ValidationService/CompileSchema"
 	ValidationService_Validate_FullMethodName       = "/toolgate.v1.ValidationService/Validate"
 	ValidationService_ValidateStream_FullMethodName = "/toolgate.v1.ValidationService/ValidateStream"
+	ValidationService_CompileToolset_FullMethodName = "/toolgate.v1.ValidationService/CompileToolset"
 )
 
 // ValidationServiceClient is the client API for ValidationService service.
@@ -63,6 +64,13 @@ type ValidationServiceClient interface {
 	// half-closes the stream (an incomplete document is then VALIDATION with
 	// keyword "json").
 	ValidateStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[ValidateStreamRequest, ValidateStreamResponse], error)
+	// CompileToolset compiles every tool of an MCP `tools/list` result (or a
+	// list of name and schema pairs) unchanged, and reports tool by tool which
+	// ones can be enforced and, for the others, every finding. Problems with a
+	// tool are answers in its ToolResult; only a request that cannot be read
+	// (no source, a tools_list_json that is not a tools/list document) is an
+	// RPC error (INVALID_ARGUMENT).
+	CompileToolset(ctx context.Context, in *CompileToolsetRequest, opts ...grpc.CallOption) (*CompileToolsetResponse, error)
 }
 
 type validationServiceClient struct {
@@ -106,6 +114,16 @@ func (c *validationServiceClient) ValidateStream(ctx context.Context, opts ...gr
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type ValidationService_ValidateStreamClient = grpc.BidiStreamingClient[ValidateStreamRequest, ValidateStreamResponse]
 
+func (c *validationServiceClient) CompileToolset(ctx context.Context, in *CompileToolsetRequest, opts ...grpc.CallOption) (*CompileToolsetResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CompileToolsetResponse)
+	err := c.cc.Invoke(ctx, ValidationService_CompileToolset_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ValidationServiceServer is the server API for ValidationService service.
 // All implementations must embed UnimplementedValidationServiceServer
 // for forward compatibility.
@@ -131,6 +149,13 @@ type ValidationServiceServer interface {
 	// half-closes the stream (an incomplete document is then VALIDATION with
 	// keyword "json").
 	ValidateStream(grpc.BidiStreamingServer[ValidateStreamRequest, ValidateStreamResponse]) error
+	// CompileToolset compiles every tool of an MCP `tools/list` result (or a
+	// list of name and schema pairs) unchanged, and reports tool by tool which
+	// ones can be enforced and, for the others, every finding. Problems with a
+	// tool are answers in its ToolResult; only a request that cannot be read
+	// (no source, a tools_list_json that is not a tools/list document) is an
+	// RPC error (INVALID_ARGUMENT).
+	CompileToolset(context.Context, *CompileToolsetRequest) (*CompileToolsetResponse, error)
 	mustEmbedUnimplementedValidationServiceServer()
 }
 
@@ -149,6 +174,9 @@ func (UnimplementedValidationServiceServer) Validate(context.Context, *ValidateR
 }
 func (UnimplementedValidationServiceServer) ValidateStream(grpc.BidiStreamingServer[ValidateStreamRequest, ValidateStreamResponse]) error {
 	return status.Error(codes.Unimplemented, "method ValidateStream not implemented")
+}
+func (UnimplementedValidationServiceServer) CompileToolset(context.Context, *CompileToolsetRequest) (*CompileToolsetResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CompileToolset not implemented")
 }
 func (UnimplementedValidationServiceServer) mustEmbedUnimplementedValidationServiceServer() {}
 func (UnimplementedValidationServiceServer) testEmbeddedByValue()                           {}
@@ -214,6 +242,24 @@ func _ValidationService_ValidateStream_Handler(srv interface{}, stream grpc.Serv
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type ValidationService_ValidateStreamServer = grpc.BidiStreamingServer[ValidateStreamRequest, ValidateStreamResponse]
 
+func _ValidationService_CompileToolset_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CompileToolsetRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ValidationServiceServer).CompileToolset(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ValidationService_CompileToolset_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ValidationServiceServer).CompileToolset(ctx, req.(*CompileToolsetRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ValidationService_ServiceDesc is the grpc.ServiceDesc for ValidationService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -228,6 +274,10 @@ var ValidationService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Validate",
 			Handler:    _ValidationService_Validate_Handler,
+		},
+		{
+			MethodName: "CompileToolset",
+			Handler:    _ValidationService_CompileToolset_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
