@@ -1,6 +1,8 @@
 package server
 
 import (
+	"time"
+
 	"github.com/toolgate/toolgate/internal/jsontok"
 	"github.com/toolgate/toolgate/internal/stream"
 	"github.com/toolgate/toolgate/internal/validator"
@@ -24,12 +26,17 @@ type Options struct {
 	// MaxCallBytes bounds the argument bytes of one streamed call. Default
 	// 4 MiB.
 	MaxCallBytes int64
+	// StreamIdleTimeout ends a ValidateStream (DEADLINE_EXCEEDED) that sends
+	// nothing for this long. Default 5 minutes.
+	StreamIdleTimeout time.Duration
 }
 
 // Defaults for Options.
 const (
 	DefaultStoreEntries = 10_000
 	DefaultStoreBytes   = 256 << 20
+	// DefaultStreamIdleTimeout is Options.StreamIdleTimeout's default.
+	DefaultStreamIdleTimeout = 5 * time.Minute
 )
 
 func (o Options) withDefaults() Options {
@@ -50,6 +57,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxCallBytes <= 0 {
 		o.MaxCallBytes = stream.DefaultMaxCallBytes
+	}
+	if o.StreamIdleTimeout <= 0 {
+		o.StreamIdleTimeout = DefaultStreamIdleTimeout
 	}
 	return o
 }

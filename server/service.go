@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -140,6 +141,8 @@ func (s *Service) Validate(_ context.Context, req *toolgatev1.ValidateRequest) (
 }
 
 // ValidateStream validates tool calls while they stream; see DESIGN.md §2.
+// A stream that sends nothing for Options.StreamIdleTimeout is ended with
+// DEADLINE_EXCEEDED, so abandoned streams do not hold calls forever.
 func (s *Service) ValidateStream(srv grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]) error {
 	var sendErr error
 	sess := stream.NewSession(stream.Limits{
@@ -151,22 +154,59 @@ func (s *Service) ValidateStream(srv grpc.BidiStreamingServer[toolgatev1.Validat
 			sendErr = srv.Send(callResultToProto(r))
 		}
 	})
+	requests := receive(srv)
+	idle := time.NewTimer(s.opts.StreamIdleTimeout)
+	defer idle.Stop()
 	for {
-		req, err := srv.Recv()
-		if errors.Is(err, io.EOF) {
+		var in received
+		select {
+		case in = <-requests:
+		case <-idle.C:
+			return status.Errorf(codes.DeadlineExceeded, "the stream sent nothing for %s", s.opts.StreamIdleTimeout)
+		}
+		idle.Reset(s.opts.StreamIdleTimeout)
+		if errors.Is(in.err, io.EOF) {
 			sess.Close()
 			return sendErr
 		}
-		if err != nil {
-			return err
+		if in.err != nil {
+			return in.err
 		}
-		if err := s.streamEvent(sess, req); err != nil {
+		if err := s.streamEvent(sess, in.req); err != nil {
 			return streamStatus(err)
 		}
 		if sendErr != nil {
 			return sendErr
 		}
 	}
+}
+
+// received is one Recv outcome.
+type received struct {
+	req *toolgatev1.ValidateStreamRequest
+	err error
+}
+
+// receive reads the stream on its own goroutine, so the handler can also
+// wait for the idle timer. The goroutine ends with the stream: once the
+// handler returns, Recv fails and the last send finds the buffer or the
+// stream's context done.
+func receive(srv grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]) <-chan received {
+	out := make(chan received, 1)
+	go func() {
+		for {
+			req, err := srv.Recv()
+			select {
+			case out <- received{req, err}:
+			case <-srv.Context().Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return out
 }
 
 func (s *Service) streamEvent(sess *stream.Session, req *toolgatev1.ValidateStreamRequest) error {

@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -167,4 +168,26 @@ func TestStreamCallBytesLimit(t *testing.T) {
 	r := recvResult(t, s)
 	assert.True(t, r.Early)
 	assert.Equal(t, "maxBytes", r.Errors[0].Keyword)
+}
+
+func TestStreamIdleTimeout(t *testing.T) {
+	t.Parallel()
+	c, s := openStream(t, server.Config{Options: server.Options{StreamIdleTimeout: 50 * time.Millisecond}})
+	h := compileTodo(t, c)
+	send(t, s, startCall("a", "", h), delta("a", `{"action":`))
+	_, err := s.Recv()
+	assert.Equal(t, codes.DeadlineExceeded, code(err))
+}
+
+func TestStreamActivityKeepsItOpen(t *testing.T) {
+	t.Parallel()
+	c, s := openStream(t, server.Config{Options: server.Options{StreamIdleTimeout: 200 * time.Millisecond}})
+	h := compileTodo(t, c)
+	send(t, s, startCall("a", "", h))
+	for _, piece := range []string{`{"act`, `ion":`, `"li`, `st"}`} {
+		time.Sleep(60 * time.Millisecond) // each gap is below the timeout, their sum above it
+		send(t, s, delta("a", piece))
+	}
+	send(t, s, end("a"))
+	assert.True(t, recvResult(t, s).Valid)
 }
