@@ -29,6 +29,7 @@
 // gRPC status errors (inspect them with status.Code) unless documented
 // otherwise.
 // Client.ValidateProviderStream validates the tool calls of a provider's live SSE stream as they arrive.
+// Client.CompileToolset compiles an MCP tools/list result tool by tool, and NewToolset turns the answer into the tools map of ValidateProviderStream, leaving out (and listing, with every finding) the tools that cannot be enforced.
 package client
 
 import (

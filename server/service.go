@@ -161,6 +161,8 @@ func (s *Service) ValidateStream(srv grpc.BidiStreamingServer[toolgatev1.Validat
 		var in received
 		select {
 		case in = <-requests:
+		case <-srv.Context().Done():
+			return status.FromContextError(srv.Context().Err()).Err()
 		case <-idle.C:
 			return status.Errorf(codes.DeadlineExceeded, "the stream sent nothing for %s", s.opts.StreamIdleTimeout)
 		}

@@ -1,0 +1,171 @@
+package client
+
+import (
+	"context"
+
+	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
+)
+
+// CompileToolset compiles every tool of an MCP tools/list result with the
+// CompileToolset RPC. toolsListJSON is the result as JSON text,
+// {"tools": [{"name": ..., "inputSchema": {...}}, ...]}: the "result"
+// member of the JSON-RPC response, not the whole response. Members other
+// than each tool's name and inputSchema are ignored. Every schema is
+// compiled unchanged, with the tool input profile unless WithProfile says
+// otherwise.
+//
+// The response has one ToolResult per tool, in the order of the list, and
+// the bind map of the tools that compiled; NewToolset reads it. A tool that
+// cannot be enforced is not an error: its result carries its code and every
+// finding (unsupported keywords with their schema paths; keyword "name" for
+// a missing or repeated name, "inputSchema" for a missing schema). The
+// error return is for the call itself: codes.InvalidArgument when
+// toolsListJSON is not JSON, is not an object with a "tools" array, or
+// repeats a member name anywhere (also inside one tool's schema), or
+// nests deeper than a schema may, or when the profile is unknown; codes.ResourceExhausted when the request exceeds
+// the server's message limit; codes.Unavailable, codes.Unauthenticated and
+// so on.
+//
+// The handles are stored on the server that answered. Compiling the same
+// list again, on any replica, gives the same handles.
+func (c *Client) CompileToolset(ctx context.Context, toolsListJSON string, opts ...CompileOption) (*toolgatev1.CompileToolsetResponse, error) {
+	return c.api.CompileToolset(ctx, &toolgatev1.CompileToolsetRequest{
+		Profile: compileProfile(opts),
+		Source:  &toolgatev1.CompileToolsetRequest_ToolsListJson{ToolsListJson: toolsListJSON},
+	})
+}
+
+// A ToolSchema is one tool for CompileTools: its name, as models call it,
+// and its input schema as JSON text.
+type ToolSchema struct {
+	// Name is the tool's name; it must be non-empty and unique in the list.
+	Name string
+	// SchemaJSON is the tool's input schema, one JSON object as text.
+	// Empty means the tool has no schema (an "inputSchema" finding).
+	SchemaJSON string
+}
+
+// CompileTools is CompileToolset for tools given as name and schema pairs
+// rather than as a tools/list document; it sends them as a ToolList. The
+// results come in the order of tools (a slice, not a map, so that the
+// order is the caller's). The schemas are compiled exactly as written, so
+// a schema that is not JSON is a finding with keyword "json" in its tool's
+// result, not an error. Options, answers and errors are as for
+// CompileToolset, except that there is no document to reject: an empty
+// tools gives an empty response.
+func (c *Client) CompileTools(ctx context.Context, tools []ToolSchema, opts ...CompileOption) (*toolgatev1.CompileToolsetResponse, error) {
+	list := &toolgatev1.ToolList{Tools: make([]*toolgatev1.ToolSchema, len(tools))}
+	for i, t := range tools {
+		list.Tools[i] = &toolgatev1.ToolSchema{Name: t.Name, SchemaJson: t.SchemaJSON}
+	}
+	return c.api.CompileToolset(ctx, &toolgatev1.CompileToolsetRequest{
+		Profile: compileProfile(opts),
+		Source:  &toolgatev1.CompileToolsetRequest_Tools{Tools: list},
+	})
+}
+
+// compileProfile returns the profile that opts select.
+func compileProfile(opts []CompileOption) toolgatev1.Profile {
+	var cfg compileConfig
+	for _, o := range opts {
+		o.applyToCompile(&cfg)
+	}
+	return cfg.profile
+}
+
+// A Toolset reads a CompileToolsetResponse: which tools a stream can
+// enforce (Bind) and which it cannot, and why (Refused). Every tool of the
+// response is in exactly one of the two. A Toolset does not change after
+// NewToolset and is safe for concurrent use; it holds no connection.
+//
+// Typical use, with the tools of an MCP server and a provider's stream:
+//
+//	resp, err := c.CompileToolset(ctx, toolsListJSON)
+//	if err != nil {
+//		return err
+//	}
+//	ts := client.NewToolset(resp)
+//	for _, r := range ts.Refused() {
+//		log.Printf("tool %q is not enforced: %s %v", r.GetName(), r.GetCode(), r.GetErrors())
+//	}
+//	for res, err := range c.ValidateProviderStream(ctx, client.Anthropic, body, ts.Bind()) {
+//		...
+//	}
+type Toolset struct {
+	resp *toolgatev1.CompileToolsetResponse
+}
+
+// NewToolset returns the Toolset that resp, an answer of CompileToolset or
+// CompileTools, describes. It keeps resp, which must not be modified
+// afterwards. A nil resp is an empty Toolset.
+func NewToolset(resp *toolgatev1.CompileToolsetResponse) *Toolset {
+	return &Toolset{resp: resp}
+}
+
+// Bind returns a new map from tool name to handle of every tool that
+// compiled, ready to be the tools of ValidateProviderStream (or the tools of
+// a StreamBind). The caller may modify it. The handles are held by the
+// server that compiled them: a stream on a replica that does not hold them
+// fails with codes.NotFound (compile the list again there; the handles are
+// the same).
+//
+// Tools that did not compile are NOT in it: a call the model makes to such
+// a tool, like a call to a name the list never had, gets a result that is
+// not valid, with code ERROR_CODE_VALIDATION and keyword "tool_name". It is
+// never passed unchecked. Nor is any tool whose name occurs more than once
+// in the list, since a call could not be matched to one schema.
+//
+// Bind fails closed: a name is bound only when the server bound it and the
+// one result with that name compiled to that same handle, so a response
+// that contradicts itself leaves a tool out rather than binding a schema it
+// says was refused.
+func (ts *Toolset) Bind() map[string]string {
+	results := byName(ts.response().GetTools())
+	bind := map[string]string{}
+	for name, handle := range ts.response().GetBind() {
+		if r := results[name]; r != nil && handle != "" && r.GetHandle() == handle &&
+			r.GetCode() == toolgatev1.ErrorCode_ERROR_CODE_UNSPECIFIED {
+			bind[name] = handle
+		}
+	}
+	return bind
+}
+
+// Refused returns, in input order, the result of every tool that Bind
+// leaves out: its name (possibly empty), its code
+// (ERROR_CODE_UNSUPPORTED_CAPABILITY when the schema uses something outside
+// the profile, ERROR_CODE_VALIDATION when the schema or the tool itself is
+// malformed), and in its errors every finding, each fit to show to a person
+// or to log (see also errors_truncated). It returns nil when every tool can
+// be enforced.
+func (ts *Toolset) Refused() []*toolgatev1.ToolResult {
+	bind := ts.Bind()
+	var refused []*toolgatev1.ToolResult
+	for _, r := range ts.response().GetTools() {
+		if h, ok := bind[r.GetName()]; !ok || h != r.GetHandle() {
+			refused = append(refused, r)
+		}
+	}
+	return refused
+}
+
+func (ts *Toolset) response() *toolgatev1.CompileToolsetResponse {
+	if ts == nil {
+		return nil
+	}
+	return ts.resp
+}
+
+// byName maps each name that exactly one result has to that result; the
+// empty name and repeated names map to nil.
+func byName(results []*toolgatev1.ToolResult) map[string]*toolgatev1.ToolResult {
+	m := make(map[string]*toolgatev1.ToolResult, len(results))
+	for _, r := range results {
+		if _, repeated := m[r.GetName()]; repeated || r.GetName() == "" {
+			m[r.GetName()] = nil
+			continue
+		}
+		m[r.GetName()] = r
+	}
+	return m
+}

@@ -1,0 +1,506 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/codes"
+
+	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
+	"github.com/toolgate/toolgate/internal/fixtures"
+	"github.com/toolgate/toolgate/server"
+)
+
+func toolsListRequest(profile toolgatev1.Profile, doc string) *toolgatev1.CompileToolsetRequest {
+	return &toolgatev1.CompileToolsetRequest{Profile: profile, Source: &toolgatev1.CompileToolsetRequest_ToolsListJson{ToolsListJson: doc}}
+}
+
+func toolListRequest(profile toolgatev1.Profile, tools ...*toolgatev1.ToolSchema) *toolgatev1.CompileToolsetRequest {
+	return &toolgatev1.CompileToolsetRequest{Profile: profile, Source: &toolgatev1.CompileToolsetRequest_Tools{Tools: &toolgatev1.ToolList{Tools: tools}}}
+}
+
+// finding is what the tests compare of an Error: its stable part.
+type finding struct {
+	Code       toolgatev1.ErrorCode
+	Keyword    string
+	SchemaPath string
+}
+
+func findingsOf(errs []*toolgatev1.Error) []finding {
+	var out []finding
+	for _, e := range errs {
+		out = append(out, finding{e.GetCode(), e.GetKeyword(), e.GetSchemaPath()})
+	}
+	return out
+}
+
+// toolOutcome is what the tests compare of a ToolResult.
+type toolOutcome struct {
+	Name     string
+	Code     toolgatev1.ErrorCode
+	Findings []finding
+}
+
+func outcomesOf(results []*toolgatev1.ToolResult) []toolOutcome {
+	var out []toolOutcome
+	for _, r := range results {
+		out = append(out, toolOutcome{r.GetName(), r.GetCode(), findingsOf(r.GetErrors())})
+	}
+	return out
+}
+
+const (
+	unsupported = toolgatev1.ErrorCode_ERROR_CODE_UNSUPPORTED_CAPABILITY
+	malformed   = toolgatev1.ErrorCode_ERROR_CODE_VALIDATION
+	compiles    = toolgatev1.ErrorCode_ERROR_CODE_UNSPECIFIED
+)
+
+// mixedToolsList is a tools/list result with one tool of every kind the
+// RPC must tell apart, in an order that is not alphabetical.
+const mixedToolsList = `{"tools":[
+	{"name":"weather","description":"Forecast.","inputSchema":{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","minimum":1}},"required":["city"]}},
+	{"name":"grep","inputSchema":{"type":"object","properties":{"q":{"type":"string","pattern":"^a"}}}},
+	{"name":"broken","inputSchema":{"type":"object","properties":{"n":{"type":5}}}},
+	{"description":"a tool without a name","inputSchema":{"type":"object","properties":{}}},
+	{"name":"no_schema","description":"a tool without an inputSchema"},
+	{"name":"dup","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}},
+	{"name":"add","inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}},
+	{"name":"dup","inputSchema":{"type":"object","properties":{"b":{"type":"string"}}}}
+],"nextCursor":"page-2"}`
+
+const weatherToolSchema = `{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","minimum":1}},"required":["city"]}`
+
+func TestCompileToolsetToolsList(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{})
+	ctx := t.Context()
+	resp, err := c.CompileToolset(ctx, toolsListRequest(toolgatev1.Profile_PROFILE_UNSPECIFIED, mixedToolsList))
+	require.NoError(t, err)
+
+	name := finding{malformed, "name", ""}
+	assert.Equal(t, []toolOutcome{
+		{"weather", compiles, nil},
+		{"grep", unsupported, []finding{{unsupported, "pattern", "/properties/q/pattern"}}},
+		{"broken", malformed, []finding{{malformed, "type", "/properties/n/type"}}},
+		{"", malformed, []finding{name}},
+		{"no_schema", malformed, []finding{{malformed, "inputSchema", ""}}},
+		{"dup", malformed, []finding{name}},
+		{"add", compiles, nil},
+		{"dup", malformed, []finding{name}},
+	}, outcomesOf(resp.GetTools()), "one result per tool, in input order")
+
+	weather, err := c.CompileSchema(ctx, compileJSON(weatherToolSchema))
+	require.NoError(t, err)
+	results := resp.GetTools()
+	assert.Equal(t, weather.GetHandle(), results[0].GetHandle(), "the handle CompileSchema gives the same schema")
+	require.NotEmpty(t, results[6].GetHandle())
+	assert.Equal(t, map[string]string{"weather": results[0].GetHandle(), "add": results[6].GetHandle()}, resp.GetBind(),
+		"every tool that compiled, and no other; no occurrence of a repeated name")
+	for _, r := range results {
+		if r.GetCode() != compiles {
+			assert.Empty(t, r.GetHandle(), "tool %q was refused", r.GetName())
+		}
+		assert.Empty(t, r.GetWarnings())
+		assert.False(t, r.GetErrorsTruncated())
+		for _, e := range r.GetErrors() {
+			assert.NotEmpty(t, e.GetMessage(), "tool %q: %s", r.GetName(), e.GetKeyword())
+			assert.Empty(t, e.GetInstancePath())
+			assert.Zero(t, e.GetOffset())
+		}
+	}
+	assert.Contains(t, results[5].GetErrors()[0].GetMessage(), `"dup" occurs 2 times`)
+
+	t.Run("the handles validate", func(t *testing.T) {
+		v, err := c.Validate(ctx, &toolgatev1.ValidateRequest{Schema: &toolgatev1.ValidateRequest_Handle{Handle: resp.GetBind()["add"]},
+			Arguments: &toolgatev1.ValidateRequest_ArgumentsJson{ArgumentsJson: `{"a":1,"b":"2"}`}})
+		require.NoError(t, err)
+		assert.False(t, v.GetValid())
+		require.Len(t, v.GetErrors(), 1)
+		assert.Equal(t, "/b", v.GetErrors()[0].GetInstancePath())
+	})
+	t.Run("a repeated name is refused even when every occurrence has the same schema", func(t *testing.T) {
+		same := `{"name":"t","inputSchema":{"type":"object","properties":{}}}`
+		resp, err := c.CompileToolset(ctx, toolsListRequest(0, `{"tools":[`+same+`,`+same+`]}`))
+		require.NoError(t, err)
+		assert.Equal(t, []toolOutcome{{"t", malformed, []finding{name}}, {"t", malformed, []finding{name}}}, outcomesOf(resp.GetTools()))
+		assert.Empty(t, resp.GetBind())
+	})
+	t.Run("a repeated name with an unsupported schema has both findings", func(t *testing.T) {
+		resp, err := c.CompileToolset(ctx, toolsListRequest(0, `{"tools":[
+			{"name":"t","inputSchema":{"type":"object","properties":{"q":{"type":"string","format":"uri"}}}},
+			{"name":"t","inputSchema":{"type":"object"}}]}`))
+		require.NoError(t, err)
+		assert.Equal(t, []toolOutcome{
+			// The response code is UNSUPPORTED_CAPABILITY when any finding
+			// is, as for CompileSchema (DESIGN.md §2).
+			{"t", unsupported, []finding{name, {unsupported, "format", "/properties/q/format"}}},
+			{"t", malformed, []finding{name}},
+		}, outcomesOf(resp.GetTools()))
+	})
+	t.Run("tools of the wrong shape", func(t *testing.T) {
+		resp, err := c.CompileToolset(ctx, toolsListRequest(0, `{"tools":[
+			"read_file", {"name":7,"inputSchema":{"type":"object"}}, {"name":"n","inputSchema":null}, {"name":"s","inputSchema":"{}"}]}`))
+		require.NoError(t, err)
+		assert.Equal(t, []toolOutcome{
+			{"", malformed, []finding{name, {malformed, "inputSchema", ""}}},
+			{"", malformed, []finding{name}},
+			{"n", malformed, []finding{{malformed, "schema", ""}}},
+			{"s", malformed, []finding{{malformed, "schema", ""}}},
+		}, outcomesOf(resp.GetTools()))
+		assert.Empty(t, resp.GetBind())
+	})
+	t.Run("an empty list", func(t *testing.T) {
+		resp, err := c.CompileToolset(ctx, toolsListRequest(0, `{"tools":[]}`))
+		require.NoError(t, err)
+		assert.Empty(t, resp.GetTools())
+		assert.Empty(t, resp.GetBind())
+	})
+	t.Run("numbers stay exact", func(t *testing.T) {
+		minimum := func(n string) string {
+			return `{"type":"object","properties":{"n":{"type":"integer","minimum":` + n + `}}}`
+		}
+		resp, err := c.CompileToolset(ctx, toolsListRequest(0, `{"tools":[
+			{"name":"a","inputSchema":`+minimum("9007199254740992")+`},
+			{"name":"b","inputSchema":`+minimum("9007199254740993")+`}]}`))
+		require.NoError(t, err)
+		a, b := resp.GetBind()["a"], resp.GetBind()["b"]
+		assert.NotEqual(t, a, b)
+		direct, err := c.CompileSchema(ctx, compileJSON(minimum("9007199254740993")))
+		require.NoError(t, err)
+		assert.Equal(t, direct.GetHandle(), b)
+	})
+}
+
+func TestCompileToolsetToolList(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{})
+	ctx := t.Context()
+	resp, err := c.CompileToolset(ctx, toolListRequest(toolgatev1.Profile_PROFILE_TOOL_INPUT,
+		&toolgatev1.ToolSchema{Name: "weather", SchemaJson: weatherToolSchema},
+		&toolgatev1.ToolSchema{Name: "grep", SchemaJson: `{"type":"object","properties":{"q":{"type":"string","pattern":"^a","maxLength":9}}}`},
+		&toolgatev1.ToolSchema{Name: "cut", SchemaJson: `{"type":"object",`},
+		&toolgatev1.ToolSchema{Name: "no_schema"},
+		&toolgatev1.ToolSchema{SchemaJson: `{"type":"object"}`},
+		&toolgatev1.ToolSchema{Name: "dup", SchemaJson: `{"type":"object"}`},
+		&toolgatev1.ToolSchema{Name: "dup", SchemaJson: `{"type":"object"}`},
+		&toolgatev1.ToolSchema{Name: "add", SchemaJson: `{"type":"object","properties":{"a":{"type":"number"}}}`},
+	))
+	require.NoError(t, err)
+	name := finding{malformed, "name", ""}
+	assert.Equal(t, []toolOutcome{
+		{"weather", compiles, nil},
+		{"grep", unsupported, []finding{{unsupported, "pattern", "/properties/q/pattern"}, {unsupported, "maxLength", "/properties/q/maxLength"}}},
+		{"cut", malformed, []finding{{malformed, "json", ""}}},
+		{"no_schema", malformed, []finding{{malformed, "inputSchema", ""}}},
+		{"", malformed, []finding{name}},
+		{"dup", malformed, []finding{name}},
+		{"dup", malformed, []finding{name}},
+		{"add", compiles, nil},
+	}, outcomesOf(resp.GetTools()))
+	assert.ElementsMatch(t, []string{"weather", "add"}, mapsKeys(resp.GetBind()))
+
+	fromList, err := c.CompileToolset(ctx, toolsListRequest(0, `{"tools":[{"name":"weather","inputSchema":`+weatherToolSchema+`}]}`))
+	require.NoError(t, err)
+	assert.Equal(t, fromList.GetBind()["weather"], resp.GetBind()["weather"], "both forms give a schema the same handle")
+
+	t.Run("an empty list", func(t *testing.T) {
+		resp, err := c.CompileToolset(ctx, toolListRequest(0))
+		require.NoError(t, err)
+		assert.Empty(t, resp.GetTools())
+		assert.Empty(t, resp.GetBind())
+	})
+}
+
+func mapsKeys(m map[string]string) []string {
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func TestCompileToolsetInvalidArgument(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{})
+	cases := []struct {
+		name string
+		req  *toolgatev1.CompileToolsetRequest
+	}{
+		{"no source", &toolgatev1.CompileToolsetRequest{}},
+		{"no source, a profile", &toolgatev1.CompileToolsetRequest{Profile: toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE}},
+		{"empty text", toolsListRequest(0, ``)},
+		{"not JSON", toolsListRequest(0, `tools: [read_file]`)},
+		{"cut JSON", toolsListRequest(0, `{"tools":[{"name":"a","inputSchema":{"type":"object"}}`)},
+		{"trailing data", toolsListRequest(0, `{"tools":[]} {"tools":[]}`)},
+		{"an array", toolsListRequest(0, `[{"name":"a","inputSchema":{"type":"object"}}]`)},
+		{"one schema, not a list", toolsListRequest(0, weatherToolSchema)},
+		{"tools not an array", toolsListRequest(0, `{"tools":{"a":{"type":"object"}}}`)},
+		{"tools null", toolsListRequest(0, `{"tools":null}`)},
+		{"the whole JSON-RPC response", toolsListRequest(0, `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`)},
+		{"unknown profile, tools/list", toolsListRequest(7, `{"tools":[]}`)},
+		{"unknown profile, tool list", toolListRequest(7, &toolgatev1.ToolSchema{Name: "a", SchemaJson: `{"type":"object"}`})},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			resp, err := c.CompileToolset(t.Context(), tc.req)
+			assert.Equal(t, codes.InvalidArgument, code(err), "%v", err)
+			assert.Nil(t, resp)
+		})
+	}
+}
+
+func TestCompileToolsetOutputBindable(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{})
+	ctx := t.Context()
+	doc := `{"tools":[
+		{"name":"receipt","inputSchema":{"type":"object","required":["total"],"properties":{
+			"total":{"type":"number","minimum":0},
+			"date":{"type":"string","format":"date","title":"Date"}}}},
+		{"name":"address","inputSchema":{"type":"object","properties":{"street":{"type":"object","properties":{"n":{"type":"integer"}}}}}},
+		{"name":"ticket","inputSchema":{"type":"object","properties":{"urgency":{"type":"string","enum":["low","high"],"default":"low"}}}},
+		{"name":"plain","inputSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}]}`
+	resp, err := c.CompileToolset(ctx, toolsListRequest(toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE, doc))
+	require.NoError(t, err)
+	results := resp.GetTools()
+	require.Len(t, results, 4)
+	assert.Equal(t, []toolOutcome{
+		{"receipt", compiles, nil},
+		{"address", unsupported, findingsOf(results[1].GetErrors())},
+		{"ticket", compiles, nil},
+		{"plain", compiles, nil},
+	}, outcomesOf(results))
+	assert.NotEmpty(t, results[1].GetErrors(), "a nested object is not bindable")
+	assert.ElementsMatch(t, []finding{
+		{unsupported, "format", "/properties/date/format"},
+		{unsupported, "title", "/properties/date/title"},
+	}, findingsOf(results[0].GetWarnings()), "each tool's own warnings")
+	assert.Equal(t, []finding{{unsupported, "default", "/properties/urgency/default"}}, findingsOf(results[2].GetWarnings()))
+	assert.Empty(t, results[3].GetWarnings())
+	assert.ElementsMatch(t, []string{"plain", "receipt", "ticket"}, mapsKeys(resp.GetBind()), "warnings do not keep a tool from being bound")
+
+	input, err := c.CompileToolset(ctx, toolsListRequest(toolgatev1.Profile_PROFILE_TOOL_INPUT, doc))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"address", "plain"}, mapsKeys(input.GetBind()),
+		"the tool input profile takes nested objects and refuses format, title and default")
+	assert.NotEqual(t, resp.GetBind()["plain"], input.GetBind()["plain"], "the profile is part of the handle")
+}
+
+func TestCompileToolsetFindingsCap(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{Options: server.Options{MaxFindings: 2}})
+	resp, err := c.CompileToolset(t.Context(), toolsListRequest(0, `{"tools":[
+		{"name":"many","inputSchema":{"type":"object","title":"t","$id":"x","default":{}}},
+		{"name":"two","inputSchema":{"type":"object","title":"t","$id":"x"}},
+		{"name":"dup","inputSchema":{"type":"object","title":"t","$id":"x"}},
+		{"name":"dup","inputSchema":{"type":"object"}}]}`))
+	require.NoError(t, err)
+	results := resp.GetTools()
+	require.Len(t, results, 4)
+	assert.Len(t, results[0].GetErrors(), 2)
+	assert.True(t, results[0].GetErrorsTruncated(), "three findings, a cap of two")
+	assert.Len(t, results[1].GetErrors(), 2)
+	assert.False(t, results[1].GetErrorsTruncated(), "the cap is per tool")
+	require.Len(t, results[2].GetErrors(), 2)
+	assert.Equal(t, "name", results[2].GetErrors()[0].GetKeyword(), "the finding about the tool comes first")
+	assert.True(t, results[2].GetErrorsTruncated())
+	assert.False(t, results[3].GetErrorsTruncated())
+	assert.Empty(t, resp.GetBind())
+}
+
+// TestCompileToolsetMatchesCompileSchema compiles every real MCP toolset of
+// the shared fixtures and checks each tool against CompileSchema of its
+// inputSchema alone: the same code, handle and findings.
+func TestCompileToolsetMatchesCompileSchema(t *testing.T) {
+	t.Parallel()
+	dir := fixtures.Shared(t, "fixtures/mcp-tools")
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	c := client(t, server.Config{})
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(file)
+			require.NoError(t, err)
+			var list struct {
+				Tools []struct {
+					Name        string          `json:"name"`
+					InputSchema json.RawMessage `json:"inputSchema"`
+				} `json:"tools"`
+			}
+			require.NoError(t, json.Unmarshal(data, &list))
+			resp, err := c.CompileToolset(t.Context(), toolsListRequest(0, string(data)))
+			require.NoError(t, err)
+			require.Len(t, resp.GetTools(), len(list.Tools))
+			var bound map[string]string // nil while empty, as GetBind is
+			for i, tool := range list.Tools {
+				got := resp.GetTools()[i]
+				want, err := c.CompileSchema(t.Context(), compileJSON(string(tool.InputSchema)))
+				require.NoError(t, err)
+				assert.Equal(t, tool.Name, got.GetName())
+				assert.Equal(t, want.GetCode(), got.GetCode(), tool.Name)
+				assert.Equal(t, want.GetHandle(), got.GetHandle(), tool.Name)
+				// The order of the findings may differ: a tools/list
+				// document's schemas are compiled in canonical form.
+				assert.ElementsMatch(t, findingsOf(want.GetErrors()), findingsOf(got.GetErrors()), tool.Name)
+				if got.GetCode() == compiles {
+					if bound == nil {
+						bound = map[string]string{}
+					}
+					bound[tool.Name] = got.GetHandle()
+				}
+			}
+			assert.Equal(t, bound, resp.GetBind())
+		})
+	}
+}
+
+// sseData returns the data of every event of a server-sent event file
+// whose events have one data line each.
+func sseData(t *testing.T, path string) []string {
+	t.Helper()
+	body, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var events []string
+	for line := range strings.Lines(string(body)) {
+		if data, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), "data: "); ok {
+			events = append(events, data)
+		}
+	}
+	return events
+}
+
+// The search call of testdata/mcp-e2e/anthropic.sse: its arguments, whose
+// scope "everywhere" no enum choice starts with, and the bytes of them
+// sent up to the delta holding the first impossible byte.
+const (
+	e2eSearchArgs = `{"query": "retry_limit", "scope": "everywhere"}`
+	e2eSearchSeen = len(`{"query": "retry_limit", `) + len(`"scope": "ev`)
+)
+
+// TestToolsetEndToEnd is issue 6 end to end over a real TCP listener: an
+// MCP tools/list result is compiled, its binding is bound to a
+// ValidateStream, and an Anthropic stream calls a tool validly, a tool
+// invalidly, a tool the list does not have, and (on a second stream) the
+// tool that did not compile. Each result must arrive as soon as its
+// verdict is known: the test sends the events one at a time and waits for
+// a result right after the event that decides it.
+func TestToolsetEndToEnd(t *testing.T) {
+	t.Parallel()
+	c := tcpClient(t, server.Config{})
+	toolsList, err := os.ReadFile(fixtures.Testdata(t, "mcp-e2e/tools_list.json"))
+	require.NoError(t, err)
+	resp, err := c.CompileToolset(t.Context(), toolsListRequest(toolgatev1.Profile_PROFILE_UNSPECIFIED, string(toolsList)))
+	require.NoError(t, err)
+
+	require.Equal(t, []toolOutcome{
+		{"read_file", compiles, nil},
+		{"write_file", compiles, nil},
+		{"search", compiles, nil},
+		{"fetch_url", unsupported, findingsOf(resp.GetTools()[3].GetErrors())},
+	}, outcomesOf(resp.GetTools()))
+	assert.ElementsMatch(t, []finding{
+		{unsupported, "$schema", "/$schema"},
+		{unsupported, "default", "/properties/max_length/default"},
+		{unsupported, "maximum", "/properties/max_length/maximum"},
+		{unsupported, "format", "/properties/url/format"},
+	}, findingsOf(resp.GetTools()[3].GetErrors()))
+	require.Equal(t, []string{"read_file", "search", "write_file"}, mapsKeys(resp.GetBind()))
+
+	const anthropic = toolgatev1.Provider_PROVIDER_ANTHROPIC
+	t.Run("three calls, three results", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		s, err := c.ValidateStream(ctx)
+		require.NoError(t, err)
+		send(t, s, bind(resp.GetBind()))
+
+		// decides maps a substring of the event that decides a call to the
+		// check of that call's result.
+		decides := []struct {
+			event string
+			check func(t *testing.T, r *toolgatev1.CallResult)
+		}{
+			{`"type":"content_block_stop","index":1`, func(t *testing.T, r *toolgatev1.CallResult) {
+				assert.Equal(t, "toolu_01ReadFile", r.GetCallId())
+				assert.Equal(t, "read_file", r.GetToolName())
+				assert.True(t, r.GetValid(), "%v", r.GetErrors())
+				assert.Equal(t, compiles, r.GetCode())
+				assert.False(t, r.GetEarly())
+				assert.Equal(t, int64(len(`{"path": "config/app.yaml", "max_lines": 200}`)), r.GetBytes())
+			}},
+			{`scope\": \"ev"`, func(t *testing.T, r *toolgatev1.CallResult) {
+				assert.Equal(t, "toolu_02Search", r.GetCallId())
+				assert.Equal(t, "search", r.GetToolName())
+				assert.False(t, r.GetValid())
+				assert.True(t, r.GetEarly(), "rejected while the call was still streaming")
+				assert.Equal(t, int64(e2eSearchSeen), r.GetBytes())
+				assert.Equal(t, malformed, r.GetCode())
+				require.Len(t, r.GetErrors(), 1)
+				e := r.GetErrors()[0]
+				assert.Equal(t, finding{malformed, "enum", "/properties/scope/enum"}, findingsOf(r.GetErrors())[0])
+				assert.Equal(t, "/scope", e.GetInstancePath())
+				assert.Equal(t, int64(strings.Index(e2eSearchArgs, "everywhere")), e.GetOffset(), "the 'e' that no choice starts with")
+				assert.Contains(t, e.GetMessage(), "/scope")
+			}},
+			{`"name":"delete_file"`, func(t *testing.T, r *toolgatev1.CallResult) {
+				assert.Equal(t, "toolu_03Delete", r.GetCallId())
+				assert.Equal(t, "delete_file", r.GetToolName())
+				assert.False(t, r.GetValid())
+				assert.True(t, r.GetEarly(), "decided at the call's start")
+				assert.Equal(t, malformed, r.GetCode())
+				require.Len(t, r.GetErrors(), 1)
+				assert.Equal(t, "tool_name", r.GetErrors()[0].GetKeyword())
+				assert.Empty(t, r.GetErrors()[0].GetSchemaPath())
+			}},
+		}
+		events := sseData(t, fixtures.Testdata(t, "mcp-e2e/anthropic.sse"))
+		next := 0
+		for _, ev := range events {
+			send(t, s, providerEvent(anthropic, ev))
+			if next < len(decides) && strings.Contains(ev, decides[next].event) {
+				decides[next].check(t, recvResult(t, s))
+				next++
+			}
+		}
+		require.Equal(t, len(decides), next, "every deciding event was sent")
+		require.NoError(t, s.CloseSend())
+		_, err = s.Recv()
+		assert.ErrorIs(t, err, io.EOF, "exactly three results")
+	})
+
+	t.Run("the tool that did not compile is not bound", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		s, err := c.ValidateStream(ctx)
+		require.NoError(t, err)
+		send(t, s, bind(resp.GetBind()),
+			providerEvent(anthropic, `{"type":"message_start","message":{"id":"msg_2","type":"message","role":"assistant","content":[]}}`),
+			providerEvent(anthropic, `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_04Fetch","name":"fetch_url","input":{}}}`),
+			providerEvent(anthropic, `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"url\": \"https://example.com\"}"}}`),
+			providerEvent(anthropic, `{"type":"content_block_stop","index":0}`),
+			providerEvent(anthropic, `{"type":"message_stop"}`))
+		require.NoError(t, s.CloseSend())
+		r := recvResult(t, s)
+		assert.Equal(t, "toolu_04Fetch", r.GetCallId())
+		assert.Equal(t, "fetch_url", r.GetToolName())
+		assert.False(t, r.GetValid(), "never passed unchecked")
+		assert.Equal(t, malformed, r.GetCode())
+		require.Len(t, r.GetErrors(), 1)
+		assert.Equal(t, "tool_name", r.GetErrors()[0].GetKeyword())
+		_, err = s.Recv()
+		assert.ErrorIs(t, err, io.EOF)
+	})
+}
