@@ -80,6 +80,23 @@ breaking: ## Check proto/ for breaking changes against the main branch
 		echo "no local branch main with a buf.yaml to compare with; skipping"; \
 	fi
 
+.PHONY: mcp-report
+mcp-report: ## Regenerate the README's report on ../shared/fixtures/mcp-tools
+	@if [[ ! -d ../shared/fixtures/mcp-tools ]]; then \
+		echo "mcp-report: ../shared/fixtures/mcp-tools not found; it needs the shared fixtures beside this repository" >&2; \
+		exit 1; \
+	fi
+	@report="$$(mktemp)"; trap 'rm -f "$$report" README.md.tmp' EXIT; \
+	$(GO) run ./server/cmd/toolgate check --summary ../shared/fixtures/mcp-tools/*.json > "$$report"; \
+	awk -v report="$$report" ' \
+		/^<!-- mcp-report:begin -->$$/ { print; print ""; while ((getline line < report) > 0) print line; print ""; skip = 1; begin++; next } \
+		/^<!-- mcp-report:end -->$$/ { skip = 0; end++ } \
+		!skip { print } \
+		END { if (begin != 1 || end != 1) { print "mcp-report: README.md needs one <!-- mcp-report:begin --> and one <!-- mcp-report:end --> line" > "/dev/stderr"; exit 1 } }' \
+		README.md > README.md.tmp; \
+	mv README.md.tmp README.md; \
+	echo "README.md: MCP report regenerated"
+
 .PHONY: grpcurl
 grpcurl: ## Run the pinned grpcurl (ARGS='-plaintext 127.0.0.1:50051 list')
 	$(GRPCURL) $(ARGS)

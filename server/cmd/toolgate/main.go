@@ -6,6 +6,12 @@
 // "listening" with the bound address once it is ready, answers health checks
 // with SERVING from then on, and on SIGINT or SIGTERM stops taking calls and
 // drains those in flight for up to --shutdown-grace.
+//
+// "toolgate check [--profile P] [--summary] FILE..." checks schema files and
+// MCP tools/list results offline instead of serving: it prints each finding
+// with its pointer into the file and exits 0 (everything compiles), 1
+// (something is unsupported or malformed) or 2 (usage or I/O error); see
+// "toolgate check -h".
 package main
 
 import (
@@ -32,6 +38,9 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "check" {
+		os.Exit(runCheck(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stderr); err != nil {

@@ -1,0 +1,540 @@
+package toolset_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/fixtures"
+	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/internal/store"
+	"github.com/toolgate/toolgate/internal/toolset"
+)
+
+// want is one expected finding: code, keyword and schema path.
+type want struct {
+	code    schema.Code
+	keyword string
+	path    string
+}
+
+func unsupported(kw, path string) want { return want{schema.CodeUnsupported, kw, path} }
+func malformed(kw, path string) want   { return want{schema.CodeValidation, kw, path} }
+
+var u = unsupported // short, for the long tables
+
+func wants(fs []schema.Finding) []want {
+	out := make([]want, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, want{f.Code, f.Keyword, f.SchemaPath})
+	}
+	return out
+}
+
+func TestParseToolsList(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		doc  string
+		want []toolset.Tool
+	}{
+		{"valid", `{"tools": [
+			{"name": "a", "description": "A.", "inputSchema": {"type": "object"}},
+			{"name": "b", "inputSchema": {"properties": {"x": {"type": "string"}}, "type": "object"}}]}`,
+			[]toolset.Tool{
+				{Name: "a", Schema: []byte(`{"type":"object"}`), Pointer: "/tools/0"},
+				{Name: "b", Schema: []byte(`{"properties":{"x":{"type":"string"}},"type":"object"}`), Pointer: "/tools/1"},
+			}},
+		{"schema as canonical text", `{"tools": [{"name": "a", "inputSchema": {"type" : "object", "properties": {"n": {"type": "number", "minimum": 1.50}}}}]}`,
+			[]toolset.Tool{{Name: "a", Schema: []byte(`{"properties":{"n":{"minimum":1.5e0,"type":"number"}},"type":"object"}`), Pointer: "/tools/0"}}},
+		{"extra members ignored", `{"tools": [{"name": "a", "title": "A", "annotations": {"readOnlyHint": true},
+			"outputSchema": {"type": "object"}, "_meta": {}, "inputSchema": {"type": "object"}}], "nextCursor": "x", "_meta": {}}`,
+			[]toolset.Tool{{Name: "a", Schema: []byte(`{"type":"object"}`), Pointer: "/tools/0"}}},
+		{"no tools", `{"tools": []}`, []toolset.Tool{}},
+		{"tool without name", `{"tools": [{"inputSchema": {"type": "object"}}]}`,
+			[]toolset.Tool{{Schema: []byte(`{"type":"object"}`), Pointer: "/tools/0"}}},
+		{"name not a string", `{"tools": [{"name": 7, "inputSchema": {"type": "object"}}]}`,
+			[]toolset.Tool{{Schema: []byte(`{"type":"object"}`), Pointer: "/tools/0"}}},
+		{"tool without inputSchema", `{"tools": [{"name": "a"}]}`,
+			[]toolset.Tool{{Name: "a", Pointer: "/tools/0"}}},
+		{"inputSchema of any kind is kept for the compiler", `{"tools": [{"name": "a", "inputSchema": true}, {"name": "b", "inputSchema": null}]}`,
+			[]toolset.Tool{{Name: "a", Schema: []byte(`true`), Pointer: "/tools/0"}, {Name: "b", Schema: []byte(`null`), Pointer: "/tools/1"}}},
+		{"tool not an object", `{"tools": ["a", {"name": "b", "inputSchema": {}}]}`,
+			[]toolset.Tool{{Pointer: "/tools/0"}, {Name: "b", Schema: []byte(`{}`), Pointer: "/tools/1"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := toolset.ParseToolsList([]byte(c.doc))
+			require.NoError(t, err)
+			assert.Equal(t, c.want, got)
+		})
+	}
+}
+
+func TestParseToolsListErrors(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, doc, msg string
+	}{
+		{"not JSON", `{"tools": [`, "not a JSON document"},
+		{"trailing data", `{"tools": []} {}`, "not a JSON document"},
+		{"duplicate member", `{"tools": [{"name": "a", "name": "b", "inputSchema": {}}]}`, "not a JSON document"},
+		{"empty", ``, "not a JSON document"},
+		{"array", `[{"name": "a", "inputSchema": {}}]`, "not a tools/list result"},
+		{"no tools member", `{"type": "object"}`, "not a tools/list result"},
+		{"tools not an array", `{"tools": {"a": {"inputSchema": {}}}}`, "not a tools/list result"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			tools, err := toolset.ParseToolsList([]byte(c.doc))
+			assert.Nil(t, tools)
+			var de *toolset.DocumentError
+			require.ErrorAs(t, err, &de)
+			assert.Contains(t, de.Error(), c.msg)
+		})
+	}
+}
+
+func TestIsToolsList(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		doc  string
+		want bool
+	}{
+		{`{"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}`, true},
+		{`{"tools": [{"inputSchema": {}}], "nextCursor": "x"}`, true},
+		{`{"tools": []}`, true},
+		{`{"tools": [{"name": "a"}]}`, false}, // ParseToolsList still reads it
+		{`{"tools": ["a"]}`, false},
+		{`{"tools": {}}`, false},
+		{`{"type": "object", "properties": {"tools": {"type": "array"}}}`, false},
+		{`[]`, false},
+		{`not json`, false},
+		{``, false},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, toolset.IsToolsList([]byte(c.doc)), c.doc)
+	}
+}
+
+func TestCompile(t *testing.T) {
+	t.Parallel()
+	tools, err := toolset.ParseToolsList([]byte(`{"tools": [
+		{"name": "ok", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}},
+		{"name": "twice", "inputSchema": {"type": "object"}},
+		{"inputSchema": {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}}}},
+		{"name": "twice", "inputSchema": {"type": "object", "properties": {"n": {"type": 5}}}},
+		{"name": "bare"},
+		{"name": "unsupported", "inputSchema": {"$schema": "x", "type": "object"}}]}`))
+	require.NoError(t, err)
+	results := toolset.Compile(schema.ToolInput, tools)
+	require.Len(t, results, len(tools))
+	cases := []struct {
+		problems []want // findings about the tool itself
+		errors   []want // findings about its schema; nil when compiled
+		code     schema.Code
+	}{
+		{nil, nil, schema.CodeNone},
+		{[]want{malformed("name", "")}, nil, schema.CodeValidation},
+		{[]want{malformed("name", "")}, []want{unsupported("format", "/properties/u/format")}, schema.CodeUnsupported},
+		{[]want{malformed("name", "")}, []want{malformed("type", "/properties/n/type")}, schema.CodeValidation},
+		{[]want{malformed("inputSchema", "")}, nil, schema.CodeValidation},
+		{nil, []want{unsupported("$schema", "/$schema")}, schema.CodeUnsupported},
+	}
+	for i, c := range cases {
+		r := &results[i]
+		assert.Equal(t, tools[i], r.Tool, "tool %d", i)
+		assert.Equal(t, c.problems, nilIfEmpty(wants(r.Problems)), "tool %d problems", i)
+		assert.Equal(t, c.code, r.Code(), "tool %d code", i)
+		assert.Equal(t, append(slices.Clone(c.problems), c.errors...), nilIfEmpty(wants(r.Findings())), "tool %d findings", i)
+		if tools[i].Schema == nil {
+			assert.Nil(t, r.Compiled, "tool %d has no schema to compile", i)
+			continue
+		}
+		// Every schema is compiled, repeated names included, so its own
+		// findings show too.
+		require.NotNil(t, r.Compiled, "tool %d", i)
+		assert.Equal(t, c.errors, nilIfEmpty(wants(r.Compiled.Errors)), "tool %d schema", i)
+		assert.Equal(t, c.errors == nil, r.Compiled.Schema != nil, "tool %d compiled", i)
+	}
+	// Findings about the tool carry its message and no schema path.
+	assert.Contains(t, results[1].Problems[0].Message, `"twice" occurs 2 times`)
+	assert.Contains(t, results[2].Problems[0].Message, "no name")
+	assert.Contains(t, results[4].Problems[0].Message, "no inputSchema")
+}
+
+func nilIfEmpty(w []want) []want {
+	if len(w) == 0 {
+		return nil
+	}
+	return w
+}
+
+// TestCompileNameless checks that a nameless tool is reported even when
+// several tools lack a name (they share the empty name).
+func TestCompileNameless(t *testing.T) {
+	t.Parallel()
+	results := toolset.Compile(schema.ToolInput, []toolset.Tool{
+		{Schema: []byte(`{"type":"object"}`)}, {Schema: []byte(`{"type":"object"}`)},
+	})
+	for _, r := range results {
+		assert.Equal(t, []want{malformed("name", "")}, wants(r.Problems))
+		assert.Contains(t, r.Problems[0].Message, "no name")
+	}
+}
+
+// TestNumbersStayExact checks that a bound beyond float64's exact integers
+// survives the tools/list document, the compiler and the handle:
+// 9007199254740993 (2^53 + 1) rounds to 9007199254740992 as a float64.
+func TestNumbersStayExact(t *testing.T) {
+	t.Parallel()
+	doc := func(n string) []byte {
+		return []byte(`{"tools": [{"name": "n", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer", "minimum": ` + n + `}}}}]}`)
+	}
+	compile := func(n string) *schema.Result {
+		tools, err := toolset.ParseToolsList(doc(n))
+		require.NoError(t, err)
+		require.Len(t, tools, 1)
+		assert.Equal(t, `{"properties":{"n":{"minimum":`+n+`,"type":"integer"}},"type":"object"}`, string(tools[0].Schema))
+		r := toolset.Compile(schema.ToolInput, tools)[0]
+		require.Equal(t, schema.CodeNone, r.Code(), "%v", r.Findings())
+		return r.Compiled
+	}
+	above, at := compile("9007199254740993"), compile("9007199254740992")
+	assert.Equal(t, `{"properties":{"n":{"minimum":9007199254740993,"type":"integer"}},"type":"object"}`, string(above.Canonical))
+	assert.NotEqual(t, store.Handle(schema.ToolInput.String(), above.Canonical), store.Handle(schema.ToolInput.String(), at.Canonical),
+		"schemas that differ only beyond float64 precision must get different handles")
+	require.NotNil(t, above.Schema.Root.Keys[0].Schema.Minimum)
+	assert.Equal(t, "9007199254740993", above.Schema.Root.Keys[0].Schema.Minimum.String())
+
+	// A spelling of the same value gives the same canonical text.
+	same := compile("9007199254740993")
+	assert.Equal(t, above.Canonical, same.Canonical)
+	tools, err := toolset.ParseToolsList(doc("9.007199254740993e15"))
+	require.NoError(t, err)
+	assert.Equal(t, above.Canonical, toolset.Compile(schema.ToolInput, tools)[0].Compiled.Canonical)
+}
+
+// mcpFixtures returns every tools/list document of the shared MCP fixtures,
+// by file name, or skips when they are absent.
+func mcpFixtures(t *testing.T) map[string][]byte {
+	t.Helper()
+	dir := fixtures.Shared(t, "fixtures/mcp-tools")
+	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, paths)
+	docs := map[string][]byte{}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		docs[filepath.Base(p)] = data
+	}
+	return docs
+}
+
+// TestRealMCPTools compiles every real MCP tool and checks, against an
+// independent walk of each inputSchema (DESIGN.md §3), that a tool compiles
+// exactly when the walk finds nothing refused, and that its findings are
+// exactly what the walk finds, each at its exact schema path.
+func TestRealMCPTools(t *testing.T) {
+	t.Parallel()
+	total := 0
+	for file, data := range mcpFixtures(t) {
+		require.True(t, toolset.IsToolsList(data), file)
+		tools, err := toolset.ParseToolsList(data)
+		require.NoError(t, err, file)
+		var doc struct {
+			Tools []struct {
+				InputSchema any `json:"inputSchema"`
+			} `json:"tools"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		require.NoError(t, dec.Decode(&doc), file)
+		require.Len(t, doc.Tools, len(tools), file)
+		for i, r := range toolset.Compile(schema.ToolInput, tools) {
+			total++
+			t.Run(file+"/"+r.Name, func(t *testing.T) {
+				assert.Empty(t, r.Problems, "real tools have unique names and a schema")
+				require.NotNil(t, r.Compiled)
+				w := &walker{}
+				w.node(doc.Tools[i].InputSchema, "", true)
+				expected := dedupe(w.found)
+				got := dedupe(wants(r.Compiled.Errors))
+				assert.Equal(t, len(expected) == 0, r.Code() == schema.CodeNone, "compiles exactly when nothing is refused")
+				for _, e := range expected {
+					assert.Contains(t, got, e, "the walk finds %s at %q", e.keyword, e.path)
+				}
+				for _, g := range got {
+					assert.Contains(t, expected, g, "the compiler reports %s at %q", g.keyword, g.path)
+					_, ok := resolve(doc.Tools[i].InputSchema, g.path)
+					assert.True(t, ok, "schema path %q exists", g.path)
+				}
+				assert.Empty(t, r.Compiled.Warnings, "the tool input profile has no warnings")
+			})
+		}
+	}
+	assert.Equal(t, 70, total, "PROVENANCE.md lists 70 tools")
+}
+
+func dedupe(ws []want) []want {
+	slices.SortFunc(ws, func(a, b want) int {
+		return strings.Compare(a.path+"\x00"+a.keyword, b.path+"\x00"+b.keyword)
+	})
+	return slices.Compact(ws)
+}
+
+// walker finds, independently of the compiler, what the tool input profile
+// refuses in a schema (DESIGN.md §3). It walks schema positions only (the
+// root, properties/*, items, oneOf/*), not the values of other keywords:
+// property names and enum values are not keywords, and the inside of a
+// refused keyword such as anyOf is not examined. It models the rules the
+// real schemas exercise and assumes well-formed keyword values (the
+// compiler's VALIDATION findings are tested in package schema).
+type walker struct{ found []want }
+
+var nineKeywords = map[string]bool{
+	"type": true, "properties": true, "required": true, "additionalProperties": true,
+	"additional_properties": true, "description": true, "enum": true, "minimum": true,
+	"items": true, "oneOf": true,
+}
+
+var sixTypes = map[string]bool{
+	"object": true, "array": true, "string": true, "integer": true, "number": true, "boolean": true,
+}
+
+// appliesTo lists the types a keyword can constrain; absent means any type.
+var appliesTo = map[string][]string{
+	"properties": {"object"}, "required": {"object"}, "additionalProperties": {"object"},
+	"additional_properties": {"object"}, "minimum": {"integer", "number"}, "items": {"array"},
+}
+
+func (w *walker) refuse(kw, path string) { w.found = append(w.found, unsupported(kw, path)) }
+
+func (w *walker) node(v any, path string, root bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		if _, isBool := v.(bool); isBool {
+			w.refuse("schema", path)
+		}
+		return
+	}
+	for k := range m {
+		if !nineKeywords[k] {
+			w.refuse(k, path+"/"+escape(k))
+		}
+	}
+	_, hasOneOf := m["oneOf"]
+	typ, hasType := m["type"]
+	name, _ := typ.(string)
+	switch {
+	case !hasType && root && !hasOneOf:
+		name = "object"
+	case !hasType && !root && !hasOneOf:
+		w.refuse("type", path) // untyped: would accept any value
+	case hasType && (!sixTypes[name] || (root && name != "object")):
+		w.refuse("type", path+"/type") // a list, "null", or a root that is not an object
+		name = ""
+	}
+	if hasOneOf {
+		if root {
+			w.refuse("oneOf", path+"/oneOf")
+		}
+		for k := range m {
+			if k != "oneOf" && k != "description" {
+				w.refuse(k, path+"/"+escape(k))
+			}
+		}
+	}
+	for k := range m {
+		if types, ok := appliesTo[k]; ok && name != "" && !slices.Contains(types, name) {
+			w.refuse(k, path+"/"+escape(k))
+		}
+	}
+	if _, isObject := m["additionalProperties"].(map[string]any); isObject {
+		w.refuse("additionalProperties", path+"/additionalProperties")
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		for k, p := range props {
+			w.node(p, path+"/properties/"+escape(k), false)
+		}
+	}
+	switch items := m["items"].(type) {
+	case []any:
+		w.refuse("items", path+"/items")
+	case nil:
+	default:
+		w.node(items, path+"/items", false)
+	}
+	if branches, ok := m["oneOf"].([]any); ok {
+		for i, b := range branches {
+			w.node(b, path+"/oneOf/"+strconv.Itoa(i), false)
+		}
+	}
+}
+
+func escape(token string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(token, "~", "~0"), "/", "~1")
+}
+
+// resolve follows an RFC 6901 pointer into a decoded JSON value.
+func resolve(v any, ptr string) (any, bool) {
+	if ptr == "" {
+		return v, true
+	}
+	if !strings.HasPrefix(ptr, "/") {
+		return nil, false
+	}
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch x := v.(type) {
+		case map[string]any:
+			next, ok := x[tok]
+			if !ok {
+				return nil, false
+			}
+			v = next
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			v = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// TestRealMCPToolsByHand lists, for a varied set of real tools, the findings
+// the tool input profile must report, written by hand from the fixture
+// JSON. nil means the tool compiles.
+func TestRealMCPToolsByHand(t *testing.T) {
+	t.Parallel()
+	docs := mcpFixtures(t)
+	cases := []struct {
+		file, tool string
+		want       []want
+	}{
+		// zod output: $schema on every root, and nothing else refused.
+		{"server-filesystem.json", "read_file", []want{u("$schema", "/$schema")}},
+		{"server-memory.json", "create_entities", []want{u("$schema", "/$schema")}},
+		// minItems on an array of strings.
+		{"server-filesystem.json", "read_multiple_files", []want{u("$schema", "/$schema"), u("minItems", "/properties/paths/minItems")}},
+		// default on a boolean; the items object without additionalProperties is fine.
+		{"server-filesystem.json", "edit_file", []want{u("$schema", "/$schema"), u("default", "/properties/dryRun/default")}},
+		// format, and default two objects deep.
+		{"cloudflare-browser.json", "get_url_screenshot", []want{
+			u("$schema", "/$schema"), u("format", "/properties/url/format"),
+			u("default", "/properties/viewport/properties/height/default"),
+			u("default", "/properties/viewport/properties/width/default"),
+		}},
+		{"cloudflare-radar.json", "list_autonomous_systems", []want{u("$schema", "/$schema"), u("pattern", "/properties/location/pattern")}},
+		{"cloudflare-radar.json", "get_as_details", []want{u("$schema", "/$schema"), u("exclusiveMinimum", "/properties/asn/exclusiveMinimum")}},
+		// anyOf beside "type": "string" — typed, so only anyOf; the format
+		// members of the anyOf are not examined.
+		{"cloudflare-radar.json", "get_ip_details", []want{u("$schema", "/$schema"), u("anyOf", "/properties/ip/anyOf")}},
+		// Refused keywords inside items.
+		{"cloudflare-radar.json", "get_domains_ranking", []want{
+			u("$schema", "/$schema"), u("format", "/properties/date/items/format"),
+			u("pattern", "/properties/location/items/pattern"),
+		}},
+		// pydantic: title everywhere, exclusive bounds, minLength; minimum on
+		// an integer is fine.
+		{"mcp-server-fetch.json", "fetch", []want{
+			u("title", "/title"),
+			u("format", "/properties/url/format"), u("minLength", "/properties/url/minLength"), u("title", "/properties/url/title"),
+			u("default", "/properties/max_length/default"), u("exclusiveMaximum", "/properties/max_length/exclusiveMaximum"),
+			u("exclusiveMinimum", "/properties/max_length/exclusiveMinimum"), u("title", "/properties/max_length/title"),
+			u("default", "/properties/start_index/default"), u("title", "/properties/start_index/title"),
+			u("default", "/properties/raw/default"), u("title", "/properties/raw/title"),
+		}},
+		{"github-mcp-server.json", "update_issue_state", []want{u("maxLength", "/properties/rationale/maxLength")}},
+		// maxLength inside the second oneOf branch of items.
+		{"github-mcp-server.json", "update_issue_assignees", []want{u("maxLength", "/properties/assignees/items/oneOf/1/properties/rationale/maxLength")}},
+		{"github-mcp-server.json", "set_issue_fields", []want{
+			u("maxLength", "/properties/fields/items/properties/rationale/maxLength"), u("minItems", "/properties/fields/minItems"),
+		}},
+		{"github-mcp-server.json", "search_repositories", []want{
+			u("default", "/properties/minimal_output/default"), u("maximum", "/properties/perPage/maximum"),
+		}},
+		// A property named "type" holding a default: the keyword is default.
+		{"github-mcp-server.json", "list_global_security_advisories", []want{u("default", "/properties/type/default")}},
+		// A type list; and a property named "type" that is a nullable anyOf
+		// without a type of its own, so it is also untyped.
+		{"github-mcp-server.json", "issue_write", []want{
+			u("type", "/properties/issue_fields/items/properties/value/type"),
+			u("anyOf", "/properties/type/anyOf"), u("type", "/properties/type"),
+		}},
+		// type beside oneOf (twice), an untyped anyOf, and untyped "any JSON"
+		// properties inside both oneOf branches.
+		{"github-mcp-server.json", "projects_write", []want{
+			u("anyOf", "/properties/filter/anyOf"), u("type", "/properties/filter"),
+			u("type", "/properties/items/items/type"),
+			u("type", "/properties/updated_field/type"),
+			u("type", "/properties/updated_field/oneOf/0/properties/value"),
+			u("type", "/properties/updated_field/oneOf/1/properties/value"),
+		}},
+		// Tools that compile: no arguments; an array of closed objects; an
+		// object property without properties.
+		{"github-mcp-server.json", "get_me", nil},
+		{"github-mcp-server.json", "push_files", nil},
+		{"server-puppeteer.json", "puppeteer_navigate", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.file+"/"+c.tool, func(t *testing.T) {
+			t.Parallel()
+			tools, err := toolset.ParseToolsList(docs[c.file])
+			require.NoError(t, err)
+			var r *toolset.Result
+			for _, res := range toolset.Compile(schema.ToolInput, tools) {
+				if res.Name == c.tool {
+					r = &res
+				}
+			}
+			require.NotNil(t, r, "no tool %q in %s", c.tool, c.file)
+			assert.ElementsMatch(t, c.want, wants(r.Findings()))
+			if c.want == nil {
+				assert.Equal(t, schema.CodeNone, r.Code())
+				assert.NotNil(t, r.Compiled.Schema)
+			} else {
+				assert.Equal(t, schema.CodeUnsupported, r.Code())
+				assert.Nil(t, r.Compiled.Schema)
+			}
+		})
+	}
+}
+
+// TestOwnToolsLists reads the project's own tools/list documents, which run
+// in a fresh clone too.
+func TestOwnToolsLists(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(fixtures.Testdata(t, "mcp/small.json"))
+	require.NoError(t, err)
+	assert.False(t, toolset.IsToolsList(data), "a tool lacks inputSchema")
+	tools, err := toolset.ParseToolsList(data)
+	require.NoError(t, err)
+	results := toolset.Compile(schema.ToolInput, tools)
+	require.Len(t, results, 4)
+	got := make([][]want, len(results))
+	for i := range results {
+		got[i] = wants(results[i].Findings())
+	}
+	assert.Equal(t, [][]want{
+		{},
+		{u("pattern", "/properties/a~1b/pattern"), u("maximum", "/properties/retries/maximum"), u("format", "/properties/url/format")},
+		{u("type", "/properties/type")},
+		{malformed("inputSchema", "")},
+	}, got)
+}

@@ -1,0 +1,369 @@
+package main
+
+import (
+	"cmp"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/internal/toolset"
+)
+
+// Exit statuses of toolgate check.
+const (
+	// checkOK: every schema and tool compiled (warnings allowed), or
+	// --summary printed its report, or -h printed the usage.
+	checkOK = 0
+	// checkRefused: something is unsupported or malformed.
+	checkRefused = 1
+	// checkTrouble: a usage error, or a file that could not be read. It wins
+	// over checkRefused, since then not everything was checked.
+	checkTrouble = 2
+)
+
+const checkUsage = `Usage: toolgate check [--profile tool_input|output_bindable] [--summary] FILE...
+
+Compiles each FILE offline, without a server, and prints every finding.
+A FILE is either one JSON schema or an MCP tools/list result
+({"tools": [{"name", "inputSchema", ...}, ...]}).
+
+Output, on stdout (POINTER is an RFC 6901 pointer into FILE, empty for the
+whole document; in a tools/list result it leads through the tool, like
+/tools/3/inputSchema/properties/url/format):
+  FILE:POINTER: CODE KEYWORD: MESSAGE      a finding; CODE is UNSUPPORTED_CAPABILITY or VALIDATION
+  FILE:POINTER: WARNING KEYWORD: MESSAGE   accepted but not enforced (output_bindable)
+  FILE: N of M tools can be enforced       the last line for a tools/list result
+  FILE: ok                                 the last line for a schema (or: cannot be enforced (...))
+Usage and I/O errors go to stderr.
+
+With --summary, prints instead a Markdown report over all files: how many
+tools can be enforced, and what blocks the rest.
+
+Exit status: 0 when everything compiles (warnings allowed) and always after
+--summary or -h; 1 when anything is unsupported or malformed; 2 for a usage
+error or a file that cannot be read.
+
+Flags (flags come before the files; they have no TOOLGATE_* fallbacks):
+`
+
+// runCheck is the "toolgate check" subcommand: it compiles schema files and
+// MCP tools/list results offline and returns the exit status (checkOK,
+// checkRefused or checkTrouble). Findings, warnings, per-file summaries and
+// the --summary report go to stdout; usage and I/O errors to stderr (the
+// usage itself goes to stdout when asked for with -h).
+//
+// A file is read as a tools/list result when it is a JSON object whose
+// "tools" member is an array (toolset.ParseToolsList accepts it), even if
+// a tool in it lacks a name or an inputSchema, so that such a tool is
+// reported as a VALIDATION finding at its own pointer; toolset.IsToolsList
+// is the stricter test. Anything else, including a file that is not JSON,
+// is compiled as one schema, and the compiler reports what is wrong with it.
+// Each tool's findings point into the file: tool.Pointer + "/inputSchema" +
+// the finding's schema path, or tool.Pointer itself for findings about the
+// tool (keyword "name" or "inputSchema").
+func runCheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("toolgate check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	profileName := fs.String("profile", schema.ToolInput.String(), "the profile to compile for: tool_input or output_bindable")
+	summary := fs.Bool("summary", false, "print a Markdown report of what can be enforced and what blocks the rest, instead of the findings")
+	usage := func(w io.Writer) {
+		fmt.Fprint(w, checkUsage)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(stderr)
+	}
+	fs.Usage = func() {} // printed below, on the right stream
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(stdout)
+			return checkOK
+		}
+		usage(stderr) // the flag package has printed the error itself
+		return checkTrouble
+	}
+	profile, ok := parseProfile(*profileName)
+	if !ok {
+		fmt.Fprintf(stderr, "toolgate check: unknown profile %q; use tool_input or output_bindable\n", *profileName)
+		return checkTrouble
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "toolgate check: no files given")
+		usage(stderr)
+		return checkTrouble
+	}
+	status := checkOK
+	var reports []fileReport
+	for _, name := range fs.Args() {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "toolgate check: %v\n", err)
+			status = checkTrouble
+			continue
+		}
+		r := checkFile(profile, name, data)
+		if !*summary {
+			r.print(stdout)
+		}
+		if !r.enforceable() && status == checkOK {
+			status = checkRefused
+		}
+		reports = append(reports, r)
+	}
+	if !*summary {
+		return status
+	}
+	if status == checkTrouble {
+		return status // a report over some of the files would mislead
+	}
+	writeSummary(stdout, profile, reports)
+	return checkOK
+}
+
+// parseProfile returns the profile whose String() is name.
+func parseProfile(name string) (schema.Profile, bool) {
+	for _, p := range []schema.Profile{schema.ToolInput, schema.OutputBindable} {
+		if p.String() == name {
+			return p, true
+		}
+	}
+	return 0, false
+}
+
+// fileReport is the outcome for one file.
+type fileReport struct {
+	name string
+	// list is true for a tools/list result; otherwise tools holds one
+	// result, for the whole document, with an empty Pointer.
+	list  bool
+	tools []toolset.Result
+}
+
+func checkFile(profile schema.Profile, name string, data []byte) fileReport {
+	if tools, err := toolset.ParseToolsList(data); err == nil {
+		return fileReport{name: name, list: true, tools: toolset.Compile(profile, tools)}
+	}
+	return fileReport{name: name, tools: []toolset.Result{{Compiled: schema.Compile(profile, data)}}}
+}
+
+// schemaPointer is where a tool's schema starts in the file.
+func (r *fileReport) schemaPointer(t *toolset.Result) string {
+	if !r.list {
+		return ""
+	}
+	return t.Pointer + "/inputSchema"
+}
+
+func (r *fileReport) enforceable() bool {
+	for i := range r.tools {
+		if r.tools[i].Code() != schema.CodeNone {
+			return false
+		}
+	}
+	return true
+}
+
+// print writes the file's findings, warnings and summary line.
+func (r *fileReport) print(w io.Writer) {
+	enforced, warnings, errs := 0, 0, 0
+	for i := range r.tools {
+		t := &r.tools[i]
+		for _, f := range t.Problems {
+			printFinding(w, r.name, t.Pointer, f.Code.String(), f)
+		}
+		errs += len(t.Findings())
+		if t.Code() == schema.CodeNone {
+			enforced++
+		}
+		if t.Compiled == nil {
+			continue
+		}
+		at := r.schemaPointer(t)
+		for _, f := range t.Compiled.Errors {
+			printFinding(w, r.name, at+f.SchemaPath, f.Code.String(), f)
+		}
+		for _, f := range t.Compiled.Warnings {
+			printFinding(w, r.name, at+f.SchemaPath, "WARNING", f)
+		}
+		warnings += len(t.Compiled.Warnings)
+	}
+	var line string
+	switch {
+	case r.list:
+		line = fmt.Sprintf("%d of %d tools can be enforced", enforced, len(r.tools))
+	case errs == 0:
+		line = "ok"
+	default:
+		line = fmt.Sprintf("cannot be enforced (%s, %s)", r.tools[0].Code(), plural(errs, "finding"))
+	}
+	if warnings > 0 {
+		line += ", " + plural(warnings, "warning")
+	}
+	fmt.Fprintf(w, "%s: %s\n", r.name, line)
+}
+
+func printFinding(w io.Writer, file, pointer, code string, f schema.Finding) {
+	fmt.Fprintf(w, "%s:%s: %s %s: %s\n", file, pointer, code, f.Keyword, f.Message)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// blocker is one row of the --summary report.
+type blocker struct {
+	label       string
+	tools       int // tools with at least one finding in the row
+	only        int // tools all of whose findings are in the row
+	occurrences int // distinct schema paths with a finding in the row
+}
+
+// writeSummary prints the Markdown report of --summary.
+func writeSummary(w io.Writer, profile schema.Profile, reports []fileReport) {
+	slices.SortStableFunc(reports, func(a, b fileReport) int {
+		return strings.Compare(filepath.Base(a.name), filepath.Base(b.name))
+	})
+	total, enforced := 0, 0
+	rows := map[string]*blocker{}
+	var files strings.Builder
+	for _, r := range reports {
+		fileEnforced := 0
+		for i := range r.tools {
+			t := &r.tools[i]
+			total++
+			if t.Code() == schema.CodeNone {
+				enforced++
+				fileEnforced++
+				continue
+			}
+			// The labels and schema paths of this tool's findings.
+			paths := map[string]map[string]bool{}
+			for _, f := range t.Problems {
+				addPath(paths, toolLabel(f), "")
+			}
+			if t.Compiled != nil {
+				for _, f := range t.Compiled.Errors {
+					addPath(paths, schemaLabel(profile, f), f.SchemaPath)
+				}
+			}
+			for label, ps := range paths {
+				b := rows[label]
+				if b == nil {
+					b = &blocker{label: label}
+					rows[label] = b
+				}
+				b.tools++
+				b.occurrences += len(ps)
+				if len(paths) == 1 {
+					b.only++
+				}
+			}
+		}
+		fmt.Fprintf(&files, "| `%s` | %d | %d |\n", filepath.Base(r.name), len(r.tools), fileEnforced)
+	}
+	fmt.Fprintf(w, "**%d of %d** tools in %s can be enforced under the `%s` profile.\n\n",
+		enforced, total, plural(len(reports), "file"), profile)
+	fmt.Fprintf(w, "| file | tools | can be enforced |\n|---|---:|---:|\n%s| **total** | **%d** | **%d** |\n",
+		files.String(), total, enforced)
+	if enforced == total {
+		return
+	}
+	sorted := make([]*blocker, 0, len(rows))
+	for _, b := range rows {
+		sorted = append(sorted, b)
+	}
+	slices.SortFunc(sorted, func(a, b *blocker) int {
+		return cmp.Or(cmp.Compare(b.tools, a.tools), cmp.Compare(b.occurrences, a.occurrences),
+			strings.Compare(a.label, b.label))
+	})
+	fmt.Fprintf(w, "\nWhat blocks the other %d:\n\n", total-enforced)
+	fmt.Fprint(w, "| blocker | tools | only blocker | occurrences |\n|---|---:|---:|---:|\n")
+	for _, b := range sorted {
+		fmt.Fprintf(w, "| %s | %d | %d | %d |\n", b.label, b.tools, b.only, b.occurrences)
+	}
+	fmt.Fprint(w, summaryNotes)
+}
+
+// summaryNotes says what the --summary report counts.
+const summaryNotes = `
+How to read it: each row counts error findings of ` + "`toolgate check`" + `; warnings
+never block a tool. A finding at a keyword (` + "`/properties/url/format`" + `) counts
+in that keyword's row; for a keyword the profile knows, such as ` + "`type`" + `, the
+row counts the uses it refuses (a list of types, ` + "`\"null\"`" + `, a keyword beside
+` + "`oneOf`" + `, a keyword on a type it cannot constrain). A finding at a whole schema
+(` + "`/properties/filter`" + `) is an *untyped schema* under the tool input profile
+(keyword ` + "`type`" + `: no ` + "`type`" + ` and no ` + "`oneOf`" + `, so it would accept any value), a
+*boolean schema* (keyword ` + "`schema`" + `), or else its keyword marked *whole schema*.
+Paths are read by position, so ` + "`/properties/type`" + `, a property named ` + "`type`" + `, is
+a whole schema. Keywords inside a refused keyword's value, such as the
+members of an ` + "`anyOf`" + `, are not examined, so not counted. **tools**: tools
+with a finding in the row, each counted once (a tool blocked by two rows
+counts in both); **only blocker**: tools whose findings are all in the row;
+**occurrences**: distinct schema paths in the row, over all tools.
+`
+
+func addPath(paths map[string]map[string]bool, label, path string) {
+	if paths[label] == nil {
+		paths[label] = map[string]bool{}
+	}
+	paths[label][path] = true
+}
+
+// toolLabel is the report row of a finding about a tool itself.
+func toolLabel(f schema.Finding) string {
+	if f.Keyword == "name" {
+		return "tool without a unique `name`"
+	}
+	return "tool without `" + f.Keyword + "`"
+}
+
+// schemaLabel is the report row of a finding about a tool's schema.
+func schemaLabel(profile schema.Profile, f schema.Finding) string {
+	kw := "`" + f.Keyword + "`"
+	switch {
+	case f.Code == schema.CodeValidation:
+		return kw + " (malformed)"
+	case !leadsToSchema(f.SchemaPath):
+		return kw
+	case f.Keyword == "schema":
+		return "boolean schema"
+	case f.Keyword == "type" && profile == schema.ToolInput:
+		return "untyped schema (no `type` or `oneOf`)"
+	default:
+		return kw + " (whole schema)"
+	}
+}
+
+// leadsToSchema reports whether ptr, an RFC 6901 pointer into a schema,
+// leads to a (sub)schema rather than to a keyword or into a keyword's value.
+// It reads the pointer by position: from a schema, "properties" followed by
+// a name, "oneOf" followed by an index, and "items" lead to a schema; any
+// other token is a keyword. So /properties/type is the schema of a property
+// named "type", and /properties/a/type is a keyword.
+func leadsToSchema(ptr string) bool {
+	if ptr == "" {
+		return true
+	}
+	tokens := strings.Split(ptr[1:], "/")
+	for i := 0; i < len(tokens); i++ {
+		switch tokens[i] {
+		case "properties", "oneOf":
+			if i+1 == len(tokens) {
+				return false
+			}
+			i++ // the property name or branch index
+		case "items":
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,406 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/fixtures"
+	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/internal/toolset"
+)
+
+// check runs "toolgate check args..." in process.
+func check(t *testing.T, args ...string) (status int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	status = runCheck(args, &out, &errOut)
+	return status, out.String(), errOut.String()
+}
+
+// The messages of the findings in testdata/mcp, as the compiler words them.
+const (
+	notSupported = `is not supported by the tool input profile; toolgate never ignores a keyword, so this schema cannot be enforced here.`
+	untypedMsg   = `This schema has no type and would accept any value; the tool input profile needs a type (or oneOf) on every schema.`
+)
+
+func TestCheckOwnFiles(t *testing.T) {
+	t.Parallel()
+	small := fixtures.Testdata(t, "mcp/small.json")
+	ok := fixtures.Testdata(t, "mcp/ok.json")
+	dup := fixtures.Testdata(t, "mcp/duplicate.json")
+	extraction := fixtures.Testdata(t, "mcp/extraction.json")
+	tmp := t.TempDir()
+	notJSON := filepath.Join(tmp, "not.json")
+	require.NoError(t, os.WriteFile(notJSON, []byte("{\"type\": \"object\",}"), 0o600))
+	empty := filepath.Join(tmp, "empty.json")
+	require.NoError(t, os.WriteFile(empty, []byte(`{"tools": []}`), 0o600))
+	missing := filepath.Join(tmp, "missing.json")
+
+	smallLines := []string{
+		small + `:/tools/1/inputSchema/properties/a~1b/pattern: UNSUPPORTED_CAPABILITY pattern: The keyword "pattern" ` + notSupported,
+		small + `:/tools/1/inputSchema/properties/retries/maximum: UNSUPPORTED_CAPABILITY maximum: The keyword "maximum" ` + notSupported,
+		small + `:/tools/1/inputSchema/properties/url/format: UNSUPPORTED_CAPABILITY format: The keyword "format" ` + notSupported,
+		small + `:/tools/2/inputSchema/properties/type: UNSUPPORTED_CAPABILITY type: ` + untypedMsg,
+		small + `:/tools/3: VALIDATION inputSchema: This tool has no inputSchema.`,
+		small + `: 1 of 4 tools can be enforced`,
+	}
+	cases := []struct {
+		name   string
+		args   []string
+		status int
+		stdout []string // every line, exactly
+		stderr string   // a substring; "" means stderr is empty
+	}{
+		{"tools/list with findings", []string{small}, 1, smallLines, ""},
+		{"profile flag, explicit default", []string{"--profile", "tool_input", small}, 1, smallLines, ""},
+		{"every tool enforced", []string{ok}, 0, []string{ok + `: 2 of 2 tools can be enforced`}, ""},
+		{"empty tools/list", []string{empty}, 0, []string{empty + `: 0 of 0 tools can be enforced`}, ""},
+		{"repeated and missing names", []string{dup}, 1, []string{
+			dup + `:/tools/0: VALIDATION name: The tool name "search" occurs 2 times; a call could not be matched to one schema.`,
+			dup + `:/tools/1: VALIDATION name: The tool name "search" occurs 2 times; a call could not be matched to one schema.`,
+			dup + `:/tools/1/inputSchema/properties/q/minLength: UNSUPPORTED_CAPABILITY minLength: The keyword "minLength" ` + notSupported,
+			dup + `:/tools/2: VALIDATION name: This tool has no name, so no call can name it.`,
+			dup + `: 0 of 3 tools can be enforced`,
+		}, ""},
+		{"one schema", []string{extraction}, 1, []string{
+			extraction + `:/properties/placed_on/format: UNSUPPORTED_CAPABILITY format: The keyword "format" ` + notSupported,
+			extraction + `: cannot be enforced (UNSUPPORTED_CAPABILITY, 1 finding)`,
+		}, ""},
+		{"one schema, output_bindable: a warning", []string{"--profile", "output_bindable", extraction}, 0, []string{
+			extraction + `:/properties/placed_on/format: WARNING format: The keyword "format" is accepted but not enforced by the output bindable profile: values are not checked against it.`,
+			extraction + `: ok, 1 warning`,
+		}, ""},
+		{"profile flag with =", []string{"--profile=output_bindable", ok}, 1, []string{
+			ok + `:/tools/1/inputSchema: UNSUPPORTED_CAPABILITY properties: An object without properties is not bindable: declare the fields the model must fill in under properties.`,
+			ok + `: 1 of 2 tools can be enforced`,
+		}, ""},
+		{"not JSON", []string{notJSON}, 1, []string{
+			notJSON + `:: VALIDATION json: The schema is not valid JSON: invalid character '}' looking for beginning of object key string at byte 18.`,
+			notJSON + `: cannot be enforced (VALIDATION, 1 finding)`,
+		}, ""},
+		{"several files", []string{ok, extraction}, 1, []string{
+			ok + `: 2 of 2 tools can be enforced`,
+			extraction + `:/properties/placed_on/format: UNSUPPORTED_CAPABILITY format: The keyword "format" ` + notSupported,
+			extraction + `: cannot be enforced (UNSUPPORTED_CAPABILITY, 1 finding)`,
+		}, ""},
+		// Usage and I/O errors: status 2, on stderr.
+		{"missing file among others", []string{ok, missing, extraction}, 2, []string{
+			ok + `: 2 of 2 tools can be enforced`,
+			extraction + `:/properties/placed_on/format: UNSUPPORTED_CAPABILITY format: The keyword "format" ` + notSupported,
+			extraction + `: cannot be enforced (UNSUPPORTED_CAPABILITY, 1 finding)`,
+		}, "toolgate check: open " + missing + ": no such file or directory"},
+		{"a directory", []string{tmp}, 2, nil, "is a directory"},
+		{"unknown profile", []string{"--profile", "full", ok}, 2, nil, `toolgate check: unknown profile "full"; use tool_input or output_bindable`},
+		{"no files", nil, 2, nil, "toolgate check: no files given\nUsage: toolgate check"},
+		{"unknown flag", []string{"--strict", ok}, 2, nil, "flag provided but not defined: -strict\nUsage: toolgate check"},
+		{"flag without value", []string{"--profile"}, 2, nil, "flag needs an argument: -profile"},
+		{"summary with a missing file", []string{"--summary", ok, missing}, 2, nil, "no such file or directory"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			status, stdout, stderr := check(t, c.args...)
+			assert.Equal(t, c.status, status)
+			assert.Equal(t, c.stdout, lines(t, stdout))
+			if c.stderr == "" {
+				assert.Empty(t, stderr)
+			} else {
+				assert.Contains(t, stderr, c.stderr)
+			}
+		})
+	}
+}
+
+func lines(t *testing.T, s string) []string {
+	t.Helper()
+	if s == "" {
+		return nil
+	}
+	require.True(t, strings.HasSuffix(s, "\n"), "output ends with a newline: %q", s)
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+// TestCheckHelp checks that -h prints the usage on stdout and succeeds.
+func TestCheckHelp(t *testing.T) {
+	t.Parallel()
+	for _, arg := range []string{"-h", "--help"} {
+		status, stdout, stderr := check(t, arg)
+		assert.Equal(t, 0, status)
+		assert.Empty(t, stderr)
+		assert.True(t, strings.HasPrefix(stdout, "Usage: toolgate check [--profile tool_input|output_bindable] [--summary] FILE...\n"), stdout)
+		for _, s := range []string{"-profile string", `(default "tool_input")`, "-summary", "Exit status: 0", "FILE:POINTER: CODE KEYWORD: MESSAGE"} {
+			assert.Contains(t, stdout, s)
+		}
+	}
+}
+
+// TestCheckSummaryOwnFiles checks the --summary report on the project's own
+// files, in any argument order.
+func TestCheckSummaryOwnFiles(t *testing.T) {
+	t.Parallel()
+	paths, err := filepath.Glob(fixtures.Testdata(t, "mcp/*.json"))
+	require.NoError(t, err)
+	require.Len(t, paths, 4)
+	want := "**3 of 10** tools in 4 files can be enforced under the `tool_input` profile.\n" + `
+| file | tools | can be enforced |
+|---|---:|---:|
+| ` + "`duplicate.json`" + ` | 3 | 0 |
+| ` + "`extraction.json`" + ` | 1 | 0 |
+| ` + "`ok.json`" + ` | 2 | 2 |
+| ` + "`small.json`" + ` | 4 | 1 |
+| **total** | **10** | **3** |
+
+What blocks the other 7:
+
+| blocker | tools | only blocker | occurrences |
+|---|---:|---:|---:|
+| tool without a unique ` + "`name`" + ` | 3 | 2 | 3 |
+| ` + "`format`" + ` | 2 | 1 | 2 |
+| ` + "`maximum`" + ` | 1 | 0 | 1 |
+| ` + "`minLength`" + ` | 1 | 0 | 1 |
+| ` + "`pattern`" + ` | 1 | 0 | 1 |
+| tool without ` + "`inputSchema`" + ` | 1 | 1 | 1 |
+| untyped schema (no ` + "`type`" + ` or ` + "`oneOf`" + `) | 1 | 1 | 1 |
+` + summaryNotes
+	for _, args := range [][]string{paths, {paths[3], paths[1], paths[0], paths[2]}} {
+		status, stdout, stderr := check(t, append([]string{"--summary"}, args...)...)
+		assert.Equal(t, 0, status, "--summary succeeds although tools are refused")
+		assert.Empty(t, stderr)
+		assert.Equal(t, want, stdout)
+	}
+
+	// Everything enforced: no blocker table.
+	status, stdout, _ := check(t, "--summary", fixtures.Testdata(t, "mcp/ok.json"))
+	assert.Equal(t, 0, status)
+	assert.Equal(t, "**2 of 2** tools in 1 file can be enforced under the `tool_input` profile.\n\n"+
+		"| file | tools | can be enforced |\n|---|---:|---:|\n| `ok.json` | 2 | 2 |\n| **total** | **2** | **2** |\n", stdout)
+}
+
+func TestLeadsToSchema(t *testing.T) {
+	t.Parallel()
+	for ptr, want := range map[string]bool{
+		"":                                 true,
+		"/properties/type":                 true, // a property named "type"
+		"/properties/a/type":               false,
+		"/properties/properties":           true,
+		"/properties":                      false,
+		"/properties/a/items":              true,
+		"/properties/a/items/oneOf/1":      true,
+		"/properties/a/items/oneOf":        false,
+		"/properties/a/oneOf/0/properties": false,
+		"/required/0":                      false,
+		"/anyOf/0":                         false,
+		"/properties/a~1b/format":          false,
+		"/properties/a~1b":                 true,
+	} {
+		assert.Equal(t, want, leadsToSchema(ptr), ptr)
+	}
+}
+
+// TestCheckRealMCPTools runs the check on every real MCP tools/list
+// document and checks each finding line's pointer against the file itself.
+func TestCheckRealMCPTools(t *testing.T) {
+	t.Parallel()
+	dir := fixtures.Shared(t, "fixtures/mcp-tools")
+	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	require.NoError(t, err)
+	require.Len(t, paths, 7)
+	status, stdout, stderr := check(t, paths...)
+	assert.Equal(t, 1, status)
+	assert.Empty(t, stderr)
+	out := lines(t, stdout)
+
+	summaries := map[string]string{}
+	findings := 0
+	docs := map[string]any{}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		var doc any
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		require.NoError(t, dec.Decode(&doc))
+		docs[p] = doc
+		tools, err := toolset.ParseToolsList(data)
+		require.NoError(t, err)
+		for _, r := range toolset.Compile(schema.ToolInput, tools) {
+			findings += len(r.Findings())
+		}
+	}
+	for _, line := range out {
+		file, rest, found := strings.Cut(line, ":")
+		require.True(t, found, line)
+		require.Contains(t, docs, file, line)
+		if !strings.HasPrefix(rest, "/") {
+			summaries[filepath.Base(file)] = strings.TrimPrefix(rest, " ")
+			continue
+		}
+		findings--
+		ptr, rest, _ := strings.Cut(rest, ": ")
+		assert.True(t, strings.HasPrefix(rest, "UNSUPPORTED_CAPABILITY "), line)
+		v, ok := resolvePointer(docs[file], ptr)
+		require.True(t, ok, "the pointer of %q is in the file", line)
+		keyword := strings.Fields(rest)[1]
+		keyword = strings.TrimSuffix(keyword, ":")
+		if leadsToSchema(strings.SplitN(ptr, "/inputSchema", 2)[1]) {
+			assert.IsType(t, map[string]any{}, v, "a finding about a whole schema: %s", line)
+		} else {
+			assert.True(t, strings.HasSuffix(ptr, "/"+keyword), "a finding at its keyword: %s", line)
+		}
+	}
+	assert.Zero(t, findings, "one line per finding")
+	assert.Equal(t, map[string]string{
+		"cloudflare-browser.json": "0 of 1 tools can be enforced",
+		"cloudflare-radar.json":   "0 of 5 tools can be enforced",
+		"github-mcp-server.json":  "8 of 33 tools can be enforced",
+		"mcp-server-fetch.json":   "0 of 1 tools can be enforced",
+		"server-filesystem.json":  "0 of 14 tools can be enforced",
+		"server-memory.json":      "0 of 9 tools can be enforced",
+		"server-puppeteer.json":   "7 of 7 tools can be enforced",
+	}, summaries)
+	fetch := filepath.Join(dir, "mcp-server-fetch.json")
+	assert.Contains(t, out, fetch+`:/tools/0/inputSchema/properties/url/format: UNSUPPORTED_CAPABILITY format: The keyword "format" `+notSupported)
+	assert.Contains(t, out, fetch+`:/tools/0/inputSchema/title: UNSUPPORTED_CAPABILITY title: The keyword "title" `+notSupported)
+	github := filepath.Join(dir, "github-mcp-server.json")
+	assert.Contains(t, out, github+`:/tools/1/inputSchema/properties/type: UNSUPPORTED_CAPABILITY type: `+untypedMsg)
+
+	// Every one of them is accepted by the bindable output profile or not,
+	// but never a usage error.
+	status, _, stderr = check(t, append([]string{"--profile", "output_bindable"}, paths...)...)
+	assert.Equal(t, 1, status)
+	assert.Empty(t, stderr)
+}
+
+// resolvePointer follows an RFC 6901 pointer into a decoded JSON value.
+func resolvePointer(v any, ptr string) (any, bool) {
+	if ptr == "" {
+		return v, true
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch x := v.(type) {
+		case map[string]any:
+			next, ok := x[tok]
+			if !ok {
+				return nil, false
+			}
+			v = next
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			v = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// TestREADMEMCPReport checks that the README's MCP report is what
+// "make mcp-report" writes from the shared fixtures today.
+func TestREADMEMCPReport(t *testing.T) {
+	t.Parallel()
+	dir := fixtures.Shared(t, "fixtures/mcp-tools")
+	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	require.NoError(t, err)
+	status, stdout, stderr := check(t, append([]string{"--summary"}, paths...)...)
+	require.Equal(t, 0, status, stderr)
+
+	readme, err := os.ReadFile(filepath.Join(fixtures.RepoRoot(t), "README.md"))
+	require.NoError(t, err)
+	const begin, end = "<!-- mcp-report:begin -->\n", "<!-- mcp-report:end -->\n"
+	require.Equal(t, 1, strings.Count(string(readme), begin), "one begin marker line")
+	require.Equal(t, 1, strings.Count(string(readme), end), "one end marker line")
+	_, section, _ := strings.Cut(string(readme), begin)
+	section, _, _ = strings.Cut(section, end)
+	assert.Equal(t, "\n"+stdout+"\n", section, "README.md's MCP report is out of date: run make mcp-report")
+}
+
+// TestREADMECheckExample checks the README's example of toolgate check,
+// run from the repository root as the README shows it.
+func TestREADMECheckExample(t *testing.T) {
+	root := fixtures.RepoRoot(t)
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	require.NoError(t, err)
+	const command = "$ toolgate check testdata/mcp/small.json\n"
+	_, example, found := strings.Cut(string(readme), "```text\n"+command)
+	require.True(t, found, "README shows %q in a text block", command)
+	example, _, found = strings.Cut(example, "```\n")
+	require.True(t, found)
+
+	t.Chdir(root)
+	status, stdout, stderr := check(t, "testdata/mcp/small.json")
+	assert.Equal(t, 1, status)
+	assert.Empty(t, stderr)
+	assert.Equal(t, example, stdout)
+}
+
+// TestCheckBinary runs the check subcommand of the built binary: the exit
+// status reaches the shell, and the server's flags and environment do not
+// apply to it.
+func TestCheckBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; run without -short")
+	}
+	bin := filepath.Join(t.TempDir(), "toolgate")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+
+	root := fixtures.RepoRoot(t)
+	run := func(args ...string) (int, string, string) {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "TOOLGATE_ADDR=not an address", "TOOLGATE_MAX_DEPTH=oops")
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if err != nil {
+			require.True(t, errors.As(err, &exit), "%v", err)
+			return exit.ExitCode(), stdout.String(), stderr.String()
+		}
+		return 0, stdout.String(), stderr.String()
+	}
+
+	t.Chdir(root)
+	for _, args := range [][]string{
+		{"check", "testdata/mcp/small.json"},
+		{"check", "testdata/mcp/ok.json"},
+		{"check", "--profile", "output_bindable", "testdata/mcp/extraction.json", "testdata/mcp/ok.json"},
+		{"check", "--summary", "testdata/mcp/ok.json", "testdata/mcp/small.json"},
+		{"check", "-h"},
+		{"check"},
+		{"check", "--profile", "nope", "testdata/mcp/ok.json"},
+		{"check", "testdata/mcp/absent.json"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			status, stdout, stderr := run(args...)
+			wantStatus, wantStdout, wantStderr := check(t, args[1:]...)
+			assert.Equal(t, wantStatus, status)
+			assert.Equal(t, wantStdout, stdout)
+			assert.Equal(t, wantStderr, stderr)
+		})
+	}
+	status, _, _ := run("check", "testdata/mcp/small.json")
+	assert.Equal(t, 1, status)
+	status, _, _ = run("check")
+	assert.Equal(t, 2, status)
+
+	// Without the subcommand, the binary is the server: here its
+	// environment is wrong, and it says so.
+	status, _, stderr := run("--addr", "127.0.0.1:0")
+	assert.Equal(t, 1, status)
+	assert.Contains(t, stderr, "TOOLGATE_MAX_DEPTH")
+}
