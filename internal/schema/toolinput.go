@@ -88,7 +88,8 @@ func checkToolInputNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
 	}
 	if hasOneOf {
 		for _, m := range obj.Members {
-			if m.Name != "oneOf" && m.Name != "description" {
+			_, known := c.rules.keywords[m.Name]
+			if known && m.Name != "oneOf" && m.Name != "description" { // unknown ones are reported already
 				c.unsupported(child(n.Path, m.Name), keywordName(m.Name), "A oneOf schema may only have description beside it, not %q.", m.Name)
 			}
 		}

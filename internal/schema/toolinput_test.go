@@ -138,6 +138,7 @@ func TestToolInputRules(t *testing.T) {
 		{"oneOf with description", `{"type":"object","properties":{"a":{"description":"d","oneOf":[{"type":"string"},{"type":"integer"}]}}}`, nil},
 		{"oneOf with type beside", `{"type":"object","properties":{"a":{"type":"string","oneOf":[{"type":"string"}]}}}`, []want{unsupported("type", "/properties/a/type")}},
 		{"oneOf with minimum beside", `{"type":"object","properties":{"a":{"minimum":1,"oneOf":[{"type":"integer"}]}}}`, []want{unsupported("minimum", "/properties/a/minimum")}},
+		{"oneOf with an unknown keyword beside, reported once", `{"type":"object","properties":{"a":{"default":1,"oneOf":[{"type":"integer"}]}}}`, []want{unsupported("default", "/properties/a/default")}},
 
 		// Numbers stay exact and in range.
 		{"huge exponent bound", `{"type":"object","properties":{"a":{"type":"number","minimum":1e99999999999999}}}`, []want{unsupported("minimum", "/properties/a/minimum")}},
