@@ -44,6 +44,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return // -h printed the usage
+		}
 		fmt.Fprintln(os.Stderr, "toolgate:", err)
 		os.Exit(1)
 	}
@@ -90,8 +93,15 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	num64(&c.opts.StoreBytes, "store-bytes", server.DefaultStoreBytes, "most bytes of compiled schemas kept (canonical JSON length)")
 	num(&c.opts.MaxCallsPerStream, "max-calls-per-stream", 1024, "most calls one ValidateStream may start")
 	num64(&c.opts.MaxCallBytes, "max-call-bytes", 4<<20, "most argument bytes of one streamed call")
-	grace := envString("shutdown-grace", "10s")
-	fs.StringVar(&grace, "shutdown-grace", grace, "how long SIGTERM waits for calls in flight")
+	dur := func(p *time.Duration, name, def, usage string) {
+		v, err := time.ParseDuration(envString(name, def))
+		if err != nil {
+			envErr = errors.Join(envErr, fmt.Errorf("%s: %w", envName(name), err))
+		}
+		fs.DurationVar(p, name, v, usage)
+	}
+	dur(&c.shutdownGrace, "shutdown-grace", "10s", "how long SIGTERM waits for calls in flight")
+	dur(&c.opts.StreamIdleTimeout, "stream-idle-timeout", "5m", "end a ValidateStream that sends nothing for this long")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -100,10 +110,6 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
-	}
-	var err error
-	if c.shutdownGrace, err = time.ParseDuration(grace); err != nil {
-		return nil, fmt.Errorf("--shutdown-grace: %w", err)
 	}
 	return c, nil
 }

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"io"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/server"
+)
+
+// TestFlagDefaults: with no flags and no environment, every limit has its
+// documented default.
+func TestFlagDefaults(t *testing.T) {
+	c, err := parseFlags(nil, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "127.0.0.1:50051", c.addr)
+	assert.Equal(t, "info", c.logLevel)
+	assert.Equal(t, server.DefaultMaxMessageBytes, c.maxMessageBytes)
+	assert.Equal(t, server.Options{MaxDepth: 128, MaxFindings: 100, StoreEntries: server.DefaultStoreEntries,
+		StoreBytes: server.DefaultStoreBytes, MaxCallsPerStream: 1024, MaxCallBytes: 4 << 20,
+		StreamIdleTimeout: server.DefaultStreamIdleTimeout}, c.opts)
+	assert.Equal(t, 10*time.Second, c.shutdownGrace)
+}
+
+// TestFlagEnvironmentFallbacks: TOOLGATE_* variables set every flag, and a
+// flag on the command line wins over its variable.
+func TestFlagEnvironmentFallbacks(t *testing.T) {
+	t.Setenv("TOOLGATE_ADDR", "0.0.0.0:9000")
+	t.Setenv("TOOLGATE_MAX_DEPTH", "7")
+	t.Setenv("TOOLGATE_MAX_FINDINGS", "3")
+	t.Setenv("TOOLGATE_STORE_BYTES", "1024")
+	t.Setenv("TOOLGATE_STREAM_IDLE_TIMEOUT", "30s")
+	t.Setenv("TOOLGATE_LOG_LEVEL", "debug")
+	c, err := parseFlags([]string{"--max-depth", "9"}, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "0.0.0.0:9000", c.addr)
+	assert.Equal(t, 9, c.opts.MaxDepth, "the flag wins")
+	assert.Equal(t, 3, c.opts.MaxFindings)
+	assert.Equal(t, int64(1024), c.opts.StoreBytes)
+	assert.Equal(t, 30*time.Second, c.opts.StreamIdleTimeout)
+	assert.Equal(t, "debug", c.logLevel)
+}
+
+func TestFlagErrors(t *testing.T) {
+	for name, env := range map[string][2]string{
+		"not a number":   {"TOOLGATE_MAX_DEPTH", "deep"},
+		"not a duration": {"TOOLGATE_SHUTDOWN_GRACE", "soon"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv(env[0], env[1])
+			_, err := parseFlags(nil, io.Discard)
+			assert.ErrorContains(t, err, env[0])
+		})
+	}
+	_, err := parseFlags([]string{"stray"}, io.Discard)
+	assert.ErrorContains(t, err, "unexpected arguments")
+	c, err := parseFlags([]string{"--log-level", "loud"}, io.Discard)
+	require.NoError(t, err)
+	_, err = c.logger(io.Discard)
+	assert.Error(t, err)
+	c, err = parseFlags([]string{"--client-ca", "ca.pem"}, io.Discard)
+	require.NoError(t, err)
+	_, err = c.serverOptions()
+	assert.ErrorContains(t, err, "--client-ca needs")
+}
