@@ -8,8 +8,8 @@ import (
 
 // CompileToolset compiles every tool of an MCP tools/list result with the
 // CompileToolset RPC. toolsListJSON is the result as JSON text,
-// {"tools": [{"name": ..., "inputSchema": {...}}, ...]}: the "result"
-// member of the JSON-RPC response, not the whole response. Members other
+// {"tools": [{"name": ..., "inputSchema": {...}}, ...]}, or the whole
+// JSON-RPC response that carries it in "result". Members other
 // than each tool's name and inputSchema are ignored. Every schema is
 // compiled unchanged, with the tool input profile unless WithProfile says
 // otherwise.
@@ -20,9 +20,11 @@ import (
 // finding (unsupported keywords with their schema paths; keyword "name" for
 // a missing or repeated name, "inputSchema" for a missing schema). The
 // error return is for the call itself: codes.InvalidArgument when
-// toolsListJSON is not JSON, is not an object with a "tools" array, or
-// repeats a member name anywhere (also inside one tool's schema), or
-// nests deeper than a schema may, or when the profile is unknown; codes.ResourceExhausted when the request exceeds
+// toolsListJSON is not JSON, is not a tools/list result (an object with a
+// "tools" array, or a JSON-RPC response carrying one), repeats a member name
+// outside the tools' schemas, or nests deeper than 4096 levels, or when the
+// profile is unknown (a repeated name or deep nesting inside one tool's
+// schema is that tool's finding); codes.ResourceExhausted when the request exceeds
 // the server's message limit; codes.Unavailable, codes.Unauthenticated and
 // so on.
 //

@@ -90,9 +90,33 @@ func TestCompileToolset(t *testing.T) {
 		require.Len(t, output.GetTools()[0].GetWarnings(), 1)
 		assert.Equal(t, "/properties/date/format", output.GetTools()[0].GetWarnings()[0].GetSchemaPath())
 	})
+	t.Run("the whole JSON-RPC response", func(t *testing.T) {
+		t.Parallel()
+		bare, err := c.CompileToolset(t.Context(), toolsList)
+		require.NoError(t, err)
+		resp, err := c.CompileToolset(t.Context(), `{"jsonrpc":"2.0","id":1,"result":`+toolsList+`}`)
+		require.NoError(t, err)
+		assert.Equal(t, outcomesOf(bare.GetTools()), outcomesOf(resp.GetTools()))
+		assert.Equal(t, bare.GetBind(), resp.GetBind())
+		assert.Len(t, resp.GetBind(), 1)
+	})
+	t.Run("a member repeated inside a schema is that tool's finding", func(t *testing.T) {
+		t.Parallel()
+		resp, err := c.CompileToolset(t.Context(), `{"tools":[
+			{"name":"weather","inputSchema":`+weatherSchema+`},
+			{"name":"twice","inputSchema":{"type":"object","type":"object"}}]}`)
+		require.NoError(t, err)
+		assert.Equal(t, []toolOutcome{
+			{"weather", compiles, nil},
+			{"twice", malformed, []string{"json"}},
+		}, outcomesOf(resp.GetTools()))
+		assert.Equal(t, []string{"weather"}, sortedKeys(resp.GetBind()))
+	})
 	t.Run("a request the server cannot read fails the call", func(t *testing.T) {
 		t.Parallel()
-		for _, doc := range []string{``, `not json`, `[]`, weatherSchema, `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`} {
+		for _, doc := range []string{``, `not json`, `[]`, weatherSchema,
+			`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`,
+			`{"tools":[{"name":"a","name":"b","inputSchema":` + weatherSchema + `}]}`} {
 			resp, err := c.CompileToolset(t.Context(), doc)
 			assert.Equal(t, codes.InvalidArgument, status.Code(err), "%q: %v", doc, err)
 			assert.Nil(t, resp)
@@ -246,8 +270,8 @@ func TestToolsetEndToEnd(t *testing.T) {
 		assert.NotEmpty(t, e.GetMessage())
 		paths = append(paths, e.GetSchemaPath())
 	}
-	assert.ElementsMatch(t, []string{"/$schema", "/properties/max_length/default", "/properties/max_length/maximum", "/properties/url/format"},
-		paths, "every reason is given")
+	assert.Equal(t, []string{"/$schema", "/properties/url/format", "/properties/max_length/maximum", "/properties/max_length/default"},
+		paths, "every reason is given, in document order")
 	require.Equal(t, []string{"read_file", "search", "write_file"}, sortedKeys(ts.Bind()))
 
 	t.Run("three calls, three results", func(t *testing.T) {

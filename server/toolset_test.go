@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/proto"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
 	"github.com/toolgate/toolgate/internal/fixtures"
@@ -158,6 +159,33 @@ func TestCompileToolsetToolsList(t *testing.T) {
 		}, outcomesOf(resp.GetTools()))
 		assert.Empty(t, resp.GetBind())
 	})
+	t.Run("a member repeated inside one schema is that tool's finding", func(t *testing.T) {
+		resp, err := c.CompileToolset(ctx, toolsListRequest(0, `{"tools":[
+			{"name":"a","inputSchema":{"type":"object","properties":{"q":{"type":"string","type":"integer"}}}},
+			{"name":"b","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}]}`))
+		require.NoError(t, err)
+		assert.Equal(t, []toolOutcome{
+			{"a", malformed, []finding{{malformed, "json", "/properties/q"}}},
+			{"b", compiles, nil},
+		}, outcomesOf(resp.GetTools()))
+		assert.Contains(t, resp.GetTools()[0].GetErrors()[0].GetMessage(), `has the member "type" twice`)
+		assert.Equal(t, []string{"b"}, mapsKeys(resp.GetBind()))
+	})
+	t.Run("a schema nested too deeply is that tool's finding", func(t *testing.T) {
+		deep := strings.Repeat(`{"type":"object","properties":{"a":`, 49) + `{"type":"object","properties":{}}` + strings.Repeat(`}}`, 49) // 100 levels
+		resp, err := c.CompileToolset(ctx, toolsListRequest(0, `{"tools":[
+			{"name":"a","inputSchema":{"type":"object"}},
+			{"name":"deep","inputSchema":`+deep+`},
+			{"name":"b","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}]}`))
+		require.NoError(t, err)
+		assert.Equal(t, []toolOutcome{
+			{"a", compiles, nil},
+			{"deep", malformed, []finding{{malformed, "json", ""}}},
+			{"b", compiles, nil},
+		}, outcomesOf(resp.GetTools()))
+		assert.Contains(t, resp.GetTools()[1].GetErrors()[0].GetMessage(), "nesting deeper than the limit of 64")
+		assert.Equal(t, []string{"a", "b"}, mapsKeys(resp.GetBind()))
+	})
 	t.Run("an empty list", func(t *testing.T) {
 		resp, err := c.CompileToolset(ctx, toolsListRequest(0, `{"tools":[]}`))
 		require.NoError(t, err)
@@ -177,6 +205,34 @@ func TestCompileToolsetToolsList(t *testing.T) {
 		direct, err := c.CompileSchema(ctx, compileJSON(minimum("9007199254740993")))
 		require.NoError(t, err)
 		assert.Equal(t, direct.GetHandle(), b)
+	})
+}
+
+// TestCompileToolsetJSONRPCResponse checks that a whole JSON-RPC response
+// to tools/list is read as the tools/list result it carries.
+func TestCompileToolsetJSONRPCResponse(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{})
+	ctx := t.Context()
+	bare, err := c.CompileToolset(ctx, toolsListRequest(0, mixedToolsList))
+	require.NoError(t, err)
+	resp, err := c.CompileToolset(ctx, toolsListRequest(0, `{"jsonrpc":"2.0","id":1,"result":`+mixedToolsList+`}`))
+	require.NoError(t, err)
+	assert.True(t, proto.Equal(bare, resp), "the same results and handles as the result alone:\n%v\n%v", bare, resp)
+	assert.Len(t, resp.GetTools(), 8)
+	assert.Equal(t, []string{"add", "weather"}, mapsKeys(resp.GetBind()))
+
+	t.Run("members in any order", func(t *testing.T) {
+		resp, err := c.CompileToolset(ctx, toolsListRequest(0, `{"result":{"tools":[{"name":"w","inputSchema":`+weatherToolSchema+`}]},"id":"7","jsonrpc":"2.0"}`))
+		require.NoError(t, err)
+		assert.Equal(t, []toolOutcome{{"w", compiles, nil}}, outcomesOf(resp.GetTools()))
+		assert.Equal(t, bare.GetBind()["weather"], resp.GetBind()["w"])
+	})
+	t.Run("an empty list", func(t *testing.T) {
+		resp, err := c.CompileToolset(ctx, toolsListRequest(0, `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`))
+		require.NoError(t, err)
+		assert.Empty(t, resp.GetTools())
+		assert.Empty(t, resp.GetBind())
 	})
 }
 
@@ -246,7 +302,12 @@ func TestCompileToolsetInvalidArgument(t *testing.T) {
 		{"one schema, not a list", toolsListRequest(0, weatherToolSchema)},
 		{"tools not an array", toolsListRequest(0, `{"tools":{"a":{"type":"object"}}}`)},
 		{"tools null", toolsListRequest(0, `{"tools":null}`)},
-		{"the whole JSON-RPC response", toolsListRequest(0, `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`)},
+		{"a JSON-RPC error response", toolsListRequest(0, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`)},
+		{"a JSON-RPC result without tools", toolsListRequest(0, `{"jsonrpc":"2.0","id":1,"result":{}}`)},
+		{"a tool's name twice", toolsListRequest(0, `{"tools":[{"name":"a","name":"b","inputSchema":{"type":"object"}}]}`)},
+		{"tools twice", toolsListRequest(0, `{"tools":[],"tools":[]}`)},
+		{"a tool's name twice in a JSON-RPC response", toolsListRequest(0, `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","name":"a","inputSchema":{}}]}}`)},
+		{"nested deeper than a document may", toolsListRequest(0, `{"tools":[{"name":"a","inputSchema":`+strings.Repeat("[", 4094)+strings.Repeat("]", 4094)+`}]}`)},
 		{"unknown profile, tools/list", toolsListRequest(7, `{"tools":[]}`)},
 		{"unknown profile, tool list", toolListRequest(7, &toolgatev1.ToolSchema{Name: "a", SchemaJson: `{"type":"object"}`})},
 	}
@@ -282,10 +343,10 @@ func TestCompileToolsetOutputBindable(t *testing.T) {
 		{"plain", compiles, nil},
 	}, outcomesOf(results))
 	assert.NotEmpty(t, results[1].GetErrors(), "a nested object is not bindable")
-	assert.ElementsMatch(t, []finding{
+	assert.Equal(t, []finding{
 		{unsupported, "format", "/properties/date/format"},
 		{unsupported, "title", "/properties/date/title"},
-	}, findingsOf(results[0].GetWarnings()), "each tool's own warnings")
+	}, findingsOf(results[0].GetWarnings()), "each tool's own warnings, in document order")
 	assert.Equal(t, []finding{{unsupported, "default", "/properties/urgency/default"}}, findingsOf(results[2].GetWarnings()))
 	assert.Empty(t, results[3].GetWarnings())
 	assert.ElementsMatch(t, []string{"plain", "receipt", "ticket"}, mapsKeys(resp.GetBind()), "warnings do not keep a tool from being bound")
@@ -352,9 +413,13 @@ func TestCompileToolsetMatchesCompileSchema(t *testing.T) {
 				assert.Equal(t, tool.Name, got.GetName())
 				assert.Equal(t, want.GetCode(), got.GetCode(), tool.Name)
 				assert.Equal(t, want.GetHandle(), got.GetHandle(), tool.Name)
-				// The order of the findings may differ: a tools/list
-				// document's schemas are compiled in canonical form.
-				assert.ElementsMatch(t, findingsOf(want.GetErrors()), findingsOf(got.GetErrors()), tool.Name)
+				// The same findings in the same order: a tools/list
+				// document's schemas are compiled as written.
+				assert.Equal(t, findingsOf(want.GetErrors()), findingsOf(got.GetErrors()), tool.Name)
+				assert.Equal(t, findingsOf(want.GetWarnings()), findingsOf(got.GetWarnings()), tool.Name)
+				for j, e := range got.GetErrors() {
+					assert.Equal(t, want.GetErrors()[j].GetMessage(), e.GetMessage(), tool.Name)
+				}
 				if got.GetCode() == compiles {
 					if bound == nil {
 						bound = map[string]string{}
@@ -411,12 +476,12 @@ func TestToolsetEndToEnd(t *testing.T) {
 		{"search", compiles, nil},
 		{"fetch_url", unsupported, findingsOf(resp.GetTools()[3].GetErrors())},
 	}, outcomesOf(resp.GetTools()))
-	assert.ElementsMatch(t, []finding{
+	assert.Equal(t, []finding{
 		{unsupported, "$schema", "/$schema"},
-		{unsupported, "default", "/properties/max_length/default"},
-		{unsupported, "maximum", "/properties/max_length/maximum"},
 		{unsupported, "format", "/properties/url/format"},
-	}, findingsOf(resp.GetTools()[3].GetErrors()))
+		{unsupported, "maximum", "/properties/max_length/maximum"},
+		{unsupported, "default", "/properties/max_length/default"},
+	}, findingsOf(resp.GetTools()[3].GetErrors()), "in document order")
 	require.Equal(t, []string{"read_file", "search", "write_file"}, mapsKeys(resp.GetBind()))
 
 	const anthropic = toolgatev1.Provider_PROVIDER_ANTHROPIC

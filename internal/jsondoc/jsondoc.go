@@ -35,6 +35,9 @@ type Value struct {
 	Members []Member
 	// Items are an Array's elements.
 	Items []*Value
+	// Start and End are the offsets of the value's first and last byte in
+	// the parsed text, so data[Start:End+1] is the value as written.
+	Start, End int64
 }
 
 // Member is one name/value pair of an object.
@@ -86,18 +89,26 @@ func (e *DuplicateError) Error() string {
 // tokenizer's default when <= 0) is an error. Errors are *jsontok.SyntaxError
 // or *DuplicateError.
 func Parse(data []byte, maxDepth int) (*Value, error) {
+	v, dups, err := ParseDuplicates(data, maxDepth)
+	if err == nil && len(dups) > 0 {
+		return nil, dups[0]
+	}
+	return v, err
+}
+
+// ParseDuplicates parses one JSON document like Parse, but keeps going past
+// duplicate member names: the tree holds every member as written, and each
+// repetition is returned. It lets a caller judge a duplicate by where it is.
+func ParseDuplicates(data []byte, maxDepth int) (*Value, []*DuplicateError, error) {
 	b := builder{}
 	tok := jsontok.New(&b, maxDepth)
 	if err := tok.Feed(data); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := tok.End(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if b.dup != nil {
-		return nil, b.dup
-	}
-	return b.root, nil
+	return b.root, b.dups, nil
 }
 
 // builder assembles a tree from tokenizer events with an explicit stack.
@@ -107,15 +118,15 @@ type builder struct {
 	names []string          // pending member name per open object
 	sets  []map[string]bool // member names per open object, once it is large
 	text  strings.Builder
-	dup   *DuplicateError
+	dups  []*DuplicateError
 }
 
 // smallObject is how many members an object may have before its duplicate
 // check moves from a scan to a set.
 const smallObject = 16
 
-func (b *builder) Begin(kind jsontok.Kind, _ int64) {
-	v := &Value{Kind: kind}
+func (b *builder) Begin(kind jsontok.Kind, off int64) {
+	v := &Value{Kind: kind, Start: off}
 	if n := len(b.stack); n == 0 {
 		b.root = v
 	} else if top := b.stack[n-1]; top.Kind == jsontok.Object {
@@ -136,8 +147,8 @@ func (b *builder) Text(p []byte, _ int64, _ bool) { b.text.Write(p) }
 func (b *builder) EndKey(off int64) {
 	n := len(b.stack)
 	name := b.text.String()
-	if b.dup == nil && b.seen(n-1, name) {
-		b.dup = &DuplicateError{Pointer: b.pointer(n - 1), Name: name, Offset: off}
+	if b.seen(n-1, name) {
+		b.dups = append(b.dups, &DuplicateError{Pointer: b.pointer(n - 1), Name: name, Offset: off})
 	}
 	b.names[n-1] = name
 }
@@ -164,13 +175,15 @@ func (b *builder) seen(i int, name string) bool {
 	return false
 }
 
-func (b *builder) End(kind jsontok.Kind, _ int64) {
+func (b *builder) End(kind jsontok.Kind, off int64) {
 	n := len(b.stack)
 	v := b.stack[n-1]
+	v.End = off
 	switch kind {
 	case jsontok.String:
 		v.Str = b.text.String()
 	case jsontok.Number:
+		v.End = off - 1 // a number ends at the byte after it
 		v.Raw = b.text.String()
 		v.Num, _ = decimal.Parse([]byte(v.Raw))
 	}

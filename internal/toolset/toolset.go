@@ -6,6 +6,7 @@ package toolset
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/jsontok"
@@ -85,16 +86,28 @@ type DocumentError struct{ Msg string }
 // Error implements error.
 func (e *DocumentError) Error() string { return e.Msg }
 
+// maxDocumentDepth bounds the nesting of a tools/list document. It is far
+// above any schema's limit, so that a schema nested too deeply is that
+// tool's finding (its compilation reports it), not the whole document's.
+const maxDocumentDepth = 4096
+
 // ParseToolsList reads an MCP tools/list result,
-// {"tools": [{"name", "description", "inputSchema"}, ...]}. Members other
-// than name and inputSchema are ignored. Each tool's schema is returned as
-// its canonical JSON text, so numbers stay exact. A tool whose name or
-// inputSchema is missing or of the wrong kind is returned as it is, with an
-// empty Name or a nil Schema, for Compile to report.
+// {"tools": [{"name", "description", "inputSchema"}, ...]}, or a whole
+// JSON-RPC response carrying one in "result". Members other than name and
+// inputSchema are ignored. Each tool's schema is returned exactly as written
+// (the bytes of its inputSchema), so numbers stay exact and findings come in
+// document order; a schema with a repeated member name is that tool's
+// finding. A tool whose name or inputSchema is missing or of the wrong kind
+// is returned as it is, with an empty Name or a nil Schema, for Compile to
+// report.
 func ParseToolsList(data []byte) ([]Tool, error) {
-	doc, err := jsondoc.Parse(data, schema.DefaultMaxDepth+4)
+	doc, dups, err := jsondoc.ParseDuplicates(data, maxDocumentDepth)
 	if err != nil {
 		return nil, &DocumentError{Msg: fmt.Sprintf("not a JSON document: %v", err)}
+	}
+	prefix := ""
+	if result := doc.Get("result"); doc.Kind == jsontok.Object && doc.Get("tools") == nil && result != nil && result.Kind == jsontok.Object {
+		doc, prefix = result, "/result" // a JSON-RPC response
 	}
 	list := doc.Get("tools")
 	if doc.Kind != jsontok.Object || list == nil || list.Kind != jsontok.Array {
@@ -102,36 +115,31 @@ func ParseToolsList(data []byte) ([]Tool, error) {
 	}
 	tools := make([]Tool, 0, len(list.Items))
 	for i, item := range list.Items {
-		t := Tool{Pointer: fmt.Sprintf("/tools/%d", i)}
+		t := Tool{Pointer: fmt.Sprintf("%s/tools/%d", prefix, i)}
 		if item.Kind == jsontok.Object {
 			if name := item.Get("name"); name != nil && name.Kind == jsontok.String {
 				t.Name = name.Str
 			}
 			if s := item.Get("inputSchema"); s != nil {
-				t.Schema = jsondoc.Canonical(s)
+				t.Schema = data[s.Start : s.End+1]
 			}
 		}
 		tools = append(tools, t)
 	}
+	for _, d := range dups {
+		if !insideSchema(d.Pointer, tools) {
+			return nil, &DocumentError{Msg: fmt.Sprintf("the member %q occurs twice in the object at %q", d.Name, d.Pointer)}
+		}
+	}
 	return tools, nil
 }
 
-// IsToolsList reports whether data looks like a tools/list result rather
-// than a single schema: an object whose "tools" member is an array of
-// objects with an inputSchema.
-func IsToolsList(data []byte) bool {
-	doc, err := jsondoc.Parse(data, schema.DefaultMaxDepth+4)
-	if err != nil || doc.Kind != jsontok.Object {
-		return false
-	}
-	list := doc.Get("tools")
-	if list == nil || list.Kind != jsontok.Array {
-		return false
-	}
-	for _, item := range list.Items {
-		if item.Kind != jsontok.Object || item.Get("inputSchema") == nil {
-			return false
+// insideSchema reports whether pointer lies within some tool's inputSchema.
+func insideSchema(pointer string, tools []Tool) bool {
+	for _, t := range tools {
+		if p := t.Pointer + "/inputSchema"; pointer == p || strings.HasPrefix(pointer, p+"/") {
+			return true
 		}
 	}
-	return true
+	return false
 }

@@ -45,30 +45,60 @@ func TestParseToolsList(t *testing.T) {
 		name string
 		doc  string
 		want []toolset.Tool
+		// canonical is, tool by tool, the canonical text its schema compiles
+		// to ("" for a tool without a schema): what ParseToolsList returned
+		// as the schema before it kept the schema as written.
+		canonical []string
 	}{
 		{"valid", `{"tools": [
 			{"name": "a", "description": "A.", "inputSchema": {"type": "object"}},
 			{"name": "b", "inputSchema": {"properties": {"x": {"type": "string"}}, "type": "object"}}]}`,
 			[]toolset.Tool{
-				{Name: "a", Schema: []byte(`{"type":"object"}`), Pointer: "/tools/0"},
-				{Name: "b", Schema: []byte(`{"properties":{"x":{"type":"string"}},"type":"object"}`), Pointer: "/tools/1"},
-			}},
-		{"schema as canonical text", `{"tools": [{"name": "a", "inputSchema": {"type" : "object", "properties": {"n": {"type": "number", "minimum": 1.50}}}}]}`,
-			[]toolset.Tool{{Name: "a", Schema: []byte(`{"properties":{"n":{"minimum":1.5e0,"type":"number"}},"type":"object"}`), Pointer: "/tools/0"}}},
+				{Name: "a", Schema: []byte(`{"type": "object"}`), Pointer: "/tools/0"},
+				{Name: "b", Schema: []byte(`{"properties": {"x": {"type": "string"}}, "type": "object"}`), Pointer: "/tools/1"},
+			},
+			[]string{`{"type":"object"}`, `{"properties":{"x":{"type":"string"}},"type":"object"}`}},
+		{"schema as written", `{"tools": [{"name": "a", "inputSchema": {"type" : "object", "properties": {"n": {"type": "number", "minimum": 1.50}}}}]}`,
+			[]toolset.Tool{{Name: "a", Schema: []byte(`{"type" : "object", "properties": {"n": {"type": "number", "minimum": 1.50}}}`), Pointer: "/tools/0"}},
+			[]string{`{"properties":{"n":{"minimum":1.5e0,"type":"number"}},"type":"object"}`}},
+		{"schema over several lines", "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\n\t\"type\": \"object\",\r\n\t\"required\": [ ]\n}\n}]}",
+			[]toolset.Tool{{Name: "a", Schema: []byte("{\n\t\"type\": \"object\",\r\n\t\"required\": [ ]\n}"), Pointer: "/tools/0"}},
+			[]string{`{"required":[],"type":"object"}`}},
 		{"extra members ignored", `{"tools": [{"name": "a", "title": "A", "annotations": {"readOnlyHint": true},
 			"outputSchema": {"type": "object"}, "_meta": {}, "inputSchema": {"type": "object"}}], "nextCursor": "x", "_meta": {}}`,
-			[]toolset.Tool{{Name: "a", Schema: []byte(`{"type":"object"}`), Pointer: "/tools/0"}}},
-		{"no tools", `{"tools": []}`, []toolset.Tool{}},
+			[]toolset.Tool{{Name: "a", Schema: []byte(`{"type": "object"}`), Pointer: "/tools/0"}},
+			[]string{`{"type":"object"}`}},
+		{"no tools", `{"tools": []}`, []toolset.Tool{}, []string{}},
 		{"tool without name", `{"tools": [{"inputSchema": {"type": "object"}}]}`,
-			[]toolset.Tool{{Schema: []byte(`{"type":"object"}`), Pointer: "/tools/0"}}},
+			[]toolset.Tool{{Schema: []byte(`{"type": "object"}`), Pointer: "/tools/0"}},
+			[]string{`{"type":"object"}`}},
 		{"name not a string", `{"tools": [{"name": 7, "inputSchema": {"type": "object"}}]}`,
-			[]toolset.Tool{{Schema: []byte(`{"type":"object"}`), Pointer: "/tools/0"}}},
+			[]toolset.Tool{{Schema: []byte(`{"type": "object"}`), Pointer: "/tools/0"}},
+			[]string{`{"type":"object"}`}},
 		{"tool without inputSchema", `{"tools": [{"name": "a"}]}`,
-			[]toolset.Tool{{Name: "a", Pointer: "/tools/0"}}},
-		{"inputSchema of any kind is kept for the compiler", `{"tools": [{"name": "a", "inputSchema": true}, {"name": "b", "inputSchema": null}]}`,
-			[]toolset.Tool{{Name: "a", Schema: []byte(`true`), Pointer: "/tools/0"}, {Name: "b", Schema: []byte(`null`), Pointer: "/tools/1"}}},
+			[]toolset.Tool{{Name: "a", Pointer: "/tools/0"}},
+			[]string{""}},
+		{"inputSchema of any kind is kept for the compiler", `{"tools": [{"name": "a", "inputSchema": true}, {"name": "b", "inputSchema": null},
+			{"name": "c", "inputSchema": 12.50 }, {"name": "d", "inputSchema":-0}, {"name": "e", "inputSchema": "{}"}]}`,
+			[]toolset.Tool{
+				{Name: "a", Schema: []byte(`true`), Pointer: "/tools/0"}, {Name: "b", Schema: []byte(`null`), Pointer: "/tools/1"},
+				{Name: "c", Schema: []byte(`12.50`), Pointer: "/tools/2"}, {Name: "d", Schema: []byte(`-0`), Pointer: "/tools/3"},
+				{Name: "e", Schema: []byte(`"{}"`), Pointer: "/tools/4"},
+			},
+			[]string{`true`, `null`, `1.25e1`, `0`, `"{}"`}},
 		{"tool not an object", `{"tools": ["a", {"name": "b", "inputSchema": {}}]}`,
-			[]toolset.Tool{{Pointer: "/tools/0"}, {Name: "b", Schema: []byte(`{}`), Pointer: "/tools/1"}}},
+			[]toolset.Tool{{Pointer: "/tools/0"}, {Name: "b", Schema: []byte(`{}`), Pointer: "/tools/1"}},
+			[]string{"", `{}`}},
+		{"a repeated member inside a schema is kept for the compiler", `{"tools": [{"name": "a", "inputSchema": {"type": "object", "type": "string"}}]}`,
+			[]toolset.Tool{{Name: "a", Schema: []byte(`{"type": "object", "type": "string"}`), Pointer: "/tools/0"}},
+			[]string{""}}, // not compiled: the repetition is a finding (TestCompileRepeatedMember)
+		{"a whole JSON-RPC response", `{"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+			{"name": "a", "inputSchema": {"type": "object"}}, {"name": "b"}], "nextCursor": "x"}}`,
+			[]toolset.Tool{{Name: "a", Schema: []byte(`{"type": "object"}`), Pointer: "/result/tools/0"}, {Name: "b", Pointer: "/result/tools/1"}},
+			[]string{`{"type":"object"}`, ""}},
+		{"a JSON-RPC response with the result first", `{"result": {"tools": [{"name": "a", "inputSchema": {}}]}, "id": "x", "jsonrpc": "2.0"}`,
+			[]toolset.Tool{{Name: "a", Schema: []byte(`{}`), Pointer: "/result/tools/0"}},
+			[]string{`{}`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -76,22 +106,66 @@ func TestParseToolsList(t *testing.T) {
 			got, err := toolset.ParseToolsList([]byte(c.doc))
 			require.NoError(t, err)
 			assert.Equal(t, c.want, got)
+			require.Len(t, c.canonical, len(got))
+			for i, tool := range got {
+				if tool.Schema == nil {
+					continue
+				}
+				// Each schema is the bytes of its inputSchema, exactly.
+				assert.Contains(t, c.doc, string(tool.Schema), "tool %d", i)
+				r := schema.Compile(schema.ToolInput, tool.Schema)
+				if c.canonical[i] == "" {
+					assert.Nil(t, r.Canonical, "tool %d", i)
+					continue
+				}
+				// Compiled as written, it has the canonical text, and so the
+				// handle, that it had when it was read as canonical text.
+				assert.Equal(t, c.canonical[i], string(r.Canonical), "tool %d", i)
+				before := schema.Compile(schema.ToolInput, []byte(c.canonical[i]))
+				assert.Equal(t, before.Canonical, r.Canonical, "tool %d", i)
+				assert.Equal(t, store.Handle(schema.ToolInput.String(), before.Canonical), store.Handle(schema.ToolInput.String(), r.Canonical), "tool %d", i)
+				assert.Equal(t, wants(before.Errors), wants(r.Errors), "tool %d", i)
+			}
 		})
 	}
 }
 
 func TestParseToolsListErrors(t *testing.T) {
 	t.Parallel()
+	nested := func(depth int) string { return strings.Repeat("[", depth) + strings.Repeat("]", depth) }
 	cases := []struct {
 		name, doc, msg string
 	}{
 		{"not JSON", `{"tools": [`, "not a JSON document"},
 		{"trailing data", `{"tools": []} {}`, "not a JSON document"},
-		{"duplicate member", `{"tools": [{"name": "a", "name": "b", "inputSchema": {}}]}`, "not a JSON document"},
 		{"empty", ``, "not a JSON document"},
+		{"nested deeper than 4096 levels", `{"tools": [{"name": "a", "inputSchema": ` + nested(4094) + `}]}`, "nesting deeper than the limit of 4096"},
 		{"array", `[{"name": "a", "inputSchema": {}}]`, "not a tools/list result"},
 		{"no tools member", `{"type": "object"}`, "not a tools/list result"},
 		{"tools not an array", `{"tools": {"a": {"inputSchema": {}}}}`, "not a tools/list result"},
+		{"a JSON-RPC error response", `{"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}}`, "not a tools/list result"},
+		{"a JSON-RPC result without tools", `{"jsonrpc": "2.0", "id": 1, "result": {"type": "object"}}`, "not a tools/list result"},
+		{"a JSON-RPC result whose tools is not an array", `{"jsonrpc": "2.0", "id": 1, "result": {"tools": {}}}`, "not a tools/list result"},
+		{"a JSON-RPC result not an object", `{"jsonrpc": "2.0", "id": 1, "result": [{"name": "a", "inputSchema": {}}]}`, "not a tools/list result"},
+		{"a result inside a result", `{"result": {"result": {"tools": []}}}`, "not a tools/list result"},
+		// A repeated member outside every inputSchema is the document's
+		// error; inside one, it is that tool's finding (TestCompileRepeatedMember).
+		{"a tool's name twice", `{"tools": [{"name": "a", "name": "b", "inputSchema": {}}]}`,
+			`the member "name" occurs twice in the object at "/tools/0"`},
+		{"a tool's inputSchema twice", `{"tools": [{"name": "a", "inputSchema": {}, "inputSchema": {}}]}`,
+			`the member "inputSchema" occurs twice in the object at "/tools/0"`},
+		{"tools twice", `{"tools": [], "tools": [{"name": "a", "inputSchema": {}}]}`,
+			`the member "tools" occurs twice in the object at ""`},
+		{"a member twice in another member of a tool", `{"tools": [{"name": "a", "annotations": {"x": 1, "x": 1}, "inputSchema": {}}]}`,
+			`the member "x" occurs twice in the object at "/tools/0/annotations"`},
+		{"a member twice beside the tools", `{"tools": [{"name": "a", "inputSchema": {}}], "_meta": {"x": 1, "x": 2}}`,
+			`the member "x" occurs twice in the object at "/_meta"`},
+		{"a member twice outside a schema and another inside one", `{"tools": [{"name": "a", "inputSchema": {"type": "object", "type": "object"}}, {"name": "b", "name": "b"}]}`,
+			`the member "name" occurs twice in the object at "/tools/1"`},
+		{"a tool's name twice in a JSON-RPC response", `{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "a", "name": "b", "inputSchema": {}}]}}`,
+			`the member "name" occurs twice in the object at "/result/tools/0"`},
+		{"a JSON-RPC response's result twice", `{"jsonrpc": "2.0", "id": 1, "result": {"tools": []}, "result": {"tools": []}}`,
+			`the member "result" occurs twice in the object at ""`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -105,26 +179,87 @@ func TestParseToolsListErrors(t *testing.T) {
 	}
 }
 
-func TestIsToolsList(t *testing.T) {
+// TestCompileRepeatedMember checks that a member name repeated inside one
+// tool's inputSchema is a VALIDATION "json" finding of that tool, at the
+// object that repeats it, while the other tools compile.
+func TestCompileRepeatedMember(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		doc  string
-		want bool
+	for prefix, doc := range map[string]string{
+		"": `{"tools": [
+			{"name": "nested", "inputSchema": {"type": "object", "properties": {"x": {"type": "string", "type": "integer"}}}},
+			{"name": "ok", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}},
+			{"name": "root", "inputSchema": {"type": "object", "required": [], "required": ["x"]}}]}`,
+		"/result": `{"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+			{"name": "nested", "inputSchema": {"type": "object", "properties": {"x": {"type": "string", "type": "integer"}}}},
+			{"name": "ok", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}},
+			{"name": "root", "inputSchema": {"type": "object", "required": [], "required": ["x"]}}]}}`,
+	} {
+		tools, err := toolset.ParseToolsList([]byte(doc))
+		require.NoError(t, err, doc)
+		results := toolset.Compile(schema.ToolInput, tools)
+		require.Len(t, results, 3)
+		for i, name := range []string{"nested", "ok", "root"} {
+			assert.Equal(t, name, results[i].Name)
+			assert.Equal(t, prefix+"/tools/"+strconv.Itoa(i), results[i].Pointer)
+			assert.Empty(t, results[i].Problems, name)
+			require.NotNil(t, results[i].Compiled, name)
+		}
+		assert.Equal(t, []want{malformed("json", "/properties/x")}, wants(results[0].Findings()))
+		assert.Equal(t, schema.CodeValidation, results[0].Code())
+		assert.Nil(t, results[0].Compiled.Schema)
+		assert.Contains(t, results[0].Findings()[0].Message, `The schema object at "/properties/x" has the member "type" twice.`)
+		assert.Equal(t, schema.CodeNone, results[1].Code(), "%v", results[1].Findings())
+		assert.NotNil(t, results[1].Compiled.Schema)
+		assert.Equal(t, []want{malformed("json", "")}, wants(results[2].Findings()))
+		assert.Contains(t, results[2].Findings()[0].Message, `The schema object at "" has the member "required" twice.`)
+		assert.Nil(t, results[2].Compiled.Schema)
+	}
+}
+
+// TestCompileDeepSchema checks that a schema nested deeper than a schema
+// may is its own tool's finding, not the document's error: the document
+// may nest up to 4096 levels.
+func TestCompileDeepSchema(t *testing.T) {
+	t.Parallel()
+	// A chain of 32 schemas nests 64 levels, the most a schema may; one
+	// more is too deep.
+	require.Equal(t, `{"type": "object", "properties": {"a": {"type": "object", "properties": {}}}}`, chain(2))
+	assert.Equal(t, schema.CodeNone, schema.Compile(schema.ToolInput, []byte(chain(32))).Code())
+	assert.Equal(t, schema.CodeValidation, schema.Compile(schema.ToolInput, []byte(chain(33))).Code())
+	for _, c := range []struct {
+		name   string
+		schema string
 	}{
-		{`{"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}`, true},
-		{`{"tools": [{"inputSchema": {}}], "nextCursor": "x"}`, true},
-		{`{"tools": []}`, true},
-		{`{"tools": [{"name": "a"}]}`, false}, // ParseToolsList still reads it
-		{`{"tools": ["a"]}`, false},
-		{`{"tools": {}}`, false},
-		{`{"type": "object", "properties": {"tools": {"type": "array"}}}`, false},
-		{`[]`, false},
-		{`not json`, false},
-		{``, false},
+		{"100 levels of properties", chain(50)},
+		{"4093 levels, the most the document allows", strings.Repeat("[", 4093) + strings.Repeat("]", 4093)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			tools, err := toolset.ParseToolsList([]byte(`{"tools": [
+				{"name": "before", "inputSchema": {"type": "object"}},
+				{"name": "deep", "inputSchema": ` + c.schema + `},
+				{"name": "after", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}]}`))
+			require.NoError(t, err)
+			require.Len(t, tools, 3)
+			assert.Equal(t, c.schema, string(tools[1].Schema))
+			results := toolset.Compile(schema.ToolInput, tools)
+			for _, i := range []int{0, 2} {
+				assert.Equal(t, schema.CodeNone, results[i].Code(), "%s: %v", results[i].Name, results[i].Findings())
+				assert.NotNil(t, results[i].Compiled.Schema)
+			}
+			assert.Equal(t, []want{malformed("json", "")}, wants(results[1].Findings()))
+			assert.Contains(t, results[1].Findings()[0].Message, "nesting deeper than the limit of 64")
+			assert.Nil(t, results[1].Compiled.Schema)
+		})
 	}
-	for _, c := range cases {
-		assert.Equal(t, c.want, toolset.IsToolsList([]byte(c.doc)), c.doc)
-	}
+}
+
+// chain returns n object schemas each nested in the last one's properties,
+// 2n levels deep: {"type": "object", "properties": {"a": {...}}}, the
+// innermost with empty properties.
+func chain(n int) string {
+	return strings.Repeat(`{"type": "object", "properties": {"a": `, n-1) +
+		`{"type": "object", "properties": {}}` + strings.Repeat(`}}`, n-1)
 }
 
 func TestCompile(t *testing.T) {
@@ -205,7 +340,7 @@ func TestNumbersStayExact(t *testing.T) {
 		tools, err := toolset.ParseToolsList(doc(n))
 		require.NoError(t, err)
 		require.Len(t, tools, 1)
-		assert.Equal(t, `{"properties":{"n":{"minimum":`+n+`,"type":"integer"}},"type":"object"}`, string(tools[0].Schema))
+		assert.Equal(t, `{"type": "object", "properties": {"n": {"type": "integer", "minimum": `+n+`}}}`, string(tools[0].Schema), "the schema as written")
 		r := toolset.Compile(schema.ToolInput, tools)[0]
 		require.Equal(t, schema.CodeNone, r.Code(), "%v", r.Findings())
 		return r.Compiled
@@ -220,9 +355,8 @@ func TestNumbersStayExact(t *testing.T) {
 	// A spelling of the same value gives the same canonical text.
 	same := compile("9007199254740993")
 	assert.Equal(t, above.Canonical, same.Canonical)
-	tools, err := toolset.ParseToolsList(doc("9.007199254740993e15"))
-	require.NoError(t, err)
-	assert.Equal(t, above.Canonical, toolset.Compile(schema.ToolInput, tools)[0].Compiled.Canonical)
+	respelled := compile("9.007199254740993e15")
+	assert.Equal(t, above.Canonical, respelled.Canonical)
 }
 
 // mcpFixtures returns every tools/list document of the shared MCP fixtures,
@@ -250,7 +384,6 @@ func TestRealMCPTools(t *testing.T) {
 	t.Parallel()
 	total := 0
 	for file, data := range mcpFixtures(t) {
-		require.True(t, toolset.IsToolsList(data), file)
 		tools, err := toolset.ParseToolsList(data)
 		require.NoError(t, err, file)
 		var doc struct {
@@ -262,6 +395,15 @@ func TestRealMCPTools(t *testing.T) {
 		dec.UseNumber()
 		require.NoError(t, dec.Decode(&doc), file)
 		require.Len(t, doc.Tools, len(tools), file)
+		var raw struct {
+			Tools []struct {
+				InputSchema json.RawMessage `json:"inputSchema"`
+			} `json:"tools"`
+		}
+		require.NoError(t, json.Unmarshal(data, &raw), file)
+		for i, tool := range tools {
+			assert.Equal(t, string(raw.Tools[i].InputSchema), string(tool.Schema), "%s: tool %d's schema as written", file, i)
+		}
 		for i, r := range toolset.Compile(schema.ToolInput, tools) {
 			total++
 			t.Run(file+"/"+r.Name, func(t *testing.T) {
@@ -522,7 +664,6 @@ func TestOwnToolsLists(t *testing.T) {
 	t.Parallel()
 	data, err := os.ReadFile(fixtures.Testdata(t, "mcp/small.json"))
 	require.NoError(t, err)
-	assert.False(t, toolset.IsToolsList(data), "a tool lacks inputSchema")
 	tools, err := toolset.ParseToolsList(data)
 	require.NoError(t, err)
 	results := toolset.Compile(schema.ToolInput, tools)
@@ -533,7 +674,8 @@ func TestOwnToolsLists(t *testing.T) {
 	}
 	assert.Equal(t, [][]want{
 		{},
-		{u("pattern", "/properties/a~1b/pattern"), u("maximum", "/properties/retries/maximum"), u("format", "/properties/url/format")},
+		// In document order.
+		{u("format", "/properties/url/format"), u("maximum", "/properties/retries/maximum"), u("pattern", "/properties/a~1b/pattern")},
 		{u("type", "/properties/type")},
 		{malformed("inputSchema", "")},
 	}, got)

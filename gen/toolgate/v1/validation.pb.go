@@ -1471,9 +1471,11 @@ type isCompileToolsetRequest_Source interface {
 
 type CompileToolsetRequest_ToolsListJson struct {
 	// An MCP `tools/list` result as JSON text:
-	// {"tools": [{"name": ..., "description": ..., "inputSchema": {...}}, ...]}.
-	// Other members of the result and of each tool are ignored; numbers in
-	// the schemas are kept exact.
+	// {"tools": [{"name": ..., "description": ..., "inputSchema": {...}}, ...]},
+	// or a whole JSON-RPC response carrying one in "result". Other members of
+	// the result and of each tool are ignored. Each schema is compiled from
+	// its exact text: numbers stay exact, findings come in document order,
+	// and a repeated member name inside one schema is that tool's finding.
 	ToolsListJson string `protobuf:"bytes,2,opt,name=tools_list_json,json=toolsListJson,proto3,oneof"`
 }
 

@@ -58,12 +58,12 @@ Flags (flags come before the files; they have no TOOLGATE_* fallbacks):
 // the --summary report go to stdout; usage and I/O errors to stderr (the
 // usage itself goes to stdout when asked for with -h).
 //
-// A file is read as a tools/list result when it is a JSON object whose
-// "tools" member is an array (toolset.ParseToolsList accepts it), even if
-// a tool in it lacks a name or an inputSchema, so that such a tool is
-// reported as a VALIDATION finding at its own pointer; toolset.IsToolsList
-// is the stricter test. Anything else, including a file that is not JSON,
-// is compiled as one schema, and the compiler reports what is wrong with it.
+// A file is read as a tools/list result when toolset.ParseToolsList accepts
+// it (a JSON object whose "tools" member is an array, or a JSON-RPC
+// response carrying one), even if a tool in it lacks a name or an
+// inputSchema, so that such a tool is reported as a VALIDATION finding at
+// its own pointer. Anything else, including a file that is not JSON, is
+// compiled as one schema, and the compiler reports what is wrong with it.
 // Each tool's findings point into the file: tool.Pointer + "/inputSchema" +
 // the finding's schema path, or tool.Pointer itself for findings about the
 // tool (keyword "name" or "inputSchema").

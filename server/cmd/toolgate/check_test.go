@@ -45,11 +45,21 @@ func TestCheckOwnFiles(t *testing.T) {
 	empty := filepath.Join(tmp, "empty.json")
 	require.NoError(t, os.WriteFile(empty, []byte(`{"tools": []}`), 0o600))
 	missing := filepath.Join(tmp, "missing.json")
+	envelope := filepath.Join(tmp, "envelope.json")
+	require.NoError(t, os.WriteFile(envelope, []byte(`{"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+		{"name": "a", "inputSchema": {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}}}},
+		{"name": "b", "inputSchema": {"type": "object"}}, {"name": "c"}]}}`), 0o600))
+	twiceInSchema := filepath.Join(tmp, "twice-in-schema.json")
+	require.NoError(t, os.WriteFile(twiceInSchema, []byte(`{"tools": [
+		{"name": "a", "inputSchema": {"type": "object", "properties": {"q": {"type": "string", "type": "integer"}}}},
+		{"name": "b", "inputSchema": {"type": "object"}}]}`), 0o600))
+	twiceOutside := filepath.Join(tmp, "twice-outside.json")
+	require.NoError(t, os.WriteFile(twiceOutside, []byte(`{"tools": [{"name": "a", "name": "b", "inputSchema": {"type": "object"}}]}`), 0o600))
 
-	smallLines := []string{
-		small + `:/tools/1/inputSchema/properties/a~1b/pattern: UNSUPPORTED_CAPABILITY pattern: The keyword "pattern" ` + notSupported,
-		small + `:/tools/1/inputSchema/properties/retries/maximum: UNSUPPORTED_CAPABILITY maximum: The keyword "maximum" ` + notSupported,
+	smallLines := []string{ // in document order
 		small + `:/tools/1/inputSchema/properties/url/format: UNSUPPORTED_CAPABILITY format: The keyword "format" ` + notSupported,
+		small + `:/tools/1/inputSchema/properties/retries/maximum: UNSUPPORTED_CAPABILITY maximum: The keyword "maximum" ` + notSupported,
+		small + `:/tools/1/inputSchema/properties/a~1b/pattern: UNSUPPORTED_CAPABILITY pattern: The keyword "pattern" ` + notSupported,
 		small + `:/tools/2/inputSchema/properties/type: UNSUPPORTED_CAPABILITY type: ` + untypedMsg,
 		small + `:/tools/3: VALIDATION inputSchema: This tool has no inputSchema.`,
 		small + `: 1 of 4 tools can be enforced`,
@@ -87,6 +97,19 @@ func TestCheckOwnFiles(t *testing.T) {
 		{"not JSON", []string{notJSON}, 1, []string{
 			notJSON + `:: VALIDATION json: The schema is not valid JSON: invalid character '}' looking for beginning of object key string at byte 18.`,
 			notJSON + `: cannot be enforced (VALIDATION, 1 finding)`,
+		}, ""},
+		{"a whole JSON-RPC response", []string{envelope}, 1, []string{
+			envelope + `:/result/tools/0/inputSchema/properties/u/format: UNSUPPORTED_CAPABILITY format: The keyword "format" ` + notSupported,
+			envelope + `:/result/tools/2: VALIDATION inputSchema: This tool has no inputSchema.`,
+			envelope + `: 1 of 3 tools can be enforced`,
+		}, ""},
+		{"a member twice inside a schema: that tool's finding", []string{twiceInSchema}, 1, []string{
+			twiceInSchema + `:/tools/0/inputSchema/properties/q: VALIDATION json: The schema object at "/properties/q" has the member "type" twice.`,
+			twiceInSchema + `: 1 of 2 tools can be enforced`,
+		}, ""},
+		{"a member twice outside the schemas: not a tools/list result", []string{twiceOutside}, 1, []string{
+			twiceOutside + `:/tools/0: VALIDATION json: The schema object at "/tools/0" has the member "name" twice.`,
+			twiceOutside + `: cannot be enforced (VALIDATION, 1 finding)`,
 		}, ""},
 		{"several files", []string{ok, extraction}, 1, []string{
 			ok + `: 2 of 2 tools can be enforced`,
