@@ -2,7 +2,9 @@ package client_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"runtime"
@@ -203,4 +205,32 @@ func waitForGoroutines(d time.Duration) string {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// heldBody returns a provider body that yields head, then holds until the
+// caller closes rejected (or 10 s pass, which fails the write), then yields
+// tail. A rejection that reaches the caller while the body is held provably
+// arrived before the body ended. wrote reports the writer's outcome.
+func heldBody(head, tail string) (body *io.PipeReader, rejected chan struct{}, wrote chan error) {
+	pr, pw := io.Pipe()
+	rejected, wrote = make(chan struct{}), make(chan error, 1)
+	go func() {
+		wrote <- func() error {
+			if _, err := io.WriteString(pw, head); err != nil {
+				return err
+			}
+			select {
+			case <-rejected:
+			case <-time.After(10 * time.Second):
+				err := errors.New("the rejection did not arrive while the body was open")
+				pw.CloseWithError(err)
+				return err
+			}
+			if _, err := io.WriteString(pw, tail); err != nil {
+				return err
+			}
+			return pw.Close()
+		}()
+	}()
+	return pr, rejected, wrote
 }

@@ -267,27 +267,7 @@ func TestValidateProviderStreamEarly(t *testing.T) {
 			t.Parallel()
 			head, tail := tc.body[:tc.cut], tc.body[tc.cut:]
 			require.True(t, strings.HasSuffix(head, "}\n\n"), "the cut ends the bad event: %q", head[len(head)-30:])
-			pr, pw := io.Pipe()
-			rejected := make(chan struct{})
-			wrote := make(chan error, 1)
-			go func() {
-				wrote <- func() error {
-					if _, err := io.WriteString(pw, head); err != nil {
-						return err
-					}
-					select {
-					case <-rejected:
-					case <-time.After(10 * time.Second):
-						err := errors.New("the rejection did not arrive while the body was open")
-						pw.CloseWithError(err)
-						return err
-					}
-					if _, err := io.WriteString(pw, tail); err != nil {
-						return err
-					}
-					return pw.Close()
-				}()
-			}()
+			pr, rejected, wrote := heldBody(head, tail)
 
 			var results []*toolgatev1.CallResult
 			for res, err := range c.ValidateProviderStream(t.Context(), tc.provider, pr, tools) {

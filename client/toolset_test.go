@@ -1,14 +1,11 @@
 package client_test
 
 import (
-	"errors"
-	"io"
 	"maps"
 	"os"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -281,27 +278,7 @@ func TestToolsetEndToEnd(t *testing.T) {
 		body := string(data)
 		cut := eventEnd(body, e2eBadDelta)
 		head, tail := body[:cut], body[cut:]
-		pr, pw := io.Pipe()
-		rejected := make(chan struct{})
-		wrote := make(chan error, 1)
-		go func() {
-			wrote <- func() error {
-				if _, err := io.WriteString(pw, head); err != nil {
-					return err
-				}
-				select {
-				case <-rejected:
-				case <-time.After(10 * time.Second):
-					err := errors.New("the rejection did not arrive while the body was open")
-					pw.CloseWithError(err)
-					return err
-				}
-				if _, err := io.WriteString(pw, tail); err != nil {
-					return err
-				}
-				return pw.Close()
-			}()
-		}()
+		pr, rejected, wrote := heldBody(head, tail)
 
 		var results []*toolgatev1.CallResult
 		for r, err := range c.ValidateProviderStream(t.Context(), client.Anthropic, pr, ts.Bind()) {

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgate/toolgate/internal/fixtures"
+	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/store"
 	"github.com/toolgate/toolgate/internal/toolset"
@@ -419,7 +420,7 @@ func TestRealMCPTools(t *testing.T) {
 				}
 				for _, g := range got {
 					assert.Contains(t, expected, g, "the compiler reports %s at %q", g.keyword, g.path)
-					_, ok := resolve(doc.Tools[i].InputSchema, g.path)
+					_, ok := fixtures.Resolve(doc.Tools[i].InputSchema, g.path)
 					assert.True(t, ok, "schema path %q exists", g.path)
 				}
 				assert.Empty(t, r.Compiled.Warnings, "the tool input profile has no warnings")
@@ -473,7 +474,7 @@ func (w *walker) node(v any, path string, root bool) {
 	}
 	for k := range m {
 		if !nineKeywords[k] {
-			w.refuse(k, path+"/"+escape(k))
+			w.refuse(k, path+"/"+jsondoc.EscapePointerToken(k))
 		}
 	}
 	_, hasOneOf := m["oneOf"]
@@ -494,13 +495,13 @@ func (w *walker) node(v any, path string, root bool) {
 		}
 		for k := range m {
 			if k != "oneOf" && k != "description" {
-				w.refuse(k, path+"/"+escape(k))
+				w.refuse(k, path+"/"+jsondoc.EscapePointerToken(k))
 			}
 		}
 	}
 	for k := range m {
 		if types, ok := appliesTo[k]; ok && name != "" && !slices.Contains(types, name) {
-			w.refuse(k, path+"/"+escape(k))
+			w.refuse(k, path+"/"+jsondoc.EscapePointerToken(k))
 		}
 	}
 	if _, isObject := m["additionalProperties"].(map[string]any); isObject {
@@ -508,7 +509,7 @@ func (w *walker) node(v any, path string, root bool) {
 	}
 	if props, ok := m["properties"].(map[string]any); ok {
 		for k, p := range props {
-			w.node(p, path+"/properties/"+escape(k), false)
+			w.node(p, path+"/properties/"+jsondoc.EscapePointerToken(k), false)
 		}
 	}
 	switch items := m["items"].(type) {
@@ -523,40 +524,6 @@ func (w *walker) node(v any, path string, root bool) {
 			w.node(b, path+"/oneOf/"+strconv.Itoa(i), false)
 		}
 	}
-}
-
-func escape(token string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(token, "~", "~0"), "/", "~1")
-}
-
-// resolve follows an RFC 6901 pointer into a decoded JSON value.
-func resolve(v any, ptr string) (any, bool) {
-	if ptr == "" {
-		return v, true
-	}
-	if !strings.HasPrefix(ptr, "/") {
-		return nil, false
-	}
-	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch x := v.(type) {
-		case map[string]any:
-			next, ok := x[tok]
-			if !ok {
-				return nil, false
-			}
-			v = next
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil, false
-			}
-			v = x[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
 }
 
 // TestRealMCPToolsByHand lists, for a varied set of real tools, the findings

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -271,7 +270,7 @@ func TestCheckRealMCPTools(t *testing.T) {
 		findings--
 		ptr, rest, _ := strings.Cut(rest, ": ")
 		assert.True(t, strings.HasPrefix(rest, "UNSUPPORTED_CAPABILITY "), line)
-		v, ok := resolvePointer(docs[file], ptr)
+		v, ok := fixtures.Resolve(docs[file], ptr)
 		require.True(t, ok, "the pointer of %q is in the file", line)
 		keyword := strings.Fields(rest)[1]
 		keyword = strings.TrimSuffix(keyword, ":")
@@ -302,33 +301,6 @@ func TestCheckRealMCPTools(t *testing.T) {
 	status, _, stderr = check(t, append([]string{"--profile", "output_bindable"}, paths...)...)
 	assert.Equal(t, 1, status)
 	assert.Empty(t, stderr)
-}
-
-// resolvePointer follows an RFC 6901 pointer into a decoded JSON value.
-func resolvePointer(v any, ptr string) (any, bool) {
-	if ptr == "" {
-		return v, true
-	}
-	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch x := v.(type) {
-		case map[string]any:
-			next, ok := x[tok]
-			if !ok {
-				return nil, false
-			}
-			v = next
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil, false
-			}
-			v = x[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
 }
 
 // TestREADMEMCPReport checks that the README's MCP report is what
