@@ -131,6 +131,7 @@ func WithProfile(p toolgatev1.Profile) CompileOption {
 // bearerToken is per-RPC credentials carrying a bearer token.
 type bearerToken string
 
+// GetRequestMetadata implements credentials.PerRPCCredentials.
 func (t bearerToken) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
 	return map[string]string{"authorization": "Bearer " + string(t)}, nil
 }

@@ -125,6 +125,7 @@ type builder struct {
 // check moves from a scan to a set.
 const smallObject = 16
 
+// Begin implements jsontok.Handler.
 func (b *builder) Begin(kind jsontok.Kind, off int64) {
 	v := &Value{Kind: kind, Start: off}
 	if n := len(b.stack); n == 0 {
@@ -140,10 +141,13 @@ func (b *builder) Begin(kind jsontok.Kind, off int64) {
 	b.text.Reset()
 }
 
+// BeginKey implements jsontok.Handler.
 func (b *builder) BeginKey(int64) { b.text.Reset() }
 
+// Text implements jsontok.Handler.
 func (b *builder) Text(p []byte, _ int64, _ bool) { b.text.Write(p) }
 
+// EndKey implements jsontok.Handler.
 func (b *builder) EndKey(off int64) {
 	n := len(b.stack)
 	name := b.text.String()
@@ -175,6 +179,7 @@ func (b *builder) seen(i int, name string) bool {
 	return false
 }
 
+// End implements jsontok.Handler.
 func (b *builder) End(kind jsontok.Kind, off int64) {
 	n := len(b.stack)
 	v := b.stack[n-1]

@@ -237,6 +237,7 @@ func (v *Validator) stopped(off int64) bool {
 // handler methods.
 type events Validator
 
+// Begin implements jsontok.Handler.
 func (e *events) Begin(kind jsontok.Kind, off int64) {
 	v := (*Validator)(e)
 	if v.stopped(off) {
@@ -256,6 +257,7 @@ func (e *events) Begin(kind jsontok.Kind, off int64) {
 	}
 }
 
+// BeginKey implements jsontok.Handler.
 func (e *events) BeginKey(off int64) {
 	v := (*Validator)(e)
 	if v.stopped(off) {
@@ -266,6 +268,7 @@ func (e *events) BeginKey(off int64) {
 	v.root.beginKey(off)
 }
 
+// Text implements jsontok.Handler.
 func (e *events) Text(p []byte, off int64, raw bool) {
 	v := (*Validator)(e)
 	if v.stopped(off) {
@@ -280,6 +283,7 @@ func (e *events) Text(p []byte, off int64, raw bool) {
 	v.root.text(p, off, raw, v.textKind == 0)
 }
 
+// EndKey implements jsontok.Handler.
 func (e *events) EndKey(off int64) {
 	v := (*Validator)(e)
 	if v.stopped(off) {
@@ -299,6 +303,7 @@ func (e *events) EndKey(off int64) {
 	v.root.endKey(off)
 }
 
+// End implements jsontok.Handler.
 func (e *events) End(kind jsontok.Kind, off int64) {
 	v := (*Validator)(e)
 	if v.stopped(off) {
