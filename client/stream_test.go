@@ -392,9 +392,8 @@ func TestValidateProviderStreamErrors(t *testing.T) {
 // generating does.
 type blockingBody struct {
 	*io.PipeReader
-	pw     *io.PipeWriter
-	wrote  chan error // the result of writing the first call
-	extras []string   // events written after the call
+	pw    *io.PipeWriter
+	wrote chan error // the result of writing the first call
 }
 
 func newBlockingBody(t *testing.T, extras ...sseEvent) *blockingBody {
