@@ -5,6 +5,7 @@
 # The protoc plugins are `tool` lines in go.mod, so they match the runtime.
 BUF_VERSION := v1.75.0
 GRPCURL_VERSION := v1.9.4
+STATICCHECK_VERSION := v0.8.2
 
 # The staleness test in internal/gencheck runs the same buf version.
 export BUF_VERSION
@@ -12,6 +13,7 @@ export BUF_VERSION
 GO ?= go
 BUF := $(GO) run github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION)
 GRPCURL := $(GO) run github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION)
+STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 # How long `make fuzz` runs each Fuzz target.
 FUZZTIME ?= 10s
@@ -48,10 +50,11 @@ checkgenerate: ## Fail if gen/ differs from what proto/ generates (work tree unt
 	$(GO) test -count=1 -run '^TestGeneratedCodeIsCurrent$$' ./internal/gencheck/
 
 .PHONY: lint
-lint: ## buf lint, buf format, go vet and gofmt
+lint: ## buf lint, buf format, go vet, staticcheck and gofmt
 	$(BUF) lint
 	$(BUF) format -d --exit-code
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
 	@unformatted="$$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' \
 		-not -path '*/node_modules/*' -print0 | xargs -0 -r gofmt -l)"; \
 	if [[ -n "$$unformatted" ]]; then \
