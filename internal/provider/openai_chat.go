@@ -16,6 +16,13 @@ type chatChunk struct {
 					Arguments string `json:"arguments"`
 				} `json:"function"`
 			} `json:"tool_calls"`
+			// FunctionCall is the legacy single-function form (the
+			// "functions" API) that older OpenAI-compatible servers still
+			// stream: a name first, then argument fragments.
+			FunctionCall *struct {
+				Name      string `json:"name"`
+				Arguments string `json:"arguments"`
+			} `json:"function_call"`
 		} `json:"delta"`
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
@@ -30,6 +37,8 @@ type chatChunk struct {
 // choice's calls, after the tool_calls of the same chunk (Groq, xAI and
 // Mistral send a whole call in one chunk, Mistral together with the
 // finish_reason). A chunk without choices (the usage chunk) is ignored.
+// The legacy delta.function_call form is one call per choice, keyed
+// "choice0/function", with no call id.
 func (*openAIChat) feed(t *tracker, event []byte) error {
 	var ev chatChunk
 	if err := t.decode(event, &ev); err != nil {
@@ -51,6 +60,18 @@ func (*openAIChat) feed(t *tracker, event []byte) error {
 				t.identify(c, tc.ID, tc.Function.Name)
 			}
 			t.write(c, tc.Function.Arguments)
+		}
+		if fc := ch.Delta.FunctionCall; fc != nil {
+			base := prefix + "function"
+			var c *call
+			if fc.Name != "" && t.find(base) == nil {
+				c = t.begin(base, "", fc.Name)
+			} else if c = t.follow(base); c == nil {
+				continue
+			} else {
+				t.identify(c, "", fc.Name)
+			}
+			t.write(c, fc.Arguments)
 		}
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
 			t.endAll(prefix)

@@ -51,6 +51,17 @@ func TestOpenAIChatQuirks(t *testing.T) {
 			},
 		},
 		{
+			name: "legacy_function_call",
+			events: []string{
+				`{"choices":[{"index":0,"delta":{"role":"assistant","function_call":{"name":"get_weather","arguments":""}},"finish_reason":null}]}`,
+				`{"choices":[{"index":0,"delta":{"function_call":{"arguments":"{\"city\": "}},"finish_reason":null}]}`,
+				`{"choices":[{"index":0,"delta":{"function_call":{"arguments":"\"Oslo\"}"}},"finish_reason":null}]}`,
+				`{"choices":[{"index":0,"delta":{},"finish_reason":"function_call"}]}`,
+				`{"choices":[{"index":0,"delta":{"function_call":{"arguments":"late"}},"finish_reason":null}]}`,
+			},
+			want: []call{{Key: "choice0/function", Name: "get_weather", Args: `{"city": "Oslo"}`}},
+		},
+		{
 			name: "mistral_omits_index",
 			events: []string{
 				`{"choices":[{"index":0,"delta":{"tool_calls":[{"id":"m1","function":{"name":"f","arguments":"{\"a\": 1}"}},{"id":"m2","function":{"name":"g","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`,
