@@ -30,7 +30,8 @@
 // non-empty name wins); Groq, xAI and Mistral send a whole call in one entry;
 // an entry with a different non-empty id at the same index begins a new call.
 // A choice's finish_reason ends that choice's calls; the usage chunk with no
-// choices is ignored.
+// choices is ignored. The legacy delta.function_call form (the functions
+// API) is one call per choice, key "choice<i>/function", without an id.
 //
 // OpenAI Responses: key = the function_call item id ("fc_..."), since deltas
 // carry neither call_id nor name; both come from response.output_item.added.
