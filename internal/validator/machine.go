@@ -654,11 +654,11 @@ func (c *captures) reset() {
 }
 
 // start begins capturing the container just opened and returns the
-// capture's index. An enclosing capture has already written the opening
-// byte; otherwise it is written now.
+// capture's index. A live enclosing capture has already written the opening
+// byte; otherwise the buffer starts afresh with it.
 func (c *captures) start(node *schema.Node, kind jsontok.Kind, pathDepth int) int {
 	start := len(c.buf) - 1
-	if len(c.recs) == 0 {
+	if !c.active() {
 		c.buf, c.needComma = c.buf[:0], false
 		c.open(kind)
 		start = 0
@@ -667,7 +667,17 @@ func (c *captures) start(node *schema.Node, kind jsontok.Kind, pathDepth int) in
 	return len(c.recs) - 1
 }
 
-func (c *captures) active() bool { return len(c.recs) > 0 }
+// active reports whether a live capture needs the events: once every
+// capture of a value has outgrown its choices, nothing more is written, so
+// the buffer stays bounded by the longest choice.
+func (c *captures) active() bool {
+	for i := range c.recs {
+		if !c.recs[i].dead {
+			return true
+		}
+	}
+	return false
+}
 
 func (c *captures) comma() {
 	if c.needComma {

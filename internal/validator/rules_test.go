@@ -1,6 +1,7 @@
 package validator_test
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -335,4 +336,29 @@ func TestOffsetsAndMessages(t *testing.T) {
 	require.Len(t, res.Findings, 1)
 	assert.Equal(t, int64(strings.Index(doc, "extra")), res.Findings[0].Offset)
 	assert.Equal(t, `The arguments object does not allow the property "extra"; allowed properties are "items".`, res.Findings[0].Message)
+}
+
+// TestEnumCaptureStaysBounded: once a value has outgrown every object or
+// array choice, the rest of it is not recorded (the rejection stands, and
+// memory does not grow with the value).
+func TestEnumCaptureStaysBounded(t *testing.T) {
+	s := compile(t, `{"type":"object","properties":{"a":{"type":"array","items":{"type":"array","items":{"type":"integer"},"enum":[[1]]},"enum":[[[1]],[]]}}}`)
+	big := `{"a":[[1],[` + strings.TrimSuffix(strings.Repeat("1,", 100_000), ",") + `]]}`
+	res := validator.Validate(s, []byte(big), validator.Options{})
+	require.Len(t, res.Findings, 2)
+	assert.Equal(t, "/properties/a/enum", res.Findings[0].SchemaPath, "the outer value dies first")
+	assert.Equal(t, "/properties/a/items/enum", res.Findings[1].SchemaPath)
+	doc := []byte(big)
+	fresh := func() { // a new Validator, so no buffer is warm
+		v := validator.New(s, validator.Options{})
+		v.Write(doc)
+		v.Close()
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	fresh()
+	runtime.ReadMemStats(&after)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(len(big)/4), "no buffer grows with the 200 KB value")
+	assert.True(t, validator.Validate(s, []byte(`{"a":[[1]]}`), validator.Options{}).Valid())
+	assert.True(t, validator.Validate(s, []byte(`{"a":[]}`), validator.Options{}).Valid())
 }
