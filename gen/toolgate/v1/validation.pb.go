@@ -961,8 +961,9 @@ func (x *StreamBind) GetTools() map[string]string {
 // CallStart begins one tool call whose arguments arrive as CallDelta events.
 type CallStart struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Caller-chosen identifier of the call, unique among the stream's open
-	// calls; echoed in its CallResult. Typically the provider's tool-call id.
+	// Caller-chosen identifier of the call, unique within the stream (a
+	// second start with an id already used is INVALID_ARGUMENT); echoed in
+	// its CallResult. Typically the provider's tool-call id.
 	CallId string `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
 	// The tool's name, resolved through the stream's bind map when `handle` is
 	// empty. A name the map does not know makes the call VALIDATION with
@@ -1282,16 +1283,20 @@ type CallResult struct {
 	// ERROR_CODE_UNSUPPORTED_CAPABILITY when any finding is unsupported, and
 	// ERROR_CODE_VALIDATION when none is.
 	Code ErrorCode `protobuf:"varint,4,opt,name=code,proto3,enum=toolgate.v1.ErrorCode" json:"code,omitempty"`
-	// Every finding, in the order found, up to the server's configured cap.
-	// When `early` is true, errors[0] is the finding that stopped the call and
-	// its `offset` is the first non-viable byte.
+	// The findings made at the byte that decided the verdict (a stream stops
+	// there: every missing required name of an object, say, but not the
+	// document's later violations), up to the server's configured cap. Their
+	// `offset` is that byte: the first byte after which no valid completion
+	// of the arguments exists. For the whole document's violations, use
+	// Validate.
 	Errors []*Error `protobuf:"bytes,5,rep,name=errors,proto3" json:"errors,omitempty"`
 	// True when the call was rejected before it ended, at the first byte after
 	// which no valid completion of the arguments exists.
 	Early bool `protobuf:"varint,6,opt,name=early,proto3" json:"early,omitempty"`
-	// Number of argument bytes (of the concatenated fragments) seen for this
-	// call when the verdict was made; for an early rejection at least
-	// errors[0].offset + 1.
+	// Number of argument bytes (of the concatenated fragments) received for
+	// this call when the verdict was made: whole fragments, so at least
+	// errors[0].offset + 1 for a verdict decided by an argument byte (0 for a
+	// tool_name rejection at the call's start).
 	Bytes int64 `protobuf:"varint,7,opt,name=bytes,proto3" json:"bytes,omitempty"`
 	// True when more findings existed than the configured cap; `errors` then
 	// holds the first N of them.
