@@ -242,8 +242,11 @@ type Error struct {
 	// one of the pseudo-keywords "json" (the arguments are not one well-formed
 	// JSON object: syntax error, duplicate key, invalid UTF-8, lone surrogate
 	// escape, trailing data, nesting too deep, or a stream call that ended
-	// incomplete) and "tool_name" (a stream call names a tool its stream's
-	// bind map does not know).
+	// incomplete; for a schema, a schema document that is not JSON),
+	// "tool_name" (a stream call names a tool its stream's bind map does not
+	// know), "maxBytes" (a stream call's arguments passed the server's
+	// per-call limit), "schema" (a subschema that is not a schema object) and,
+	// in a ToolResult, "name" and "inputSchema" (the tool itself is malformed).
 	Keyword string `protobuf:"bytes,2,opt,name=keyword,proto3" json:"keyword,omitempty"`
 	// JSON pointer into the schema, to the keyword the finding is about (for
 	// example "/properties/age/minimum"). Empty when the finding concerns no
