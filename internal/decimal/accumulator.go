@@ -99,16 +99,6 @@ func (a *Accumulator) Value() Decimal {
 	return Decimal{Neg: a.neg, Digits: a.digits[:kept], Exp: a.dp + exp, N: a.lastNZ}
 }
 
-// Digits returns the significant digits seen so far (at most the limit),
-// including zeros that may still turn out to be trailing.
-func (a *Accumulator) Digits() []byte { return a.digits }
-
-// Neg reports whether a minus sign has been seen before the exponent.
-func (a *Accumulator) Neg() bool { return a.neg }
-
-// Overflowed reports whether more significant digits were seen than kept.
-func (a *Accumulator) Overflowed() bool { return a.nd > int64(len(a.digits)) }
-
 // CanEqual reports whether some continuation of the number text read so far
 // could equal d: the sign, the significant digits and (once exponent digits
 // arrive) the exponent still agree with d. It lets an enum of numbers reject

@@ -381,8 +381,7 @@ func TestAccumulatorSplits(t *testing.T) {
 				got.Digits = nil
 			}
 			require.Equal(t, want, got, "text %q in pieces %q", text, pieces)
-			assert.False(t, a.Overflowed(), "text %q", text)
-			assert.Equal(t, strings.HasPrefix(text, "-"), a.Neg(), "text %q", text)
+			assert.False(t, got.Truncated(), "text %q", text)
 		}
 		for i := 0; i <= len(text); i++ {
 			check([]string{text[:i], text[i:]})
@@ -450,24 +449,22 @@ func TestAccumulatorLimit(t *testing.T) {
 	}
 }
 
-// TestAccumulatorOverflowed checks the digit bookkeeping of a small limit:
-// Digits keeps at most the limit (trailing zeros included while they may
-// still be significant), and Overflowed reports any digit beyond it.
-func TestAccumulatorOverflowed(t *testing.T) {
+// TestAccumulatorTruncates: with a limit of two digits, only later
+// non-zero digits truncate the value; trailing zeros do not.
+func TestAccumulatorTruncates(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
-		text       string
-		digits     string
-		overflowed bool
-		truncated  bool
+		text      string
+		digits    string
+		truncated bool
 	}{
-		{"12", "12", false, false},
-		{"120", "12", true, false},
-		{"123", "12", true, true},
-		{"0.00012", "12", false, false},
-		{"1.2e99", "12", false, false},
-		{"-1200e-3", "12", true, false},
-		{"1020", "10", true, true},
+		{"12", "12", false},
+		{"120", "12", false},
+		{"123", "12", true},
+		{"0.00012", "12", false},
+		{"1.2e99", "12", false},
+		{"-1200e-3", "12", false},
+		{"1020", "10", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.text, func(t *testing.T) {
@@ -475,9 +472,9 @@ func TestAccumulatorOverflowed(t *testing.T) {
 			var a decimal.Accumulator
 			a.Reset(2)
 			a.Write([]byte(tc.text))
-			assert.Equal(t, tc.digits, string(a.Digits()))
-			assert.Equal(t, tc.overflowed, a.Overflowed())
-			assert.Equal(t, tc.truncated, a.Value().Truncated())
+			v := a.Value()
+			assert.Equal(t, tc.digits, string(v.Digits))
+			assert.Equal(t, tc.truncated, v.Truncated())
 		})
 	}
 }

@@ -149,9 +149,6 @@ func (t *Tokenizer) Reset(h Handler, maxDepth int) {
 // Offset returns the number of bytes consumed so far.
 func (t *Tokenizer) Offset() int64 { return t.off }
 
-// Depth returns the number of open containers.
-func (t *Tokenizer) Depth() int { return len(t.stack) }
-
 // Err returns the error that stopped the tokenizer, or nil.
 func (t *Tokenizer) Err() error {
 	if t.err == nil {

@@ -126,9 +126,6 @@ func feed(t testing.TB, doc []byte, maxDepth int, cuts []int) string {
 			if tok.Err() != nil {
 				t.Errorf("Err after success: %v", tok.Err())
 			}
-			if tok.Depth() != 0 {
-				t.Errorf("Depth after success: %d", tok.Depth())
-			}
 			if tok.Offset() != int64(len(doc)) {
 				t.Errorf("Offset after success: %d, want %d", tok.Offset(), len(doc))
 			}
@@ -574,7 +571,6 @@ func TestMillionDeep(t *testing.T) {
 		var se *jsontok.SyntaxError
 		require.ErrorAs(t, err, &se)
 		assert.Equal(t, &jsontok.SyntaxError{Offset: jsontok.DefaultMaxDepth, Msg: "nesting deeper than the limit of 128"}, se)
-		assert.Equal(t, jsontok.DefaultMaxDepth, tok.Depth())
 		assert.Equal(t, jsontok.DefaultMaxDepth, c.begins)
 		// The input is 1 MB; the tokenizer must not have allocated in
 		// proportion to it.

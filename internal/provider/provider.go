@@ -161,9 +161,6 @@ func New(p Provider) (*Adapter, error) {
 	return &Adapter{t: tracker{p: p, calls: make(map[string]*call)}, f: f}, nil
 }
 
-// Provider returns the provider a was made for.
-func (a *Adapter) Provider() Provider { return a.t.p }
-
 // Feed handles one raw provider event — the JSON payload of one SSE data
 // line — and returns dst with the call events it produced appended. Events
 // that carry no tool-call data produce nothing.
