@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/internal/fixtures"
 	"github.com/toolgate/toolgate/internal/schema"
 )
 
@@ -17,60 +18,60 @@ func TestOutputBindableRules(t *testing.T) {
 	cases := []struct {
 		name   string
 		schema string
-		want   []want // nil: compiles
+		want   []fixtures.SchemaFinding // nil: compiles
 	}{
 		// The root: a flat object with non-empty properties.
 		{"flat object", prop(`{"type":"string"}`), nil},
 		{"root may omit type", `{"properties":{"p":{"type":"string"}}}`, nil},
-		{"empty object", `{"type":"object"}`, []want{unsupported("properties", "")}},
-		{"empty properties", `{"type":"object","properties":{}}`, []want{unsupported("properties", "")}},
-		{"root not an object", `{"type":"string"}`, []want{unsupported("type", "/type")}},
+		{"empty object", `{"type":"object"}`, []fixtures.SchemaFinding{fixtures.Unsupported("properties", "")}},
+		{"empty properties", `{"type":"object","properties":{}}`, []fixtures.SchemaFinding{fixtures.Unsupported("properties", "")}},
+		{"root not an object", `{"type":"string"}`, []fixtures.SchemaFinding{fixtures.Unsupported("type", "/type")}},
 
 		// Properties: primitives, primitive + null, closed enums, arrays of primitives.
 		{"every primitive", `{"type":"object","properties":{"s":{"type":"string"},"n":{"type":"number"},"i":{"type":"integer"},"b":{"type":"boolean"}}}`, nil},
 		{"primitive with null", prop(`{"type":["string","null"]}`), nil},
 		{"null first", prop(`{"type":["null","integer"]}`), nil},
-		{"two primitives", prop(`{"type":["string","number"]}`), []want{unsupported("type", "/properties/p/type")}},
-		{"three types", prop(`{"type":["string","number","null"]}`), []want{unsupported("type", "/properties/p/type")}},
-		{"null alone", prop(`{"type":"null"}`), []want{unsupported("type", "/properties/p/type")}},
-		{"type list with a non-name", prop(`{"type":["string",1]}`), []want{malformed("type", "/properties/p/type/1")}},
-		{"type not a string", prop(`{"type":5}`), []want{malformed("type", "/properties/p/type")}},
+		{"two primitives", prop(`{"type":["string","number"]}`), []fixtures.SchemaFinding{fixtures.Unsupported("type", "/properties/p/type")}},
+		{"three types", prop(`{"type":["string","number","null"]}`), []fixtures.SchemaFinding{fixtures.Unsupported("type", "/properties/p/type")}},
+		{"null alone", prop(`{"type":"null"}`), []fixtures.SchemaFinding{fixtures.Unsupported("type", "/properties/p/type")}},
+		{"type list with a non-name", prop(`{"type":["string",1]}`), []fixtures.SchemaFinding{fixtures.Malformed("type", "/properties/p/type/1")}},
+		{"type not a string", prop(`{"type":5}`), []fixtures.SchemaFinding{fixtures.Malformed("type", "/properties/p/type")}},
 		{"closed string enum", prop(`{"type":"string","enum":["low","normal","high"]}`), nil},
 		{"number and boolean enums", `{"type":"object","properties":{"n":{"type":"number","enum":[1,2.5]},"b":{"type":"boolean","enum":[true]}}}`, nil},
 		{"enum without type types itself", prop(`{"enum":["a","b"]}`), nil},
 		{"enum with null on a nullable type", prop(`{"type":["string","null"],"enum":["a",null]}`), nil},
-		{"enum with an object choice", prop(`{"type":"string","enum":["a",{"x":1}]}`), []want{unsupported("enum", "/properties/p/enum")}},
+		{"enum with an object choice", prop(`{"type":"string","enum":["a",{"x":1}]}`), []fixtures.SchemaFinding{fixtures.Unsupported("enum", "/properties/p/enum")}},
 		{"array of primitives", prop(`{"type":"array","items":{"type":"string"}}`), nil},
 		{"items may carry enum", prop(`{"type":"array","items":{"type":"string","enum":["a","b"]}}`), nil},
-		{"array without items", prop(`{"type":"array"}`), []want{unsupported("items", "/properties/p")}},
-		{"nullable array", prop(`{"type":["array","null"],"items":{"type":"string"}}`), []want{unsupported("type", "/properties/p/type")}},
-		{"tuple items", prop(`{"type":"array","items":[{"type":"string"}]}`), []want{unsupported("items", "/properties/p/items")}},
-		{"untyped property", prop(`{"description":"x"}`), []want{unsupported("type", "/properties/p")}},
+		{"array without items", prop(`{"type":"array"}`), []fixtures.SchemaFinding{fixtures.Unsupported("items", "/properties/p")}},
+		{"nullable array", prop(`{"type":["array","null"],"items":{"type":"string"}}`), []fixtures.SchemaFinding{fixtures.Unsupported("type", "/properties/p/type")}},
+		{"tuple items", prop(`{"type":"array","items":[{"type":"string"}]}`), []fixtures.SchemaFinding{fixtures.Unsupported("items", "/properties/p/items")}},
+		{"untyped property", prop(`{"description":"x"}`), []fixtures.SchemaFinding{fixtures.Unsupported("type", "/properties/p")}},
 
 		// Not bindable.
-		{"nested object", prop(`{"type":"object","properties":{"q":{"type":"string"}}}`), []want{unsupported("type", "/properties/p")}},
-		{"array of objects", prop(`{"type":"array","items":{"type":"object","properties":{"q":{"type":"string"}}}}`), []want{unsupported("type", "/properties/p/items")}},
-		{"array of arrays", prop(`{"type":"array","items":{"type":"array","items":{"type":"string"}}}`), []want{unsupported("type", "/properties/p/items")}},
-		{"$ref", prop(`{"$ref":"#/$defs/x"}`), []want{unsupported("$ref", "/properties/p/$ref"), unsupported("type", "/properties/p")}},
-		{"oneOf", prop(`{"oneOf":[{"type":"string"},{"type":"integer"}]}`), []want{unsupported("oneOf", "/properties/p/oneOf"), unsupported("type", "/properties/p")}},
-		{"unknown keyword", prop(`{"type":"string","x-ui":"wide"}`), []want{unsupported("x-ui", "/properties/p/x-ui")}},
-		{"keyword on the wrong type", prop(`{"type":"number","minLength":1}`), []want{unsupported("minLength", "/properties/p/minLength")}},
-		{"required below the root", `{"type":"object","properties":{"p":{"type":"string","required":["x"]}}}`, []want{unsupported("required", "/properties/p/required")}},
+		{"nested object", prop(`{"type":"object","properties":{"q":{"type":"string"}}}`), []fixtures.SchemaFinding{fixtures.Unsupported("type", "/properties/p")}},
+		{"array of objects", prop(`{"type":"array","items":{"type":"object","properties":{"q":{"type":"string"}}}}`), []fixtures.SchemaFinding{fixtures.Unsupported("type", "/properties/p/items")}},
+		{"array of arrays", prop(`{"type":"array","items":{"type":"array","items":{"type":"string"}}}`), []fixtures.SchemaFinding{fixtures.Unsupported("type", "/properties/p/items")}},
+		{"$ref", prop(`{"$ref":"#/$defs/x"}`), []fixtures.SchemaFinding{fixtures.Unsupported("$ref", "/properties/p/$ref"), fixtures.Unsupported("type", "/properties/p")}},
+		{"oneOf", prop(`{"oneOf":[{"type":"string"},{"type":"integer"}]}`), []fixtures.SchemaFinding{fixtures.Unsupported("oneOf", "/properties/p/oneOf"), fixtures.Unsupported("type", "/properties/p")}},
+		{"unknown keyword", prop(`{"type":"string","x-ui":"wide"}`), []fixtures.SchemaFinding{fixtures.Unsupported("x-ui", "/properties/p/x-ui")}},
+		{"keyword on the wrong type", prop(`{"type":"number","minLength":1}`), []fixtures.SchemaFinding{fixtures.Unsupported("minLength", "/properties/p/minLength")}},
+		{"required below the root", `{"type":"object","properties":{"p":{"type":"string","required":["x"]}}}`, []fixtures.SchemaFinding{fixtures.Unsupported("required", "/properties/p/required")}},
 
 		// Enforced keywords and their shapes.
 		{"string constraints", prop(`{"type":"string","minLength":1,"maxLength":20,"pattern":"^[A-Z]{3}-\\d+$"}`), nil},
 		{"numeric bounds", prop(`{"type":"number","minimum":0,"maximum":1}`), nil},
-		{"minLength negative", prop(`{"type":"string","minLength":-1}`), []want{malformed("minLength", "/properties/p/minLength")}},
-		{"maxLength fractional", prop(`{"type":"string","maxLength":1.5}`), []want{malformed("maxLength", "/properties/p/maxLength")}},
+		{"minLength negative", prop(`{"type":"string","minLength":-1}`), []fixtures.SchemaFinding{fixtures.Malformed("minLength", "/properties/p/minLength")}},
+		{"maxLength fractional", prop(`{"type":"string","maxLength":1.5}`), []fixtures.SchemaFinding{fixtures.Malformed("maxLength", "/properties/p/maxLength")}},
 		{"maxLength 2.0 is an integer", prop(`{"type":"string","maxLength":2.0}`), nil},
-		{"maximum not a number", prop(`{"type":"number","maximum":"1"}`), []want{malformed("maximum", "/properties/p/maximum")}},
-		{"pattern not a string", prop(`{"type":"string","pattern":5}`), []want{malformed("pattern", "/properties/p/pattern")}},
-		{"pattern not a regular expression", prop(`{"type":"string","pattern":"([a-z"}`), []want{malformed("pattern", "/properties/p/pattern")}},
-		{"pattern with look-ahead", prop(`{"type":"string","pattern":"^(?=.*\\d)\\w+$"}`), []want{unsupported("pattern", "/properties/p/pattern")}},
-		{"pattern with negative look-behind", prop(`{"type":"string","pattern":"(?<!x)y"}`), []want{unsupported("pattern", "/properties/p/pattern")}},
-		{"pattern with a back-reference", prop(`{"type":"string","pattern":"(a)\\1"}`), []want{unsupported("pattern", "/properties/p/pattern")}},
+		{"maximum not a number", prop(`{"type":"number","maximum":"1"}`), []fixtures.SchemaFinding{fixtures.Malformed("maximum", "/properties/p/maximum")}},
+		{"pattern not a string", prop(`{"type":"string","pattern":5}`), []fixtures.SchemaFinding{fixtures.Malformed("pattern", "/properties/p/pattern")}},
+		{"pattern not a regular expression", prop(`{"type":"string","pattern":"([a-z"}`), []fixtures.SchemaFinding{fixtures.Malformed("pattern", "/properties/p/pattern")}},
+		{"pattern with look-ahead", prop(`{"type":"string","pattern":"^(?=.*\\d)\\w+$"}`), []fixtures.SchemaFinding{fixtures.Unsupported("pattern", "/properties/p/pattern")}},
+		{"pattern with negative look-behind", prop(`{"type":"string","pattern":"(?<!x)y"}`), []fixtures.SchemaFinding{fixtures.Unsupported("pattern", "/properties/p/pattern")}},
+		{"pattern with a back-reference", prop(`{"type":"string","pattern":"(a)\\1"}`), []fixtures.SchemaFinding{fixtures.Unsupported("pattern", "/properties/p/pattern")}},
 		{"required names", `{"type":"object","properties":{"a":{"type":["string","null"]}},"required":["a"]}`, nil},
-		{"required not an array", `{"type":"object","properties":{"a":{"type":"string"}},"required":"a"}`, []want{malformed("required", "/required")}},
+		{"required not an array", `{"type":"object","properties":{"a":{"type":"string"}},"required":"a"}`, []fixtures.SchemaFinding{fixtures.Malformed("required", "/required")}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -82,7 +83,7 @@ func TestOutputBindableRules(t *testing.T) {
 				return
 			}
 			assert.Nil(t, res.Schema)
-			assert.Equal(t, tc.want, findings(res.Errors))
+			assert.Equal(t, tc.want, fixtures.SchemaFindings(res.Errors))
 			for _, f := range res.Errors {
 				assert.NotEmpty(t, f.Message)
 			}
@@ -102,16 +103,16 @@ func TestOutputBindableWarnings(t *testing.T) {
 			"tags":{"type":"array","items":{"type":"string","title":"tag"}}}}`))
 	require.Empty(t, res.Errors)
 	require.NotNil(t, res.Schema)
-	assert.Equal(t, []want{
-		unsupported("title", "/title"),
-		unsupported("additionalProperties", "/additionalProperties"),
-		unsupported("format", "/properties/date/format"),
-		unsupported("examples", "/properties/date/examples"),
-		unsupported("exclusiveMinimum", "/properties/amount/exclusiveMinimum"),
-		unsupported("default", "/properties/amount/default"),
-		unsupported("const", "/properties/kind/const"),
-		unsupported("title", "/properties/tags/items/title"),
-	}, findings(res.Warnings))
+	assert.Equal(t, []fixtures.SchemaFinding{
+		fixtures.Unsupported("title", "/title"),
+		fixtures.Unsupported("additionalProperties", "/additionalProperties"),
+		fixtures.Unsupported("format", "/properties/date/format"),
+		fixtures.Unsupported("examples", "/properties/date/examples"),
+		fixtures.Unsupported("exclusiveMinimum", "/properties/amount/exclusiveMinimum"),
+		fixtures.Unsupported("default", "/properties/amount/default"),
+		fixtures.Unsupported("const", "/properties/kind/const"),
+		fixtures.Unsupported("title", "/properties/tags/items/title"),
+	}, fixtures.SchemaFindings(res.Warnings))
 	for _, w := range res.Warnings {
 		assert.Contains(t, w.Message, "not enforced")
 	}
@@ -124,5 +125,5 @@ func TestToolInputHasNoWarnings(t *testing.T) {
 	t.Parallel()
 	res := schema.Compile(schema.ToolInput, []byte(`{"type":"object","title":"t","properties":{"a":{"type":"string","format":"date"}}}`))
 	assert.Empty(t, res.Warnings)
-	assert.Equal(t, []want{unsupported("title", "/title"), unsupported("format", "/properties/a/format")}, findings(res.Errors))
+	assert.Equal(t, []fixtures.SchemaFinding{fixtures.Unsupported("title", "/title"), fixtures.Unsupported("format", "/properties/a/format")}, fixtures.SchemaFindings(res.Errors))
 }

@@ -6,27 +6,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/internal/fixtures"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/stream"
 	"github.com/toolgate/toolgate/internal/testgen"
 	"github.com/toolgate/toolgate/internal/validator"
 )
-
-// stableFinding is the contract part of a finding (the message may quote
-// less of a value when a stream stops early).
-type stableFinding struct {
-	code                  schema.Code
-	keyword, schema, inst string
-	offset                int64
-}
-
-func stableOf(fs []schema.Finding) []stableFinding {
-	out := make([]stableFinding, 0, len(fs))
-	for _, f := range fs {
-		out = append(out, stableFinding{f.Code, f.Keyword, f.SchemaPath, f.InstancePath, f.Offset})
-	}
-	return out
-}
 
 // splits cuts doc into pieces: one byte each, or at random points (which
 // land inside UTF-8 sequences and escapes as often as elsewhere).
@@ -94,7 +79,7 @@ func TestStreamedVerdictEqualsWholeDocument(t *testing.T) {
 			whole, _ := streamed(t, res.Schema, [][]byte{doc})
 			pieces := splits(r, doc)
 			split, arrived := streamed(t, res.Schema, pieces)
-			require.Equal(t, stableOf(whole.Findings), stableOf(split.Findings), "doc %q split %q", doc, pieces)
+			require.Equal(t, fixtures.Stable(whole.Findings), fixtures.Stable(split.Findings), "doc %q split %q", doc, pieces)
 
 			full := validator.Validate(res.Schema, doc, validator.Options{})
 			require.Equal(t, full.Valid(), whole.Valid(), "doc %q", doc)
@@ -109,7 +94,7 @@ func TestStreamedVerdictEqualsWholeDocument(t *testing.T) {
 					atFirst = append(atFirst, f)
 				}
 			}
-			require.Equal(t, stableOf(atFirst), stableOf(whole.Findings), "doc %q", doc)
+			require.Equal(t, fixtures.Stable(atFirst), fixtures.Stable(whole.Findings), "doc %q", doc)
 
 			// Where is the deciding byte? A result decided inside the
 			// document arrives right after the piece holding that byte.

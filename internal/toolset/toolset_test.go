@@ -20,25 +20,8 @@ import (
 	"github.com/toolgate/toolgate/internal/toolset"
 )
 
-// want is one expected finding: code, keyword and schema path.
-type want struct {
-	code    schema.Code
-	keyword string
-	path    string
-}
-
-func unsupported(kw, path string) want { return want{schema.CodeUnsupported, kw, path} }
-func malformed(kw, path string) want   { return want{schema.CodeValidation, kw, path} }
-
-var u = unsupported // short, for the long tables
-
-func wants(fs []schema.Finding) []want {
-	out := make([]want, 0, len(fs))
-	for _, f := range fs {
-		out = append(out, want{f.Code, f.Keyword, f.SchemaPath})
-	}
-	return out
-}
+// u is short for the long tables.
+var u = fixtures.Unsupported
 
 func TestParseToolsList(t *testing.T) {
 	t.Parallel()
@@ -125,7 +108,7 @@ func TestParseToolsList(t *testing.T) {
 				before := schema.Compile(schema.ToolInput, []byte(c.canonical[i]))
 				assert.Equal(t, before.Canonical, r.Canonical, "tool %d", i)
 				assert.Equal(t, store.Handle(schema.ToolInput.String(), before.Canonical), store.Handle(schema.ToolInput.String(), r.Canonical), "tool %d", i)
-				assert.Equal(t, wants(before.Errors), wants(r.Errors), "tool %d", i)
+				assert.Equal(t, fixtures.SchemaFindings(before.Errors), fixtures.SchemaFindings(r.Errors), "tool %d", i)
 			}
 		})
 	}
@@ -205,13 +188,13 @@ func TestCompileRepeatedMember(t *testing.T) {
 			assert.Empty(t, results[i].Problems, name)
 			require.NotNil(t, results[i].Compiled, name)
 		}
-		assert.Equal(t, []want{malformed("json", "/properties/x")}, wants(results[0].Findings()))
+		assert.Equal(t, []fixtures.SchemaFinding{fixtures.Malformed("json", "/properties/x")}, fixtures.SchemaFindings(results[0].Findings()))
 		assert.Equal(t, schema.CodeValidation, results[0].Code())
 		assert.Nil(t, results[0].Compiled.Schema)
 		assert.Contains(t, results[0].Findings()[0].Message, `The schema object at "/properties/x" has the member "type" twice.`)
 		assert.Equal(t, schema.CodeNone, results[1].Code(), "%v", results[1].Findings())
 		assert.NotNil(t, results[1].Compiled.Schema)
-		assert.Equal(t, []want{malformed("json", "")}, wants(results[2].Findings()))
+		assert.Equal(t, []fixtures.SchemaFinding{fixtures.Malformed("json", "")}, fixtures.SchemaFindings(results[2].Findings()))
 		assert.Contains(t, results[2].Findings()[0].Message, `The schema object at "" has the member "required" twice.`)
 		assert.Nil(t, results[2].Compiled.Schema)
 	}
@@ -248,7 +231,7 @@ func TestCompileDeepSchema(t *testing.T) {
 				assert.Equal(t, schema.CodeNone, results[i].Code(), "%s: %v", results[i].Name, results[i].Findings())
 				assert.NotNil(t, results[i].Compiled.Schema)
 			}
-			assert.Equal(t, []want{malformed("json", "")}, wants(results[1].Findings()))
+			assert.Equal(t, []fixtures.SchemaFinding{fixtures.Malformed("json", "")}, fixtures.SchemaFindings(results[1].Findings()))
 			assert.Contains(t, results[1].Findings()[0].Message, "nesting deeper than the limit of 64")
 			assert.Nil(t, results[1].Compiled.Schema)
 		})
@@ -276,23 +259,23 @@ func TestCompile(t *testing.T) {
 	results := toolset.Compile(schema.ToolInput, tools)
 	require.Len(t, results, len(tools))
 	cases := []struct {
-		problems []want // findings about the tool itself
-		errors   []want // findings about its schema; nil when compiled
+		problems []fixtures.SchemaFinding // findings about the tool itself
+		errors   []fixtures.SchemaFinding // findings about its schema; nil when compiled
 		code     schema.Code
 	}{
 		{nil, nil, schema.CodeNone},
-		{[]want{malformed("name", "")}, nil, schema.CodeValidation},
-		{[]want{malformed("name", "")}, []want{unsupported("format", "/properties/u/format")}, schema.CodeUnsupported},
-		{[]want{malformed("name", "")}, []want{malformed("type", "/properties/n/type")}, schema.CodeValidation},
-		{[]want{malformed("inputSchema", "")}, nil, schema.CodeValidation},
-		{nil, []want{unsupported("$schema", "/$schema")}, schema.CodeUnsupported},
+		{[]fixtures.SchemaFinding{fixtures.Malformed("name", "")}, nil, schema.CodeValidation},
+		{[]fixtures.SchemaFinding{fixtures.Malformed("name", "")}, []fixtures.SchemaFinding{fixtures.Unsupported("format", "/properties/u/format")}, schema.CodeUnsupported},
+		{[]fixtures.SchemaFinding{fixtures.Malformed("name", "")}, []fixtures.SchemaFinding{fixtures.Malformed("type", "/properties/n/type")}, schema.CodeValidation},
+		{[]fixtures.SchemaFinding{fixtures.Malformed("inputSchema", "")}, nil, schema.CodeValidation},
+		{nil, []fixtures.SchemaFinding{fixtures.Unsupported("$schema", "/$schema")}, schema.CodeUnsupported},
 	}
 	for i, c := range cases {
 		r := &results[i]
 		assert.Equal(t, tools[i], r.Tool, "tool %d", i)
-		assert.Equal(t, c.problems, nilIfEmpty(wants(r.Problems)), "tool %d problems", i)
+		assert.Equal(t, c.problems, nilIfEmpty(fixtures.SchemaFindings(r.Problems)), "tool %d problems", i)
 		assert.Equal(t, c.code, r.Code(), "tool %d code", i)
-		assert.Equal(t, append(slices.Clone(c.problems), c.errors...), nilIfEmpty(wants(r.Findings())), "tool %d findings", i)
+		assert.Equal(t, append(slices.Clone(c.problems), c.errors...), nilIfEmpty(fixtures.SchemaFindings(r.Findings())), "tool %d findings", i)
 		if tools[i].Schema == nil {
 			assert.Nil(t, r.Compiled, "tool %d has no schema to compile", i)
 			continue
@@ -300,7 +283,7 @@ func TestCompile(t *testing.T) {
 		// Every schema is compiled, repeated names included, so its own
 		// findings show too.
 		require.NotNil(t, r.Compiled, "tool %d", i)
-		assert.Equal(t, c.errors, nilIfEmpty(wants(r.Compiled.Errors)), "tool %d schema", i)
+		assert.Equal(t, c.errors, nilIfEmpty(fixtures.SchemaFindings(r.Compiled.Errors)), "tool %d schema", i)
 		assert.Equal(t, c.errors == nil, r.Compiled.Schema != nil, "tool %d compiled", i)
 	}
 	// Findings about the tool carry its message and no schema path.
@@ -309,7 +292,7 @@ func TestCompile(t *testing.T) {
 	assert.Contains(t, results[4].Problems[0].Message, "no inputSchema")
 }
 
-func nilIfEmpty(w []want) []want {
+func nilIfEmpty(w []fixtures.SchemaFinding) []fixtures.SchemaFinding {
 	if len(w) == 0 {
 		return nil
 	}
@@ -324,7 +307,7 @@ func TestCompileNameless(t *testing.T) {
 		{Schema: []byte(`{"type":"object"}`)}, {Schema: []byte(`{"type":"object"}`)},
 	})
 	for _, r := range results {
-		assert.Equal(t, []want{malformed("name", "")}, wants(r.Problems))
+		assert.Equal(t, []fixtures.SchemaFinding{fixtures.Malformed("name", "")}, fixtures.SchemaFindings(r.Problems))
 		assert.Contains(t, r.Problems[0].Message, "no name")
 	}
 }
@@ -413,15 +396,15 @@ func TestRealMCPTools(t *testing.T) {
 				w := &walker{}
 				w.node(doc.Tools[i].InputSchema, "", true)
 				expected := dedupe(w.found)
-				got := dedupe(wants(r.Compiled.Errors))
+				got := dedupe(fixtures.SchemaFindings(r.Compiled.Errors))
 				assert.Equal(t, len(expected) == 0, r.Code() == schema.CodeNone, "compiles exactly when nothing is refused")
 				for _, e := range expected {
-					assert.Contains(t, got, e, "the walk finds %s at %q", e.keyword, e.path)
+					assert.Contains(t, got, e, "the walk finds %s at %q", e.Keyword, e.Path)
 				}
 				for _, g := range got {
-					assert.Contains(t, expected, g, "the compiler reports %s at %q", g.keyword, g.path)
-					_, ok := fixtures.Resolve(doc.Tools[i].InputSchema, g.path)
-					assert.True(t, ok, "schema path %q exists", g.path)
+					assert.Contains(t, expected, g, "the compiler reports %s at %q", g.Keyword, g.Path)
+					_, ok := fixtures.Resolve(doc.Tools[i].InputSchema, g.Path)
+					assert.True(t, ok, "schema path %q exists", g.Path)
 				}
 				assert.Empty(t, r.Compiled.Warnings, "the tool input profile has no warnings")
 			})
@@ -430,9 +413,9 @@ func TestRealMCPTools(t *testing.T) {
 	assert.Equal(t, 70, total, "PROVENANCE.md lists 70 tools")
 }
 
-func dedupe(ws []want) []want {
-	slices.SortFunc(ws, func(a, b want) int {
-		return strings.Compare(a.path+"\x00"+a.keyword, b.path+"\x00"+b.keyword)
+func dedupe(ws []fixtures.SchemaFinding) []fixtures.SchemaFinding {
+	slices.SortFunc(ws, func(a, b fixtures.SchemaFinding) int {
+		return strings.Compare(a.Path+"\x00"+a.Keyword, b.Path+"\x00"+b.Keyword)
 	})
 	return slices.Compact(ws)
 }
@@ -444,7 +427,7 @@ func dedupe(ws []want) []want {
 // refused keyword such as anyOf is not examined. It models the rules the
 // real schemas exercise and assumes well-formed keyword values (the
 // compiler's VALIDATION findings are tested in package schema).
-type walker struct{ found []want }
+type walker struct{ found []fixtures.SchemaFinding }
 
 var nineKeywords = map[string]bool{
 	"type": true, "properties": true, "required": true, "additionalProperties": true,
@@ -462,7 +445,7 @@ var appliesTo = map[string][]string{
 	"additional_properties": {"object"}, "minimum": {"integer", "number"}, "items": {"array"},
 }
 
-func (w *walker) refuse(kw, path string) { w.found = append(w.found, unsupported(kw, path)) }
+func (w *walker) refuse(kw, path string) { w.found = append(w.found, fixtures.Unsupported(kw, path)) }
 
 func (w *walker) node(v any, path string, root bool) {
 	m, ok := v.(map[string]any)
@@ -534,34 +517,34 @@ func TestRealMCPToolsByHand(t *testing.T) {
 	docs := mcpFixtures(t)
 	cases := []struct {
 		file, tool string
-		want       []want
+		want       []fixtures.SchemaFinding
 	}{
 		// zod output: $schema on every root, and nothing else refused.
-		{"server-filesystem.json", "read_file", []want{u("$schema", "/$schema")}},
-		{"server-memory.json", "create_entities", []want{u("$schema", "/$schema")}},
+		{"server-filesystem.json", "read_file", []fixtures.SchemaFinding{u("$schema", "/$schema")}},
+		{"server-memory.json", "create_entities", []fixtures.SchemaFinding{u("$schema", "/$schema")}},
 		// minItems on an array of strings.
-		{"server-filesystem.json", "read_multiple_files", []want{u("$schema", "/$schema"), u("minItems", "/properties/paths/minItems")}},
+		{"server-filesystem.json", "read_multiple_files", []fixtures.SchemaFinding{u("$schema", "/$schema"), u("minItems", "/properties/paths/minItems")}},
 		// default on a boolean; the items object without additionalProperties is fine.
-		{"server-filesystem.json", "edit_file", []want{u("$schema", "/$schema"), u("default", "/properties/dryRun/default")}},
+		{"server-filesystem.json", "edit_file", []fixtures.SchemaFinding{u("$schema", "/$schema"), u("default", "/properties/dryRun/default")}},
 		// format, and default two objects deep.
-		{"cloudflare-browser.json", "get_url_screenshot", []want{
+		{"cloudflare-browser.json", "get_url_screenshot", []fixtures.SchemaFinding{
 			u("$schema", "/$schema"), u("format", "/properties/url/format"),
 			u("default", "/properties/viewport/properties/height/default"),
 			u("default", "/properties/viewport/properties/width/default"),
 		}},
-		{"cloudflare-radar.json", "list_autonomous_systems", []want{u("$schema", "/$schema"), u("pattern", "/properties/location/pattern")}},
-		{"cloudflare-radar.json", "get_as_details", []want{u("$schema", "/$schema"), u("exclusiveMinimum", "/properties/asn/exclusiveMinimum")}},
+		{"cloudflare-radar.json", "list_autonomous_systems", []fixtures.SchemaFinding{u("$schema", "/$schema"), u("pattern", "/properties/location/pattern")}},
+		{"cloudflare-radar.json", "get_as_details", []fixtures.SchemaFinding{u("$schema", "/$schema"), u("exclusiveMinimum", "/properties/asn/exclusiveMinimum")}},
 		// anyOf beside "type": "string" — typed, so only anyOf; the format
 		// members of the anyOf are not examined.
-		{"cloudflare-radar.json", "get_ip_details", []want{u("$schema", "/$schema"), u("anyOf", "/properties/ip/anyOf")}},
+		{"cloudflare-radar.json", "get_ip_details", []fixtures.SchemaFinding{u("$schema", "/$schema"), u("anyOf", "/properties/ip/anyOf")}},
 		// Refused keywords inside items.
-		{"cloudflare-radar.json", "get_domains_ranking", []want{
+		{"cloudflare-radar.json", "get_domains_ranking", []fixtures.SchemaFinding{
 			u("$schema", "/$schema"), u("format", "/properties/date/items/format"),
 			u("pattern", "/properties/location/items/pattern"),
 		}},
 		// pydantic: title everywhere, exclusive bounds, minLength; minimum on
 		// an integer is fine.
-		{"mcp-server-fetch.json", "fetch", []want{
+		{"mcp-server-fetch.json", "fetch", []fixtures.SchemaFinding{
 			u("title", "/title"),
 			u("format", "/properties/url/format"), u("minLength", "/properties/url/minLength"), u("title", "/properties/url/title"),
 			u("default", "/properties/max_length/default"), u("exclusiveMaximum", "/properties/max_length/exclusiveMaximum"),
@@ -569,26 +552,26 @@ func TestRealMCPToolsByHand(t *testing.T) {
 			u("default", "/properties/start_index/default"), u("title", "/properties/start_index/title"),
 			u("default", "/properties/raw/default"), u("title", "/properties/raw/title"),
 		}},
-		{"github-mcp-server.json", "update_issue_state", []want{u("maxLength", "/properties/rationale/maxLength")}},
+		{"github-mcp-server.json", "update_issue_state", []fixtures.SchemaFinding{u("maxLength", "/properties/rationale/maxLength")}},
 		// maxLength inside the second oneOf branch of items.
-		{"github-mcp-server.json", "update_issue_assignees", []want{u("maxLength", "/properties/assignees/items/oneOf/1/properties/rationale/maxLength")}},
-		{"github-mcp-server.json", "set_issue_fields", []want{
+		{"github-mcp-server.json", "update_issue_assignees", []fixtures.SchemaFinding{u("maxLength", "/properties/assignees/items/oneOf/1/properties/rationale/maxLength")}},
+		{"github-mcp-server.json", "set_issue_fields", []fixtures.SchemaFinding{
 			u("maxLength", "/properties/fields/items/properties/rationale/maxLength"), u("minItems", "/properties/fields/minItems"),
 		}},
-		{"github-mcp-server.json", "search_repositories", []want{
+		{"github-mcp-server.json", "search_repositories", []fixtures.SchemaFinding{
 			u("default", "/properties/minimal_output/default"), u("maximum", "/properties/perPage/maximum"),
 		}},
 		// A property named "type" holding a default: the keyword is default.
-		{"github-mcp-server.json", "list_global_security_advisories", []want{u("default", "/properties/type/default")}},
+		{"github-mcp-server.json", "list_global_security_advisories", []fixtures.SchemaFinding{u("default", "/properties/type/default")}},
 		// A type list; and a property named "type" that is a nullable anyOf
 		// without a type of its own, so it is also untyped.
-		{"github-mcp-server.json", "issue_write", []want{
+		{"github-mcp-server.json", "issue_write", []fixtures.SchemaFinding{
 			u("type", "/properties/issue_fields/items/properties/value/type"),
 			u("anyOf", "/properties/type/anyOf"), u("type", "/properties/type"),
 		}},
 		// type beside oneOf (twice), an untyped anyOf, and untyped "any JSON"
 		// properties inside both oneOf branches.
-		{"github-mcp-server.json", "projects_write", []want{
+		{"github-mcp-server.json", "projects_write", []fixtures.SchemaFinding{
 			u("anyOf", "/properties/filter/anyOf"), u("type", "/properties/filter"),
 			u("type", "/properties/items/items/type"),
 			u("type", "/properties/updated_field/type"),
@@ -613,7 +596,7 @@ func TestRealMCPToolsByHand(t *testing.T) {
 				}
 			}
 			require.NotNil(t, r, "no tool %q in %s", c.tool, c.file)
-			assert.ElementsMatch(t, c.want, wants(r.Findings()))
+			assert.ElementsMatch(t, c.want, fixtures.SchemaFindings(r.Findings()))
 			if c.want == nil {
 				assert.Equal(t, schema.CodeNone, r.Code())
 				assert.NotNil(t, r.Compiled.Schema)
@@ -635,15 +618,15 @@ func TestOwnToolsLists(t *testing.T) {
 	require.NoError(t, err)
 	results := toolset.Compile(schema.ToolInput, tools)
 	require.Len(t, results, 4)
-	got := make([][]want, len(results))
+	got := make([][]fixtures.SchemaFinding, len(results))
 	for i := range results {
-		got[i] = wants(results[i].Findings())
+		got[i] = fixtures.SchemaFindings(results[i].Findings())
 	}
-	assert.Equal(t, [][]want{
+	assert.Equal(t, [][]fixtures.SchemaFinding{
 		{},
 		// In document order.
 		{u("format", "/properties/url/format"), u("maximum", "/properties/retries/maximum"), u("pattern", "/properties/a~1b/pattern")},
 		{u("type", "/properties/type")},
-		{malformed("inputSchema", "")},
+		{fixtures.Malformed("inputSchema", "")},
 	}, got)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/internal/fixtures"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/testgen"
 	"github.com/toolgate/toolgate/internal/validator"
@@ -255,14 +256,14 @@ func diffObject(r *rand.Rand, node *testgen.Node) testgen.Object {
 func diffCheckSplit(t *testing.T, s *schema.Schema, instance []byte, whole validator.Result, r *rand.Rand, seed uint64) {
 	cuts := diffCuts(r, len(instance))
 	got := diffFeed(s, validator.Options{}, instance, cuts)
-	assert.Equal(t, diffStable(whole.Findings), diffStable(got.Findings),
+	assert.Equal(t, fixtures.Stable(whole.Findings), fixtures.Stable(got.Findings),
 		"seed %d: streamed in pieces %v, findings differ from the whole document\ninstance: %s\nwhole:    %s\nstreamed: %s",
 		seed, cuts, instance, diffFindings(whole.Findings), diffFindings(got.Findings))
 
 	stop := validator.Options{StopAtFirst: true}
 	first := diffFeed(s, stop, instance, []int{len(instance)})
 	firstCut := diffFeed(s, stop, instance, cuts)
-	assert.Equal(t, diffStable(first.Findings), diffStable(firstCut.Findings),
+	assert.Equal(t, fixtures.Stable(first.Findings), fixtures.Stable(firstCut.Findings),
 		"seed %d: StopAtFirst streamed in pieces %v, findings differ from the whole document\ninstance: %s\nwhole:    %s\nstreamed: %s",
 		seed, cuts, instance, diffFindings(first.Findings), diffFindings(firstCut.Findings))
 	if !assert.Equal(t, whole.Valid(), first.Valid(), "seed %d: StopAtFirst changes the verdict\ninstance: %s", seed, instance) || whole.Valid() {
@@ -295,17 +296,6 @@ func diffFeed(s *schema.Schema, opts validator.Options, instance []byte, cuts []
 		instance = instance[c:]
 	}
 	return v.Close()
-}
-
-// diffStable keeps the contract part of findings (DESIGN.md §2): code,
-// keyword, both pointers and the offset; messages are free prose.
-func diffStable(fs []schema.Finding) []schema.Finding {
-	out := make([]schema.Finding, len(fs))
-	for i, f := range fs {
-		f.Message = ""
-		out[i] = f
-	}
-	return out
 }
 
 func diffExceptionFor(instance []byte) *diffException {
@@ -603,7 +593,7 @@ func TestDifferentialRegressions(t *testing.T) {
 			var wrongFindings, wrongStops []string
 			for _, cuts := range splits {
 				got := diffFeed(compiled.Schema, validator.Options{}, instance, cuts)
-				if !assert.ObjectsAreEqual(diffStable(whole.Findings), diffStable(got.Findings)) {
+				if !assert.ObjectsAreEqual(fixtures.Stable(whole.Findings), fixtures.Stable(got.Findings)) {
 					wrongFindings = append(wrongFindings, fmt.Sprintf("\npieces %v:%s", cuts, diffFindings(got.Findings)))
 				}
 				first := diffFeed(compiled.Schema, validator.Options{StopAtFirst: true}, instance, cuts)

@@ -1,10 +1,11 @@
 package validator_test
 
 import (
-	"slices"
+	"reflect"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/toolgate/toolgate/internal/fixtures"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/validator"
 )
@@ -57,7 +58,7 @@ func FuzzValidate(f *testing.F) {
 		v.Write(doc[:at])
 		v.Write(doc[at:])
 		split := v.Close()
-		if !slices.Equal(stableFindings(full.Findings), stableFindings(split.Findings)) {
+		if !reflect.DeepEqual(fixtures.Stable(full.Findings), fixtures.Stable(split.Findings)) {
 			t.Fatalf("split at %d of %q:\nwhole %+v\nsplit %+v", at, doc, full.Findings, split.Findings)
 		}
 
@@ -75,7 +76,7 @@ func FuzzValidate(f *testing.F) {
 				atFirst = append(atFirst, fd)
 			}
 		}
-		if !slices.Equal(stableFindings(atFirst), stableFindings(first.Findings)) {
+		if !reflect.DeepEqual(fixtures.Stable(atFirst), fixtures.Stable(first.Findings)) {
 			t.Fatalf("%q: streaming %+v, full validation's first byte %+v", doc, first.Findings, atFirst)
 		}
 		for _, fd := range full.Findings {
@@ -85,17 +86,4 @@ func FuzzValidate(f *testing.F) {
 			}
 		}
 	})
-}
-
-type stableFinding struct {
-	keyword, schemaPath, instancePath string
-	offset                            int64
-}
-
-func stableFindings(fs []schema.Finding) []stableFinding {
-	out := make([]stableFinding, len(fs))
-	for i, f := range fs {
-		out[i] = stableFinding{f.Keyword, f.SchemaPath, f.InstancePath, f.Offset}
-	}
-	return out
 }

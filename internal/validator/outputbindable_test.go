@@ -14,18 +14,11 @@ import (
 	"github.com/toolgate/toolgate/internal/validator"
 )
 
-func compileOutput(t testing.TB, src string) *schema.Schema {
-	t.Helper()
-	res := schema.Compile(schema.OutputBindable, []byte(src))
-	require.Empty(t, res.Errors, "schema %s", src)
-	return res.Schema
-}
-
 // TestOutputBindableEnforcement checks every enforced keyword of the
 // bindable output profile, valid and invalid.
 func TestOutputBindableEnforcement(t *testing.T) {
 	t.Parallel()
-	s := compileOutput(t, `{"type":"object","required":["id","note"],"properties":{
+	s := compileFor(t, schema.OutputBindable, `{"type":"object","required":["id","note"],"properties":{
 		"id":{"type":["string","null"]},
 		"note":{"type":["string","null"],"minLength":2,"maxLength":5},
 		"code":{"type":"string","pattern":"\\d{3}"},
@@ -79,7 +72,7 @@ func TestOutputBindableEnforcement(t *testing.T) {
 // point past the limit, whatever the split.
 func TestOutputBindableStreamsEarly(t *testing.T) {
 	t.Parallel()
-	s := compileOutput(t, `{"type":"object","properties":{"note":{"type":"string","maxLength":3}}}`)
+	s := compileFor(t, schema.OutputBindable, `{"type":"object","properties":{"note":{"type":"string","maxLength":3}}}`)
 	doc := []byte(`{"note":"abcdefgh"}`)
 	want := int64(strings.Index(string(doc), "d"))
 	for cut := 1; cut < len(doc); cut++ {
@@ -113,7 +106,7 @@ func TestSeedOutputSchemas(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := fixtures.Testdata(t, "output")
-			s := compileOutput(t, string(readFile(t, filepath.Join(dir, name+".json"))))
+			s := compileFor(t, schema.OutputBindable, string(readFile(t, filepath.Join(dir, name+".json"))))
 			var cases []outputCase
 			require.NoError(t, json.Unmarshal(readFile(t, filepath.Join(dir, name+".cases.json")), &cases))
 			require.GreaterOrEqual(t, len(cases), 8)

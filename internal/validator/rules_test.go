@@ -15,7 +15,13 @@ import (
 // compile compiles a tool input schema that must be valid.
 func compile(t testing.TB, src string) *schema.Schema {
 	t.Helper()
-	res := schema.Compile(schema.ToolInput, []byte(src))
+	return compileFor(t, schema.ToolInput, src)
+}
+
+// compileFor compiles a schema that must be valid under profile.
+func compileFor(t testing.TB, profile schema.Profile, src string) *schema.Schema {
+	t.Helper()
+	res := schema.Compile(profile, []byte(src))
 	require.Empty(t, res.Errors, "schema %s", src)
 	return res.Schema
 }
