@@ -133,6 +133,7 @@ func TestCompileSchema(t *testing.T) {
 	t.Run("unknown profile is INVALID_ARGUMENT", func(t *testing.T) {
 		_, err := c.CompileSchema(ctx, &toolgatev1.CompileSchemaRequest{Profile: 42, Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: `{}`}})
 		assert.Equal(t, codes.InvalidArgument, code(err))
+		assert.Contains(t, status.Convert(err).Message(), "profile 42")
 	})
 	t.Run("findings cap is reported", func(t *testing.T) {
 		c := client(t, server.Config{Options: server.Options{MaxFindings: 2}})
@@ -223,9 +224,12 @@ func TestValidate(t *testing.T) {
 		assert.Equal(t, codes.InvalidArgument, code(err))
 	})
 	t.Run("inline with unknown profile is INVALID_ARGUMENT", func(t *testing.T) {
-		_, err := c.Validate(ctx, &toolgatev1.ValidateRequest{Schema: &toolgatev1.ValidateRequest_Inline{Inline: &toolgatev1.CompileSchemaRequest{Profile: 9}},
+		inline := compileJSON(todoSchema)
+		inline.Profile = 9
+		_, err := c.Validate(ctx, &toolgatev1.ValidateRequest{Schema: &toolgatev1.ValidateRequest_Inline{Inline: inline},
 			Arguments: &toolgatev1.ValidateRequest_ArgumentsJson{ArgumentsJson: `{}`}})
 		assert.Equal(t, codes.InvalidArgument, code(err))
+		assert.Contains(t, status.Convert(err).Message(), "profile 9")
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
 	"github.com/toolgate/toolgate/server"
@@ -123,31 +124,32 @@ func TestStreamStatusCodes(t *testing.T) {
 		cfg  server.Config
 		reqs func(h string) []*toolgatev1.ValidateStreamRequest
 		want codes.Code
+		msg  string // what the status message must name
 	}{
 		{"delta before start", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{delta("x", "{")}
-		}, codes.InvalidArgument},
+		}, codes.InvalidArgument, "was not started"},
 		{"empty event", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{{}}
-		}, codes.InvalidArgument},
+		}, codes.InvalidArgument, "must set one event"},
 		{"start twice", server.Config{}, func(h string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{startCall("a", "", h), startCall("a", "", h)}
-		}, codes.InvalidArgument},
+		}, codes.InvalidArgument, "already started"},
 		{"bind unknown handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{bind(map[string]string{"t": "tg1_missing"})}
-		}, codes.NotFound},
+		}, codes.NotFound, "tg1_missing"},
 		{"start unknown handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{startCall("a", "", "tg1_missing")}
-		}, codes.NotFound},
+		}, codes.NotFound, "tg1_missing"},
 		{"too many calls", server.Config{Options: server.Options{MaxCallsPerStream: 1}}, func(h string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{startCall("a", "", h), startCall("b", "", h)}
-		}, codes.ResourceExhausted},
+		}, codes.ResourceExhausted, "limit of 1 calls"},
 		{"malformed provider event", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{providerEvent(toolgatev1.Provider_PROVIDER_ANTHROPIC, `{"type":`)}
-		}, codes.InvalidArgument},
+		}, codes.InvalidArgument, "provider_event"},
 		{"unspecified provider", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{providerEvent(toolgatev1.Provider_PROVIDER_UNSPECIFIED, `{}`)}
-		}, codes.InvalidArgument},
+		}, codes.InvalidArgument, "unknown provider"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -156,6 +158,7 @@ func TestStreamStatusCodes(t *testing.T) {
 			send(t, s, tc.reqs(compileTodo(t, c))...)
 			_, err := s.Recv()
 			assert.Equal(t, tc.want, code(err), "%v", err)
+			assert.Contains(t, status.Convert(err).Message(), tc.msg)
 		})
 	}
 }
