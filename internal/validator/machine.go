@@ -89,6 +89,12 @@ func (m *machine) violate(vio violation, pathDepth int) {
 	m.v.report(&vio, pathDepth)
 }
 
+// defers reports whether a violation found inside a name or value waits for
+// its end, so that the message quotes it whole: only in a full validation's
+// root machine. Streams (StopAtFirst) and oneOf branches report at the
+// deciding byte, quoting the value up to it.
+func (m *machine) defers() bool { return !m.v.opts.StopAtFirst && !m.passFail }
+
 // valueDepth is the path depth of the scalar or name being read, or of a
 // value at its first byte.
 func (m *machine) valueDepth() int { return len(m.v.track.levels) }
@@ -294,7 +300,7 @@ func (m *machine) keyText(f *frame, p []byte, off int64, raw bool) {
 	}
 	if i := f.keys.feed(f.node.KeyNames, p); i >= 0 {
 		f.keyFailAt = byteOffset(off, i, raw)
-		if m.v.opts.StopAtFirst || m.passFail {
+		if !m.defers() {
 			key := m.v.track.key() // holds p already: quote it up to the failing byte
 			m.violateKey(f, f.keyFailAt, key[:len(key)-len(p)+upTo(i, p, raw)], false)
 		}
@@ -362,7 +368,7 @@ func (m *machine) numberEnumText(p []byte, off int64, before int) {
 // otherwise endScalar reports it with the whole value. The message quotes
 // the value up to the deciding byte, the same in any split.
 func (m *machine) violateEarly(keyword string, off int64, quoted int) {
-	if !m.v.opts.StopAtFirst && !m.passFail {
+	if m.defers() {
 		return
 	}
 	vio := violation{keyword: keyword, node: m.sc.node, off: off, got: m.sc.kind, excerpt: m.sc.excerpt}
@@ -412,7 +418,7 @@ func (m *machine) endKey(off int64) {
 	switch {
 	case f.keyFailAt < 0:
 		m.violateKey(f, off, m.v.track.key(), true) // a proper prefix of a declared name
-	case !m.v.opts.StopAtFirst && !m.passFail:
+	case m.defers():
 		m.violateKey(f, f.keyFailAt, m.v.track.key(), true)
 	}
 	f.keyFailAt = -1
@@ -422,24 +428,33 @@ func (m *machine) endKey(off int64) {
 // name or value ends (to quote it whole), when the document breaks off before
 // that end: a stream stopping at the same byte must report the same.
 func (m *machine) flushPending() {
-	if m.v.opts.StopAtFirst || m.passFail {
+	if !m.defers() {
 		return
 	}
 	if f := m.top(); f != nil && f.kind == frameObject && f.keyFailAt >= 0 {
 		m.violateKey(f, f.keyFailAt, m.v.track.key(), false)
 		f.keyFailAt = -1
 	}
+	if m.sc.node != nil {
+		m.reportHeldBack(false)
+		m.sc.node = nil
+	}
+}
+
+// reportHeldBack reports, when the machine defers, the violations found
+// inside the current string or number before it ended: at its end
+// (complete), or when the document broke off first.
+func (m *machine) reportHeldBack(complete bool) {
 	sc := &m.sc
-	if sc.node == nil {
+	if !m.defers() {
 		return
 	}
 	if sc.enumFail >= 0 {
-		m.violate(violation{keyword: "enum", node: sc.node, off: sc.enumFail, got: sc.kind, excerpt: sc.excerpt}, m.valueDepth())
+		m.violate(violation{keyword: "enum", node: sc.node, off: sc.enumFail, got: sc.kind, excerpt: sc.excerpt, complete: complete}, m.valueDepth())
 	}
 	if sc.maxFail >= 0 {
-		m.violate(violation{keyword: "maxLength", node: sc.node, off: sc.maxFail, got: sc.kind, excerpt: sc.excerpt}, m.valueDepth())
+		m.violate(violation{keyword: "maxLength", node: sc.node, off: sc.maxFail, got: sc.kind, excerpt: sc.excerpt, complete: complete}, m.valueDepth())
 	}
-	sc.node = nil
 }
 
 // end handles the end of a value.
@@ -508,17 +523,11 @@ func (m *machine) endScalar(off int64) {
 		m.endNumber(node, off)
 		return
 	}
-	collect := !m.v.opts.StopAtFirst && !m.passFail
 	if sc.enumOn && sc.enumFail < 0 && sc.enum.match(node.Enum.Strings) < 0 {
-		sc.enumFail = off
-		collect = true
+		// A proper prefix of a choice: decided at the closing quote.
+		m.violate(violation{keyword: "enum", node: node, off: off, got: jsontok.String, excerpt: sc.excerpt, complete: true}, m.valueDepth())
 	}
-	if sc.enumFail >= 0 && collect {
-		m.violate(violation{keyword: "enum", node: node, off: sc.enumFail, got: jsontok.String, excerpt: sc.excerpt, complete: true}, m.valueDepth())
-	}
-	if sc.maxFail >= 0 && !m.v.opts.StopAtFirst && !m.passFail {
-		m.violate(violation{keyword: "maxLength", node: node, off: sc.maxFail, got: jsontok.String, excerpt: sc.excerpt, complete: true}, m.valueDepth())
-	}
+	m.reportHeldBack(true)
 	if node.MinLength >= 0 && sc.length < node.MinLength {
 		m.violate(violation{keyword: "minLength", node: node, off: off, got: jsontok.String, excerpt: sc.excerpt, complete: true}, m.valueDepth())
 	}
@@ -542,14 +551,11 @@ func (m *machine) endNumber(node *schema.Node, off int64) {
 		vio.keyword = "maximum"
 		m.violate(vio, m.valueDepth())
 	}
-	switch {
-	case m.sc.enumFail >= 0 && !m.v.opts.StopAtFirst && !m.passFail:
-		vio.keyword, vio.off = "enum", m.sc.enumFail
-		m.violate(vio, m.valueDepth())
-	case m.sc.enumFail < 0 && m.sc.numEnumOn && !slices.ContainsFunc(node.Enum.Numbers, d.Equal):
-		vio.keyword = "enum"
+	if m.sc.numEnumOn && m.sc.enumFail < 0 && !slices.ContainsFunc(node.Enum.Numbers, d.Equal) {
+		vio.keyword = "enum" // the digits fit a choice, the exponent or length did not
 		m.violate(vio, m.valueDepth())
 	}
+	m.reportHeldBack(true)
 }
 
 // beginOneOf starts one pass/fail machine per branch on the value.
