@@ -1,6 +1,8 @@
 package server
 
 import (
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -14,14 +16,15 @@ import (
 // This file is the one place where proto and engine types meet.
 
 // profileFromProto maps the API's profile; UNSPECIFIED means tool input.
-func profileFromProto(p toolgatev1.Profile) (schema.Profile, bool) {
+// An unknown value is INVALID_ARGUMENT.
+func profileFromProto(p toolgatev1.Profile) (schema.Profile, error) {
 	switch p {
 	case toolgatev1.Profile_PROFILE_UNSPECIFIED, toolgatev1.Profile_PROFILE_TOOL_INPUT:
-		return schema.ToolInput, true
+		return schema.ToolInput, nil
 	case toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE:
-		return schema.OutputBindable, true
+		return schema.OutputBindable, nil
 	}
-	return 0, false
+	return 0, status.Errorf(codes.InvalidArgument, "profile %d is not a known Profile", p)
 }
 
 func providerFromProto(p toolgatev1.Provider) provider.Provider {
@@ -71,12 +74,13 @@ func findingsToProto(fs []schema.Finding) []*toolgatev1.Error {
 	return out
 }
 
-// capFindings keeps at most n findings and reports whether any were cut.
-func capFindings(fs []schema.Finding, n int) ([]schema.Finding, bool) {
+// findingsToProtoCapped converts at most n findings and reports whether any
+// were left out.
+func findingsToProtoCapped(fs []schema.Finding, n int) ([]*toolgatev1.Error, bool) {
 	if len(fs) > n {
-		return fs[:n], true
+		return findingsToProto(fs[:n]), true
 	}
-	return fs, false
+	return findingsToProto(fs), false
 }
 
 // structJSON renders a Struct as JSON text. Struct numbers are float64, so

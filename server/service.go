@@ -45,9 +45,9 @@ type compiled struct {
 // handle. Problems with the schema are in res; an error is a problem with the
 // request itself.
 func (s *Service) compile(req *toolgatev1.CompileSchemaRequest) (compiled, error) {
-	profile, ok := profileFromProto(req.GetProfile())
-	if !ok {
-		return compiled{}, status.Errorf(codes.InvalidArgument, "profile %d is not a known Profile", req.GetProfile())
+	profile, err := profileFromProto(req.GetProfile())
+	if err != nil {
+		return compiled{}, err
 	}
 	var doc []byte
 	switch src := req.GetSchema().(type) {
@@ -82,15 +82,10 @@ func (s *Service) CompileSchema(_ context.Context, req *toolgatev1.CompileSchema
 	if err != nil {
 		return nil, err
 	}
-	errs, truncated := capFindings(c.res.Errors, s.opts.MaxFindings)
-	warnings, _ := capFindings(c.res.Warnings, s.opts.MaxFindings)
-	return &toolgatev1.CompileSchemaResponse{
-		Handle:          c.handle,
-		Code:            codeToProto(c.res.Code()),
-		Errors:          findingsToProto(errs),
-		Warnings:        findingsToProto(warnings),
-		ErrorsTruncated: truncated,
-	}, nil
+	resp := &toolgatev1.CompileSchemaResponse{Handle: c.handle, Code: codeToProto(c.res.Code())}
+	resp.Errors, resp.ErrorsTruncated = findingsToProtoCapped(c.res.Errors, s.opts.MaxFindings)
+	resp.Warnings, _ = findingsToProtoCapped(c.res.Warnings, s.opts.MaxFindings)
+	return resp, nil
 }
 
 // Validate checks arguments against a stored (by handle) or inline schema.
@@ -115,8 +110,9 @@ func (s *Service) Validate(_ context.Context, req *toolgatev1.ValidateRequest) (
 			return nil, err
 		}
 		if c.res.Schema == nil {
-			errs, truncated := capFindings(c.res.Errors, s.opts.MaxFindings)
-			return &toolgatev1.ValidateResponse{Code: codeToProto(c.res.Code()), Errors: findingsToProto(errs), ErrorsTruncated: truncated}, nil
+			resp := &toolgatev1.ValidateResponse{Code: codeToProto(c.res.Code())}
+			resp.Errors, resp.ErrorsTruncated = findingsToProtoCapped(c.res.Errors, s.opts.MaxFindings)
+			return resp, nil
 		}
 		sch, handle = c.res.Schema, c.handle
 	default:
@@ -245,9 +241,9 @@ func streamStatus(err error) error {
 // CompileToolset compiles every tool of a tools/list result or tool list and
 // binds the ones that can be enforced.
 func (s *Service) CompileToolset(_ context.Context, req *toolgatev1.CompileToolsetRequest) (*toolgatev1.CompileToolsetResponse, error) {
-	profile, ok := profileFromProto(req.GetProfile())
-	if !ok {
-		return nil, status.Errorf(codes.InvalidArgument, "profile %d is not a known Profile", req.GetProfile())
+	profile, err := profileFromProto(req.GetProfile())
+	if err != nil {
+		return nil, err
 	}
 	var tools []toolset.Tool
 	switch src := req.GetSource().(type) {
@@ -270,11 +266,9 @@ func (s *Service) CompileToolset(_ context.Context, req *toolgatev1.CompileTools
 	resp := &toolgatev1.CompileToolsetResponse{Bind: map[string]string{}}
 	for _, r := range toolset.Compile(profile, tools) {
 		tr := &toolgatev1.ToolResult{Name: r.Name, Code: codeToProto(r.Code())}
-		errs, truncated := capFindings(r.Findings(), s.opts.MaxFindings)
-		tr.Errors, tr.ErrorsTruncated = findingsToProto(errs), truncated
+		tr.Errors, tr.ErrorsTruncated = findingsToProtoCapped(r.Findings(), s.opts.MaxFindings)
 		if r.Compiled != nil {
-			warnings, _ := capFindings(r.Compiled.Warnings, s.opts.MaxFindings)
-			tr.Warnings = findingsToProto(warnings)
+			tr.Warnings, _ = findingsToProtoCapped(r.Compiled.Warnings, s.opts.MaxFindings)
 		}
 		if r.Code() == schema.CodeNone {
 			tr.Handle = s.put(profile, r.Compiled)
