@@ -342,6 +342,13 @@ func TestOffsetsAndMessages(t *testing.T) {
 	require.Len(t, res.Findings, 1)
 	assert.Equal(t, int64(strings.Index(doc, "extra")), res.Findings[0].Offset)
 	assert.Equal(t, `The arguments object does not allow the property "extra"; allowed properties are "items".`, res.Findings[0].Message)
+
+	doc = `{"items":[{"status":"pending","status":"completed"}]}`
+	res = validator.Validate(s, []byte(doc), validator.Options{})
+	require.Len(t, res.Findings, 1)
+	assert.Equal(t, `/items/0 has the property "status" more than once; duplicate names are not allowed.`, res.Findings[0].Message)
+	assert.Equal(t, "/items/0", res.Findings[0].InstancePath)
+	assert.Equal(t, int64(strings.LastIndex(doc, `status"`)+len("status")), res.Findings[0].Offset, "at the second name's closing quote")
 }
 
 // TestEnumCaptureStaysBounded: once a value has outgrown every object or

@@ -289,16 +289,8 @@ func (e *events) EndKey(off int64) {
 	if v.stopped(off) {
 		return
 	}
-	if v.track.endKey() {
-		v.add(off, func() schema.Finding {
-			path := v.track.path(len(v.track.levels) - 1)
-			subject := path
-			if subject == "" {
-				subject = v.rootName()
-			}
-			return schema.Finding{Code: schema.CodeValidation, Keyword: "json", InstancePath: path, Offset: off,
-				Message: fmt.Sprintf("%s has the property %q more than once; duplicate names are not allowed.", subject, v.track.key())}
-		})
+	if v.track.endKey() { // a duplicate name, whatever the schema says
+		v.report(&violation{keyword: "json", off: off, name: string(v.track.key())}, len(v.track.levels)-1)
 	}
 	v.root.endKey(off)
 }

@@ -83,7 +83,7 @@ type violation struct {
 	got      jsontok.Kind // the received value's kind (type, enum)
 	excerpt  excerpt      // the received value or name
 	complete bool         // the excerpt holds the whole value
-	name     string       // required: the missing name
+	name     string       // required: the missing name; json: the repeated name
 	oneOf    *oneOfOutcome
 }
 
@@ -131,6 +131,8 @@ func (v *violation) describe() string {
 		return fmt.Sprintf("does not allow the property %s", v.excerpt.quoted(v.complete))
 	case "oneOf":
 		return v.describeOneOf()
+	case "json": // the only "json" violation a machine-independent check makes
+		return fmt.Sprintf("has the property %q more than once; duplicate names are not allowed", v.name)
 	}
 	return "is invalid"
 }
