@@ -39,10 +39,13 @@ type scalar struct {
 	kind      jsontok.Kind
 	enum      matcher // string enum choices still possible
 	enumOn    bool
-	numEnumOn bool                // a number under an enum of numbers
-	num       decimal.Accumulator // that number, fed byte by byte
-	enumFail  int64               // offset where the value left every enum choice, or -1
-	length    int64               // code points so far
+	numEnumOn bool // a number under an enum of numbers
+	// num is that number fed byte by byte: the Validator's accumulator
+	// takes whole pieces, but the first digit no choice can follow must be
+	// found per byte. Only numbers under numeric enums pay for this.
+	num       decimal.Accumulator
+	enumFail  int64 // offset where the value left every enum choice, or -1
+	length    int64 // code points so far
 	lengthOn  bool
 	maxFail   int64 // offset where maxLength was exceeded, or -1
 	text      []byte
