@@ -263,7 +263,7 @@ func (s *Service) CompileToolset(_ context.Context, req *toolgatev1.CompileTools
 	default:
 		return nil, status.Error(codes.InvalidArgument, "tools are required: set tools_list_json or tools")
 	}
-	resp := &toolgatev1.CompileToolsetResponse{Bind: map[string]string{}}
+	resp := &toolgatev1.CompileToolsetResponse{Bind: map[string]string{}, Admitted: true}
 	for _, r := range toolset.Compile(profile, tools) {
 		tr := &toolgatev1.ToolResult{Name: r.Name, Code: codeToProto(r.Code())}
 		tr.Errors, tr.ErrorsTruncated = findingsToProtoCapped(r.Findings(), s.opts.MaxFindings)

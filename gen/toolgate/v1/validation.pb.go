@@ -49,6 +49,12 @@ const (
 	// The bindable output subset for LLM structured output: a flat object of
 	// primitive, nullable-primitive, enum or primitive-array properties.
 	Profile_PROFILE_OUTPUT_BINDABLE Profile = 2
+	// Full JSON Schema, enforced completely: Draft 2020-12 (also when the
+	// schema has no `$schema`), 2019-09, draft-07, draft-06 and draft-04,
+	// chosen by `$schema`. Unknown keywords are ignored as the specification
+	// says and returned as warnings; annotations are not enforced; `format`
+	// is an annotation unless CompileSchemaRequest.format_assertion is set.
+	Profile_PROFILE_JSON_SCHEMA Profile = 3
 )
 
 // Enum value maps for Profile.
@@ -57,11 +63,13 @@ var (
 		0: "PROFILE_UNSPECIFIED",
 		1: "PROFILE_TOOL_INPUT",
 		2: "PROFILE_OUTPUT_BINDABLE",
+		3: "PROFILE_JSON_SCHEMA",
 	}
 	Profile_value = map[string]int32{
 		"PROFILE_UNSPECIFIED":     0,
 		"PROFILE_TOOL_INPUT":      1,
 		"PROFILE_OUTPUT_BINDABLE": 2,
+		"PROFILE_JSON_SCHEMA":     3,
 	}
 )
 
@@ -107,6 +115,11 @@ const (
 	// JSON shape), or the arguments are not acceptable JSON or do not satisfy
 	// the schema.
 	ErrorCode_ERROR_CODE_VALIDATION ErrorCode = 2
+	// A stream call was not validated: the handle its tool is bound to is not
+	// held by the replica serving the stream (replicas share nothing). The
+	// finding has keyword "handle". Bind the tool's schema inline
+	// (StreamBind.schemas) or compile it on this replica and bind again.
+	ErrorCode_ERROR_CODE_NOT_FOUND ErrorCode = 3
 )
 
 // Enum value maps for ErrorCode.
@@ -115,11 +128,13 @@ var (
 		0: "ERROR_CODE_UNSPECIFIED",
 		1: "ERROR_CODE_UNSUPPORTED_CAPABILITY",
 		2: "ERROR_CODE_VALIDATION",
+		3: "ERROR_CODE_NOT_FOUND",
 	}
 	ErrorCode_value = map[string]int32{
 		"ERROR_CODE_UNSPECIFIED":            0,
 		"ERROR_CODE_UNSUPPORTED_CAPABILITY": 1,
 		"ERROR_CODE_VALIDATION":             2,
+		"ERROR_CODE_NOT_FOUND":              3,
 	}
 )
 
@@ -226,6 +241,63 @@ func (Provider) EnumDescriptor() ([]byte, []int) {
 	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{2}
 }
 
+// Admission decides what CompileToolset binds when some tools cannot be
+// enforced.
+type Admission int32
+
+const (
+	// Not set; treated exactly as ADMISSION_QUARANTINE.
+	Admission_ADMISSION_UNSPECIFIED Admission = 0
+	// Bind every tool that compiled and report the others, which stay
+	// unbound (calls to them get keyword "tool_name").
+	Admission_ADMISSION_QUARANTINE Admission = 1
+	// Bind nothing unless every tool compiled: one tool with findings leaves
+	// `bind` empty and `admitted` false (each compiled tool still reports
+	// its handle).
+	Admission_ADMISSION_STRICT Admission = 2
+)
+
+// Enum value maps for Admission.
+var (
+	Admission_name = map[int32]string{
+		0: "ADMISSION_UNSPECIFIED",
+		1: "ADMISSION_QUARANTINE",
+		2: "ADMISSION_STRICT",
+	}
+	Admission_value = map[string]int32{
+		"ADMISSION_UNSPECIFIED": 0,
+		"ADMISSION_QUARANTINE":  1,
+		"ADMISSION_STRICT":      2,
+	}
+)
+
+func (x Admission) Enum() *Admission {
+	p := new(Admission)
+	*p = x
+	return p
+}
+
+func (x Admission) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Admission) Descriptor() protoreflect.EnumDescriptor {
+	return file_toolgate_v1_validation_proto_enumTypes[3].Descriptor()
+}
+
+func (Admission) Type() protoreflect.EnumType {
+	return &file_toolgate_v1_validation_proto_enumTypes[3]
+}
+
+func (x Admission) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Admission.Descriptor instead.
+func (Admission) EnumDescriptor() ([]byte, []int) {
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{3}
+}
+
 // Error is one finding about a schema or about arguments. `code`, `keyword`,
 // `schema_path` and `instance_path` are the stable part that clients switch
 // on; `message` is prose and may change between releases.
@@ -245,8 +317,13 @@ type Error struct {
 	// incomplete; for a schema, a schema document that is not JSON),
 	// "tool_name" (a stream call names a tool its stream's bind map does not
 	// know), "maxBytes" (a stream call's arguments passed the server's
-	// per-call limit), "schema" (a subschema that is not a schema object) and,
-	// in a ToolResult, "name" and "inputSchema" (the tool itself is malformed).
+	// per-call limit), "schema" (a subschema that is not a schema object; as a
+	// warning, a schema that constrains nothing at all), "limit" (a schema
+	// past one of the server's compile limits, with the measured figure),
+	// "handle" (a stream call whose bound handle this replica does not hold),
+	// "refusal" (a structured-output stream whose model refused to answer),
+	// and, in a ToolResult, "name" and "inputSchema" (the tool itself is
+	// malformed).
 	Keyword string `protobuf:"bytes,2,opt,name=keyword,proto3" json:"keyword,omitempty"`
 	// JSON pointer into the schema, to the keyword the finding is about (for
 	// example "/properties/age/minimum"). Empty when the finding concerns no
@@ -355,9 +432,22 @@ type CompileSchemaRequest struct {
 	//
 	//	*CompileSchemaRequest_SchemaJson
 	//	*CompileSchemaRequest_SchemaStruct
-	Schema        isCompileSchemaRequest_Schema `protobuf_oneof:"schema"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Schema isCompileSchemaRequest_Schema `protobuf_oneof:"schema"`
+	// PROFILE_JSON_SCHEMA only: further schema documents, from absolute URI
+	// (as `$ref` or `$schema` names them, without a fragment) to the
+	// document's UTF-8 JSON text. The server never fetches anything over the
+	// network; the official meta-schemas are built in. Documents that the
+	// schema never refers to are not compiled, cannot make the compile fail
+	// and do not change the handle. Other profiles reject a non-empty map
+	// with INVALID_ARGUMENT.
+	Resources map[string]string `protobuf:"bytes,4,rep,name=resources,proto3" json:"resources,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// PROFILE_JSON_SCHEMA only: assert `format` for the standard formats
+	// (an unknown format is then UNSUPPORTED_CAPABILITY) instead of treating
+	// it as an annotation. Part of the handle. Other profiles reject it with
+	// INVALID_ARGUMENT.
+	FormatAssertion bool `protobuf:"varint,5,opt,name=format_assertion,json=formatAssertion,proto3" json:"format_assertion,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *CompileSchemaRequest) Reset() {
@@ -420,6 +510,20 @@ func (x *CompileSchemaRequest) GetSchemaStruct() *structpb.Struct {
 		}
 	}
 	return nil
+}
+
+func (x *CompileSchemaRequest) GetResources() map[string]string {
+	if x != nil {
+		return x.Resources
+	}
+	return nil
+}
+
+func (x *CompileSchemaRequest) GetFormatAssertion() bool {
+	if x != nil {
+		return x.FormatAssertion
+	}
+	return false
 }
 
 type isCompileSchemaRequest_Schema interface {
@@ -918,8 +1022,29 @@ func (*ValidateStreamRequest_ProviderEvent) isValidateStreamRequest_Event() {}
 type StreamBind struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Tool name (exactly as the model emits it) to the handle returned by
-	// CompileSchema for that tool's input schema.
-	Tools         map[string]string `protobuf:"bytes,1,rep,name=tools,proto3" json:"tools,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// CompileSchema for that tool's input schema. A handle this replica does
+	// not hold does not end the stream: calls to that tool get a CallResult
+	// with code ERROR_CODE_NOT_FOUND (keyword "handle").
+	Tools map[string]string `protobuf:"bytes,1,rep,name=tools,proto3" json:"tools,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// A handle (of any profile) bound to the stream's message output: the
+	// text of each provider choice, candidate or message is validated as one
+	// JSON document and reported as a CallResult with call_id "output/<n>"
+	// (n the provider's choice or candidate index, 0 when there is one) and
+	// an empty tool_name.
+	OutputHandle string `protobuf:"bytes,2,opt,name=output_handle,json=outputHandle,proto3" json:"output_handle,omitempty"`
+	// With an output binding: allow one code fence (``` or ```json) around
+	// the document. Its bytes are skipped; offsets still count from the first
+	// byte of the text. Without it a fence or preamble is a "json" finding
+	// at its first byte.
+	StripCodeFence bool `protobuf:"varint,3,opt,name=strip_code_fence,json=stripCodeFence,proto3" json:"strip_code_fence,omitempty"`
+	// Tool name to an inline schema, compiled on the replica the stream
+	// reaches (or found already compiled: handles are content addresses), so
+	// a stream works on any replica. A schema that does not compile ends the
+	// stream with INVALID_ARGUMENT naming the tool and the first finding.
+	Schemas map[string]*CompileSchemaRequest `protobuf:"bytes,4,rep,name=schemas,proto3" json:"schemas,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// An inline schema for the message output, as `schemas` is for tools;
+	// takes precedence over `output_handle`.
+	OutputSchema  *CompileSchemaRequest `protobuf:"bytes,5,opt,name=output_schema,json=outputSchema,proto3" json:"output_schema,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -961,6 +1086,34 @@ func (x *StreamBind) GetTools() map[string]string {
 	return nil
 }
 
+func (x *StreamBind) GetOutputHandle() string {
+	if x != nil {
+		return x.OutputHandle
+	}
+	return ""
+}
+
+func (x *StreamBind) GetStripCodeFence() bool {
+	if x != nil {
+		return x.StripCodeFence
+	}
+	return false
+}
+
+func (x *StreamBind) GetSchemas() map[string]*CompileSchemaRequest {
+	if x != nil {
+		return x.Schemas
+	}
+	return nil
+}
+
+func (x *StreamBind) GetOutputSchema() *CompileSchemaRequest {
+	if x != nil {
+		return x.OutputSchema
+	}
+	return nil
+}
+
 // CallStart begins one tool call whose arguments arrive as CallDelta events.
 type CallStart struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -974,7 +1127,12 @@ type CallStart struct {
 	ToolName string `protobuf:"bytes,2,opt,name=tool_name,json=toolName,proto3" json:"tool_name,omitempty"`
 	// A handle returned by CompileSchema. When set it is used directly and
 	// `tool_name` is only echoed back.
-	Handle        string `protobuf:"bytes,3,opt,name=handle,proto3" json:"handle,omitempty"`
+	Handle string `protobuf:"bytes,3,opt,name=handle,proto3" json:"handle,omitempty"`
+	// A schema to compile (or find already compiled) for this call; when set,
+	// `handle` and the bind map are not consulted and `tool_name` is only
+	// echoed back. A schema that does not compile ends the stream with
+	// INVALID_ARGUMENT.
+	Inline        *CompileSchemaRequest `protobuf:"bytes,4,opt,name=inline,proto3" json:"inline,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1028,6 +1186,13 @@ func (x *CallStart) GetHandle() string {
 		return x.Handle
 	}
 	return ""
+}
+
+func (x *CallStart) GetInline() *CompileSchemaRequest {
+	if x != nil {
+		return x.Inline
+	}
+	return nil
 }
 
 // CallDelta carries the next piece of a call's argument JSON text.
@@ -1406,9 +1571,18 @@ type CompileToolsetRequest struct {
 	//
 	//	*CompileToolsetRequest_ToolsListJson
 	//	*CompileToolsetRequest_Tools
-	Source        isCompileToolsetRequest_Source `protobuf_oneof:"source"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Source isCompileToolsetRequest_Source `protobuf_oneof:"source"`
+	// What to bind when some tools do not compile; ADMISSION_UNSPECIFIED
+	// means ADMISSION_QUARANTINE.
+	Admission Admission `protobuf:"varint,4,opt,name=admission,proto3,enum=toolgate.v1.Admission" json:"admission,omitempty"`
+	// PROFILE_JSON_SCHEMA only: documents every tool's schema may refer to,
+	// as in CompileSchemaRequest.resources.
+	Resources map[string]string `protobuf:"bytes,5,rep,name=resources,proto3" json:"resources,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// PROFILE_JSON_SCHEMA only: assert `format`, as in
+	// CompileSchemaRequest.format_assertion.
+	FormatAssertion bool `protobuf:"varint,6,opt,name=format_assertion,json=formatAssertion,proto3" json:"format_assertion,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *CompileToolsetRequest) Reset() {
@@ -1471,6 +1645,27 @@ func (x *CompileToolsetRequest) GetTools() *ToolList {
 		}
 	}
 	return nil
+}
+
+func (x *CompileToolsetRequest) GetAdmission() Admission {
+	if x != nil {
+		return x.Admission
+	}
+	return Admission_ADMISSION_UNSPECIFIED
+}
+
+func (x *CompileToolsetRequest) GetResources() map[string]string {
+	if x != nil {
+		return x.Resources
+	}
+	return nil
+}
+
+func (x *CompileToolsetRequest) GetFormatAssertion() bool {
+	if x != nil {
+		return x.FormatAssertion
+	}
+	return false
 }
 
 type isCompileToolsetRequest_Source interface {
@@ -1605,8 +1800,12 @@ type CompileToolsetResponse struct {
 	Tools []*ToolResult `protobuf:"bytes,1,rep,name=tools,proto3" json:"tools,omitempty"`
 	// Tool name -> handle of every tool that compiled, ready for
 	// StreamBind.tools. Tools with findings, and every tool whose name occurs
-	// more than once, are left out.
-	Bind          map[string]string `protobuf:"bytes,2,rep,name=bind,proto3" json:"bind,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// more than once, are left out; under ADMISSION_STRICT it is empty unless
+	// every tool compiled.
+	Bind map[string]string `protobuf:"bytes,2,rep,name=bind,proto3" json:"bind,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// False only under ADMISSION_STRICT when some tool did not compile (then
+	// `bind` is empty).
+	Admitted      bool `protobuf:"varint,3,opt,name=admitted,proto3" json:"admitted,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1653,6 +1852,13 @@ func (x *CompileToolsetResponse) GetBind() map[string]string {
 		return x.Bind
 	}
 	return nil
+}
+
+func (x *CompileToolsetResponse) GetAdmitted() bool {
+	if x != nil {
+		return x.Admitted
+	}
+	return false
 }
 
 // ToolResult is the outcome for one tool.
@@ -1764,12 +1970,17 @@ const file_toolgate_v1_validation_proto_rawDesc = "" +
 	"schemaPath\x12#\n" +
 	"\rinstance_path\x18\x04 \x01(\tR\finstancePath\x12\x18\n" +
 	"\amessage\x18\x05 \x01(\tR\amessage\x12\x16\n" +
-	"\x06offset\x18\x06 \x01(\x03R\x06offset\"\xb3\x01\n" +
+	"\x06offset\x18\x06 \x01(\x03R\x06offset\"\xec\x02\n" +
 	"\x14CompileSchemaRequest\x12.\n" +
 	"\aprofile\x18\x01 \x01(\x0e2\x14.toolgate.v1.ProfileR\aprofile\x12!\n" +
 	"\vschema_json\x18\x02 \x01(\tH\x00R\n" +
 	"schemaJson\x12>\n" +
-	"\rschema_struct\x18\x03 \x01(\v2\x17.google.protobuf.StructH\x00R\fschemaStructB\b\n" +
+	"\rschema_struct\x18\x03 \x01(\v2\x17.google.protobuf.StructH\x00R\fschemaStruct\x12N\n" +
+	"\tresources\x18\x04 \x03(\v20.toolgate.v1.CompileSchemaRequest.ResourcesEntryR\tresources\x12)\n" +
+	"\x10format_assertion\x18\x05 \x01(\bR\x0fformatAssertion\x1a<\n" +
+	"\x0eResourcesEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\b\n" +
 	"\x06schema\"\xe2\x01\n" +
 	"\x15CompileSchemaResponse\x12\x16\n" +
 	"\x06handle\x18\x01 \x01(\tR\x06handle\x12*\n" +
@@ -1796,18 +2007,26 @@ const file_toolgate_v1_validation_proto_rawDesc = "" +
 	"\x05delta\x18\x03 \x01(\v2\x16.toolgate.v1.CallDeltaH\x00R\x05delta\x12(\n" +
 	"\x03end\x18\x04 \x01(\v2\x14.toolgate.v1.CallEndH\x00R\x03end\x12C\n" +
 	"\x0eprovider_event\x18\x05 \x01(\v2\x1a.toolgate.v1.ProviderEventH\x00R\rproviderEventB\a\n" +
-	"\x05event\"\x80\x01\n" +
+	"\x05event\"\xb6\x03\n" +
 	"\n" +
 	"StreamBind\x128\n" +
-	"\x05tools\x18\x01 \x03(\v2\".toolgate.v1.StreamBind.ToolsEntryR\x05tools\x1a8\n" +
+	"\x05tools\x18\x01 \x03(\v2\".toolgate.v1.StreamBind.ToolsEntryR\x05tools\x12#\n" +
+	"\routput_handle\x18\x02 \x01(\tR\foutputHandle\x12(\n" +
+	"\x10strip_code_fence\x18\x03 \x01(\bR\x0estripCodeFence\x12>\n" +
+	"\aschemas\x18\x04 \x03(\v2$.toolgate.v1.StreamBind.SchemasEntryR\aschemas\x12F\n" +
+	"\routput_schema\x18\x05 \x01(\v2!.toolgate.v1.CompileSchemaRequestR\foutputSchema\x1a8\n" +
 	"\n" +
 	"ToolsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"Y\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a]\n" +
+	"\fSchemasEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x127\n" +
+	"\x05value\x18\x02 \x01(\v2!.toolgate.v1.CompileSchemaRequestR\x05value:\x028\x01\"\x94\x01\n" +
 	"\tCallStart\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x1b\n" +
 	"\ttool_name\x18\x02 \x01(\tR\btoolName\x12\x16\n" +
-	"\x06handle\x18\x03 \x01(\tR\x06handle\"@\n" +
+	"\x06handle\x18\x03 \x01(\tR\x06handle\x129\n" +
+	"\x06inline\x18\x04 \x01(\v2!.toolgate.v1.CompileSchemaRequestR\x06inline\"@\n" +
 	"\tCallDelta\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x1a\n" +
 	"\bfragment\x18\x02 \x01(\tR\bfragment\"\"\n" +
@@ -1829,11 +2048,17 @@ const file_toolgate_v1_validation_proto_rawDesc = "" +
 	"\x06errors\x18\x05 \x03(\v2\x12.toolgate.v1.ErrorR\x06errors\x12\x14\n" +
 	"\x05early\x18\x06 \x01(\bR\x05early\x12\x14\n" +
 	"\x05bytes\x18\a \x01(\x03R\x05bytes\x12)\n" +
-	"\x10errors_truncated\x18\b \x01(\bR\x0ferrorsTruncated\"\xaa\x01\n" +
+	"\x10errors_truncated\x18\b \x01(\bR\x0ferrorsTruncated\"\x9a\x03\n" +
 	"\x15CompileToolsetRequest\x12.\n" +
 	"\aprofile\x18\x01 \x01(\x0e2\x14.toolgate.v1.ProfileR\aprofile\x12(\n" +
 	"\x0ftools_list_json\x18\x02 \x01(\tH\x00R\rtoolsListJson\x12-\n" +
-	"\x05tools\x18\x03 \x01(\v2\x15.toolgate.v1.ToolListH\x00R\x05toolsB\b\n" +
+	"\x05tools\x18\x03 \x01(\v2\x15.toolgate.v1.ToolListH\x00R\x05tools\x124\n" +
+	"\tadmission\x18\x04 \x01(\x0e2\x16.toolgate.v1.AdmissionR\tadmission\x12O\n" +
+	"\tresources\x18\x05 \x03(\v21.toolgate.v1.CompileToolsetRequest.ResourcesEntryR\tresources\x12)\n" +
+	"\x10format_assertion\x18\x06 \x01(\bR\x0fformatAssertion\x1a<\n" +
+	"\x0eResourcesEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\b\n" +
 	"\x06source\"9\n" +
 	"\bToolList\x12-\n" +
 	"\x05tools\x18\x01 \x03(\v2\x17.toolgate.v1.ToolSchemaR\x05tools\"A\n" +
@@ -1841,10 +2066,11 @@ const file_toolgate_v1_validation_proto_rawDesc = "" +
 	"ToolSchema\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n" +
 	"\vschema_json\x18\x02 \x01(\tR\n" +
-	"schemaJson\"\xc3\x01\n" +
+	"schemaJson\"\xdf\x01\n" +
 	"\x16CompileToolsetResponse\x12-\n" +
 	"\x05tools\x18\x01 \x03(\v2\x17.toolgate.v1.ToolResultR\x05tools\x12A\n" +
-	"\x04bind\x18\x02 \x03(\v2-.toolgate.v1.CompileToolsetResponse.BindEntryR\x04bind\x1a7\n" +
+	"\x04bind\x18\x02 \x03(\v2-.toolgate.v1.CompileToolsetResponse.BindEntryR\x04bind\x12\x1a\n" +
+	"\badmitted\x18\x03 \x01(\bR\badmitted\x1a7\n" +
 	"\tBindEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xeb\x01\n" +
@@ -1855,15 +2081,17 @@ const file_toolgate_v1_validation_proto_rawDesc = "" +
 	"\x04code\x18\x03 \x01(\x0e2\x16.toolgate.v1.ErrorCodeR\x04code\x12*\n" +
 	"\x06errors\x18\x04 \x03(\v2\x12.toolgate.v1.ErrorR\x06errors\x12.\n" +
 	"\bwarnings\x18\x05 \x03(\v2\x12.toolgate.v1.ErrorR\bwarnings\x12)\n" +
-	"\x10errors_truncated\x18\x06 \x01(\bR\x0ferrorsTruncated*W\n" +
+	"\x10errors_truncated\x18\x06 \x01(\bR\x0ferrorsTruncated*p\n" +
 	"\aProfile\x12\x17\n" +
 	"\x13PROFILE_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12PROFILE_TOOL_INPUT\x10\x01\x12\x1b\n" +
-	"\x17PROFILE_OUTPUT_BINDABLE\x10\x02*i\n" +
+	"\x17PROFILE_OUTPUT_BINDABLE\x10\x02\x12\x17\n" +
+	"\x13PROFILE_JSON_SCHEMA\x10\x03*\x83\x01\n" +
 	"\tErrorCode\x12\x1a\n" +
 	"\x16ERROR_CODE_UNSPECIFIED\x10\x00\x12%\n" +
 	"!ERROR_CODE_UNSUPPORTED_CAPABILITY\x10\x01\x12\x19\n" +
-	"\x15ERROR_CODE_VALIDATION\x10\x02*\xb5\x01\n" +
+	"\x15ERROR_CODE_VALIDATION\x10\x02\x12\x18\n" +
+	"\x14ERROR_CODE_NOT_FOUND\x10\x03*\xb5\x01\n" +
 	"\bProvider\x12\x18\n" +
 	"\x14PROVIDER_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14PROVIDER_OPENAI_CHAT\x10\x01\x12\x1d\n" +
@@ -1871,7 +2099,11 @@ const file_toolgate_v1_validation_proto_rawDesc = "" +
 	"\x12PROVIDER_ANTHROPIC\x10\x03\x12\x13\n" +
 	"\x0fPROVIDER_GEMINI\x10\x04\x12\x14\n" +
 	"\x10PROVIDER_BEDROCK\x10\x05\x12\x13\n" +
-	"\x0fPROVIDER_COHERE\x10\x062\xee\x02\n" +
+	"\x0fPROVIDER_COHERE\x10\x06*V\n" +
+	"\tAdmission\x12\x19\n" +
+	"\x15ADMISSION_UNSPECIFIED\x10\x00\x12\x18\n" +
+	"\x14ADMISSION_QUARANTINE\x10\x01\x12\x14\n" +
+	"\x10ADMISSION_STRICT\x10\x022\xee\x02\n" +
 	"\x11ValidationService\x12V\n" +
 	"\rCompileSchema\x12!.toolgate.v1.CompileSchemaRequest\x1a\".toolgate.v1.CompileSchemaResponse\x12G\n" +
 	"\bValidate\x12\x1c.toolgate.v1.ValidateRequest\x1a\x1d.toolgate.v1.ValidateResponse\x12]\n" +
@@ -1890,76 +2122,87 @@ func file_toolgate_v1_validation_proto_rawDescGZIP() []byte {
 	return file_toolgate_v1_validation_proto_rawDescData
 }
 
-var file_toolgate_v1_validation_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_toolgate_v1_validation_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_toolgate_v1_validation_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
+var file_toolgate_v1_validation_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_toolgate_v1_validation_proto_goTypes = []any{
 	(Profile)(0),                   // 0: toolgate.v1.Profile
 	(ErrorCode)(0),                 // 1: toolgate.v1.ErrorCode
 	(Provider)(0),                  // 2: toolgate.v1.Provider
-	(*Error)(nil),                  // 3: toolgate.v1.Error
-	(*CompileSchemaRequest)(nil),   // 4: toolgate.v1.CompileSchemaRequest
-	(*CompileSchemaResponse)(nil),  // 5: toolgate.v1.CompileSchemaResponse
-	(*ValidateRequest)(nil),        // 6: toolgate.v1.ValidateRequest
-	(*ValidateResponse)(nil),       // 7: toolgate.v1.ValidateResponse
-	(*ValidateStreamRequest)(nil),  // 8: toolgate.v1.ValidateStreamRequest
-	(*StreamBind)(nil),             // 9: toolgate.v1.StreamBind
-	(*CallStart)(nil),              // 10: toolgate.v1.CallStart
-	(*CallDelta)(nil),              // 11: toolgate.v1.CallDelta
-	(*CallEnd)(nil),                // 12: toolgate.v1.CallEnd
-	(*ProviderEvent)(nil),          // 13: toolgate.v1.ProviderEvent
-	(*ValidateStreamResponse)(nil), // 14: toolgate.v1.ValidateStreamResponse
-	(*CallResult)(nil),             // 15: toolgate.v1.CallResult
-	(*CompileToolsetRequest)(nil),  // 16: toolgate.v1.CompileToolsetRequest
-	(*ToolList)(nil),               // 17: toolgate.v1.ToolList
-	(*ToolSchema)(nil),             // 18: toolgate.v1.ToolSchema
-	(*CompileToolsetResponse)(nil), // 19: toolgate.v1.CompileToolsetResponse
-	(*ToolResult)(nil),             // 20: toolgate.v1.ToolResult
-	nil,                            // 21: toolgate.v1.StreamBind.ToolsEntry
-	nil,                            // 22: toolgate.v1.CompileToolsetResponse.BindEntry
-	(*structpb.Struct)(nil),        // 23: google.protobuf.Struct
+	(Admission)(0),                 // 3: toolgate.v1.Admission
+	(*Error)(nil),                  // 4: toolgate.v1.Error
+	(*CompileSchemaRequest)(nil),   // 5: toolgate.v1.CompileSchemaRequest
+	(*CompileSchemaResponse)(nil),  // 6: toolgate.v1.CompileSchemaResponse
+	(*ValidateRequest)(nil),        // 7: toolgate.v1.ValidateRequest
+	(*ValidateResponse)(nil),       // 8: toolgate.v1.ValidateResponse
+	(*ValidateStreamRequest)(nil),  // 9: toolgate.v1.ValidateStreamRequest
+	(*StreamBind)(nil),             // 10: toolgate.v1.StreamBind
+	(*CallStart)(nil),              // 11: toolgate.v1.CallStart
+	(*CallDelta)(nil),              // 12: toolgate.v1.CallDelta
+	(*CallEnd)(nil),                // 13: toolgate.v1.CallEnd
+	(*ProviderEvent)(nil),          // 14: toolgate.v1.ProviderEvent
+	(*ValidateStreamResponse)(nil), // 15: toolgate.v1.ValidateStreamResponse
+	(*CallResult)(nil),             // 16: toolgate.v1.CallResult
+	(*CompileToolsetRequest)(nil),  // 17: toolgate.v1.CompileToolsetRequest
+	(*ToolList)(nil),               // 18: toolgate.v1.ToolList
+	(*ToolSchema)(nil),             // 19: toolgate.v1.ToolSchema
+	(*CompileToolsetResponse)(nil), // 20: toolgate.v1.CompileToolsetResponse
+	(*ToolResult)(nil),             // 21: toolgate.v1.ToolResult
+	nil,                            // 22: toolgate.v1.CompileSchemaRequest.ResourcesEntry
+	nil,                            // 23: toolgate.v1.StreamBind.ToolsEntry
+	nil,                            // 24: toolgate.v1.StreamBind.SchemasEntry
+	nil,                            // 25: toolgate.v1.CompileToolsetRequest.ResourcesEntry
+	nil,                            // 26: toolgate.v1.CompileToolsetResponse.BindEntry
+	(*structpb.Struct)(nil),        // 27: google.protobuf.Struct
 }
 var file_toolgate_v1_validation_proto_depIdxs = []int32{
 	1,  // 0: toolgate.v1.Error.code:type_name -> toolgate.v1.ErrorCode
 	0,  // 1: toolgate.v1.CompileSchemaRequest.profile:type_name -> toolgate.v1.Profile
-	23, // 2: toolgate.v1.CompileSchemaRequest.schema_struct:type_name -> google.protobuf.Struct
-	1,  // 3: toolgate.v1.CompileSchemaResponse.code:type_name -> toolgate.v1.ErrorCode
-	3,  // 4: toolgate.v1.CompileSchemaResponse.errors:type_name -> toolgate.v1.Error
-	3,  // 5: toolgate.v1.CompileSchemaResponse.warnings:type_name -> toolgate.v1.Error
-	4,  // 6: toolgate.v1.ValidateRequest.inline:type_name -> toolgate.v1.CompileSchemaRequest
-	23, // 7: toolgate.v1.ValidateRequest.arguments_struct:type_name -> google.protobuf.Struct
-	1,  // 8: toolgate.v1.ValidateResponse.code:type_name -> toolgate.v1.ErrorCode
-	3,  // 9: toolgate.v1.ValidateResponse.errors:type_name -> toolgate.v1.Error
-	9,  // 10: toolgate.v1.ValidateStreamRequest.bind:type_name -> toolgate.v1.StreamBind
-	10, // 11: toolgate.v1.ValidateStreamRequest.start:type_name -> toolgate.v1.CallStart
-	11, // 12: toolgate.v1.ValidateStreamRequest.delta:type_name -> toolgate.v1.CallDelta
-	12, // 13: toolgate.v1.ValidateStreamRequest.end:type_name -> toolgate.v1.CallEnd
-	13, // 14: toolgate.v1.ValidateStreamRequest.provider_event:type_name -> toolgate.v1.ProviderEvent
-	21, // 15: toolgate.v1.StreamBind.tools:type_name -> toolgate.v1.StreamBind.ToolsEntry
-	2,  // 16: toolgate.v1.ProviderEvent.provider:type_name -> toolgate.v1.Provider
-	15, // 17: toolgate.v1.ValidateStreamResponse.result:type_name -> toolgate.v1.CallResult
-	1,  // 18: toolgate.v1.CallResult.code:type_name -> toolgate.v1.ErrorCode
-	3,  // 19: toolgate.v1.CallResult.errors:type_name -> toolgate.v1.Error
-	0,  // 20: toolgate.v1.CompileToolsetRequest.profile:type_name -> toolgate.v1.Profile
-	17, // 21: toolgate.v1.CompileToolsetRequest.tools:type_name -> toolgate.v1.ToolList
-	18, // 22: toolgate.v1.ToolList.tools:type_name -> toolgate.v1.ToolSchema
-	20, // 23: toolgate.v1.CompileToolsetResponse.tools:type_name -> toolgate.v1.ToolResult
-	22, // 24: toolgate.v1.CompileToolsetResponse.bind:type_name -> toolgate.v1.CompileToolsetResponse.BindEntry
-	1,  // 25: toolgate.v1.ToolResult.code:type_name -> toolgate.v1.ErrorCode
-	3,  // 26: toolgate.v1.ToolResult.errors:type_name -> toolgate.v1.Error
-	3,  // 27: toolgate.v1.ToolResult.warnings:type_name -> toolgate.v1.Error
-	4,  // 28: toolgate.v1.ValidationService.CompileSchema:input_type -> toolgate.v1.CompileSchemaRequest
-	6,  // 29: toolgate.v1.ValidationService.Validate:input_type -> toolgate.v1.ValidateRequest
-	8,  // 30: toolgate.v1.ValidationService.ValidateStream:input_type -> toolgate.v1.ValidateStreamRequest
-	16, // 31: toolgate.v1.ValidationService.CompileToolset:input_type -> toolgate.v1.CompileToolsetRequest
-	5,  // 32: toolgate.v1.ValidationService.CompileSchema:output_type -> toolgate.v1.CompileSchemaResponse
-	7,  // 33: toolgate.v1.ValidationService.Validate:output_type -> toolgate.v1.ValidateResponse
-	14, // 34: toolgate.v1.ValidationService.ValidateStream:output_type -> toolgate.v1.ValidateStreamResponse
-	19, // 35: toolgate.v1.ValidationService.CompileToolset:output_type -> toolgate.v1.CompileToolsetResponse
-	32, // [32:36] is the sub-list for method output_type
-	28, // [28:32] is the sub-list for method input_type
-	28, // [28:28] is the sub-list for extension type_name
-	28, // [28:28] is the sub-list for extension extendee
-	0,  // [0:28] is the sub-list for field type_name
+	27, // 2: toolgate.v1.CompileSchemaRequest.schema_struct:type_name -> google.protobuf.Struct
+	22, // 3: toolgate.v1.CompileSchemaRequest.resources:type_name -> toolgate.v1.CompileSchemaRequest.ResourcesEntry
+	1,  // 4: toolgate.v1.CompileSchemaResponse.code:type_name -> toolgate.v1.ErrorCode
+	4,  // 5: toolgate.v1.CompileSchemaResponse.errors:type_name -> toolgate.v1.Error
+	4,  // 6: toolgate.v1.CompileSchemaResponse.warnings:type_name -> toolgate.v1.Error
+	5,  // 7: toolgate.v1.ValidateRequest.inline:type_name -> toolgate.v1.CompileSchemaRequest
+	27, // 8: toolgate.v1.ValidateRequest.arguments_struct:type_name -> google.protobuf.Struct
+	1,  // 9: toolgate.v1.ValidateResponse.code:type_name -> toolgate.v1.ErrorCode
+	4,  // 10: toolgate.v1.ValidateResponse.errors:type_name -> toolgate.v1.Error
+	10, // 11: toolgate.v1.ValidateStreamRequest.bind:type_name -> toolgate.v1.StreamBind
+	11, // 12: toolgate.v1.ValidateStreamRequest.start:type_name -> toolgate.v1.CallStart
+	12, // 13: toolgate.v1.ValidateStreamRequest.delta:type_name -> toolgate.v1.CallDelta
+	13, // 14: toolgate.v1.ValidateStreamRequest.end:type_name -> toolgate.v1.CallEnd
+	14, // 15: toolgate.v1.ValidateStreamRequest.provider_event:type_name -> toolgate.v1.ProviderEvent
+	23, // 16: toolgate.v1.StreamBind.tools:type_name -> toolgate.v1.StreamBind.ToolsEntry
+	24, // 17: toolgate.v1.StreamBind.schemas:type_name -> toolgate.v1.StreamBind.SchemasEntry
+	5,  // 18: toolgate.v1.StreamBind.output_schema:type_name -> toolgate.v1.CompileSchemaRequest
+	5,  // 19: toolgate.v1.CallStart.inline:type_name -> toolgate.v1.CompileSchemaRequest
+	2,  // 20: toolgate.v1.ProviderEvent.provider:type_name -> toolgate.v1.Provider
+	16, // 21: toolgate.v1.ValidateStreamResponse.result:type_name -> toolgate.v1.CallResult
+	1,  // 22: toolgate.v1.CallResult.code:type_name -> toolgate.v1.ErrorCode
+	4,  // 23: toolgate.v1.CallResult.errors:type_name -> toolgate.v1.Error
+	0,  // 24: toolgate.v1.CompileToolsetRequest.profile:type_name -> toolgate.v1.Profile
+	18, // 25: toolgate.v1.CompileToolsetRequest.tools:type_name -> toolgate.v1.ToolList
+	3,  // 26: toolgate.v1.CompileToolsetRequest.admission:type_name -> toolgate.v1.Admission
+	25, // 27: toolgate.v1.CompileToolsetRequest.resources:type_name -> toolgate.v1.CompileToolsetRequest.ResourcesEntry
+	19, // 28: toolgate.v1.ToolList.tools:type_name -> toolgate.v1.ToolSchema
+	21, // 29: toolgate.v1.CompileToolsetResponse.tools:type_name -> toolgate.v1.ToolResult
+	26, // 30: toolgate.v1.CompileToolsetResponse.bind:type_name -> toolgate.v1.CompileToolsetResponse.BindEntry
+	1,  // 31: toolgate.v1.ToolResult.code:type_name -> toolgate.v1.ErrorCode
+	4,  // 32: toolgate.v1.ToolResult.errors:type_name -> toolgate.v1.Error
+	4,  // 33: toolgate.v1.ToolResult.warnings:type_name -> toolgate.v1.Error
+	5,  // 34: toolgate.v1.StreamBind.SchemasEntry.value:type_name -> toolgate.v1.CompileSchemaRequest
+	5,  // 35: toolgate.v1.ValidationService.CompileSchema:input_type -> toolgate.v1.CompileSchemaRequest
+	7,  // 36: toolgate.v1.ValidationService.Validate:input_type -> toolgate.v1.ValidateRequest
+	9,  // 37: toolgate.v1.ValidationService.ValidateStream:input_type -> toolgate.v1.ValidateStreamRequest
+	17, // 38: toolgate.v1.ValidationService.CompileToolset:input_type -> toolgate.v1.CompileToolsetRequest
+	6,  // 39: toolgate.v1.ValidationService.CompileSchema:output_type -> toolgate.v1.CompileSchemaResponse
+	8,  // 40: toolgate.v1.ValidationService.Validate:output_type -> toolgate.v1.ValidateResponse
+	15, // 41: toolgate.v1.ValidationService.ValidateStream:output_type -> toolgate.v1.ValidateStreamResponse
+	20, // 42: toolgate.v1.ValidationService.CompileToolset:output_type -> toolgate.v1.CompileToolsetResponse
+	39, // [39:43] is the sub-list for method output_type
+	35, // [35:39] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_toolgate_v1_validation_proto_init() }
@@ -1996,8 +2239,8 @@ func file_toolgate_v1_validation_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_toolgate_v1_validation_proto_rawDesc), len(file_toolgate_v1_validation_proto_rawDesc)),
-			NumEnums:      3,
-			NumMessages:   20,
+			NumEnums:      4,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
