@@ -51,6 +51,8 @@ func codeToProto(c schema.Code) toolgatev1.ErrorCode {
 		return toolgatev1.ErrorCode_ERROR_CODE_UNSUPPORTED_CAPABILITY
 	case schema.CodeValidation:
 		return toolgatev1.ErrorCode_ERROR_CODE_VALIDATION
+	case schema.CodeNotFound:
+		return toolgatev1.ErrorCode_ERROR_CODE_NOT_FOUND
 	}
 	return toolgatev1.ErrorCode_ERROR_CODE_UNSPECIFIED
 }

@@ -12,6 +12,9 @@ const (
 	// CodeValidation means a schema is malformed, or arguments do not satisfy
 	// a supported constraint (or are not acceptable JSON).
 	CodeValidation
+	// CodeNotFound means a stream call was not validated: the handle its
+	// tool is bound to is not held here (keyword "handle").
+	CodeNotFound
 )
 
 // String returns the code's stable name.
@@ -21,6 +24,8 @@ func (c Code) String() string {
 		return "UNSUPPORTED_CAPABILITY"
 	case CodeValidation:
 		return "VALIDATION"
+	case CodeNotFound:
+		return "NOT_FOUND"
 	default:
 		return "NONE"
 	}
