@@ -47,10 +47,11 @@ func Compile(profile Profile, doc []byte) *Result {
 	}
 	res.Canonical = jsondoc.Canonical(v)
 	c := &compiler{rules: rules, level: -1}
-	root := c.node(v, "", true)
+	root := c.node(v, "", "")
 	res.Errors, res.Warnings = c.errors, c.warnings
 	if len(res.Errors) == 0 {
-		res.Schema = &Schema{Root: root, Profile: profile, MaxDigits: c.maxDigits}
+		res.Schema = &Schema{Root: root, Profile: profile, MaxDigits: c.maxDigits, Nodes: int(c.nodes)}
+		c.finish(res)
 	}
 	return res
 }
@@ -108,7 +109,17 @@ type compiler struct {
 	errors    []Finding
 	warnings  []Finding
 	maxDigits int
-	level     int // nesting of the node being compiled: 0 for the root
+	level     int   // nesting of the node being compiled: 0 for the root
+	nodes     int32 // nodes made so far
+}
+
+// newNode returns a node at path with no keyword yet: every bound absent.
+func (c *compiler) newNode(path, keyword string) *Node {
+	n := &Node{Path: path, ID: c.nodes, Keyword: keyword, Types: AnyType,
+		MinLength: -1, MaxLength: -1, MinProperties: -1, MaxProperties: -1,
+		MinItems: -1, MaxItems: -1, MaxContains: -1}
+	c.nodes++
+	return n
 }
 
 func (c *compiler) unsupported(path, kw, format string, args ...any) {
@@ -128,10 +139,12 @@ func (c *compiler) warn(path, kw, format string, args ...any) {
 
 func child(path, token string) string { return path + "/" + jsondoc.EscapePointerToken(token) }
 
-// node compiles the schema v found at path. It always walks every keyword and
-// subschema so that all findings are collected, and returns nil when v is not
-// a schema object.
-func (c *compiler) node(v *jsondoc.Value, path string, root bool) *Node {
+// node compiles the schema v found at path, under the applicator keyword
+// ("" for the root; see Node.Keyword). It always walks every keyword and
+// subschema so that all findings are collected, and returns nil when v is
+// not a schema object.
+func (c *compiler) node(v *jsondoc.Value, path, keyword string) *Node {
+	root := keyword == ""
 	if v.Kind != jsontok.Object {
 		if v.IsBool() {
 			c.unsupported(path, "schema", "Boolean schemas (%s) are not supported: write an object schema with a type.", v.Kind)
@@ -142,7 +155,7 @@ func (c *compiler) node(v *jsondoc.Value, path string, root bool) *Node {
 	}
 	c.level++
 	defer func() { c.level-- }()
-	n := &Node{Path: path, MinLength: -1, MaxLength: -1}
+	n := c.newNode(path, keyword)
 	if t := v.Get("type"); t != nil {
 		n.Types = c.rules.types(c, t, child(path, "type"))
 	} else if root && v.Get("oneOf") == nil {
@@ -203,7 +216,7 @@ func compileProperties(c *compiler, n *Node, v *jsondoc.Value, path string) {
 		return
 	}
 	for _, m := range v.Members {
-		s := c.node(m.Value, child(path, m.Name), false)
+		s := c.node(m.Value, child(path, m.Name), "properties")
 		n.Keys = append(n.Keys, Key{Name: m.Name, Schema: s, Declared: true})
 	}
 }
@@ -239,9 +252,10 @@ func finishKeys(n *Node) {
 			byName[k.Name] = k
 		}
 	}
+	closed := n.Additional != nil && n.Additional.Never
 	n.Keys, n.KeyNames, n.Required = n.Keys[:0], nil, nil
 	for _, k := range byName {
-		if !k.Declared && n.ClosedProperties {
+		if !k.Declared && closed {
 			// Required but forbidden: it can never be matched, so it stays
 			// out of the name table and an object is rejected at its first
 			// byte, like any undeclared name.
@@ -252,9 +266,11 @@ func finishKeys(n *Node) {
 	}
 	slices.Sort(n.RequiredForbidden)
 	slices.SortFunc(n.Keys, func(a, b Key) int { return strings.Compare(a.Name, b.Name) })
-	for i, k := range n.Keys {
+	for i := range n.Keys {
+		k := &n.Keys[i]
 		n.KeyNames = append(n.KeyNames, k.Name)
 		if required[k.Name] {
+			k.Required = true
 			n.Required = append(n.Required, i)
 		}
 	}
@@ -289,18 +305,28 @@ func compileEnum(c *compiler, n *Node, v *jsondoc.Value, path string) {
 		c.malformed(path, "enum", "enum must be an array of values, not %s.", article(v.TypeName()))
 		return
 	}
+	n.Enum = c.enum(v.Items, path, "enum")
+}
+
+// enum compiles a list of choices (of enum, or the one value of const),
+// each found at path/i (or at path itself for const).
+func (c *compiler) enum(choices []*jsondoc.Value, path, kw string) *Enum {
 	e := &Enum{}
 	var text []byte
-	for i, choice := range v.Items {
+	for i, choice := range choices {
 		if i > 0 {
 			text = append(text, ", "...)
 		}
 		text = jsondoc.AppendCanonical(text, choice)
+		cpath := path
+		if kw == "enum" {
+			cpath = child(path, fmt.Sprint(i))
+		}
 		switch choice.Kind {
 		case jsontok.String:
 			e.Strings = append(e.Strings, choice.Str)
 		case jsontok.Number:
-			if d := c.number(choice, child(path, fmt.Sprint(i)), "enum"); d != nil {
+			if d := c.number(choice, cpath, kw); d != nil {
 				e.Numbers = append(e.Numbers, *d)
 			}
 		case jsontok.True:
@@ -310,33 +336,30 @@ func compileEnum(c *compiler, n *Node, v *jsondoc.Value, path string) {
 		case jsontok.Null:
 			e.Null = true
 		default:
-			c.composite(choice, child(path, fmt.Sprint(i)))
+			c.composite(choice, cpath, kw)
 			canon := string(jsondoc.Canonical(choice))
 			e.Composite = append(e.Composite, canon)
 			e.MaxComposite = max(e.MaxComposite, len(canon))
 		}
 	}
-	slices.Sort(e.Strings)
-	e.Strings = slices.Compact(e.Strings)
-	slices.Sort(e.Composite)
-	e.Composite = slices.Compact(e.Composite)
+	e.finish()
 	e.Text = Truncate(string(text), 200)
-	n.Enum = e
+	return e
 }
 
-// composite checks the numbers inside an object or array enum choice: they
+// composite checks the numbers inside an object or array choice: they
 // must be in range, and they size the validators' digit buffers.
-func (c *compiler) composite(v *jsondoc.Value, path string) {
+func (c *compiler) composite(v *jsondoc.Value, path, kw string) {
 	switch v.Kind {
 	case jsontok.Number:
-		c.number(v, path, "enum")
+		c.number(v, path, kw)
 	case jsontok.Array:
 		for i, item := range v.Items {
-			c.composite(item, child(path, fmt.Sprint(i)))
+			c.composite(item, child(path, fmt.Sprint(i)), kw)
 		}
 	case jsontok.Object:
 		for _, m := range v.Members {
-			c.composite(m.Value, child(path, m.Name))
+			c.composite(m.Value, child(path, m.Name), kw)
 		}
 	}
 }
@@ -347,11 +370,68 @@ func compileOneOf(c *compiler, n *Node, v *jsondoc.Value, path string) {
 		c.malformed(path, "oneOf", "oneOf must be a non-empty array of schemas.")
 		return
 	}
+	var branches []*Node
+	var keys []string
 	for i, item := range v.Items {
-		if b := c.node(item, child(path, fmt.Sprint(i)), false); b != nil {
-			n.OneOf = append(n.OneOf, b)
+		branches = append(branches, c.node(item, child(path, fmt.Sprint(i)), "oneOf"))
+		keys = append(keys, behaviourKey(item))
+	}
+	if !slices.Contains(branches, nil) {
+		n.OneOf, n.OneOfCount = distinctBranches(branches, keys), len(branches)
+	}
+}
+
+// annotationKeywords are keywords that never change what a schema accepts.
+var annotationKeywords = map[string]bool{
+	"description": true, "title": true, "examples": true, "default": true, "$comment": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true,
+}
+
+// behaviourKey returns a key that two subschemas share when they accept
+// the same values for certain: their canonical text without their own
+// annotations. (Nested annotations make keys differ; that only costs an
+// evaluation, never correctness.)
+func behaviourKey(v *jsondoc.Value) string {
+	if v.Kind != jsontok.Object {
+		return string(jsondoc.Canonical(v))
+	}
+	stripped := *v
+	stripped.Members = nil
+	for _, m := range v.Members {
+		if !annotationKeywords[m.Name] {
+			stripped.Members = append(stripped.Members, m)
 		}
 	}
+	return string(jsondoc.Canonical(&stripped))
+}
+
+// Defaults for the work a compiled schema may demand of a validator.
+const (
+	// DefaultMaxWidth bounds Schema.Width: how many subschemas may evaluate
+	// one argument value at the same time.
+	DefaultMaxWidth = 1000
+	// widthBudget bounds the steps spent measuring Schema.Width.
+	widthBudget = 2_000_000
+)
+
+// finish measures a compiled schema: its width, which must stay within
+// the bound, and its memory.
+func (c *compiler) finish(res *Result) {
+	s := res.Schema
+	width, ok := measureWidth(s.Root, widthBudget)
+	switch {
+	case !ok:
+		c.errors = append(c.errors, Finding{Code: CodeUnsupported, Keyword: "limit", Offset: -1,
+			Message: fmt.Sprintf("The schema's applicators combine in more ways than toolgate measures (over %d steps), so the work to validate with it cannot be bounded.", widthBudget)})
+	case width > DefaultMaxWidth:
+		c.errors = append(c.errors, Finding{Code: CodeUnsupported, Keyword: "limit", Offset: -1,
+			Message: fmt.Sprintf("Up to %d subschemas can apply to one value of this schema at the same time, past the limit of %d; simplify its allOf/anyOf/oneOf/$ref combinations.", width, DefaultMaxWidth)})
+	}
+	if len(c.errors) > 0 {
+		res.Errors, res.Schema = c.errors, nil
+		return
+	}
+	s.Width, s.Bytes = width, estimateBytes(s.Root)
 }
 
 // Truncate shortens s to at most n bytes on a UTF-8 boundary, marking the cut
