@@ -24,15 +24,100 @@ type Result struct {
 	// Canonical is the schema's canonical JSON text (see package jsondoc);
 	// nil when the document is not JSON.
 	Canonical []byte
+	// Key is what the schema's handle must cover: the canonical text, and
+	// for the JSON Schema profile the options and supplied documents that
+	// change what it accepts. Nil when the schema did not compile.
+	Key []byte
 }
 
 // Code summarizes Errors (CodeNone when the schema compiled).
 func (r *Result) Code() Code { return Summarize(r.Errors) }
 
-// Compile checks a whole schema document against profile and compiles it.
-// Every finding is reported, not just the first; a schema with any error
-// yields no Schema. The document may nest at most DefaultMaxDepth levels.
-func Compile(profile Profile, doc []byte) *Result {
+// Options configure CompileWith. The zero value is ready to use.
+type Options struct {
+	// Resources are documents a JSON Schema may refer to, by absolute URI
+	// (JSON Schema profile only). Documents never referred to are never
+	// read.
+	Resources map[string][]byte
+	// FormatAssertion asserts format for the standard formats, and makes
+	// an unknown format unsupported (JSON Schema profile only).
+	FormatAssertion bool
+	// Dialect is the dialect of a JSON Schema without $schema. Default
+	// Draft2020.
+	Dialect Dialect
+	// AnyDocument accepts documents that are not objects (the conformance
+	// suite's). Tool arguments are always one object, so the service never
+	// sets it.
+	AnyDocument bool
+	// Limits bound the schema. Zero fields take the defaults.
+	Limits Limits
+	// trusted skips the meta-schema check (built-in meta-schemas).
+	trusted bool
+}
+
+// Limits bound what a JSON Schema may demand (DESIGN.md §8). A schema past
+// one is UNSUPPORTED_CAPABILITY with keyword "limit".
+type Limits struct {
+	// MaxBytes bounds the schema document. Default 1 MiB.
+	MaxBytes int
+	// MaxDepth bounds the nesting of the schema document. Default 128.
+	MaxDepth int
+	// MaxNodes bounds the compiled subschemas. Default 100,000.
+	MaxNodes int
+	// MaxRefs bounds the references. Default 10,000.
+	MaxRefs int
+	// MaxWidth bounds Schema.Width, the most subschemas that may evaluate
+	// one value at once, and so the work per argument byte. Default
+	// DefaultMaxWidth (every profile).
+	MaxWidth int
+}
+
+// Defaults for Limits.
+const (
+	DefaultMaxBytes = 1 << 20
+	DefaultMaxNodes = 100_000
+	DefaultMaxRefs  = 10_000
+	// DefaultSchemaDepth bounds the nesting of a JSON Schema profile
+	// document; the subset profiles keep DefaultMaxDepth.
+	DefaultSchemaDepth = 128
+)
+
+func (o Options) withDefaults() Options {
+	if o.Dialect == 0 {
+		o.Dialect = Draft2020
+	}
+	l := &o.Limits
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultMaxBytes
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultSchemaDepth
+	}
+	if l.MaxNodes <= 0 {
+		l.MaxNodes = DefaultMaxNodes
+	}
+	if l.MaxRefs <= 0 {
+		l.MaxRefs = DefaultMaxRefs
+	}
+	if l.MaxWidth <= 0 {
+		l.MaxWidth = DefaultMaxWidth
+	}
+	return o
+}
+
+// Compile checks a whole schema document against profile and compiles it,
+// with the default Options.
+func Compile(profile Profile, doc []byte) *Result { return CompileWith(profile, doc, Options{}) }
+
+// CompileWith checks a whole schema document against profile and compiles
+// it. Every finding is reported, not just the first; a schema with any
+// error yields no Schema. A subset profile's document may nest at most
+// DefaultMaxDepth levels.
+func CompileWith(profile Profile, doc []byte, opts Options) *Result {
+	if profile == JSONSchema {
+		return compileJSONSchema(doc, opts)
+	}
+	opts = opts.withDefaults()
 	res := &Result{}
 	rules := profileRules(profile)
 	if rules == nil {
@@ -51,7 +136,8 @@ func Compile(profile Profile, doc []byte) *Result {
 	res.Errors, res.Warnings = c.errors, c.warnings
 	if len(res.Errors) == 0 {
 		res.Schema = &Schema{Root: root, Profile: profile, MaxDigits: c.maxDigits, Nodes: int(c.nodes)}
-		c.finish(res)
+		c.finish(res, opts.Limits.MaxWidth)
+		res.Key = res.Canonical
 	}
 	return res
 }
@@ -117,7 +203,7 @@ type compiler struct {
 func (c *compiler) newNode(path, keyword string) *Node {
 	n := &Node{Path: path, ID: c.nodes, Keyword: keyword, Types: AnyType,
 		MinLength: -1, MaxLength: -1, MinProperties: -1, MaxProperties: -1,
-		MinItems: -1, MaxItems: -1, MaxContains: -1}
+		MinItems: -1, MaxItems: -1, MinContains: 1, MaxContains: -1}
 	c.nodes++
 	return n
 }
@@ -416,16 +502,16 @@ const (
 
 // finish measures a compiled schema: its width, which must stay within
 // the bound, and its memory.
-func (c *compiler) finish(res *Result) {
+func (c *compiler) finish(res *Result, maxWidth int) {
 	s := res.Schema
 	width, ok := measureWidth(s.Root, widthBudget)
 	switch {
 	case !ok:
 		c.errors = append(c.errors, Finding{Code: CodeUnsupported, Keyword: "limit", Offset: -1,
 			Message: fmt.Sprintf("The schema's applicators combine in more ways than toolgate measures (over %d steps), so the work to validate with it cannot be bounded.", widthBudget)})
-	case width > DefaultMaxWidth:
+	case width > maxWidth:
 		c.errors = append(c.errors, Finding{Code: CodeUnsupported, Keyword: "limit", Offset: -1,
-			Message: fmt.Sprintf("Up to %d subschemas can apply to one value of this schema at the same time, past the limit of %d; simplify its allOf/anyOf/oneOf/$ref combinations.", width, DefaultMaxWidth)})
+			Message: fmt.Sprintf("Up to %d subschemas can apply to one value of this schema at the same time, past the limit of %d; simplify its allOf/anyOf/oneOf/$ref combinations.", width, maxWidth)})
 	}
 	if len(c.errors) > 0 {
 		res.Errors, res.Schema = c.errors, nil

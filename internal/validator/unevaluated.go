@@ -19,6 +19,9 @@ type unevalRecord struct {
 	index  int64   // arrays: the element's index
 	reason violation
 	cover  int // start of its coverage bits in the frame's bits
+	// ownContains is set for an element the owner's own contains matched
+	// (2020-12): the owner evaluated it.
+	ownContains bool
 }
 
 // onUnevaluated records a failed unevaluated subschema on the current
@@ -70,7 +73,8 @@ func (v *Validator) noteElementCoverage(fr int32) {
 	for _, e := range f.evals {
 		if e.arr.unevalFailed {
 			e.arr.unevalFailed = false
-			e.arr.uneval = append(e.arr.uneval, unevalRecord{index: f.index - 1, reason: e.arr.unevalReason, cover: len(f.bits)})
+			e.arr.uneval = append(e.arr.uneval, unevalRecord{index: f.index - 1, reason: e.arr.unevalReason, cover: len(f.bits),
+				ownContains: e.arr.containsMatch && e.node.ContainsAnnotates})
 			f.bits = append(f.bits, f.cover...)
 		}
 	}
@@ -98,6 +102,9 @@ func (v *Validator) settleUnevaluated(e *eval) {
 	contrib := v.contributors(e)
 	words := (len(f.evals) + 63) / 64
 	for _, r := range records {
+		if r.ownContains {
+			continue
+		}
 		cover := f.bits[r.cover : r.cover+words]
 		evaluated := false
 		for i, w := range cover {
