@@ -64,6 +64,11 @@ func compileJSONSchema(doc []byte, opts Options) *Result {
 	root := &document{uri: defaultBase, text: doc}
 	c.reg.docs[defaultBase] = root
 	if err := c.reg.parse(root); err != nil {
+		if se, ok := err.(*jsontok.SyntaxError); ok && se.TooDeep {
+			c.limit("", "The schema nests deeper than the limit of %d.", opts.Limits.MaxDepth)
+			res.Errors = c.errors
+			return res
+		}
 		res.Errors = append(res.Errors, parseFinding(err))
 		return res
 	}
