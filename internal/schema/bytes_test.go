@@ -17,30 +17,31 @@ import (
 // many nodes, long names, big enums, patterns, references.
 var schemaFamilies = map[string]struct {
 	profile schema.Profile
+	copies  int // enough that pools and caches the runtime may drop are noise
 	make    func(copy int) string
 }{
-	"many properties": {schema.ToolInput, func(k int) string {
+	"many properties": {schema.ToolInput, 40, func(k int) string {
 		var props []string
 		for i := range 500 {
 			props = append(props, fmt.Sprintf(`"p%d_%d":{"type":"string","description":"field %d of copy %d"}`, k, i, i, k))
 		}
 		return `{"type":"object","properties":{` + strings.Join(props, ",") + `}}`
 	}},
-	"big enum": {schema.ToolInput, func(k int) string {
+	"big enum": {schema.ToolInput, 100, func(k int) string {
 		var choices []string
 		for i := range 5000 {
 			choices = append(choices, fmt.Sprintf(`"choice-%d-%d"`, k, i))
 		}
 		return `{"type":"object","properties":{"e":{"type":"string","enum":[` + strings.Join(choices, ",") + `]}}}`
 	}},
-	"nested objects": {schema.JSONSchema, func(k int) string {
+	"nested objects": {schema.JSONSchema, 100, func(k int) string {
 		s := fmt.Sprintf(`{"type":"integer","minimum":%d}`, k)
 		for i := range 60 {
 			s = fmt.Sprintf(`{"type":"object","properties":{"level%d":%s},"required":["level%d"],"additionalProperties":false}`, i, s, i)
 		}
 		return s
 	}},
-	"patterns and refs": {schema.JSONSchema, func(k int) string {
+	"patterns and refs": {schema.JSONSchema, 5, func(k int) string {
 		var defs, props []string
 		for i := range 200 {
 			defs = append(defs, fmt.Sprintf(`"d%d":{"type":"string","pattern":"^[a-z]{1,%d}-%d$","maxLength":%d}`, i, i+1, k, i+10))
@@ -52,11 +53,11 @@ var schemaFamilies = map[string]struct {
 
 // TestBytesEstimateTracksTheHeap checks Schema.Bytes, which the handle
 // store counts against its byte budget, against what compiled schemas
-// really hold on the heap.
+// really hold on the heap: each family is compiled into at least 10 MB.
 func TestBytesEstimateTracksTheHeap(t *testing.T) {
 	for name, fam := range schemaFamilies {
 		t.Run(name, func(t *testing.T) {
-			const copies = 20
+			copies := fam.copies
 			docs := make([][]byte, copies)
 			for k := range docs {
 				docs[k] = []byte(fam.make(k))

@@ -26,10 +26,6 @@ type jsCompiler struct {
 	ctxs  map[string]*dynContext
 	empty *dynContext
 	refs  int
-	// checking is set while a document is checked against its
-	// meta-schema, so that a meta-schema referring to itself does not
-	// check itself again.
-	skipMeta bool
 }
 
 // nodeKey identifies one compiled node: a schema value in a dynamic

@@ -106,9 +106,7 @@ func (v *Validator) pop() {
 	fr := v.top()
 	f := &v.frames[fr]
 	v.caps.drop(fr)
-	for _, e := range f.evals {
-		v.free = append(v.free, e)
-	}
+	v.free = append(v.free, f.evals...)
 	clear(f.evals)
 	f.evals, f.byNode, f.unique = f.evals[:0], nil, nil
 	v.frames = v.frames[:len(v.frames)-1]

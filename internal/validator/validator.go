@@ -123,8 +123,10 @@ func (v *Validator) Write(p []byte) {
 func (v *Validator) Rejected() bool { return len(v.findings) > 0 || v.truncated }
 
 // Steps reports the evaluation steps taken on the current document: one
-// per evaluation per token it handled. Tests use it to show that the work
-// per argument byte is bounded by the schema's Width.
+// per evaluation per token it handled, and one per probe of a search among
+// names or enum choices. Tests use it to show that the work per argument
+// byte is bounded by the schema's Width and grows at most with the
+// logarithm of its names and choices.
 func (v *Validator) Steps() int64 { return v.steps }
 
 // Close ends the document and returns the verdict. The Result's slices are
