@@ -43,7 +43,8 @@ def offset_of(arguments, fragment, plus=0):
 class GatedProvider:
     """A provider still generating: yields the recording's events up to and
     including ``stop_after``, then waits, as a read from a live response
-    does, until ``release`` (as closing the response would end that read)."""
+    does, until ``release``, which fails that read as closing the response
+    would."""
 
     def __init__(self, events, stop_after):
         self._events, self._stop_after = events, stop_after
@@ -60,7 +61,7 @@ class GatedProvider:
                 if i > self._stop_after:
                     if not self._released.wait(timeout=30):
                         raise TimeoutError("the stream was never closed")
-                    return
+                    raise ConnectionError("the response was closed")
                 self.yielded += 1
                 yield event
         finally:
@@ -107,7 +108,7 @@ class StreamTest(unittest.TestCase):
             results.close()
             self.assertEqual(list(results), [], "closing ends the iteration without an error")
         provider.release()
-        self.assertTrue(provider.finished.wait(timeout=10), "gRPC stopped pulling events")
+        self.assertTrue(provider.finished.wait(timeout=10), "the pull in progress ended, and its error was not reported")
         self.assertEqual(provider.yielded, COUNTRY_EVENT + 1, "no event after the rejection was pulled")
 
     def test_explicit_deltas(self):
