@@ -71,6 +71,16 @@ lint: ## buf lint, buf format, go vet, staticcheck and gofmt
 		echo "gofmt needed on:"; echo "$$unformatted"; exit 1; \
 	fi
 
+.PHONY: interop
+interop: client/node/node_modules/.package-lock.json ## Test the Python and Node clients against the real binary on loopback
+	@bin="$$(mktemp -d)"; trap 'rm -rf "$$bin"' EXIT; \
+	$(GO) build -o "$$bin/toolgate" ./server/cmd/toolgate; \
+	PYTHON='$(PYTHON)' client/interop/run.sh "$$bin/toolgate"
+
+# npm ci again whenever the Node client's dependencies change.
+client/node/node_modules/.package-lock.json: client/node/package.json client/node/package-lock.json
+	cd client/node && npm ci --no-audit --no-fund
+
 .PHONY: bench
 bench: ## Run every benchmark once, with allocation counts
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
