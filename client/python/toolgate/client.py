@@ -115,8 +115,21 @@ class Client:
         return Validator(self)
 
     def validate_stream(self, events, *, tools=None, provider=None, profile=Profile.UNSPECIFIED, timeout=None):
-        """Validates streamed tool calls as they are generated; returns a
-        ``ResultStream`` of ``CallResult``. See ``toolgate.stream``."""
+        """Validates streamed tool calls while they are generated, and returns
+        the ``ResultStream`` of their ``CallResult``, in the order decided.
+
+        ``events`` (any iterable, pulled as the stream goes) yields raw
+        provider events (``str``/``bytes`` payloads, with ``provider`` a
+        ``Provider`` or its name) or ``Start``/``Delta``/``End``. ``tools``
+        maps each tool name the model may call to its input schema (JSON text
+        or a dict, compiled under ``profile``); default none. ``timeout`` is
+        the whole stream's deadline in seconds; default none.
+
+        Raises at once ``ValueError``/``TypeError`` for a bad provider,
+        profile or schema, ``SchemaError`` for a tool schema that does not
+        compile, ``grpc.RpcError`` when compiling one fails; see
+        ``ResultStream`` for what iterating raises and how to stop early.
+        """
         return open_stream(self, events, tools=tools, provider=provider, profile=profile, timeout=timeout)
 
     # The two unary calls, shared with Validator: each sends a prepared

@@ -112,16 +112,8 @@ class ResultStream:
 
 
 def open_stream(client, events, *, tools, provider, profile, timeout):
-    """Opens a ValidateStream for ``Client.validate_stream``.
-
-    ``tools`` maps each tool name the model may call to its input schema
-    (JSON text or a dict), compiled under ``profile``; ``provider`` (a
-    ``Provider`` or its name) is required for raw provider events. Every
-    argument is checked before the stream opens: ``ValueError`` or
-    ``TypeError`` for a bad provider, profile or schema, ``SchemaError`` for a
-    schema that does not compile, ``grpc.RpcError`` when compiling fails.
-    ``timeout`` is the whole stream's deadline in seconds (default none).
-    """
+    """Opens the ValidateStream of ``Client.validate_stream``, which documents
+    the arguments; every one is checked before the stream opens."""
     provider_number = None if provider is None else to_number(Provider, provider)
     to_number(Profile, profile)  # checked even when there are no tools to compile
     bind = _bind(client, tools or {}, profile, timeout)
