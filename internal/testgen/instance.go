@@ -310,3 +310,56 @@ func objectSlots(p *any, acc []*any) []*any {
 	}
 	return acc
 }
+
+// Mutate returns a copy of v with one change at a place drawn uniformly
+// from all its values: a value replaced by a near miss (nearMiss) or by
+// any value, or a container given one element or member more or fewer.
+// It knows no schema; a document and its mutation share their text up to
+// the change when both are written with Compact, which is what tests of
+// early rejection need.
+func Mutate(r *rand.Rand, v any) any {
+	var root any = Clone(v)
+	var slots []*any
+	var collect func(p *any)
+	collect = func(p *any) {
+		slots = append(slots, p)
+		switch x := (*p).(type) {
+		case []any:
+			for i := range x {
+				collect(&x[i])
+			}
+		case Object:
+			for i := range x {
+				collect(&x[i].Value)
+			}
+		}
+	}
+	collect(&root)
+	slot := pick(r, slots)
+	switch x := (*slot).(type) {
+	case []any:
+		if len(x) > 0 && chance(r, 0.3) {
+			*slot = x[:len(x)-1]
+			return root
+		}
+		if chance(r, 0.4) {
+			*slot = append(x, randValue(r, 1))
+			return root
+		}
+	case Object:
+		if len(x) > 0 && chance(r, 0.3) {
+			*slot = x[:len(x)-1]
+			return root
+		}
+		if chance(r, 0.4) {
+			*slot = addMember(x, pick(r, namePool), randValue(r, 1))
+			return root
+		}
+	}
+	if chance(r, 0.7) {
+		*slot = nearMiss(r, *slot)
+	} else {
+		*slot = randValue(r, 1)
+	}
+	return root
+}
