@@ -366,6 +366,7 @@ func diffFindings(fs []schema.Finding) string {
 // member twice (after decoding escapes).
 func diffHasDuplicateNames(instance []byte) bool {
 	d := json.NewDecoder(bytes.NewReader(instance))
+	d.UseNumber() // a number past float64's range is no error
 	type level struct {
 		names  map[string]bool
 		object bool
@@ -463,6 +464,7 @@ func TestDifferentialExceptionPredicates(t *testing.T) {
 		{`{"a":1,"b":{"a":2}}`, false, false},
 		{`{"a":1,"\u0061":2}`, true, false},
 		{`{"a":{"x":1,"x":2}}`, true, false},
+		{`{"a":1e400,"a":2}`, true, false},
 		{`{"a":[{"x":1},{"x":2}],"b":{}}`, false, false},
 		{`{"a":"\ud83d\ude00"}`, false, false},
 		{`{"a":"\ud83d"}`, false, true},
@@ -570,45 +572,53 @@ func TestDifferentialRegressions(t *testing.T) {
 			require.Empty(t, compiled.Errors)
 			oracle, err := diffOracle([]byte(c.schema))
 			require.NoError(t, err)
-			instance := []byte(c.instance)
-			whole := validator.Validate(compiled.Schema, instance, validator.Options{})
-			if diffExceptionFor(instance) == nil {
-				oracleErr := diffOracleValidate(oracle, instance)
-				assert.Equal(t, oracleErr == nil, whole.Valid(), "oracle: %v\nours: %s", oracleErr, diffFindings(whole.Findings))
-			}
-			assert.Equal(t, c.first < 0, whole.Valid(), "ours: %s", diffFindings(whole.Findings))
-			for _, f := range whole.Findings {
-				assert.True(t, utf8.ValidString(f.InstancePath) && utf8.ValidString(f.Message), "finding is not UTF-8: %q", f)
-			}
-
-			bytewise := make([]int, len(instance))
-			for i := range bytewise {
-				bytewise[i] = 1
-			}
-			splits := [][]int{{len(instance)}, bytewise}
-			for cut := 1; cut < len(instance); cut++ {
-				splits = append(splits, []int{cut, len(instance) - cut})
-			}
-			// One line per split that goes wrong, so a failure stays readable.
-			var wrongFindings, wrongStops []string
-			for _, cuts := range splits {
-				got := diffFeed(compiled.Schema, validator.Options{}, instance, cuts)
-				if !assert.ObjectsAreEqual(fixtures.Stable(whole.Findings), fixtures.Stable(got.Findings)) {
-					wrongFindings = append(wrongFindings, fmt.Sprintf("\npieces %v:%s", cuts, diffFindings(got.Findings)))
-				}
-				first := diffFeed(compiled.Schema, validator.Options{StopAtFirst: true}, instance, cuts)
-				switch {
-				case c.first < 0 && !first.Valid(), c.first >= 0 && (first.Valid() || first.Findings[0].Offset != c.first):
-					wrongStops = append(wrongStops, fmt.Sprintf("\npieces %v:%s", cuts, diffFindings(first.Findings)))
-				}
-			}
-			if len(wrongFindings) > 0 {
-				assert.Fail(t, "streamed findings differ from the whole document's", "whole document:%s%s",
-					diffFindings(whole.Findings), strings.Join(wrongFindings, ""))
-			}
-			if len(wrongStops) > 0 {
-				assert.Fail(t, fmt.Sprintf("StopAtFirst must stop at byte %d (-1: valid)", c.first), "%s", strings.Join(wrongStops, ""))
-			}
+			diffCheckRegression(t, compiled.Schema, oracle, diffExceptionFor, []byte(c.instance), c.first)
 		})
+	}
+}
+
+// diffCheckRegression checks one regression case: the verdict against the
+// oracle (unless exception says DESIGN.md decides it), and the findings
+// and the StopAtFirst offset in every split into two pieces and one byte
+// at a time.
+func diffCheckRegression(t *testing.T, s *schema.Schema, oracle *jsonschema.Schema, exception func([]byte) *diffException, instance []byte, first int64) {
+	t.Helper()
+	whole := validator.Validate(s, instance, validator.Options{})
+	if exception(instance) == nil {
+		oracleErr := diffOracleValidate(oracle, instance)
+		assert.Equal(t, oracleErr == nil, whole.Valid(), "oracle: %v\nours: %s", oracleErr, diffFindings(whole.Findings))
+	}
+	assert.Equal(t, first < 0, whole.Valid(), "ours: %s", diffFindings(whole.Findings))
+	for _, f := range whole.Findings {
+		assert.True(t, utf8.ValidString(f.InstancePath) && utf8.ValidString(f.Message), "finding is not UTF-8: %q", f)
+	}
+
+	bytewise := make([]int, len(instance))
+	for i := range bytewise {
+		bytewise[i] = 1
+	}
+	splits := [][]int{{len(instance)}, bytewise}
+	for cut := 1; cut < len(instance); cut++ {
+		splits = append(splits, []int{cut, len(instance) - cut})
+	}
+	// One line per split that goes wrong, so a failure stays readable.
+	var wrongFindings, wrongStops []string
+	for _, cuts := range splits {
+		got := diffFeed(s, validator.Options{}, instance, cuts)
+		if !assert.ObjectsAreEqual(fixtures.Stable(whole.Findings), fixtures.Stable(got.Findings)) {
+			wrongFindings = append(wrongFindings, fmt.Sprintf("\npieces %v:%s", cuts, diffFindings(got.Findings)))
+		}
+		stop := diffFeed(s, validator.Options{StopAtFirst: true}, instance, cuts)
+		switch {
+		case first < 0 && !stop.Valid(), first >= 0 && (stop.Valid() || stop.Findings[0].Offset != first):
+			wrongStops = append(wrongStops, fmt.Sprintf("\npieces %v:%s", cuts, diffFindings(stop.Findings)))
+		}
+	}
+	if len(wrongFindings) > 0 {
+		assert.Fail(t, "streamed findings differ from the whole document's", "whole document:%s%s",
+			diffFindings(whole.Findings), strings.Join(wrongFindings, ""))
+	}
+	if len(wrongStops) > 0 {
+		assert.Fail(t, fmt.Sprintf("StopAtFirst must stop at byte %d (-1: valid)", first), "%s", strings.Join(wrongStops, ""))
 	}
 }
