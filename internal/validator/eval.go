@@ -341,6 +341,9 @@ func (v *Validator) reason(k *eval) *violation {
 // settle decides e once its own keywords have seen the whole value and
 // every in-place kid is decided: the keywords that need everything (the
 // exact count of oneOf, unevaluated*, dependentSchemas) are checked here.
+// e is decided at the latest of those moments, which endOff becomes: a
+// node whose own keywords are done at the value's first byte (a bare
+// $ref) passes only when its kids do.
 //
 // A reporting evaluation is settled even after it failed, so that a full
 // validation reports these violations too.
@@ -349,6 +352,9 @@ func (v *Validator) settle(e *eval) {
 		return
 	}
 	e.settled = true
+	for _, k := range e.kids {
+		e.endOff = max(e.endOff, v.decidedAt(k.e))
+	}
 	v.settleUnevaluated(e)
 	v.decide(e, passed)
 }
