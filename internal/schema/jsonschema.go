@@ -389,6 +389,7 @@ func (c *jsCompiler) finishKeys(s *nodeScope) {
 	}
 	slices.Sort(order)
 	index := make(map[string]int, len(order))
+	declared := []string{}
 	for i, name := range order {
 		index[name] = i
 		k := *byName[name]
@@ -397,6 +398,12 @@ func (c *jsCompiler) finishKeys(s *nodeScope) {
 		if k.Required {
 			n.Required = append(n.Required, i)
 		}
+		if k.Declared {
+			declared = append(declared, name)
+		}
+	}
+	if len(declared) < len(order) {
+		n.DeclaredNames = declared
 	}
 	for i := range n.DependentRequired {
 		d := &n.DependentRequired[i]

@@ -125,6 +125,11 @@ type Node struct {
 	Keys []Key
 	// KeyNames are the names of Keys, in the same order.
 	KeyNames []string
+	// DeclaredNames are the names properties declares, sorted, when some
+	// of Keys are named only by required or the dependent keywords (nil
+	// otherwise): all that an object closed by additionalProperties
+	// allows without patternProperties.
+	DeclaredNames []string
 	// Required lists the indexes in Keys of required names.
 	Required []int
 	// RequiredForbidden lists required names that a closed object (tool

@@ -3,10 +3,12 @@ package validator_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/testgen"
+	"github.com/toolgate/toolgate/internal/validator"
 )
 
 // jsRegressions are minimal cases reduced from what the JSON Schema
@@ -25,6 +27,20 @@ var jsRegressions = []struct {
 		instance: `{"b":1}`,
 		first:    6,
 	},
+	{
+		name:     "a closed object refuses a name only required lists at its first impossible byte",
+		found:    "TestEarlyRejectionIsExact seeds 1000023, 1000046",
+		schema:   `{"additionalProperties":false,"properties":{"a":true},"required":["abc"]}`,
+		instance: `{"abc":1}`,
+		first:    3,
+	},
+	{
+		name:     "a closed object refuses a name only dependentRequired lists at its first impossible byte",
+		found:    "TestEarlyRejectionIsExact seed 1000042",
+		schema:   `{"additionalProperties":false,"properties":{"a":true},"dependentRequired":{"a":["zz"]}}`,
+		instance: `{"a":1,"zz":2}`,
+		first:    8,
+	},
 }
 
 func TestJSONSchemaRegressions(t *testing.T) {
@@ -39,4 +55,18 @@ func TestJSONSchemaRegressions(t *testing.T) {
 			diffCheckRegression(t, compiled.Schema, oracle, jsDiffExceptionFor, []byte(c.instance), c.first)
 		})
 	}
+}
+
+// TestClosedObjectNamesOnlyDeclaredNames checks the message of a name a
+// closed object refuses: the allowed names are those properties
+// declares, not those required or dependentRequired also mention.
+func TestClosedObjectNamesOnlyDeclaredNames(t *testing.T) {
+	t.Parallel()
+	compiled := schema.CompileWith(schema.JSONSchema,
+		[]byte(`{"additionalProperties":false,"properties":{"b":true,"a":true},"required":["abc"],"dependentRequired":{"a":["zz"]}}`), schema.Options{})
+	require.Empty(t, compiled.Errors)
+	res := validator.Validate(compiled.Schema, []byte(`{"x":1}`), validator.Options{})
+	require.Len(t, res.Findings, 2, "%s", diffFindings(res.Findings))
+	assert.Equal(t, "additionalProperties", res.Findings[0].Keyword)
+	assert.Contains(t, res.Findings[0].Message, `allowed properties are "a", "b".`)
 }

@@ -14,6 +14,7 @@ import (
 // objState is one evaluation's progress through an object.
 type objState struct {
 	keys      matcher
+	declared  matcher  // over Node.DeclaredNames, for a closed object that has them
 	keyFailAt int64    // where the current name left every name of a closed object, or -1
 	seen      []uint64 // Keys seen, as bits
 	required  int      // required Keys seen
@@ -68,6 +69,7 @@ func (v *Validator) beginMember(e *eval, off int64, names []entry) []entry {
 	}
 	e.obj.count++
 	e.obj.keys.reset(len(n.KeyNames))
+	e.obj.declared.reset(len(n.DeclaredNames))
 	e.obj.keyFailAt = -1
 	if n.PropertyNames != nil {
 		names = append(names, entry{node: n.PropertyNames, parent: e, rel: relPropertyNames})
@@ -79,6 +81,11 @@ func (v *Validator) beginMember(e *eval, off int64, names []entry) []entry {
 func (v *Validator) memberNameText(e *eval, p []byte, off int64, raw bool) {
 	n := e.node
 	i := e.obj.keys.feed(n.KeyNames, p, &v.steps)
+	if n.DeclaredNames != nil && closed(n) {
+		// Names known only from required or the dependent keywords are
+		// refused like any other undeclared name.
+		i = e.obj.declared.feed(n.DeclaredNames, p, &v.steps)
+	}
 	if i < 0 || e.obj.keyFailAt >= 0 || !closed(n) || n.PatternProperties != nil {
 		return
 	}

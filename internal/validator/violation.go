@@ -155,8 +155,12 @@ func (v *violation) describe() string {
 	case "dependentSchemas":
 		return fmt.Sprintf("has the property %q, so it must match the schema for it, but %s", v.name, v.reasonText())
 	case "additionalProperties":
-		if len(n.KeyNames) > 0 && n.PatternProperties == nil {
-			return fmt.Sprintf("does not allow the property %s; allowed properties are %s", v.excerpt.quoted(v.complete), quoteList(n.KeyNames))
+		allowed := n.KeyNames
+		if n.DeclaredNames != nil {
+			allowed = n.DeclaredNames
+		}
+		if len(allowed) > 0 && n.PatternProperties == nil {
+			return fmt.Sprintf("does not allow the property %s; allowed properties are %s", v.excerpt.quoted(v.complete), quoteList(allowed))
 		}
 		return fmt.Sprintf("does not allow the property %s", v.excerpt.quoted(v.complete))
 	case "unevaluatedProperties":
