@@ -41,6 +41,27 @@ var jsRegressions = []struct {
 		instance: `{"a":1,"zz":2}`,
 		first:    8,
 	},
+	{
+		name:     "a number const with no negative choice refuses a minus sign",
+		found:    "TestEarlyRejectionIsExact seed 1000031",
+		schema:   `{"properties":{"n":{"const":100}}}`,
+		instance: `{"n":-100}`,
+		first:    5,
+	},
+	{
+		name:     "-0 is zero, so a zero choice keeps a minus sign alive",
+		found:    "by hand, beside seed 1000031",
+		schema:   `{"properties":{"n":{"enum":[0,5]}}}`,
+		instance: `{"n":-0}`,
+		first:    -1,
+	},
+	{
+		name:     "a minus sign and a digit no negative choice has",
+		found:    "by hand, beside seed 1000031",
+		schema:   `{"properties":{"n":{"enum":[0,5]}}}`,
+		instance: `{"n":-5}`,
+		first:    6,
+	},
 }
 
 func TestJSONSchemaRegressions(t *testing.T) {

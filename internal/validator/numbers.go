@@ -203,6 +203,10 @@ func (m *numMatcher) feed(set *schema.Enum, p []byte, steps *int64) int {
 		case c == '-' && !m.signSeen:
 			m.signSeen = true
 			m.lo = m.positives(set, steps)
+			if m.lo >= m.hi && !set.HasZero { // no negative choice, and -0 is not one either
+				m.dead = true
+				return i
+			}
 			continue
 		case c == '.':
 			continue
