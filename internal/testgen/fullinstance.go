@@ -57,11 +57,16 @@ const fullBudget = 6
 
 // fullValues builds values for the nodes of one FullSchema.
 type fullValues struct {
-	r *rand.Rand
-	s *FullSchema
+	r    *rand.Rand
+	s    *FullSchema
+	made int // values built so far, against fullMaxValues
 }
 
-func newFullValues(r *rand.Rand, s *FullSchema) *fullValues { return &fullValues{r, s} }
+// fullMaxValues bounds the values of one generated document, so that
+// recursive schemas do not make it huge.
+const fullMaxValues = 150
+
+func newFullValues(r *rand.Rand, s *FullSchema) *fullValues { return &fullValues{r: r, s: s} }
 
 // target resolves a reference: the Def's schema, or nil.
 func (g *fullValues) target(n *FullNode) *FullNode {
@@ -107,10 +112,11 @@ func (g *fullValues) group(n *FullNode, depth int) []*FullNode {
 
 // valid returns a value meant to satisfy n.
 func (g *fullValues) valid(n *FullNode, budget int) any {
+	g.made++
 	switch {
 	case n == nil || n.Bool != nil:
 		return randValue(g.r, 1)
-	case budget < -2:
+	case budget < -2 || g.made > fullMaxValues:
 		return randValue(g.r, 0) // past the budget: give up on deep required members
 	}
 	group := g.group(n, 3)
