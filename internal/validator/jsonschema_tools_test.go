@@ -1,0 +1,129 @@
+package validator_test
+
+import (
+	"encoding/json"
+	"hash/fnv"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/fixtures"
+	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/internal/testgen"
+	"github.com/toolgate/toolgate/internal/validator"
+)
+
+// The real tools test runs every tool of testdata/mcp-tools (70 real MCP
+// tools/list descriptors) and testdata/sigma-tools (the Sigma runtime's
+// built-in tools, with hand-written argument cases) through the JSON
+// Schema profile: each schema must compile, unless jsToolRefusals lists
+// it with the DESIGN.md §8 reason, and on its cases and on arguments
+// generated for it (testgen.ParseFull, then FullInstance and mutations
+// of valid arguments) our verdict must be the oracle's, whole and
+// streamed.
+
+// jsToolRefusals lists "file/tool" schemas the JSON Schema profile
+// refuses, with the reason DESIGN.md §8 gives. Empty: every real tool
+// compiles.
+var jsToolRefusals = map[string]string{}
+
+// realTool is one tool schema of the fixtures.
+type realTool struct {
+	file, name string
+	schema     json.RawMessage
+	cases      []toolCase
+}
+
+func readRealTools(t *testing.T) []realTool {
+	var tools []realTool
+	mcp, err := filepath.Glob(fixtures.Testdata(t, "mcp-tools/*.json"))
+	require.NoError(t, err)
+	for _, path := range mcp {
+		var list struct {
+			Tools []struct {
+				Name        string          `json:"name"`
+				InputSchema json.RawMessage `json:"inputSchema"`
+			} `json:"tools"`
+		}
+		require.NoError(t, json.Unmarshal(readFile(t, path), &list), path)
+		for _, tool := range list.Tools {
+			tools = append(tools, realTool{file: filepath.Base(path), name: tool.Name, schema: tool.InputSchema})
+		}
+	}
+	sigma, err := filepath.Glob(fixtures.Testdata(t, "sigma-tools/*.cases.json"))
+	require.NoError(t, err)
+	for _, casesPath := range sigma {
+		name := strings.TrimSuffix(filepath.Base(casesPath), ".cases.json")
+		var tool struct {
+			InputSchema json.RawMessage `json:"inputSchema"`
+		}
+		require.NoError(t, json.Unmarshal(readFile(t, filepath.Join(filepath.Dir(casesPath), name+".json")), &tool))
+		rt := realTool{file: "sigma-tools", name: name, schema: tool.InputSchema}
+		require.NoError(t, json.Unmarshal(readFile(t, casesPath), &rt.cases))
+		tools = append(tools, rt)
+	}
+	require.Len(t, tools, 80, "70 MCP tools and 10 Sigma tools")
+	return tools
+}
+
+func TestJSONSchemaRealTools(t *testing.T) {
+	t.Parallel()
+	var compared, validCount atomic.Int64
+	t.Cleanup(func() {
+		n, valid := compared.Load(), validCount.Load()
+		t.Logf("%d arguments compared with the oracle, %d of them valid", n, valid)
+		assert.InDelta(t, 0.5, float64(valid)/float64(n), 0.35, "the arguments are too one-sided to be a good test")
+	})
+	for _, tool := range readRealTools(t) {
+		t.Run(tool.file+"/"+tool.name, func(t *testing.T) {
+			t.Parallel()
+			res := schema.CompileWith(schema.JSONSchema, tool.schema, schema.Options{})
+			if reason, refused := jsToolRefusals[tool.file+"/"+tool.name]; refused {
+				assert.NotEmpty(t, res.Errors, "listed as refused (%s) but compiles", reason)
+				return
+			}
+			require.Empty(t, res.Errors, "%s", diffFindings(res.Errors))
+			gen, err := testgen.ParseFull(tool.schema)
+			require.NoError(t, err)
+			oracle, err := jsOracle(tool.schema, gen.Dialect)
+			require.NoError(t, err)
+			h := fnv.New64a()
+			h.Write([]byte(tool.file + "/" + tool.name))
+			r := rand.New(rand.NewPCG(h.Sum64(), 0x7001))
+
+			compare := func(instance []byte, why string) (valid bool) {
+				ours := validator.Validate(res.Schema, instance, validator.Options{})
+				diffCheckSplit(t, res.Schema, instance, ours, r, 0)
+				jsCheckBytewise(t, res.Schema, instance, 0)
+				if ex := jsDiffExceptionFor(instance); ex != nil {
+					assert.False(t, ours.Valid(), "%s: DESIGN exception %s: %s", why, ex.name, instance)
+					return false
+				}
+				oracleErr := diffOracleValidate(oracle, instance)
+				compared.Add(1)
+				if oracleErr == nil {
+					validCount.Add(1)
+				}
+				assert.Equal(t, oracleErr == nil, ours.Valid(), "%s: verdicts differ on %s\nours:%s\noracle: %v",
+					why, instance, diffFindings(ours.Findings), oracleErr)
+				return ours.Valid()
+			}
+			for _, c := range tool.cases {
+				assert.Equal(t, c.Valid, compare(c.Arguments, "case "+c.Why), "case %s (%s)", c.Arguments, c.Why)
+			}
+			verdicts := map[bool]int{}
+			for range sweepSize(60, 20) { // generated and mutated arguments per tool
+				verdicts[compare(testgen.FullInstance(r, gen), "generated")]++
+				verdicts[compare(testgen.Compact(testgen.Mutate(r, testgen.FullValid(r, gen))), "mutated")]++
+			}
+			// Some tools take any object, so only valid arguments are
+			// required of every tool; invalid ones of the whole set.
+			assert.Positive(t, verdicts[true], "no generated arguments are valid: the generator does not fit this tool")
+		})
+	}
+}
