@@ -14,8 +14,8 @@
 //     but only as 23:59:60 UTC once the offset is taken off (§5.7); which
 //     days had one is not checked.
 //   - duration (2019-09 on): RFC 3339 Appendix A, so weeks stand alone,
-//     components keep their order without gaps, and there are no
-//     fractions or signs.
+//     components keep their order without gaps, designators are upper
+//     case as in ISO 8601, and there are no fractions or signs.
 //   - email: RFC 5321 §4.1.2 Mailbox (local part of at most 64 octets,
 //     host name or IPv4/IPv6 address literal). draft-04 to draft-07 cite
 //     RFC 5322 addr-spec; its looser domain syntax is not followed, as
@@ -25,7 +25,8 @@
 //     character in the local part and U-labels in the domain. The domain
 //     is normalized to NFC first, since RFC 6532 §3.1 only recommends NFC.
 //   - hostname: RFC 1123 §2.1 labels (1-63 octets, 253 in all, no final
-//     dot), each "xn--" label checked as an A-label (RFC 5890, 5891). The
+//     dot), each "xn--" label checked as an A-label (RFC 5890, 5891;
+//     ASCII case ignored, as in DNS). The
 //     draft-04 and draft-06 editions follow RFC 1034 §3.1 as those drafts
 //     cite it: a label starts with a letter, and Punycode is not decoded.
 //   - idn-hostname (draft-07 on): IDNA2008 without mapping: U-labels in
@@ -57,6 +58,8 @@
 //
 // Text that is not valid UTF-8 satisfies no format. Every checker runs in
 // time linear in its input (IDNA work is bounded per label by the 63
-// octets of a DNS label) and allocates nothing, except idn-email on a
-// domain not already in NFC.
+// octets of a DNS label) and allocates nothing, with two exceptions that
+// take golang.org/x/text's full NFC check: idn-email on a domain not in
+// NFC, and an IDN label holding a code point that may compose with the
+// one before it (NFC_Quick_Check=Maybe, such as a combining accent).
 package format

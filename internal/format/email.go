@@ -47,7 +47,13 @@ func isMailbox(s string, idn bool) bool {
 	if !idn {
 		return isDomainName(domain, checkALabels)
 	}
-	return utf8.ValidString(domain) && isDomainName(norm.NFC.String(domain), checkALabels|allowULabels)
+	if !utf8.ValidString(domain) {
+		return false
+	}
+	if !isNFC(domain) {
+		domain = norm.NFC.String(domain)
+	}
+	return isDomainName(domain, checkALabels|allowULabels)
 }
 
 // isLocalPart reports whether s is an RFC 5321 Local-part: a Dot-string

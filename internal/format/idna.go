@@ -21,13 +21,13 @@ func isULabelText(text string) (aLength int, rtl, bidiOK, ok bool) {
 		buf[n] = r
 		n++
 	}
-	if !utf8.ValidString(text) || !norm.NFC.IsNormalString(text) {
+	label := buf[:n]
+	if !utf8.ValidString(text) || !isULabel(label) || !isNFCRunes(label) {
 		return 0, false, false, false
 	}
-	label := buf[:n]
 	var encoded [maxLabel - len("xn--")]byte
 	m, fits := punycodeEncode(encoded[:], label)
-	if !fits || !isULabel(label) {
+	if !fits {
 		return 0, false, false, false
 	}
 	rtl, bidiOK = bidiRule(label)
@@ -37,7 +37,7 @@ func isULabelText(text string) (aLength int, rtl, bidiOK, ok bool) {
 // isALabel reports whether label, LDH text starting with "xn--" in any
 // case, is an A-label (RFC 5890 §2.3.2.1, RFC 5891 §5.3): its Punycode
 // decodes to a U-label holding at least one non-ASCII character and
-// encodes back to itself (ignoring ASCII case). It also returns whether
+// encodes back to itself. ASCII case is ignored throughout, as in DNS. It also returns whether
 // the U-label holds right-to-left characters and satisfies the Bidi rule.
 func isALabel(label string) (rtl, bidiOK, ok bool) {
 	var buf [maxLabel]rune
@@ -46,21 +46,52 @@ func isALabel(label string) (rtl, bidiOK, ok bool) {
 		return false, false, false
 	}
 	runes := buf[:n]
+	for i, r := range runes {
+		// DNS names ignore ASCII case, and so does this label: a basic
+		// code point in upper case is only Punycode's case annotation.
+		if r >= 'A' && r <= 'Z' {
+			runes[i] = r + 'a' - 'A'
+		}
+	}
 	var encoded [maxLabel]byte
 	m, fits := punycodeEncode(encoded[:], runes)
 	if !fits || !equalASCIIFold(encoded[:m], label[len("xn--"):]) || !hasNonASCII(runes) {
 		return false, false, false
 	}
-	var text [maxLabel * utf8.UTFMax]byte
-	utf := text[:0]
-	for _, r := range runes {
-		utf = utf8.AppendRune(utf, r)
-	}
-	if !norm.NFC.IsNormal(utf) || !isULabel(runes) {
+	if !isULabel(runes) || !isNFCRunes(runes) {
 		return false, false, false
 	}
 	rtl, bidiOK = bidiRule(runes)
 	return rtl, bidiOK, true
+}
+
+// isNFC reports whether text is in Unicode Normalization Form C. The
+// quick check decides almost every text without allocating; only one
+// holding a character that may combine with what precedes it (a
+// decomposed accent, say) takes x/text's full check, which allocates.
+func isNFC(text string) bool {
+	return norm.NFC.QuickSpanString(text) == len(text) || norm.NFC.IsNormalString(text)
+}
+
+// isNFCRunes reports whether code points that pass isULabel are, as
+// text, in NFC. It runs the quick check of UAX #15 §9, which decides
+// without allocating unless a code point may compose with the one before
+// it (nfcMaybe: a combining accent, a Bengali vowel sign); then the text
+// takes isNFC on a copy. (PVALID code points are never NFC_QC=No.)
+func isNFCRunes(runes []rune) bool {
+	var buf [utf8.UTFMax]byte
+	var last uint8
+	for _, r := range runes {
+		class := norm.NFC.Properties(buf[:utf8.EncodeRune(buf[:], r)]).CCC()
+		if class != 0 && last > class {
+			return false
+		}
+		if unicode.Is(nfcMaybe, r) {
+			return isNFC(string(runes))
+		}
+		last = class
+	}
+	return true
 }
 
 // isULabel reports whether label, NFC text, meets the U-label rules of

@@ -41,6 +41,7 @@ func TestIDNATablesAreCurrent(t *testing.T) {
 	fold := readCaseFolding(t, caseFoldingFile)
 	source := renderTables(t, []namedTable{
 		{"idnaPValid", "holds the code points that RFC 5892 §3 derives as PVALID\n// (exceptions of §2.6 applied; CONTEXTJ and CONTEXTO ones are not in it).", derivePValid(t, fold)},
+		{"nfcMaybe", "holds the code points whose NFC_Quick_Check is Maybe: the last\n// code point of the canonical decomposition of a character NFC composes.", deriveNFCMaybe()},
 		{"joiningLeftOrDual", "holds the code points of Joining_Type L or D.", joining["L"] + joining["D"]},
 		{"joiningRightOrDual", "holds the code points of Joining_Type R or D.", joining["R"] + joining["D"]},
 		{"joiningTransparent", "holds the code points of Joining_Type T.", joining["T"]},
@@ -130,6 +131,28 @@ func derivePValid(t *testing.T, fold caseFolding) []rune {
 		}
 	}
 	return pvalid
+}
+
+// deriveNFCMaybe collects the code points that canonical composition may
+// join to what precedes them (UAX #15 §9, NFC_Quick_Check=Maybe): for each
+// character that NFC leaves composed, the last code point of its canonical
+// decomposition.
+func deriveNFCMaybe() []rune {
+	maybe := map[rune]bool{}
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		composed := string(r)
+		decomposed := []rune(norm.NFD.String(composed))
+		if len(decomposed) > 1 && norm.NFC.String(string(decomposed)) == composed {
+			maybe[decomposed[len(decomposed)-1]] = true
+		}
+	}
+	var runes []rune
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if maybe[r] {
+			runes = append(runes, r)
+		}
+	}
+	return runes
 }
 
 // unstable is RFC 5892 §2.2: NFKC_Casefold changes the code point. The
