@@ -47,7 +47,11 @@ func isMailbox(s string, idn bool) bool {
 	if !idn {
 		return isDomainName(domain, checkALabels)
 	}
-	if !utf8.ValidString(domain) {
+	// A valid domain has at most maxName code points in NFC, each the
+	// composition of at most four (the longest canonical decomposition) of
+	// up to four octets: longer text cannot normalize to one, and is
+	// refused before normalization copies it.
+	if len(domain) > 4*4*maxName || !utf8.ValidString(domain) {
 		return false
 	}
 	if !isNFC(domain) {

@@ -82,6 +82,8 @@ func TestIDNEmail(t *testing.T) {
 		invalid("invalid UTF-8 in the quoted local part", "\"us\xffer\"@example.com"),
 		invalid("invalid UTF-8 in the domain", "user@ex\xffample.com"),
 		invalid("fullwidth at", "user＠example.com"),
+		invalid("domain too long to normalize to a valid one", "user@"+strings.Repeat("e\u0301", 1400)),
+		invalid("long domain already in NFC", "user@"+strings.Repeat("é", 254)),
 		invalid("double dot", "jo..sé@example.com"),
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -358,4 +359,16 @@ func writeRanges(b *bytes.Buffer, runes []rune) {
 		fmt.Fprintf(b, "R32: []unicode.Range32{\n%s\n},\n", strings.Join(r32, "\n"))
 	}
 	fmt.Fprintf(b, "LatinOffset: %d,\n", latin)
+}
+
+// TestLongestCanonicalDecomposition backs the bound isMailbox puts on an
+// idn-email domain before normalizing it: no code point decomposes
+// canonically into more than four.
+func TestLongestCanonicalDecomposition(t *testing.T) {
+	t.Parallel()
+	longest := 0
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		longest = max(longest, utf8.RuneCountInString(norm.NFD.String(string(r))))
+	}
+	assert.Equal(t, 4, longest)
 }
