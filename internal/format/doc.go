@@ -46,7 +46,7 @@
 //   - uri-template (draft-06 on): RFC 6570 at any of its levels 1-4; the
 //     operators its §2.2 reserves belong to no level and are refused. The
 //     apostrophe is a literal, as the suite has it, though the RFC's ABNF
-//     omits it.
+//     omits it; RFC 3987's bidirectional formatting characters are not.
 //   - json-pointer (draft-06 on): RFC 6901. relative-json-pointer
 //     (draft-07 on): draft-handrews-relative-json-pointer-01; 2020-12
 //     cites draft-bhutton-relative-json-pointer-00, which adds an index

@@ -36,7 +36,7 @@ func isIDNEmail(s string) bool { return isMailbox(s, true) }
 // 6531's extensions.
 func isMailbox(s string, idn bool) bool {
 	at := strings.LastIndexByte(s, '@')
-	if at < 0 || at > maxLocalPart || !isLocalPart(s[:at], idn) {
+	if at < 0 || at > maxLocalPart || !utf8.ValidString(s[:at]) || !isLocalPart(s[:at], idn) {
 		return false
 	}
 	domain := s[at+1:]
@@ -62,7 +62,7 @@ func isMailbox(s string, idn bool) bool {
 
 // isLocalPart reports whether s is an RFC 5321 Local-part: a Dot-string
 // (atoms joined by single dots) or a Quoted-string; idn lets both hold
-// non-ASCII characters (RFC 6531 UTF8-non-ascii).
+// non-ASCII characters (RFC 6531 UTF8-non-ascii). s is valid UTF-8.
 func isLocalPart(s string, idn bool) bool {
 	if s == "" {
 		return false
@@ -79,12 +79,8 @@ func isLocalPart(s string, idn bool) bool {
 		case c == '.' && atom > 0:
 			atom, i = 0, i+1
 			continue
-		case c >= utf8.RuneSelf && idn:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				return false
-			}
-			i += size
+		case c >= utf8.RuneSelf && idn: // valid UTF-8: isMailbox checked
+			i++
 		default:
 			return false
 		}
@@ -110,12 +106,8 @@ func isQuotedString(s string, idn bool) bool {
 			i += 2
 		case c >= ' ' && c <= '~':
 			i++
-		case c >= utf8.RuneSelf && idn:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				return false
-			}
-			i += size
+		case c >= utf8.RuneSelf && idn: // valid UTF-8: isMailbox checked
+			i++
 		default:
 			return false
 		}

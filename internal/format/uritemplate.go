@@ -1,9 +1,6 @@
 package format
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "strings"
 
 // literalChar is the ASCII of RFC 6570 literals: every visible character
 // but those the template syntax or URIs reserve ('"', "%" outside a
@@ -43,30 +40,11 @@ func isURITemplate(s string) bool {
 	return true
 }
 
-// isTemplateLiterals reports whether s is a run of RFC 6570 literals.
-func isTemplateLiterals(s string) bool {
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case literalChar.has(c):
-			i++
-		case c == '%':
-			if i+2 >= len(s) || !isHexDigit(s[i+1]) || !isHexDigit(s[i+2]) {
-				return false
-			}
-			i += 3
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if !isUCSChar(r) && !isIPrivate(r) {
-				return false
-			}
-			i += size
-		default:
-			return false
-		}
-	}
-	return true
-}
+// isTemplateLiterals reports whether s is a run of RFC 6570 literals:
+// literalChar, pct-encoded triplets, and the ucschar and iprivate
+// characters of RFC 3987 but its bidirectional formatting characters,
+// which no IRI a template expands to may hold (RFC 3987 §4.1).
+func isTemplateLiterals(s string) bool { return allowed(s, &literalChar, true, true) }
 
 // isTemplateExpression reports whether s, the text between "{" and "}",
 // is an operator and variable list of RFC 6570 §2.2-2.4.

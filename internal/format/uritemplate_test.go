@@ -52,6 +52,7 @@ func TestURITemplate(t *testing.T) {
 		invalid("lone percent", "100%"),
 		invalid("control character", "a\nb"),
 		invalid("noncharacter", "a\ufffeb"),
+		invalid("bidirectional formatting character", "a\u202eb"),
 		invalid("invalid UTF-8", "a\xffb"),
 	})
 }
