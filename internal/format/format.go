@@ -4,8 +4,9 @@ import "strconv"
 
 // Checker reports whether a decoded JSON string satisfies one format. It
 // is safe for concurrent use, never panics, runs in time linear in the
-// length of its argument and does not allocate on valid input. Text that
-// is not valid UTF-8 never satisfies a format.
+// length of its argument and does not allocate (but for the two NFC
+// cases the package doc names). Text that is not valid UTF-8 never
+// satisfies a format.
 type Checker func(string) bool
 
 // Dialect is a JSON Schema dialect, which decides the set of formats

@@ -37,8 +37,9 @@ func isULabelText(text string) (aLength int, rtl, bidiOK, ok bool) {
 // isALabel reports whether label, LDH text starting with "xn--" in any
 // case, is an A-label (RFC 5890 §2.3.2.1, RFC 5891 §5.3): its Punycode
 // decodes to a U-label holding at least one non-ASCII character and
-// encodes back to itself. ASCII case is ignored throughout, as in DNS. It also returns whether
-// the U-label holds right-to-left characters and satisfies the Bidi rule.
+// encodes back to itself. ASCII case is ignored throughout, as in DNS.
+// It also returns whether the U-label holds right-to-left characters and
+// whether it satisfies the Bidi rule.
 func isALabel(label string) (rtl, bidiOK, ok bool) {
 	var buf [maxLabel]rune
 	n, decoded := punycodeDecode(buf[:], label[len("xn--"):])
