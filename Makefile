@@ -84,13 +84,9 @@ breaking: ## Check proto/ for breaking changes against the main branch
 	fi
 
 .PHONY: mcp-report
-mcp-report: ## Regenerate the README's report on ../shared/fixtures/mcp-tools
-	@if [[ ! -d ../shared/fixtures/mcp-tools ]]; then \
-		echo "mcp-report: ../shared/fixtures/mcp-tools not found; it needs the shared fixtures beside this repository" >&2; \
-		exit 1; \
-	fi
+mcp-report: ## Regenerate the README's report on testdata/mcp-tools
 	@report="$$(mktemp)"; trap 'rm -f "$$report" README.md.tmp' EXIT; \
-	$(GO) run ./server/cmd/toolgate check --summary ../shared/fixtures/mcp-tools/*.json > "$$report"; \
+	$(GO) run ./server/cmd/toolgate check --summary testdata/mcp-tools/*.json > "$$report"; \
 	awk -v report="$$report" ' \
 		/^<!-- mcp-report:begin -->$$/ { print; print ""; while ((getline line < report) > 0) print line; print ""; skip = 1; begin++; next } \
 		/^<!-- mcp-report:end -->$$/ { skip = 0; end++ } \
