@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,27 +21,6 @@ import (
 
 // readmeAddr is the address the README's commands use.
 const readmeAddr = "127.0.0.1:50051"
-
-// makefilePin returns the value of a NAME := value line of the Makefile, so
-// tools are pinned in one place.
-func makefilePin(t *testing.T, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(fixtures.RepoRoot(t), "Makefile"))
-	require.NoError(t, err)
-	m := regexp.MustCompile(`(?m)^` + name + `\s*:?=\s*(\S+)`).FindSubmatch(data)
-	require.NotNil(t, m, "Makefile pins %s", name)
-	return string(m[1])
-}
-
-// goInstall builds a pinned tool into dir and returns its path.
-func goInstall(t *testing.T, dir, pkg string) string {
-	t.Helper()
-	cmd := exec.Command("go", "install", pkg)
-	cmd.Env = append(os.Environ(), "GOBIN="+dir)
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "go install %s: %s", pkg, out)
-	return filepath.Join(dir, filepath.Base(strings.Split(pkg, "@")[0]))
-}
 
 // process is the real toolgate binary, serving on a free loopback port.
 type process struct {
@@ -133,13 +111,13 @@ func readmeCommands(t *testing.T) []consoleCommand {
 }
 
 // TestREADMEWalkthrough runs every command of the README's console blocks
-// with the pinned grpcurl against the real binary and compares the output
+// with the pinned grpcurl (built by make tools) against the real binary and compares the output
 // with the README's, byte for byte.
 func TestREADMEWalkthrough(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary and grpcurl; run without -short")
+		t.Skip("builds the binary; run without -short")
 	}
-	grpcurl := goInstall(t, t.TempDir(), "github.com/fullstorydev/grpcurl/cmd/grpcurl@"+makefilePin(t, "GRPCURL_VERSION"))
+	grpcurl := fixtures.Tool(t, "grpcurl", "GRPCURL_VERSION")
 	p := startBinary(t)
 	cmds := readmeCommands(t)
 	require.GreaterOrEqual(t, len(cmds), 8, "the walkthrough has list, describe, compile, validate, unsupported, violation, not found and streaming")
