@@ -346,12 +346,7 @@ func TestREADMECheckExample(t *testing.T) {
 // status reaches the shell, and the server's flags and environment do not
 // apply to it.
 func TestCheckBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; run without -short")
-	}
-	bin := filepath.Join(t.TempDir(), "toolgate")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
+	bin := toolgateBinary(t)
 
 	root := fixtures.RepoRoot(t)
 	run := func(args ...string) (int, string, string) {
