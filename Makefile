@@ -24,6 +24,9 @@ BUF := $(BUF_BIN)
 GRPCURL := $(GRPCURL_BIN)
 STATICCHECK := $(STATICCHECK_BIN)
 
+# The image `make image` builds; the Kubernetes manifest runs this tag.
+IMAGE ?= toolgate:dev
+
 # How long `make fuzz` runs each Fuzz target.
 FUZZTIME ?= 10s
 # Extra arguments for `make run` and `make grpcurl`.
@@ -126,6 +129,14 @@ mcp-report: ## Regenerate the README's report on testdata/mcp-tools
 		README.md > README.md.tmp; \
 	mv README.md.tmp README.md; \
 	echo "README.md: MCP report regenerated"
+
+.PHONY: image
+image: ## Build the container image IMAGE (toolgate:dev) from server/deploy/Dockerfile; needs a Docker daemon
+	docker build -f server/deploy/Dockerfile -t $(IMAGE) \
+		--build-arg VERSION="$$(git describe --tags --always --dirty 2>/dev/null || echo '(devel)')" \
+		--build-arg REVISION="$$(git rev-parse HEAD 2>/dev/null || echo unknown)" \
+		--build-arg REVISION_TIME="$$(TZ=UTC0 git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd 2>/dev/null || echo unknown)" \
+		.
 
 .PHONY: grpcurl
 grpcurl: $(GRPCURL_BIN) ## Run the pinned grpcurl (ARGS='-plaintext 127.0.0.1:50051 list')

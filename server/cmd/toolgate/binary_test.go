@@ -39,8 +39,10 @@ var (
 )
 
 // toolgateBinary builds this command with the extra go build flags (once
-// per test run and set of flags) and returns the binary's path. Tests that
-// build skip under -short.
+// per test run and set of flags) and returns the binary's path. It builds
+// as the image does (CGO_ENABLED=0, -trimpath; see server/deploy), so the
+// tests run the binary the image ships and share the build cache with its
+// test. Tests that build skip under -short.
 func toolgateBinary(t *testing.T, flags ...string) string {
 	t.Helper()
 	if testing.Short() {
@@ -51,8 +53,10 @@ func toolgateBinary(t *testing.T, flags ...string) string {
 	b := v.(*build)
 	b.once.Do(func() {
 		b.path = filepath.Join(buildDir, fmt.Sprintf("toolgate-%d", buildCount.Add(1)))
-		args := append(append([]string{"build"}, flags...), "-o", b.path, ".")
-		if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+		args := append(append([]string{"build", "-trimpath"}, flags...), "-o", b.path, ".")
+		cmd := exec.Command("go", args...)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	})
