@@ -1,9 +1,11 @@
 package validator
 
-// matcher narrows a sorted list of names to those that start with the bytes
-// fed so far. Names sharing a prefix are contiguous in a sorted list, so the
-// candidates are always one range [lo, hi), and the shortest candidate (the
-// only one that can equal the prefix exactly) is at lo.
+// matcher narrows a sorted list of names (member names, or the string
+// choices of an enum) to those that start with the bytes fed so far. Names
+// sharing a prefix are contiguous in a sorted list, so the candidates are
+// always one range [lo, hi), and the shortest candidate (the only one that
+// can equal the prefix exactly) is at lo. Each byte narrows the range by
+// binary search: O(log n) per byte, however many names there are.
 type matcher struct {
 	lo, hi, pos int
 	dead        bool // a byte already left no candidate
@@ -20,15 +22,28 @@ func (mt *matcher) feed(names []string, p []byte) int {
 	}
 	for i, b := range p {
 		lo, hi, pos := mt.lo, mt.hi, mt.pos
-		for lo < hi && (len(names[lo]) <= pos || names[lo][pos] < b) {
-			lo++
+		// Within [lo, hi) every name has the same pos bytes; the ones that
+		// end there come first, then they are ordered by their byte at pos.
+		first, end := lo, hi
+		for first < end { // the first name with a byte >= b at pos
+			mid := int(uint(first+end) >> 1)
+			if s := names[mid]; len(s) > pos && s[pos] >= b {
+				end = mid
+			} else {
+				first = mid + 1
+			}
 		}
-		end := lo
-		for end < hi && names[end][pos] == b {
-			end++
+		end = hi
+		for l := first; l < end; { // the first name with a byte > b at pos
+			mid := int(uint(l+end) >> 1)
+			if names[mid][pos] > b {
+				end = mid
+			} else {
+				l = mid + 1
+			}
 		}
-		mt.lo, mt.hi, mt.pos = lo, end, pos+1
-		if lo >= end {
+		mt.lo, mt.hi, mt.pos = first, end, pos+1
+		if first >= end {
 			mt.dead = true
 			return i
 		}
@@ -38,7 +53,7 @@ func (mt *matcher) feed(names []string, p []byte) int {
 
 // match returns the index of the name equal to everything fed, or -1.
 func (mt *matcher) match(names []string) int {
-	if mt.lo < mt.hi && len(names[mt.lo]) == mt.pos {
+	if !mt.dead && mt.lo < mt.hi && len(names[mt.lo]) == mt.pos {
 		return mt.lo
 	}
 	return -1
