@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -256,4 +258,46 @@ func TestMetricsServeOneServer(t *testing.T) {
 	assert.PanicsWithValue(t, "server: a Metrics serves one server: duplicate metrics collector registration attempted", func() {
 		server.NewGRPCServer(server.Config{Metrics: m})
 	})
+}
+
+// TestREADMEListsEveryMetric: the README's table of toolgate_* metrics
+// names every one the server exports, and no other.
+func TestREADMEListsEveryMetric(t *testing.T) {
+	t.Parallel()
+	c, url := metered(t, server.Config{})
+	handle := compileTodo(t, c)
+	_, err := c.CompileToolset(t.Context(), toolsListRequest(toolgatev1.Profile_PROFILE_UNSPECIFIED, `{"tools":[]}`))
+	require.NoError(t, err)
+	_, err = c.Validate(t.Context(), &toolgatev1.ValidateRequest{Schema: &toolgatev1.ValidateRequest_Handle{Handle: handle},
+		Arguments: &toolgatev1.ValidateRequest_ArgumentsJson{ArgumentsJson: `{"action":"add"}`}})
+	require.NoError(t, err)
+	s, err := c.ValidateStream(t.Context())
+	require.NoError(t, err)
+	send(t, s, startCall("c", "", handle), delta("c", `{"action":"x`), delta("c", `"}`),
+		providerEvent(toolgatev1.Provider_PROVIDER_ANTHROPIC, `{"type":"ping"}`))
+	require.NoError(t, s.CloseSend())
+	require.True(t, recvResult(t, s).GetEarly())
+	_, err = s.Recv()
+	require.ErrorIs(t, err, io.EOF)
+
+	exported := map[string]bool{}
+	for key := range scrape(t, url) {
+		name, _, _ := strings.Cut(key, "{")
+		name = strings.TrimSuffix(strings.TrimSuffix(name, "_count"), "_sum")
+		if strings.HasPrefix(name, "toolgate_") {
+			exported[name] = true
+		}
+	}
+	readme, err := os.ReadFile(filepath.Join(fixtures.RepoRoot(t), "README.md"))
+	require.NoError(t, err)
+	listed := map[string]bool{}
+	for line := range strings.SplitSeq(string(readme), "\n") {
+		if !strings.HasPrefix(line, "| `toolgate_") {
+			continue
+		}
+		for _, m := range regexp.MustCompile("`(toolgate_[a-z_]+)`").FindAllStringSubmatch(strings.Split(line, "|")[1], -1) {
+			listed[m[1]] = true
+		}
+	}
+	assert.Equal(t, exported, listed)
 }

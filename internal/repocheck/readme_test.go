@@ -15,15 +15,17 @@ import (
 	"github.com/toolgate/toolgate/internal/fixtures"
 )
 
-// goBlocks returns the contents of the README's ```go code blocks.
+// goBlocks returns the contents of the README's ```go code blocks,
+// indented ones (in a list item) included.
 func goBlocks(readme string) []string {
 	var blocks []string
 	var cur *strings.Builder
 	for line := range strings.SplitSeq(readme, "\n") {
+		fence := strings.TrimSpace(line)
 		switch {
-		case cur == nil && line == "```go":
+		case cur == nil && fence == "```go":
 			cur = &strings.Builder{}
-		case cur != nil && line == "```":
+		case cur != nil && fence == "```":
 			blocks = append(blocks, cur.String())
 			cur = nil
 		case cur != nil:
@@ -67,6 +69,6 @@ func TestREADMEGoCodeCompiles(t *testing.T) {
 
 func TestGoBlocks(t *testing.T) {
 	t.Parallel()
-	readme := "text\n```go\npackage a\n```\n```console\n$ x\n```\n```go\npackage b\n\nfunc f() {}\n```\n```gopher\nnot go\n```\n"
-	assert.Equal(t, []string{"package a\n", "package b\n\nfunc f() {}\n"}, goBlocks(readme))
+	readme := "text\n```go\npackage a\n```\n```console\n$ x\n```\n```go\npackage b\n\nfunc f() {}\n```\n```gopher\nnot go\n```\n- item\n\n  ```go\n  package c\n  ```\n"
+	assert.Equal(t, []string{"package a\n", "package b\n\nfunc f() {}\n", "  package c\n"}, goBlocks(readme))
 }
