@@ -76,7 +76,7 @@ func NewMetrics() *Metrics {
 		}, []string{"profile", "source"}),
 		verdicts: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "toolgate_verdicts_total",
-			Help: "Verdicts on arguments (one per Validate, one per streamed call), by rpc, profile and code (NONE: valid).",
+			Help: "Verdicts on arguments (one per Validate whose schema compiled, one per streamed call), by rpc, profile and code (NONE: valid).",
 		}, []string{"rpc", "profile", "code"}),
 		early: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "toolgate_early_rejections_total",
