@@ -27,6 +27,10 @@ STATICCHECK := $(STATICCHECK_BIN)
 # The image `make image` builds; the Kubernetes manifest runs this tag.
 IMAGE ?= toolgate:dev
 
+# The interpreter of the Python client and its tests: Debian's, which has
+# python3-grpcio and python3-protobuf (the default python3 may not).
+PYTHON ?= /usr/bin/python3
+
 # How long `make fuzz` runs each Fuzz target.
 FUZZTIME ?= 10s
 # Extra arguments for `make run` and `make grpcurl`.
@@ -75,9 +79,15 @@ test: tools ## Run every test with the race detector; lists every skipped test w
 testshort: ## Run the tests with -short (skips the end-to-end tests that build the binary)
 	$(GO) test -short -race ./...
 
+# The Python stubs need Debian's protobuf-compiler and protobuf-compiler-grpc
+# (buf.gen.python.yaml); the Node client loads its own copy of proto/.
 .PHONY: generate
-generate: $(BUF_BIN) ## Regenerate gen/ from proto/
+generate: $(BUF_BIN) ## Regenerate gen/ and the Python client's stubs from proto/, and copy proto/ into the Node client
 	$(BUF) generate
+	rm -f client/python/toolgate/v1/*_pb2.py client/python/toolgate/v1/*_pb2.pyi client/python/toolgate/v1/*_pb2_grpc.py
+	$(BUF) generate --template buf.gen.python.yaml
+	rm -rf client/node/proto
+	cp -R proto client/node/proto
 
 .PHONY: checkgenerate
 checkgenerate: $(BUF_BIN) ## Fail if gen/ differs from what proto/ generates (work tree untouched)
@@ -94,6 +104,16 @@ lint: $(BUF_BIN) $(STATICCHECK_BIN) ## buf lint, buf format, go vet, staticcheck
 	if [[ -n "$$unformatted" ]]; then \
 		echo "gofmt needed on:"; echo "$$unformatted"; exit 1; \
 	fi
+
+.PHONY: interop
+interop: client/node/node_modules/.package-lock.json ## Test the Python and Node clients against the real binary on loopback
+	@bin="$$(mktemp -d)"; trap 'rm -rf "$$bin"' EXIT; \
+	$(GO) build -o "$$bin/toolgate" ./server/cmd/toolgate; \
+	PYTHON='$(PYTHON)' client/interop/run.sh "$$bin/toolgate"
+
+# npm ci again whenever the Node client's dependencies change.
+client/node/node_modules/.package-lock.json: client/node/package.json client/node/package-lock.json
+	cd client/node && npm ci --no-audit --no-fund
 
 .PHONY: bench
 bench: ## Run every benchmark once, with allocation counts

@@ -316,18 +316,28 @@ func walk(root *Node, f func(*Node)) {
 // Memory estimates, in bytes, for Schema.Bytes (checked against the heap
 // by a test).
 const (
-	nodeBytes   = 640 // a Node and its slice headers, with allocator slack
-	stringBytes = 32  // a string header and allocator rounding
-	regexpBytes = 16  // per byte of pattern source: Go's compiled program
+	nodeBytes    = 640  // a Node and its slice headers, with allocator slack
+	stringBytes  = 16   // a string header
+	patternBytes = 1024 // a compiled pattern, before its program
+	instBytes    = 160  // one instruction of a compiled program (and its one-pass copy)
 )
+
+// stringSize estimates a string held by the schema, rounded as the
+// allocator rounds it.
+func stringSize(s string) int64 { return stringBytes + int64(len(s)+7)&^7 }
+
+// patternSize estimates a compiled pattern.
+func patternSize(p *Pattern) int64 {
+	return patternBytes + instBytes*int64(p.insts) + stringSize(p.Source)
+}
 
 // estimateBytes estimates the heap a compiled schema holds.
 func estimateBytes(root *Node) int64 {
 	var total int64
 	walk(root, func(n *Node) {
-		total += nodeBytes + int64(len(n.Path))
+		total += nodeBytes + stringSize(n.Path)
 		for _, k := range n.Keys {
-			total += 2*(stringBytes+int64(len(k.Name))) + 48
+			total += 2*stringSize(k.Name) + 48
 		}
 		total += int64(len(n.Required)+len(n.AllOf)+len(n.PrefixItems)) * 8
 		total += int64(len(n.AnyOf)+len(n.OneOf)) * 48
@@ -337,21 +347,21 @@ func estimateBytes(root *Node) int64 {
 			}
 			total += 256 + int64(len(e.Text))
 			for _, s := range e.Strings {
-				total += stringBytes + int64(len(s))
+				total += stringSize(s)
 			}
 			for _, s := range e.Composite {
-				total += stringBytes + int64(len(s))
+				total += stringSize(s)
 			}
 			for _, d := range e.Numbers {
 				total += 64 + int64(len(d.Digits))
 			}
 		}
 		if n.Pattern != nil {
-			total += 512 + regexpBytes*int64(len(n.Pattern.Source))
+			total += patternSize(n.Pattern)
 		}
 		if pp := n.PatternProperties; pp != nil {
 			for _, p := range pp.Patterns {
-				total += 512 + regexpBytes*int64(len(p.Source))
+				total += patternSize(p)
 			}
 		}
 	})

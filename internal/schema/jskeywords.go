@@ -52,7 +52,7 @@ func init() {
 		"unevaluatedProperties": {compile: jsSingle, dialects: since2019},
 		"dependentRequired":     {compile: jsDependentRequired, dialects: since2019},
 		"dependentSchemas":      {compile: jsDependentSchemas, dialects: since2019},
-		"dependencies":          {compile: jsDependencies, dialects: onlyDraft7},
+		"dependencies":          {compile: jsDependencies},
 
 		"prefixItems":      {compile: jsPrefixItems, dialects: only2020},
 		"items":            {compile: jsItems},
@@ -268,7 +268,8 @@ func dependentSchema(c *jsCompiler, s *nodeScope, kw string, m jsondoc.Member) {
 	s.n.DependentSchemas = append(s.n.DependentSchemas, DependentSchema{Schema: sub})
 }
 
-// jsDependencies is draft-07's dependencies: a list of names is
+// jsDependencies is draft-07's dependencies (kept in the newer dialects,
+// whose meta-schemas still describe it): a list of names is
 // dependentRequired, a schema is dependentSchemas.
 func jsDependencies(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
 	if v.Kind != jsontok.Object {

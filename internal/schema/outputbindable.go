@@ -130,7 +130,7 @@ func compilePattern(c *compiler, n *Node, v *jsondoc.Value, path string) {
 	}
 	re, err := regexp.Compile(v.Str)
 	if err == nil {
-		n.Pattern = &Pattern{Source: v.Str, re: re}
+		n.Pattern = newPattern(v.Str, re)
 		return
 	}
 	if construct := unsupportedRegexp(v.Str, err); construct != "" {

@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 )
 
 // Pattern is a compiled regular expression for pattern and
@@ -12,6 +13,18 @@ type Pattern struct {
 	// Source is the expression as the schema wrote it.
 	Source string
 	re     *regexp.Regexp
+	insts  int // instructions of its compiled program, for Schema.Bytes
+}
+
+// newPattern wraps a compiled expression.
+func newPattern(source string, re *regexp.Regexp) *Pattern {
+	p := &Pattern{Source: source, re: re}
+	if parsed, err := syntax.Parse(source, syntax.Perl); err == nil {
+		if prog, err := syntax.Compile(parsed.Simplify()); err == nil {
+			p.insts = len(prog.Inst)
+		}
+	}
+	return p
 }
 
 // MatchString reports whether the pattern matches somewhere in s.
@@ -34,7 +47,7 @@ type patternError struct {
 func compileECMA(source string) (*Pattern, *patternError) {
 	re, err := regexp.Compile(source)
 	if err == nil {
-		return &Pattern{Source: source, re: re}, nil
+		return newPattern(source, re), nil
 	}
 	if construct := unsupportedRegexp(source, err); construct != "" {
 		return nil, &patternError{true, fmt.Sprintf("The pattern uses %s, which Go's RE2 engine cannot run (it guarantees linear time); rewrite the pattern without it.", construct)}

@@ -78,7 +78,7 @@ func (v *Validator) beginMember(e *eval, off int64, names []entry) []entry {
 // memberNameText narrows e's names by a piece of the current member name.
 func (v *Validator) memberNameText(e *eval, p []byte, off int64, raw bool) {
 	n := e.node
-	i := e.obj.keys.feed(n.KeyNames, p)
+	i := e.obj.keys.feed(n.KeyNames, p, &v.steps)
 	if i < 0 || e.obj.keyFailAt >= 0 || !closed(n) || n.PatternProperties != nil {
 		return
 	}

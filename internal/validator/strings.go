@@ -76,7 +76,7 @@ func (v *Validator) stringChoicesText(e *eval, p []byte, off int64, raw bool, be
 		if !e.str.choiceOn[i] || e.str.choiceFail[i] >= 0 {
 			continue
 		}
-		if j := e.str.choice[i].feed(c.set.Strings, p); j >= 0 {
+		if j := e.str.choice[i].feed(c.set.Strings, p, &v.steps); j >= 0 {
 			e.str.choiceFail[i] = byteOffset(off, j, raw)
 			v.violateEarly(e, c.keyword, e.str.choiceFail[i], before+upTo(j, p, raw))
 		}

@@ -123,8 +123,10 @@ func (v *Validator) Write(p []byte) {
 func (v *Validator) Rejected() bool { return len(v.findings) > 0 || v.truncated }
 
 // Steps reports the evaluation steps taken on the current document: one
-// per evaluation per token it handled. Tests use it to show that the work
-// per argument byte is bounded by the schema's Width.
+// per evaluation per token it handled, and one per probe of a search among
+// names or enum choices. Tests use it to show that the work per argument
+// byte is bounded by the schema's Width and grows at most with the
+// logarithm of its names and choices.
 func (v *Validator) Steps() int64 { return v.steps }
 
 // Close ends the document and returns the verdict. The Result's slices are
@@ -223,6 +225,20 @@ func (v *Validator) report(vio *violation, pathDepth int) {
 
 // full reports whether no more findings can be kept.
 func (v *Validator) full() bool { return v.truncated }
+
+// keeps reports whether a finding made at off would be kept: what add
+// decides, without changing anything.
+func (v *Validator) keeps(off int64) bool {
+	if v.opts.StopAtFirst && v.haltAt >= 0 {
+		switch {
+		case off < v.haltAt:
+			return true
+		case off > v.haltAt:
+			return false
+		}
+	}
+	return len(v.findings) < v.opts.MaxFindings
+}
 
 // add records a finding made at off, formatting it only if it is kept.
 //
