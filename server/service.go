@@ -25,8 +25,9 @@ import (
 // concurrent use; its only state is the store of compiled schemas.
 type Service struct {
 	toolgatev1.UnimplementedValidationServiceServer
-	opts  Options
-	store *store.Store[*schema.Schema]
+	opts    Options
+	store   *store.Store[*schema.Schema]
+	metrics *Metrics // nil: none
 }
 
 // NewService returns a Service with its own schema store.
@@ -61,7 +62,10 @@ func (s *Service) compile(req *toolgatev1.CompileSchemaRequest) (compiled, error
 	default:
 		return compiled{}, status.Error(codes.InvalidArgument, "a schema is required: set schema_json or schema_struct")
 	}
+	start := time.Now()
 	res := schema.Compile(profile, doc)
+	s.metrics.compileTime(profile, sourceSchema, start)
+	s.metrics.compiled(profile, res.Code())
 	if res.Schema == nil {
 		return compiled{res: res}, nil
 	}
@@ -133,7 +137,9 @@ func (s *Service) Validate(_ context.Context, req *toolgatev1.ValidateRequest) (
 	default:
 		return nil, status.Error(codes.InvalidArgument, "arguments are required: set arguments_json or arguments_struct")
 	}
-	return validateResponse(validator.Validate(sch, args, s.opts.validatorOptions()), handle), nil
+	res := validator.Validate(sch, args, s.opts.validatorOptions())
+	s.metrics.verdict(rpcValidate, sch.Profile, res.Code())
+	return validateResponse(res, handle), nil
 }
 
 // ValidateStream validates tool calls while they stream; see DESIGN.md §2.
@@ -141,15 +147,19 @@ func (s *Service) Validate(_ context.Context, req *toolgatev1.ValidateRequest) (
 // DEADLINE_EXCEEDED, so abandoned streams do not hold calls forever.
 func (s *Service) ValidateStream(srv grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]) error {
 	var sendErr error
+	sm := s.metrics.openStream()
+	defer sm.close()
 	sess := stream.NewSession(stream.Limits{
 		MaxCalls:     s.opts.MaxCallsPerStream,
 		MaxCallBytes: s.opts.MaxCallBytes,
 		Validator:    s.opts.validatorOptions(),
 	}, s.store.Get, func(r *stream.Result) {
+		sm.result(r)
 		if sendErr == nil {
 			sendErr = srv.Send(callResultToProto(r))
 		}
 	})
+	sm.watch(sess)
 	requests := receive(srv)
 	idle := time.NewTimer(s.opts.StreamIdleTimeout)
 	defer idle.Stop()
@@ -170,7 +180,9 @@ func (s *Service) ValidateStream(srv grpc.BidiStreamingServer[toolgatev1.Validat
 		if in.err != nil {
 			return in.err
 		}
-		if err := s.streamEvent(sess, in.req); err != nil {
+		err := s.streamEvent(sess, in.req)
+		sm.event(in.req)
+		if err != nil {
 			return streamStatus(err)
 		}
 		if sendErr != nil {
@@ -264,7 +276,11 @@ func (s *Service) CompileToolset(_ context.Context, req *toolgatev1.CompileTools
 		return nil, status.Error(codes.InvalidArgument, "tools are required: set tools_list_json or tools")
 	}
 	resp := &toolgatev1.CompileToolsetResponse{Bind: map[string]string{}, Admitted: true}
-	for _, r := range toolset.Compile(profile, tools) {
+	start := time.Now()
+	results := toolset.Compile(profile, tools)
+	s.metrics.compileTime(profile, sourceToolset, start)
+	for _, r := range results {
+		s.metrics.compiled(profile, r.Code())
 		tr := &toolgatev1.ToolResult{Name: r.Name, Code: codeToProto(r.Code())}
 		tr.Errors, tr.ErrorsTruncated = findingsToProtoCapped(r.Findings(), s.opts.MaxFindings)
 		if r.Compiled != nil {
