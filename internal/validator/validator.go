@@ -74,8 +74,8 @@ type Validator struct {
 	keyFrame      bool    // a propertyNames frame is open for it
 	entries       []entry // the next element's subschemas
 	early         []queued
-	memberEntries []entry // the next member value's subschemas
-	hashing       int     // open arrays that need unique elements
+	memberEntries []entry       // the next member value's subschemas
+	hashing       int           // open arrays that need unique elements
 	hashes        []contentHash // by frame, while hashing
 	contrib       []uint64
 	walk          []*eval
