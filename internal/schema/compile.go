@@ -518,6 +518,7 @@ func (c *compiler) finish(res *Result, maxWidth int) {
 		return
 	}
 	s.Width, s.Bytes = width, estimateBytes(s.Root)
+	walk(s.Root, summarize)
 }
 
 // Truncate shortens s to at most n bytes on a UTF-8 boundary, marking the cut

@@ -276,6 +276,42 @@ func mapKeys(m map[string]bool) func(func(string) bool) {
 	}
 }
 
+// summarize sets n's Checks, InPlace and Trivial.
+func summarize(n *Node) {
+	choices := n.Enum != nil || n.Const != nil
+	var checks Types
+	if len(n.Keys) > 0 || len(n.RequiredForbidden) > 0 || n.PatternProperties != nil || n.Additional != nil ||
+		n.PropertyNames != nil || n.MinProperties >= 0 || n.MaxProperties >= 0 || len(n.DependentSchemas) > 0 ||
+		n.UnevaluatedProperties != nil || choices {
+		checks |= TypeObject
+	}
+	if len(n.PrefixItems) > 0 || n.Items != nil || n.Contains != nil || n.MinItems >= 0 || n.MaxItems >= 0 ||
+		n.UniqueItems || n.UnevaluatedItems != nil || choices {
+		checks |= TypeArray
+	}
+	if n.MinLength >= 0 || n.MaxLength >= 0 || n.Pattern != nil || n.Format != nil || choices {
+		checks |= TypeString
+	}
+	if n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil || n.ExclusiveMaximum != nil ||
+		n.MultipleOf != nil || n.Types&TypeNumber == 0 || choices {
+		checks |= TypeNumber // an integer is told apart at its end
+	}
+	if choices {
+		checks |= TypeBoolean | TypeNull
+	}
+	n.Checks = checks
+	n.InPlace = len(n.AllOf) > 0 || len(n.AnyOf) > 0 || len(n.OneOf) > 0 || n.Not != nil || n.If != nil ||
+		len(n.Refs) > 0 || len(n.DependentSchemas) > 0
+	n.Trivial = 0
+	if !n.Never && !n.InPlace {
+		accepted := n.Types
+		if accepted&TypeInteger != 0 {
+			accepted |= TypeNumber // the number kind, told apart at its end by Checks
+		}
+		n.Trivial = accepted &^ checks & (TypeString | TypeNumber | TypeBoolean | TypeNull)
+	}
+}
+
 // walk calls f once for every node reachable from root.
 func walk(root *Node, f func(*Node)) {
 	seen := map[int32]bool{}

@@ -194,6 +194,19 @@ type Node struct {
 	// Refs are the resolved references of the node ($ref, $dynamicRef,
 	// $recursiveRef): subschemas that must match the value.
 	Refs []Ref
+
+	// Summaries, set when the schema is compiled (see summarize).
+
+	// Checks holds the types whose content the node's own keywords check
+	// past the value's first byte (TypeNumber standing for every number).
+	Checks Types
+	// InPlace reports whether the node has in-place applicators (allOf,
+	// anyOf, oneOf, not, if, references, dependentSchemas).
+	InPlace bool
+	// Trivial holds the scalar types (string, number, boolean, null) that
+	// the node accepts at a value's first byte, needing nothing more of
+	// the value: no in-place applicator, enum, const or content keyword.
+	Trivial Types
 }
 
 // Key is one member name an object node knows.

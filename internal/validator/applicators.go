@@ -13,6 +13,9 @@ import (
 // startInPlace starts e's in-place kids on its value.
 func (v *Validator) startInPlace(e *eval) {
 	n := e.node
+	if !n.InPlace {
+		return
+	}
 	fr := e.fr
 	for _, s := range n.AllOf {
 		v.attach(fr, s, e, relAnd, 0)

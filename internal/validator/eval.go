@@ -198,21 +198,28 @@ func (v *Validator) start(e *eval) {
 // needsContent reports whether e's node checks anything past the value's
 // first byte.
 func (v *Validator) needsContent(e *eval) bool {
-	n := e.node
 	if e.capture >= 0 {
 		return true
 	}
-	switch v.frames[e.fr].kind {
-	case jsontok.String:
-		return stringChecks(n)
-	case jsontok.Number:
-		return numberChecks(n)
+	return e.node.Checks&kindType(v.frames[e.fr].kind) != 0
+}
+
+// kindType is the type bit of a value kind, as Node.Checks and
+// Node.Trivial use them (TypeNumber for every number).
+func kindType(kind jsontok.Kind) schema.Types {
+	switch kind {
 	case jsontok.Object:
-		return objectChecks(n)
+		return schema.TypeObject
 	case jsontok.Array:
-		return arrayChecks(n)
+		return schema.TypeArray
+	case jsontok.String:
+		return schema.TypeString
+	case jsontok.Number:
+		return schema.TypeNumber
+	case jsontok.True, jsontok.False:
+		return schema.TypeBoolean
 	}
-	return false
+	return schema.TypeNull
 }
 
 // typeAllows reports whether a value of kind can satisfy types. Integer is

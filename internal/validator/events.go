@@ -32,6 +32,15 @@ func (h *events) Begin(kind jsontok.Kind, off int64) {
 	default:
 		entries = v.memberEntries
 	}
+	if v.trivial(kind, entries) {
+		// Every subschema accepts the value at its first byte and none is
+		// told about it: no frame, no evaluation, no text.
+		v.skipping = true
+		if kind == jsontok.String || kind == jsontok.Number {
+			v.tok.SkipText()
+		}
+		return
+	}
 	if kind == jsontok.Number {
 		v.num.Reset(v.schema.MaxDigits + 1)
 	}
@@ -47,6 +56,23 @@ func (h *events) Begin(kind jsontok.Kind, off int64) {
 	default:
 		v.endValue(kind, off) // a literal is whole at its first byte
 	}
+}
+
+// trivial reports whether a scalar value of kind needs nothing beyond its
+// first byte: it is a member or element, every subschema applied to it
+// accepts it there and is a plain "must match" (so its passing changes
+// nothing for its parent), and no capture or content hash follows it.
+func (v *Validator) trivial(kind jsontok.Kind, entries []entry) bool {
+	if kind == jsontok.Object || kind == jsontok.Array || v.top() < 0 || v.caps.live > 0 || v.hashing > 0 {
+		return false
+	}
+	t := kindType(kind)
+	for _, en := range entries {
+		if en.rel != relChild || en.node.Trivial&t == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // readsText reports whether anything needs the text of the string or
@@ -168,6 +194,10 @@ func (h *events) EndKey(off int64) {
 func (h *events) End(kind jsontok.Kind, off int64) {
 	v := (*Validator)(h)
 	if v.stopped(off) {
+		return
+	}
+	if v.skipping {
+		v.skipping = false // a trivial scalar (see trivial)
 		return
 	}
 	v.caps.end(v, kind, off)

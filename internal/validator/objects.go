@@ -41,13 +41,6 @@ func (o *objState) markDependentReported(i int) {
 	o.dependent[i/64] |= 1 << (i % 64)
 }
 
-// objectChecks reports whether n checks an object's content.
-func objectChecks(n *schema.Node) bool {
-	return len(n.Keys) > 0 || len(n.RequiredForbidden) > 0 || n.PatternProperties != nil ||
-		n.Additional != nil || n.PropertyNames != nil || n.MinProperties >= 0 || n.MaxProperties >= 0 ||
-		len(n.DependentSchemas) > 0 || n.UnevaluatedProperties != nil || n.Enum != nil || n.Const != nil
-}
-
 func (v *Validator) startObject(e *eval) {
 	if e.obj == nil {
 		e.obj = &objState{}

@@ -2,7 +2,6 @@ package validator
 
 import (
 	"github.com/toolgate/toolgate/internal/jsontok"
-	"github.com/toolgate/toolgate/internal/schema"
 )
 
 // This file holds the string keywords: minLength, maxLength, pattern,
@@ -16,12 +15,6 @@ type strState struct {
 	choiceOn   [2]bool
 	choiceFail [2]int64 // where the value left every choice, or -1
 	maxFail    int64    // where maxLength was exceeded, or -1
-}
-
-// stringChecks reports whether n checks a string's content.
-func stringChecks(n *schema.Node) bool {
-	return n.MinLength >= 0 || n.MaxLength >= 0 || n.Pattern != nil || n.Format != nil ||
-		n.Enum != nil || n.Const != nil
 }
 
 // stringText handles a piece of a string (or of a member name evaluated

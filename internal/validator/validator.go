@@ -71,6 +71,7 @@ type Validator struct {
 
 	// Scratch state of the token being handled.
 	inKey         bool    // the current text is a member name
+	skipping      bool    // the current scalar is trivial: no frame (see events.trivial)
 	keyFrame      bool    // a propertyNames frame is open for it
 	entries       []entry // the next element's subschemas
 	early         []queued
@@ -104,7 +105,7 @@ func (v *Validator) Reset() {
 	for len(v.frames) > 0 {
 		v.pop()
 	}
-	v.inKey, v.keyFrame, v.hashing, v.steps = false, false, 0, 0
+	v.inKey, v.keyFrame, v.skipping, v.hashing, v.steps = false, false, false, 0, 0
 	v.findings, v.truncated, v.haltAt, v.halted, v.closed = v.findings[:0], false, -1, false, false
 }
 
