@@ -32,7 +32,7 @@ func (p *ecmaParser) atomEscape() *syntax.Regexp {
 	case c == 'k':
 		p.pos++
 		if !p.eat("<") {
-			p.fail(start, `\k without a group name`, `write \k<name>`)
+			p.fail(start, `\k`, "without a group name", `write \k<name>`)
 		}
 		name := p.groupName(start)
 		p.refs = append(p.refs, ecmaRef{offset: start, name: name})
@@ -81,7 +81,7 @@ func (p *ecmaParser) classEscape(start int) (runeSet, bool) {
 // the backslash; inClass allows \b (backspace) and \-.
 func (p *ecmaParser) characterEscape(start int, inClass bool) rune {
 	if !p.more() {
-		p.fail(start, `a \ at the end of the pattern`, `write \\ to match a backslash`)
+		p.fail(start, `a \`, "at the end of the pattern", `write \\ to match a backslash`)
 	}
 	c := p.peek(0)
 	switch c {
@@ -105,10 +105,10 @@ func (p *ecmaParser) characterEscape(start int, inClass bool) rune {
 			p.pos += 2
 			return rune(l) % 32
 		}
-		p.fail(start, `\c not followed by a letter`, `write \cA … \cZ for a control character, or \\c for a backslash and c`)
+		p.fail(start, `\c`, "not followed by a letter", `write \cA … \cZ for a control character, or \\c for a backslash and c`)
 	case '0':
 		if d := p.peek(1); d >= '0' && d <= '9' {
-			p.fail(start, `the octal escape \0`+string(d), `write \x hex escapes instead, as \x07`)
+			p.fail(start, `the octal escape \0`+string(d), "", `write \x hex escapes instead, as \x07`)
 		}
 		p.pos++
 		return 0
@@ -117,7 +117,7 @@ func (p *ecmaParser) characterEscape(start int, inClass bool) rune {
 		if v, ok := p.hex(2); ok {
 			return v
 		}
-		p.fail(start, `\x not followed by two hex digits`, `write \xHH, or \\x for a backslash and x`)
+		p.fail(start, `\x`, "not followed by two hex digits", `write \xHH, or \\x for a backslash and x`)
 	case 'u':
 		p.pos++
 		return p.unicodeEscape(start)
@@ -135,11 +135,11 @@ func (p *ecmaParser) characterEscape(start int, inClass bool) rune {
 		return rune(c)
 	}
 	r, _ := utf8.DecodeRuneInString(p.src[p.pos:])
-	where := "outside a class"
+	allowed := "^$\\.*+?()[]{}|/"
 	if inClass {
-		where = "in a class"
+		allowed += " and -"
 	}
-	p.fail(start, fmt.Sprintf(`the escape \%c, which the u flag does not allow %s`, r, where), `escape only ^ $ \ . * + ? ( ) [ ] { } | / (and - in a class), or drop the backslash`)
+	p.fail(start, fmt.Sprintf(`the escape \%c`, r), "", "with the u flag only the syntax characters "+allowed+" may be escaped: drop the backslash")
 	return 0
 }
 
@@ -190,18 +190,18 @@ func (p *ecmaParser) unicodeEscape(start int) rune {
 			}
 			v = v<<4 | d
 			if v > unicode.MaxRune {
-				p.fail(start, `a \u{…} escape past U+10FFFF`, "code points end at 10FFFF")
+				p.fail(start, `a \u{…} escape`, "past U+10FFFF", "code points end at 10FFFF")
 			}
 		}
 		if end <= 0 {
-			p.fail(start, `\u{ not followed by hex digits and }`, `write \u{1F600}`)
+			p.fail(start, `\u{`, "not followed by hex digits and }", `write \u{1F600}`)
 		}
 		p.pos += end + 1
 		return v
 	}
 	v, ok := p.hex(4)
 	if !ok {
-		p.fail(start, `\u not followed by four hex digits`, `write \uHHHH or \u{H…}`)
+		p.fail(start, `\u`, "not followed by four hex digits", `write \uHHHH or \u{H…}`)
 	}
 	if v >= 0xD800 && v <= 0xDBFF && strings.HasPrefix(p.src[p.pos:], `\u`) {
 		save := p.pos
@@ -224,7 +224,7 @@ func (p *ecmaParser) class() runeSet {
 	var set runeSet
 	for {
 		if !p.more() {
-			p.fail(start, "a character class that is never closed", "close it with ]")
+			p.fail(start, "a character class", "that is never closed", "close it with ]")
 		}
 		if p.eat("]") {
 			break
@@ -238,10 +238,10 @@ func (p *ecmaParser) class() runeSet {
 		p.pos++ // -
 		hi, hiClass := p.classAtom()
 		if loClass || hiClass {
-			p.fail(loStart, fmt.Sprintf("the range %s, whose end is a class escape", p.src[loStart:p.pos]), `put - first or last in the class to match a hyphen`)
+			p.fail(loStart, "the range "+p.src[loStart:p.pos], "with a class escape for an end", `put - first or last in the class to match a hyphen`)
 		}
 		if lo[0] > hi[0] {
-			p.fail(loStart, fmt.Sprintf("the range %s, whose ends are out of order", p.src[loStart:p.pos]), "write the smaller character first")
+			p.fail(loStart, "the range "+p.src[loStart:p.pos], "with its ends out of order", "write the smaller character first")
 		}
 		set = append(set, lo[0], hi[0])
 	}
@@ -266,9 +266,9 @@ func (p *ecmaParser) classAtom() (set runeSet, isClass bool) {
 	}
 	switch c := p.peek(0); {
 	case c >= '1' && c <= '9':
-		p.fail(start, `a back-reference in a class`, `write \x hex escapes for characters`)
+		p.fail(start, `a back-reference`, "in a class", `write \x hex escapes for characters`)
 	case c == 'B' || c == 'k':
-		p.fail(start, fmt.Sprintf(`the escape \%c in a class`, c), "drop it or escape the backslash")
+		p.fail(start, fmt.Sprintf(`the escape \%c`, c), "in a class", "drop it or escape the backslash")
 	}
 	r := p.characterEscape(start, true)
 	return runeSet{r, r}, false
@@ -279,11 +279,11 @@ func (p *ecmaParser) groupName(start int) string {
 	var name strings.Builder
 	for first := true; ; first = false {
 		if !p.more() {
-			p.fail(start, "a group name without its closing >", "write (?<name>…)")
+			p.fail(start, "a group name", "without its closing >", "write (?<name>…)")
 		}
 		if p.eat(">") {
 			if first {
-				p.fail(start, "an empty group name", "write (?<name>…)")
+				p.fail(start, "an empty group name", "", "write (?<name>…)")
 			}
 			return name.String()
 		}
@@ -295,7 +295,7 @@ func (p *ecmaParser) groupName(start int) string {
 			r = p.nextRune()
 		}
 		if !identifierChar(r, first) {
-			p.fail(at, fmt.Sprintf("the character %q in a group name", r), "group names are identifiers: letters, digits, $ and _")
+			p.fail(at, fmt.Sprintf("the character %q", r), "in a group name", "group names are identifiers: letters, digits, $ and _")
 		}
 		name.WriteRune(r)
 	}

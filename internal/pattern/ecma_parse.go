@@ -60,7 +60,7 @@ func parseECMA(expr string, lim Limits) (re *syntax.Regexp, err error) {
 	}()
 	re, _ = p.disjunction()
 	if p.pos < len(p.src) { // only ')' stops a top-level disjunction
-		p.fail(p.pos, "an unmatched )", `escape it as \)`)
+		p.fail(p.pos, "an unmatched )", "", `escape it as \)`)
 	}
 	p.checkRefs()
 	if h := height(re); h > lim.MaxNesting {
@@ -72,13 +72,14 @@ func parseECMA(expr string, lim Limits) (re *syntax.Regexp, err error) {
 	return re, nil
 }
 
-// fail stops the parse with a Malformed error about what is at offset.
-func (p *ecmaParser) fail(offset int, what, hint string) {
-	msg := fmt.Sprintf("The pattern is not a valid ECMA-262 regular expression: %s at offset %d", what, offset)
-	if hint != "" {
-		msg += "; " + hint
+// fail stops the parse with a Malformed error: the construct at offset,
+// why it is wrong (may be empty), and what to write instead.
+func (p *ecmaParser) fail(offset int, construct, why, hint string) {
+	msg := fmt.Sprintf("The pattern is not a valid ECMA-262 regular expression: %s at offset %d", construct, offset)
+	if why != "" {
+		msg += " " + why
 	}
-	panic(malformedAt(offset, "%s.", msg))
+	panic(malformedAt(offset, "%s; %s.", msg, hint))
 }
 
 // unsupport records a well-formed construct that cannot be translated; the
@@ -166,7 +167,7 @@ func (p *ecmaParser) alternative() (*syntax.Regexp, []string) {
 		t, n := p.term()
 		for _, name := range n {
 			if contains(names, name) {
-				p.fail(start, fmt.Sprintf("a second group named %q in the same alternative", name), "give each group its own name")
+				p.fail(start, fmt.Sprintf("a second group named %q", name), "in the same alternative", "give each group its own name")
 			}
 			names = append(names, name)
 		}
@@ -220,14 +221,14 @@ func (p *ecmaParser) term() (*syntax.Regexp, []string) {
 func (p *ecmaParser) noQuantifier(start int) {
 	switch p.peek(0) {
 	case '*', '+', '?', '{':
-		p.fail(p.pos, fmt.Sprintf("a quantifier after the assertion %s", p.src[start:p.pos]), "an assertion cannot be repeated")
+		p.fail(p.pos, "a quantifier", "after the assertion "+p.src[start:p.pos], "an assertion cannot be repeated")
 	}
 }
 
 // closeGroup consumes the ')' of the group opened at start.
 func (p *ecmaParser) closeGroup(start int) {
 	if !p.eat(")") {
-		p.fail(start, "a group that is never closed", "close it with )")
+		p.fail(start, "a group", "that is never closed", "close it with )")
 	}
 }
 
@@ -245,14 +246,14 @@ func (p *ecmaParser) atom() (*syntax.Regexp, []string) {
 	case '\\':
 		return p.atomEscape(), nil
 	case '*', '+', '?':
-		p.fail(start, fmt.Sprintf("the quantifier %c with nothing to repeat", c), `escape it as \`+string(c))
+		p.fail(start, "the quantifier "+string(c), "with nothing to repeat", `escape it as \`+string(c))
 	case '{':
 		if _, _, ok := p.scanBraces(); ok {
-			p.fail(start, "a quantifier with nothing to repeat", `escape the brace as \{`)
+			p.fail(start, "a quantifier", "with nothing to repeat", `escape the brace as \{`)
 		}
-		p.fail(start, "a lone {", `escape it as \{`)
+		p.fail(start, "a lone {", "", `escape it as \{`)
 	case '}', ']':
-		p.fail(start, fmt.Sprintf("a lone %c", c), `escape it as \`+string(c))
+		p.fail(start, "a lone "+string(c), "", `escape it as \`+string(c))
 	}
 	return literalNode(p.nextRune()), nil
 }
@@ -278,7 +279,7 @@ func (p *ecmaParser) group() (*syntax.Regexp, []string) {
 	p.closeGroup(start)
 	if name != "" {
 		if contains(names, name) {
-			p.fail(start, fmt.Sprintf("a group named %q inside a group of the same name", name), "give each group its own name")
+			p.fail(start, fmt.Sprintf("a group named %q", name), "around a group of the same name", "give each group its own name")
 		}
 		names = append(names, name)
 	}
@@ -297,21 +298,21 @@ func (p *ecmaParser) modifiers(start int) {
 			side = 1
 		case c == 'i' || c == 'm' || c == 's':
 			if strings.IndexByte(seen[0]+seen[1], c) >= 0 {
-				p.fail(p.pos, fmt.Sprintf("the flag %c twice in a modifier group", c), "name each flag once")
+				p.fail(p.pos, fmt.Sprintf("the flag %c", c), "twice in a modifier group", "name each flag once")
 			}
 			seen[side] += string(c)
 		case c == ')' && side == 0 && seen[0] != "":
-			p.fail(start, fmt.Sprintf("the inline flags (?%s)", seen[0]), fmt.Sprintf("ECMA-262 has no global inline flags; scope them as (?%s:…)", seen[0]))
+			p.fail(start, fmt.Sprintf("the inline flags (?%s)", seen[0]), "", fmt.Sprintf("ECMA-262 has no global inline flags: scope them as (?%s:…)", seen[0]))
 		default:
-			p.fail(start, "a group opened with (? that is not (?:, (?<name>, a look-around or a modifier group", `escape the parenthesis as \( to match it`)
+			p.fail(start, "the group (?", "that is not (?:, (?<name>, a look-around or a modifier group", `escape the parenthesis as \( to match it`)
 		}
 		p.pos++
 	}
 	if !p.eat(":") {
-		p.fail(start, "a modifier group without its :", "write it as (?flags:…)")
+		p.fail(start, "a modifier group", "without its :", "write it as (?flags:…)")
 	}
 	if side == 1 && seen[0] == "" && seen[1] == "" {
-		p.fail(start, "the empty modifier group (?-:", "name at least one flag")
+		p.fail(start, "the empty modifier group (?-:", "", "name at least one flag")
 	}
 	p.unsupport(start, "The pattern uses the modifier group %s at offset %d, which toolgate does not run; spell the cases out instead, for example [Aa] for a case-insensitive a.", p.src[start:p.pos], start)
 }
@@ -332,13 +333,13 @@ func (p *ecmaParser) quantifier(atom *syntax.Regexp, start int) *syntax.Regexp {
 	case '{':
 		lo, hi, ok := p.scanBraces()
 		if !ok {
-			p.fail(p.pos, "a { that does not start a quantifier {n}, {n,} or {n,m}", `escape it as \{`)
+			p.fail(p.pos, "a {", "that does not start a quantifier {n}, {n,} or {n,m}", `escape it as \{`)
 		}
 		p.pos = p.braceEnd(p.pos)
 		minimum, maximum := repeatCount(lo), -1
 		if hi != "*" {
 			if compareDigits(lo, hi) > 0 {
-				p.fail(start, fmt.Sprintf("the quantifier {%s,%s} whose numbers are out of order", lo, hi), "write the smaller number first")
+				p.fail(start, fmt.Sprintf("the quantifier {%s,%s}", lo, hi), "with its numbers out of order", "write the smaller number first")
 			}
 			maximum = repeatCount(hi)
 		}
@@ -413,9 +414,9 @@ func (p *ecmaParser) checkRefs() {
 	for _, r := range p.refs {
 		switch {
 		case r.name != "" && !p.names[r.name]:
-			p.fail(r.offset, fmt.Sprintf(`the back-reference \k<%s> to a group that does not exist`, r.name), "name an existing group")
+			p.fail(r.offset, fmt.Sprintf(`the back-reference \k<%s>`, r.name), "to a group that does not exist", "name an existing group")
 		case r.name == "" && (len(r.digits) > 9 || r.num > p.groups):
-			p.fail(r.offset, fmt.Sprintf(`the back-reference \%s, but the pattern has %d capturing groups`, r.digits, p.groups), `write \0 for a NUL character, or escape what you meant`)
+			p.fail(r.offset, `the back-reference \`+r.digits, fmt.Sprintf("to a group the pattern does not have (it has %d capturing groups)", p.groups), `write \0 for a NUL character, or escape what you meant`)
 		}
 	}
 }

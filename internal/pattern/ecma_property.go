@@ -68,13 +68,13 @@ func (p *ecmaParser) property(start int) runeSet {
 	body, ok := strings.CutPrefix(p.src[p.pos:], "{")
 	end := strings.IndexByte(body, '}')
 	if !ok || end < 0 {
-		p.fail(start, fmt.Sprintf(`\%c not followed by {Name}`, p.src[start+1]), `write \p{Letter}, or \\p for a backslash and p`)
+		p.fail(start, `\`+p.src[start+1:start+2], "not followed by {Name}", `write \p{Letter}, or \\p for a backslash and p`)
 	}
 	body = body[:end]
 	p.pos += end + 2
 	for i := 0; i < len(body); i++ {
 		if c := body[i]; !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '=') {
-			p.fail(start, fmt.Sprintf(`the property escape \p{%s}`, body), "property names are letters, digits and _")
+			p.fail(start, `the property escape \p{`+body+"}", "", "property names are letters, digits and _")
 		}
 	}
 	if set, ok := propertyCache.Load(body); ok {
@@ -84,7 +84,7 @@ func (p *ecmaParser) property(start int) runeSet {
 	if err != nil {
 		switch err.kind {
 		case Malformed:
-			p.fail(start, fmt.Sprintf(`the unknown Unicode property \p{%s}`, body), err.hint)
+			p.fail(start, `the unknown Unicode property \p{`+body+"}", "", err.hint)
 		default:
 			p.unsupport(start, "The pattern uses the Unicode property \\p{%s} at offset %d, which Go's Unicode %s tables do not provide exactly; %s.", body, start, unicode.Version, err.hint)
 		}
