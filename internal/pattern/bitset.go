@@ -19,6 +19,14 @@ func (s bitset) empty() bool {
 	return true
 }
 
+func (s bitset) count() int {
+	c := 0
+	for _, w := range s {
+		c += bits.OnesCount64(w)
+	}
+	return c
+}
+
 // subsetOf reports whether every bit of s is in t.
 func (s bitset) subsetOf(t bitset) bool {
 	for i, w := range s {
@@ -57,13 +65,7 @@ func (b Bits) Len() int { return b.n }
 func (b Bits) Has(i int) bool { return i >= 0 && i < b.n && b.w.has(i) }
 
 // Count is the number of patterns in the set.
-func (b Bits) Count() int {
-	c := 0
-	for _, w := range b.w {
-		c += bits.OnesCount64(w)
-	}
-	return c
-}
+func (b Bits) Count() int { return b.w.count() }
 
 // Empty reports whether the set has no pattern.
 func (b Bits) Empty() bool { return b.w.empty() }

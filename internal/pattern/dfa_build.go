@@ -325,11 +325,14 @@ func (b *dfaBuilder) endMatches(st *bstate) {
 // intern returns the index of the state made of b.next, b.matched and the
 // context ctx, adding it if it is new.
 func (b *dfaBuilder) intern(ctx uint8) (int32, error) {
-	// Threads of patterns that have matched no longer matter.
+	// Threads of patterns that have matched no longer matter, nor does the
+	// search loop once every pattern has.
 	threads := b.next[:0]
-	for _, t := range b.next {
-		if p := b.n.insts[uint32(t>>32)].pattern; p < 0 || !b.matched.has(int(p)) {
-			threads = append(threads, t)
+	if b.matched.count() < b.npat {
+		for _, t := range b.next {
+			if p := b.n.insts[uint32(t>>32)].pattern; p < 0 || !b.matched.has(int(p)) {
+				threads = append(threads, t)
+			}
 		}
 	}
 	slices.Sort(threads)

@@ -51,10 +51,11 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 		require.NoError(t, json.Unmarshal(data, &groups))
 		for _, g := range groups {
 			schema := decodeJSON(t, g.Schema).(map[string]any)
+			o := &suiteOracle{t: t, patterns: map[string]*pattern.Pattern{}}
 			for _, c := range g.Tests {
 				name := filepath.Base(file) + "/" + g.Description + "/" + c.Description
 				instance := decodeJSON(t, c.Data)
-				verdict, applies := suiteOracle(t, schema, instance)
+				verdict, applies := o.eval(schema, instance)
 				if !applies {
 					outOfScope++
 					assert.True(t, c.Valid, "%s: a keyword that does not apply must pass", name)
@@ -78,9 +79,19 @@ func decodeJSON(t *testing.T, raw json.RawMessage) any {
 	return v
 }
 
-// suiteOracle evaluates the few keywords of the pattern files: applies is
-// false when the schema's pattern keywords do not apply to the instance.
-func suiteOracle(t *testing.T, schema map[string]any, instance any) (valid, applies bool) {
+// suiteOracle evaluates the few keywords of the pattern files, compiling
+// each pattern and set once per group.
+type suiteOracle struct {
+	t        *testing.T
+	patterns map[string]*pattern.Pattern
+	set      *pattern.Set
+	exprs    []string
+}
+
+// eval evaluates schema on instance: applies is false when the schema's
+// pattern keywords do not apply to the instance.
+func (o *suiteOracle) eval(schema map[string]any, instance any) (valid, applies bool) {
+	t := o.t
 	t.Helper()
 	valid, applies = true, false
 	for key, value := range schema {
@@ -91,8 +102,13 @@ func suiteOracle(t *testing.T, schema map[string]any, instance any) (valid, appl
 		case "pattern":
 			if s, ok := instance.(string); ok {
 				applies = true
-				p, err := pattern.Compile(value.(string), pattern.ECMA262, pattern.Limits{})
-				require.NoError(t, err, value)
+				p, ok := o.patterns[value.(string)]
+				if !ok {
+					var err error
+					p, err = pattern.Compile(value.(string), pattern.ECMA262, pattern.Limits{})
+					require.NoError(t, err, value)
+					o.patterns[value.(string)] = p
+				}
 				valid = valid && p.MatchString(s)
 			}
 		case "format":
@@ -104,7 +120,7 @@ func suiteOracle(t *testing.T, schema map[string]any, instance any) (valid, appl
 		case "patternProperties":
 			if obj, ok := instance.(map[string]any); ok {
 				applies = true
-				valid = valid && patternProperties(t, value.(map[string]any), schema["additionalProperties"], obj)
+				valid = valid && o.patternProperties(value.(map[string]any), schema["additionalProperties"], obj)
 			}
 		case "additionalProperties": // with patternProperties
 			require.Contains(t, schema, "patternProperties")
@@ -117,15 +133,19 @@ func suiteOracle(t *testing.T, schema map[string]any, instance any) (valid, appl
 
 // patternProperties checks each member of obj against the subschema of
 // every pattern that matches its name, found with one Set.
-func patternProperties(t *testing.T, props map[string]any, additional any, obj map[string]any) bool {
+func (o *suiteOracle) patternProperties(props map[string]any, additional any, obj map[string]any) bool {
+	t := o.t
 	t.Helper()
-	exprs := make([]string, 0, len(props))
-	for expr := range props {
-		exprs = append(exprs, expr)
+	if o.set == nil {
+		for expr := range props {
+			o.exprs = append(o.exprs, expr)
+		}
+		slices.Sort(o.exprs)
+		var err error
+		o.set, err = pattern.CompileSet(o.exprs, pattern.ECMA262, pattern.Limits{})
+		require.NoError(t, err)
 	}
-	slices.Sort(exprs)
-	set, err := pattern.CompileSet(exprs, pattern.ECMA262, pattern.Limits{})
-	require.NoError(t, err)
+	set, exprs := o.set, o.exprs
 	valid := true
 	for name, value := range obj {
 		var m pattern.SetMatcher

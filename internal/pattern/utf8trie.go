@@ -35,13 +35,19 @@ func newByteTrie(s runeSet) *byteTrie {
 
 // step returns where the trie goes from node on byte b.
 func (t *byteTrie) step(node int32, b byte) int32 {
-	for _, e := range t.nodes[node] {
-		if b < e.lo {
-			break
+	edges := t.nodes[node]
+	// The first edge that does not end below b.
+	i, j := 0, len(edges)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if edges[h].hi < b {
+			i = h + 1
+		} else {
+			j = h
 		}
-		if b <= e.hi {
-			return e.next
-		}
+	}
+	if i < len(edges) && edges[i].lo <= b {
+		return edges[i].next
 	}
 	return trieNone
 }
