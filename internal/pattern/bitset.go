@@ -5,7 +5,9 @@ import "math/bits"
 // bitset is a set of pattern indexes, one bit each.
 type bitset []uint64
 
-func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
+// newBitset returns an empty set for n patterns (at least one word, so an
+// empty Set still has bitsets to index).
+func newBitset(n int) bitset { return make(bitset, max(1, (n+63)/64)) }
 
 func (s bitset) has(i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
 func (s bitset) set(i int)      { s[i/64] |= 1 << (i % 64) }
@@ -35,6 +37,16 @@ func (s bitset) subsetOf(t bitset) bool {
 		}
 	}
 	return true
+}
+
+// intersects reports whether s and t have a bit in common.
+func (s bitset) intersects(t bitset) bool {
+	for i, w := range s {
+		if w&t[i] != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // orInto adds the bits of s to t and reports whether t changed.

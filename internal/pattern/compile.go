@@ -64,14 +64,14 @@ func (p *Pattern) Size() int { return len(p.expr) + p.d.size() }
 
 // MatchString reports whether the pattern matches s, a valid UTF-8 text.
 func (p *Pattern) MatchString(s string) bool {
-	st, _ := p.d.runString(p.d.start, s)
-	return !p.d.matches(st).Empty()
+	st, node, _ := p.d.runString(p.d.start, 0, s)
+	return !p.d.matches(st, node).Empty()
 }
 
 // Match reports whether the pattern matches b, a valid UTF-8 text.
 func (p *Pattern) Match(b []byte) bool {
-	st, _ := p.d.run(p.d.start, b)
-	return !p.d.matches(st).Empty()
+	st, node, _ := p.d.run(p.d.start, 0, b)
+	return !p.d.matches(st, node).Empty()
 }
 
 // A Set is a group of compiled expressions run together, as one automaton:
@@ -117,8 +117,8 @@ func (s *Set) Size() int {
 
 // MatchString returns the expressions that match str, a valid UTF-8 text.
 func (s *Set) MatchString(str string) Bits {
-	st, _ := s.d.runString(s.d.start, str)
-	return s.d.matches(st)
+	st, node, _ := s.d.runString(s.d.start, 0, str)
+	return s.d.matches(st, node)
 }
 
 // Valid reports whether expr is a valid ECMA-262 regular expression with
@@ -219,12 +219,11 @@ func programSize(re *syntax.Regexp, limit int64) int64 {
 		n += int64(len(re.Sub))
 	case syntax.OpRepeat:
 		s := sub(0)
-		count := int64(re.Max)
-		if re.Max == -1 {
-			count = int64(re.Min) + 1
+		if re.Max == -1 { // x{2,} = xx+
+			n = 1 + sat(int64(re.Min))*s
+			break
 		}
-		n = sat(count) * s
-		n += count
+		n = sat(int64(re.Max))*s + int64(re.Max-re.Min) // x{2,5} = xx(x(x(x)?)?)?
 	}
 	return sat(max(1, n))
 }

@@ -6,57 +6,55 @@ import (
 	"slices"
 )
 
-// The construction is the subset construction over bytes (Cox, "Regular
-// Expression Matching Can Be Simple And Fast", and RE2's DFA), done
-// completely at compile time. A DFA state is the set of NFA threads alive
-// after some text, plus what the empty-width instructions need to know of
-// the last byte, plus the patterns that have already matched:
+// The construction is the subset construction (Cox, "Regular Expression
+// Matching Can Be Simple And Fast", and RE2's DFA), done completely at
+// compile time, over rune classes. A DFA state is the set of NFA threads
+// alive after some text, plus what the empty-width instructions need to
+// know of the last character, plus the patterns that have already matched:
 //
-//   - A thread is an instruction and, for a rune instruction in the middle of
-//     a multi-byte character, the trie node reached so far.
 //   - Threads wait at empty-width instructions (^ $ \b \B) until the next
-//     byte, or the end of the text, decides the condition: a transition
-//     first resolves them with the flags of the boundary before its byte,
-//     then steps every rune thread over the byte.
+//     character, or the end of the text, decides the condition: a
+//     transition first resolves them with the flags of the boundary before
+//     its character, then steps every rune thread over it.
 //   - A pattern that matched stays matched (a search needs one match), so
 //     its threads are dropped and its bit is kept in the state.
+//   - Besides one transition per class, each state has one for a byte that
+//     no valid UTF-8 continues: it keeps only the matched patterns.
 
 // Context bits a state keeps about the text before it.
 const (
-	ctxStart   uint8 = 1 << iota // no byte yet
-	ctxWord                      // the last byte was an ASCII word character
-	ctxNewline                   // the last byte was \n
+	ctxStart   uint8 = 1 << iota // no character yet
+	ctxWord                      // the last character was an ASCII word character
+	ctxNewline                   // the last character was \n
 )
 
 // bstate is a DFA state while the automaton is built.
 type bstate struct {
 	ctx     uint8
 	sticky  bitset   // patterns that have matched
-	threads []uint64 // pc<<32 | trie node, sorted
+	threads []uint32 // instructions, sorted
 	end     bitset   // patterns that match if the text ends here
 }
 
 // dfaBuilder runs the subset construction within Limits.
 type dfaBuilder struct {
-	n      *nfa
-	npat   int
-	track  uint8 // the context bits the NFA looks at
-	lim    Limits
-	steps  int
-	bytes  int // memory held by the construction, against MaxDFABytes
-	states []bstate
-	index  map[string]int32
-	trans  []int32 // row-major: state × class → state index
-
-	classes [256]uint8
-	reps    []byte // one byte of each class
+	n       *nfa
+	npat    int
+	track   uint8 // the context bits the NFA looks at
+	lim     Limits
+	steps   int
+	bytes   int // memory held by the construction, against MaxDFABytes
+	classes runeClasses
+	states  []bstate
+	index   map[string]int32
+	trans   []int32 // row-major: state × (class…, invalid) → state index
 
 	// Scratch, reused by every transition.
 	key     []byte
-	next    []uint64
+	next    []uint32
 	matched bitset
-	before  sparseSet // instructions expanded at the boundary before the byte
-	after   sparseSet // instructions reached after the byte
+	before  sparseSet // instructions expanded at the boundary before the character
+	after   sparseSet // instructions reached after the character
 	stack   []uint32  // for expand
 	fstack  []uint32  // for follow, which expand calls
 }
@@ -72,16 +70,25 @@ func buildDFA(n *nfa, npat int, lim Limits) (*dfa, error) {
 		before:  newSparseSet(len(n.insts)),
 		after:   newSparseSet(len(n.insts)),
 	}
+	var cuts []runeSet
 	if n.needs&(syntax.EmptyBeginText|syntax.EmptyBeginLine) != 0 {
 		b.track |= ctxStart
 	}
 	if n.needs&(syntax.EmptyWordBoundary|syntax.EmptyNoWordBoundary) != 0 {
 		b.track |= ctxWord
+		cuts = append(cuts, wordSet)
 	}
 	if n.needs&syntax.EmptyBeginLine != 0 {
 		b.track |= ctxNewline
 	}
-	b.byteClasses()
+	if n.needs&(syntax.EmptyBeginLine|syntax.EmptyEndLine) != 0 {
+		cuts = append(cuts, runeSet{'\n', '\n'})
+	}
+	b.classes = partitionRunes(n.sets, cuts, &b.steps)
+	b.bytes += 16*len(b.classes.spans) + 8*len(n.sets)*len(b.matched)
+	if err := b.check(); err != nil {
+		return nil, err
+	}
 
 	// State 0 is dead: no thread, nothing matched.
 	b.states = append(b.states, bstate{sticky: newBitset(npat), end: newBitset(npat)})
@@ -98,56 +105,45 @@ func buildDFA(n *nfa, npat int, lim Limits) (*dfa, error) {
 	}
 	for s := 1; s < len(b.states); s++ {
 		b.endMatches(&b.states[s])
-		for _, c := range b.reps {
-			t, err := b.transition(s, c)
+		for c := range b.classes.n {
+			t, err := b.transition(s, int32(c))
 			if err != nil {
 				return nil, err
 			}
 			b.trans = append(b.trans, t)
-			if b.steps > b.lim.MaxCompileSteps {
-				return nil, limitError("building its automaton would take more than %d steps (Limits.MaxCompileSteps); simplify the pattern", b.lim.MaxCompileSteps)
-			}
+		}
+		// A byte that no valid UTF-8 continues keeps only what matched.
+		b.next = b.next[:0]
+		copy(b.matched, b.states[s].sticky)
+		t, err := b.intern(0)
+		if err != nil {
+			return nil, err
+		}
+		b.trans = append(b.trans, t)
+		if err := b.check(); err != nil {
+			return nil, err
 		}
 		b.states[s].threads = nil // no longer needed; the key keeps the identity
 	}
 	// Row 0 (dead) goes nowhere; the loop above skipped it.
-	b.trans = append(make([]int32, len(b.reps)), b.trans...)
+	b.trans = append(make([]int32, b.classes.n+1), b.trans...)
 	return b.finish(start)
 }
 
-// byteClasses partitions the byte values so that bytes of one class are
-// alike for every trie edge and for every empty-width condition.
-func (b *dfaBuilder) byteClasses() {
-	var cut [257]bool
-	for _, t := range b.n.tries {
-		for _, edges := range t.nodes {
-			for _, e := range edges {
-				cut[e.lo] = true
-				cut[int(e.hi)+1] = true
-			}
-		}
+// check reports a Limit error once the construction has spent its steps.
+func (b *dfaBuilder) check() error {
+	if b.steps > b.lim.MaxCompileSteps {
+		return limitError("building its automaton would take more than %d steps (Limits.MaxCompileSteps); simplify the pattern", b.lim.MaxCompileSteps)
 	}
-	if b.track&ctxWord != 0 {
-		for _, r := range [...]int{'0', '9' + 1, 'A', 'Z' + 1, '_', '_' + 1, 'a', 'z' + 1} {
-			cut[r] = true
-		}
+	if b.bytes > b.lim.MaxDFABytes {
+		return limitError("its automaton would need more than %d bytes (Limits.MaxDFABytes); simplify the pattern or split it", b.lim.MaxDFABytes)
 	}
-	if b.n.needs&(syntax.EmptyBeginLine|syntax.EmptyEndLine) != 0 {
-		cut['\n'], cut['\n'+1] = true, true
-	}
-	class := -1
-	for c := range 256 {
-		if c == 0 || cut[c] {
-			class++
-			b.reps = append(b.reps, byte(c))
-		}
-		b.classes[c] = uint8(class)
-	}
+	return nil
 }
 
 // flags returns the empty-width conditions that hold between the text of a
-// state with context ctx and the byte c, or the end of the text.
-func flags(ctx uint8, c byte, atEnd bool) syntax.EmptyOp {
+// state with context ctx and the character r, or the end of the text.
+func flags(ctx uint8, r rune, atEnd bool) syntax.EmptyOp {
 	var f syntax.EmptyOp
 	if ctx&ctxStart != 0 {
 		f |= syntax.EmptyBeginText | syntax.EmptyBeginLine
@@ -159,10 +155,10 @@ func flags(ctx uint8, c byte, atEnd bool) syntax.EmptyOp {
 	if atEnd {
 		f |= syntax.EmptyEndText | syntax.EmptyEndLine
 	} else {
-		if c == '\n' {
+		if r == '\n' {
 			f |= syntax.EmptyEndLine
 		}
-		nextWord = isWordByte(c)
+		nextWord = syntax.IsWordChar(r)
 	}
 	if (ctx&ctxWord != 0) != nextWord {
 		f |= syntax.EmptyWordBoundary
@@ -172,26 +168,21 @@ func flags(ctx uint8, c byte, atEnd bool) syntax.EmptyOp {
 	return f
 }
 
-// isWordByte reports whether c is an ASCII word character [0-9A-Za-z_],
-// the definition of \b for both syntaxes.
-func isWordByte(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_'
-}
-
-// transition computes the state that state s goes to on byte c.
-func (b *dfaBuilder) transition(s int, c byte) (int32, error) {
+// transition computes the state that state s goes to on a character of
+// class c.
+func (b *dfaBuilder) transition(s int, c int32) (int32, error) {
 	st := &b.states[s]
+	r := b.classes.rep[c]
 	copy(b.matched, st.sticky)
 	b.next = b.next[:0]
 	b.before.clear()
 	b.after.clear()
-	f := flags(st.ctx, c, false)
-	for _, t := range st.threads {
-		pc, node := uint32(t>>32), int32(uint32(t))
+	f := flags(st.ctx, r, false)
+	for _, pc := range st.threads {
 		in := &b.n.insts[pc]
 		switch in.op {
 		case opRune:
-			b.stepRune(pc, node, c)
+			b.stepRune(pc, c)
 		case opEmpty:
 			if syntax.EmptyOp(in.arg)&^f == 0 {
 				b.expand(in.out, f, c)
@@ -199,18 +190,19 @@ func (b *dfaBuilder) transition(s int, c byte) (int32, error) {
 		}
 	}
 	ctx := uint8(0)
-	if isWordByte(c) {
+	if syntax.IsWordChar(r) {
 		ctx |= ctxWord
 	}
-	if c == '\n' {
+	if r == '\n' {
 		ctx |= ctxNewline
 	}
 	return b.intern(ctx)
 }
 
-// expand follows the threads from pc at the boundary before byte c, where
-// the conditions f hold, and steps the rune instructions it reaches.
-func (b *dfaBuilder) expand(pc uint32, f syntax.EmptyOp, c byte) {
+// expand follows the threads from pc at the boundary before a character
+// of class c, where the conditions f hold, and steps the rune instructions
+// it reaches.
+func (b *dfaBuilder) expand(pc uint32, f syntax.EmptyOp, c int32) {
 	b.stack = append(b.stack[:0], pc)
 	for len(b.stack) > 0 {
 		pc := b.stack[len(b.stack)-1]
@@ -236,25 +228,22 @@ func (b *dfaBuilder) expand(pc uint32, f syntax.EmptyOp, c byte) {
 		case opMatch:
 			b.matched.set(int(in.arg))
 		case opRune:
-			b.stepRune(pc, 0, c)
+			b.stepRune(pc, c)
 		}
 	}
 }
 
-// stepRune steps the rune thread (pc, node) over byte c.
-func (b *dfaBuilder) stepRune(pc uint32, node int32, c byte) {
+// stepRune steps the rune thread at pc over a character of class c.
+func (b *dfaBuilder) stepRune(pc uint32, c int32) {
 	b.steps++
 	in := &b.n.insts[pc]
-	switch next := b.n.tries[in.arg].step(node, c); {
-	case next == trieAccept:
+	if b.classes.member[in.arg].has(int(c)) {
 		b.follow(in.out)
-	case next >= 0:
-		b.next = append(b.next, uint64(pc)<<32|uint64(next))
 	}
 }
 
-// follow adds the threads from pc after a byte: through Nop and Alt, up to
-// the next rune or empty-width instruction, recording matches.
+// follow adds the threads from pc after a character: through Nop and Alt,
+// up to the next rune or empty-width instruction, recording matches.
 func (b *dfaBuilder) follow(pc uint32) {
 	stack := append(b.fstack[:0], pc)
 	for len(stack) > 0 {
@@ -275,7 +264,7 @@ func (b *dfaBuilder) follow(pc uint32) {
 		case opAlt:
 			stack = append(stack, in.arg, in.out)
 		case opRune, opEmpty:
-			b.next = append(b.next, uint64(pc)<<32)
+			b.next = append(b.next, pc)
 		case opMatch:
 			b.matched.set(int(in.arg))
 		}
@@ -289,8 +278,8 @@ func (b *dfaBuilder) endMatches(st *bstate) {
 	copy(b.matched, st.sticky)
 	b.before.clear()
 	f := flags(st.ctx, 0, true)
-	for _, t := range st.threads {
-		in := &b.n.insts[uint32(t>>32)]
+	for _, pc := range st.threads {
+		in := &b.n.insts[pc]
 		if in.op != opEmpty || syntax.EmptyOp(in.arg)&^f != 0 {
 			continue
 		}
@@ -329,9 +318,9 @@ func (b *dfaBuilder) intern(ctx uint8) (int32, error) {
 	// search loop once every pattern has.
 	threads := b.next[:0]
 	if b.matched.count() < b.npat {
-		for _, t := range b.next {
-			if p := b.n.insts[uint32(t>>32)].pattern; p < 0 || !b.matched.has(int(p)) {
-				threads = append(threads, t)
+		for _, pc := range b.next {
+			if p := b.n.insts[pc].pattern; p < 0 || !b.matched.has(int(p)) {
+				threads = append(threads, pc)
 			}
 		}
 	}
@@ -350,16 +339,16 @@ func (b *dfaBuilder) intern(ctx uint8) (int32, error) {
 	for _, w := range b.matched {
 		b.key = binary.LittleEndian.AppendUint64(b.key, w)
 	}
-	for _, t := range threads {
-		b.key = binary.LittleEndian.AppendUint64(b.key, t)
+	for _, pc := range threads {
+		b.key = binary.LittleEndian.AppendUint32(b.key, pc)
 	}
 	if i, ok := b.index[string(b.key)]; ok {
 		return i, nil
 	}
 	i := int32(len(b.states))
-	b.bytes += 2*len(b.key) + len(b.reps)*4 + stateOverhead
-	if b.bytes > b.lim.MaxDFABytes {
-		return 0, limitError("its automaton would need more than %d bytes (Limits.MaxDFABytes); simplify the pattern or split it", b.lim.MaxDFABytes)
+	b.bytes += 2*len(b.key) + (b.classes.n+1)*4 + stateOverhead
+	if err := b.check(); err != nil {
+		return 0, err
 	}
 	b.index[string(b.key)] = i
 	b.states = append(b.states, bstate{ctx: ctx, sticky: slices.Clone(b.matched), threads: slices.Clone(threads)})

@@ -169,7 +169,7 @@ func TestViability(t *testing.T) {
 	rejected := 0
 	for _, ecma := range []bool{false, true} {
 		for _, r := range generated(t, 3, 80/scale, ecma) {
-			wit := witnesses(r.p.d)
+			wit := newWitnesser(r.p.d)
 			for _, text := range r.texts(rng, 10) {
 				var m Matcher
 				m.Reset(r.p)
@@ -184,7 +184,7 @@ func TestViability(t *testing.T) {
 						}
 						require.True(t, r.re.MatchString(text[:end]), "%s: %+q does not match", r.expr, text[:end])
 					case !m.Dead():
-						w, ok := wit[m.state]
+						w, ok := wit.witness(m.state, m.node)
 						require.True(t, ok, "%s: a live state has a way to match", r.expr)
 						require.True(t, utf8.ValidString(text[:i]+w), "%s: witness %+q after %+q", r.expr, w, text[:i])
 						require.True(t, r.re.MatchString(text[:i]+w), "%s: witness %+q after %+q does not match", r.expr, w, text[:i])
@@ -212,37 +212,97 @@ func TestViability(t *testing.T) {
 	require.Greater(t, rejected, 100/scale, "the generator must produce early rejections")
 }
 
-// witnesses returns, for each state of d, the shortest bytes that take it
-// to a state that accepts at the end ("" for accepting states; absent for
-// dead ones), trying one byte of each class: shortest paths computed
-// backwards from the accepting states.
-func witnesses(d *dfa) map[uint32]string {
-	reps := make([]byte, d.stride)
-	for b := 255; b >= 0; b-- {
-		reps[d.class[b]] = byte(b)
+// witnesser finds, for a state and trie node of a dfa, the shortest text
+// that completes it into a match (in characters, then bytes): shortest
+// paths over the table, backwards from the accepting states, with one
+// character of each class, found by walking the trie.
+type witnesser struct {
+	d    *dfa
+	rep  [][]byte          // by class: the encoding of one of its characters
+	best map[uint32][]byte // by state at a character boundary
+	mid  map[[2]int64]midWitness
+}
+
+type midWitness struct {
+	text  string
+	found bool
+}
+
+func newWitnesser(d *dfa) *witnesser {
+	w := &witnesser{d: d, rep: make([][]byte, d.nclass), best: map[uint32][]byte{}, mid: map[[2]int64]midWitness{}}
+	var walk func(node int32, prefix []byte)
+	walk = func(node int32, prefix []byte) {
+		for b := range 256 {
+			e := d.trie.step(node, byte(b))
+			switch {
+			case e == badByte:
+			case e >= 0:
+				if w.rep[e] == nil {
+					w.rep[e] = append(append([]byte(nil), prefix...), byte(b))
+				}
+			default:
+				walk(-e, append(prefix, byte(b)))
+			}
+		}
 	}
-	out := map[uint32]string{}
-	n := uint32(len(d.accept))
-	for s := uint32(0); s < n; s++ {
-		if !d.matches(s * d.stride).Empty() {
-			out[s*d.stride] = ""
+	walk(0, nil)
+	n := uint32(len(d.trans)) / d.stride
+	for s := range n {
+		if !d.matches(s*d.stride, 0).Empty() {
+			w.best[s*d.stride] = []byte{}
 		}
 	}
 	for changed := true; changed; {
 		changed = false
-		for s := uint32(0); s < n; s++ {
+		for s := range n {
 			off := s * d.stride
-			for c := range d.stride {
-				w, ok := out[d.trans[off+c]]
+			for c := range d.nclass {
+				tail, ok := w.best[d.trans[off+c]]
 				if !ok {
 					continue
 				}
-				if old, have := out[off]; !have || len(w)+1 < len(old) {
-					out[off] = string([]byte{reps[c]}) + w
+				if old, have := w.best[off]; !have || len(tail)+len(w.rep[c]) < len(old) {
+					w.best[off] = append(append([]byte(nil), w.rep[c]...), tail...)
 					changed = true
 				}
 			}
 		}
 	}
-	return out
+	return w
+}
+
+// witness returns a completion from state s at trie node, if there is one.
+func (w *witnesser) witness(s uint32, node int32) (string, bool) {
+	if node == 0 {
+		b, ok := w.best[s]
+		return string(b), ok
+	}
+	key := [2]int64{int64(s), int64(node)}
+	if m, ok := w.mid[key]; ok {
+		return m.text, m.found
+	}
+	// Complete the character with one of each class the node can reach,
+	// and keep the shortest.
+	var best []byte
+	found := false
+	var walk func(node int32, prefix []byte)
+	walk = func(node int32, prefix []byte) {
+		for b := 0x80; b <= 0xBF; b++ {
+			e := w.d.trie.step(node, byte(b))
+			switch {
+			case e == badByte:
+			case e >= 0:
+				tail, ok := w.best[w.d.trans[s+uint32(e)]]
+				if ok && (!found || len(prefix)+1+len(tail) < len(best)) {
+					best = append(append(append([]byte(nil), prefix...), byte(b)), tail...)
+					found = true
+				}
+			default:
+				walk(-e, append(prefix, byte(b)))
+			}
+		}
+	}
+	walk(node, nil)
+	w.mid[key] = midWitness{string(best), found}
+	return string(best), found
 }

@@ -3,6 +3,7 @@ package pattern
 import (
 	"bufio"
 	"os"
+	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -180,7 +181,7 @@ func TestFixedSets(t *testing.T) {
 	assert.Equal(t, union(whiteSpace, lineTerminators), spaceSet)
 	for r := rune(0); r < 0x80; r++ {
 		assert.Equal(t, r >= '0' && r <= '9', digitSet.contains(r))
-		assert.Equal(t, isWordByte(byte(r)), wordSet.contains(r))
+		assert.Equal(t, syntax.IsWordChar(r), wordSet.contains(r))
 	}
 	for _, r := range []rune{'\n', '\r', 0x2028, 0x2029} {
 		assert.False(t, dotSet.contains(r))

@@ -8,17 +8,17 @@ import (
 
 // An nfa is the union of one or more compiled regexp/syntax programs, the
 // input of the DFA construction. Instructions that consume a code point
-// refer to a byteTrie, so the construction can step them one byte at a time.
+// refer to a rune set by index.
 type nfa struct {
 	insts []nfaInst
-	tries []*byteTrie
+	sets  []runeSet
 	// start holds the instructions a search begins with.
 	start []uint32
 	// needs collects the context the empty-width instructions look at.
 	needs syntax.EmptyOp
 }
 
-// nfaInst is one instruction. For opRune, arg is a trie index; for opAlt,
+// nfaInst is one instruction. For opRune, arg is a set index; for opAlt,
 // the second branch; for opEmpty, the syntax.EmptyOp condition; for
 // opMatch, the pattern index.
 type nfaInst struct {
@@ -34,19 +34,19 @@ const (
 	opFail  nfaOp = iota
 	opNop         // go to out
 	opAlt         // go to out and to arg
-	opRune        // consume a code point of tries[arg], then go to out
+	opRune        // consume a code point of sets[arg], then go to out
 	opEmpty       // go to out if the empty-width condition arg holds here
 	opMatch       // pattern arg matches here
 )
 
-// nfaBuilder joins programs into one nfa, sharing tries between equal sets.
+// nfaBuilder joins programs into one nfa, sharing equal rune sets.
 type nfaBuilder struct {
-	n     nfa
-	tries map[string]uint32
+	n    nfa
+	sets map[string]uint32
 }
 
 func newNFABuilder() *nfaBuilder {
-	return &nfaBuilder{tries: make(map[string]uint32)}
+	return &nfaBuilder{sets: make(map[string]uint32)}
 }
 
 // add appends the program of pattern index, and returns its start
@@ -71,7 +71,7 @@ func (b *nfaBuilder) add(prog *syntax.Prog, index int) (start uint32, anchored b
 			if set := instRunes(in); len(set) == 0 {
 				ni.op = opFail
 			} else {
-				ni.op, ni.arg = opRune, b.trie(set)
+				ni.op, ni.arg = opRune, b.set(set)
 			}
 		}
 		b.n.insts = append(b.n.insts, ni)
@@ -80,10 +80,11 @@ func (b *nfaBuilder) add(prog *syntax.Prog, index int) (start uint32, anchored b
 }
 
 // searchLoop appends the shared prefix of an unanchored search, "any code
-// point, any number of times", whose every rune boundary starts each of the
-// given patterns again, and returns its first instruction.
+// point, any number of times", whose every character boundary starts each
+// of the given patterns (at least one) again, and returns its first
+// instruction.
 func (b *nfaBuilder) searchLoop(starts []uint32) uint32 {
-	anyRune := b.trie(runeSet{0, unicode.MaxRune})
+	anyRune := b.set(runeSet{0, unicode.MaxRune})
 	head := uint32(len(b.n.insts))
 	// head: alt(rune → head, alt(start0, alt(start1, …)))
 	b.n.insts = append(b.n.insts, nfaInst{op: opAlt, out: head + 1, pattern: -1})
@@ -99,21 +100,18 @@ func (b *nfaBuilder) searchLoop(starts []uint32) uint32 {
 		b.n.insts[prev].arg = alt
 		prev = alt
 	}
-	if len(starts) == 0 {
-		b.n.insts[head].op = opNop
-	}
 	return head
 }
 
-// trie returns the index of the trie of set, building it on first use.
-func (b *nfaBuilder) trie(set runeSet) uint32 {
+// set returns the index of set, adding it on first use.
+func (b *nfaBuilder) set(set runeSet) uint32 {
 	key := string(set)
-	if i, ok := b.tries[key]; ok {
+	if i, ok := b.sets[key]; ok {
 		return i
 	}
-	i := uint32(len(b.n.tries))
-	b.n.tries = append(b.n.tries, newByteTrie(set))
-	b.tries[key] = i
+	i := uint32(len(b.n.sets))
+	b.n.sets = append(b.n.sets, set)
+	b.sets[key] = i
 	return i
 }
 

@@ -1,78 +1,158 @@
 package pattern
 
-import "unicode/utf8"
-
-// A byteTrie recognises the UTF-8 encodings of one set of code points, one
-// byte at a time. Node 0 is the root; an edge leads to another node or, on
-// the last byte of a sequence, to trieAccept. The automaton builder uses it
-// to run a rune-level instruction of the NFA over bytes, so the DFA rejects
-// at the first byte of a multi-byte character that cannot belong to the set.
-// Surrogates (U+D800–U+DFFF) have no UTF-8 encoding and are left out.
-type byteTrie struct {
-	nodes [][]trieEdge
-}
-
-// trieEdge leads from a node on the bytes lo–hi (inclusive).
-type trieEdge struct {
-	lo, hi byte
-	next   int32 // a node index, or trieAccept
-}
-
-const (
-	trieAccept int32 = -1 // the byte completes a code point of the set
-	trieNone   int32 = -2 // no code point of the set continues with the byte
+import (
+	"encoding/binary"
+	"math"
+	"unicode/utf8"
 )
 
-// newByteTrie builds the trie of the UTF-8 encodings of s.
-func newByteTrie(s runeSet) *byteTrie {
-	t := &byteTrie{nodes: [][]trieEdge{nil}}
+// A classTrie reads UTF-8 one byte at a time and says, at the last byte of
+// each character, which rune class it is: the byte-level front of the
+// automaton, shared by all its states. Node 0 is the boundary between
+// characters; the other nodes are inside a character, where only
+// continuation bytes 0x80–0xBF may follow. Identical subtrees are merged,
+// so a node stands for "what may still complete this character".
+type classTrie struct {
+	root  [256]int32 // by byte: a class (≥ 0), a node (-node), or badByte
+	cont  []int32    // by (node-1)*64 + byte-0x80: the same
+	nodes int        // nodes inside a character, numbered 1…nodes
+	reach []bitset   // by node-1: the classes that can complete it
+}
+
+// badByte marks a byte that no valid UTF-8 text has there.
+const badByte int32 = math.MinInt32
+
+// trieEdge leads from a node on the bytes lo–hi (inclusive) to a node
+// (≥ 1) or, on the last byte of a character, to a class (-class-1).
+type trieEdge struct {
+	lo, hi byte
+	next   int32
+}
+
+// newClassTrie builds the trie of the spans, whose classes are mapped
+// through classOf, with nclass classes in all.
+func newClassTrie(spans []classSpan, classOf func(int32) int32, nclass int) *classTrie {
+	// The trie, as lists of edges; node 0 is the root.
+	nodes := [][]trieEdge{nil}
 	var seq []byteRange
-	for i := 0; i < len(s); i += 2 {
-		seq = forEachUTF8Range(s[i], s[i+1], seq, t.insert)
+	for _, sp := range spans {
+		leaf := -classOf(sp.class) - 1
+		seq = forEachUTF8Range(sp.lo, sp.hi, seq, func(rs []byteRange) {
+			node := int32(0)
+			for i, r := range rs {
+				edges := nodes[node]
+				last := i == len(rs)-1
+				// Sequences arrive in ascending order, and two share a
+				// prefix range exactly or differ there completely (a
+				// property of the split), so a shared prefix can only be
+				// the last edge of each node on the way.
+				if n := len(edges); !last && n > 0 && edges[n-1].lo == r.lo && edges[n-1].hi == r.hi {
+					node = edges[n-1].next
+					continue
+				}
+				next := leaf
+				if !last {
+					next = int32(len(nodes))
+					nodes = append(nodes, nil)
+				}
+				nodes[node] = append(edges, trieEdge{lo: r.lo, hi: r.hi, next: next})
+				node = next
+			}
+		})
+	}
+
+	// Merge identical subtrees, children first (they were created after
+	// their parents), joining adjacent edges that lead to the same place.
+	canon := make([]int32, len(nodes))
+	ids := make(map[string]int32)
+	var unique [][]trieEdge
+	var key []byte
+	for n := len(nodes) - 1; n >= 1; n-- {
+		edges := canonEdges(nodes[n], canon)
+		key = key[:0]
+		for _, e := range edges {
+			key = append(key, e.lo, e.hi)
+			key = binary.LittleEndian.AppendUint32(key, uint32(e.next))
+		}
+		id, ok := ids[string(key)]
+		if !ok {
+			id = int32(len(unique) + 1)
+			ids[string(key)] = id
+			unique = append(unique, edges)
+		}
+		canon[n] = id
+	}
+
+	t := &classTrie{nodes: len(unique), cont: make([]int32, 64*len(unique)), reach: make([]bitset, len(unique))}
+	fill := func(row []int32, edges []trieEdge, base int) {
+		for i := range row {
+			row[i] = badByte
+		}
+		for _, e := range edges {
+			for b := int(e.lo); b <= int(e.hi); b++ {
+				row[b-base] = entry(e.next)
+			}
+		}
+	}
+	fill(t.root[:], canonEdges(nodes[0], canon), 0)
+	// unique[i] is node i+1; its children have smaller numbers.
+	for i, edges := range unique {
+		fill(t.cont[i*64:(i+1)*64], edges, 0x80)
+		t.reach[i] = newBitset(nclass)
+		for _, e := range edges {
+			if e.next < 0 {
+				t.reach[i].set(int(-e.next - 1))
+			} else {
+				t.reach[e.next-1].orInto(t.reach[i])
+			}
+		}
 	}
 	return t
 }
 
-// step returns where the trie goes from node on byte b.
-func (t *byteTrie) step(node int32, b byte) int32 {
-	edges := t.nodes[node]
-	// The first edge that does not end below b.
-	i, j := 0, len(edges)
-	for i < j {
-		h := int(uint(i+j) >> 1)
-		if edges[h].hi < b {
-			i = h + 1
-		} else {
-			j = h
+// canonEdges returns edges with their nodes replaced by canonical ones and
+// adjacent edges to the same place joined.
+func canonEdges(edges []trieEdge, canon []int32) []trieEdge {
+	var out []trieEdge
+	for _, e := range edges {
+		if e.next > 0 {
+			e.next = canon[e.next]
 		}
-	}
-	if i < len(edges) && edges[i].lo <= b {
-		return edges[i].next
-	}
-	return trieNone
-}
-
-// insert adds one sequence of byte ranges. Sequences arrive in ascending
-// order and two of them either share a prefix range exactly or differ there
-// completely (a property of the split in forEachUTF8Range), so a shared
-// prefix can only be the last edge of each node on the way.
-func (t *byteTrie) insert(seq []byteRange) {
-	node := int32(0)
-	for i, r := range seq {
-		edges := t.nodes[node]
-		last := i == len(seq)-1
-		if n := len(edges); n > 0 && edges[n-1].lo == r.lo && edges[n-1].hi == r.hi && !last && edges[n-1].next >= 0 {
-			node = edges[n-1].next
+		if n := len(out); n > 0 && out[n-1].next == e.next && int(out[n-1].hi)+1 == int(e.lo) {
+			out[n-1].hi = e.hi
 			continue
 		}
-		next := trieAccept
-		if !last {
-			next = int32(len(t.nodes))
-			t.nodes = append(t.nodes, nil)
-		}
-		t.nodes[node] = append(edges, trieEdge{lo: r.lo, hi: r.hi, next: next})
-		node = next
+		out = append(out, e)
 	}
+	return out
+}
+
+// entry encodes an edge target as a table entry: a class ≥ 0, a node < 0.
+func entry(next int32) int32 {
+	if next < 0 {
+		return -next - 1
+	}
+	return -next
+}
+
+// step returns the entry for byte b at node (0 between characters).
+func (t *classTrie) step(node int32, b byte) int32 {
+	if node == 0 {
+		return t.root[b]
+	}
+	if b < 0x80 || b > 0xBF {
+		return badByte
+	}
+	return t.cont[int(node-1)<<6|int(b-0x80)]
+}
+
+// size is the memory the trie holds, in bytes.
+func (t *classTrie) size() int {
+	n := 4*len(t.root) + 4*len(t.cont)
+	for _, r := range t.reach {
+		n += 8 * len(r)
+	}
+	return n
 }
 
 // byteRange is an inclusive range of byte values.
