@@ -216,7 +216,9 @@ func programSize(re *syntax.Regexp, limit int64) int64 {
 		for i := range re.Sub {
 			n = sat(n + sub(i))
 		}
-		n += int64(len(re.Sub))
+		if re.Op == syntax.OpAlternate {
+			n += int64(len(re.Sub)) - 1
+		}
 	case syntax.OpRepeat:
 		s := sub(0)
 		if re.Max == -1 { // x{2,} = xx+

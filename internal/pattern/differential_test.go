@@ -230,8 +230,10 @@ type midWitness struct {
 
 func newWitnesser(d *dfa) *witnesser {
 	w := &witnesser{d: d, rep: make([][]byte, d.nclass), best: map[uint32][]byte{}, mid: map[[2]int64]midWitness{}}
+	seen := make([]bool, d.trie.nodes+1)
 	var walk func(node int32, prefix []byte)
 	walk = func(node int32, prefix []byte) {
+		seen[node] = true
 		for b := range 256 {
 			e := d.trie.step(node, byte(b))
 			switch {
@@ -240,7 +242,7 @@ func newWitnesser(d *dfa) *witnesser {
 				if w.rep[e] == nil {
 					w.rep[e] = append(append([]byte(nil), prefix...), byte(b))
 				}
-			default:
+			case !seen[-e]:
 				walk(-e, append(prefix, byte(b)))
 			}
 		}

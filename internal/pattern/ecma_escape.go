@@ -63,13 +63,8 @@ func (p *ecmaParser) classEscape(start int) (runeSet, bool) {
 	case 'W':
 		set = wordSet.complement()
 	case 'p', 'P':
-		negate := p.peek(0) == 'P'
 		p.pos++
-		set = p.property(start)
-		if negate {
-			set = set.complement()
-		}
-		return set, true
+		return p.property(start), true
 	default:
 		return nil, false
 	}
@@ -222,6 +217,7 @@ func (p *ecmaParser) class() runeSet {
 	p.pos++ // [
 	negate := p.eat("^")
 	var set runeSet
+	merged := 0 // the length of set when last normalized
 	for {
 		if !p.more() {
 			p.fail(start, "a character class", "that is never closed", "close it with ]")
@@ -232,7 +228,12 @@ func (p *ecmaParser) class() runeSet {
 		loStart := p.pos
 		lo, loClass := p.classAtom()
 		if p.peek(0) != '-' || p.pos+1 >= len(p.src) || p.peek(1) == ']' {
+			p.charge(len(lo))
 			set = append(set, lo...)
+			if len(set) > 2*merged+classMerge {
+				set = set.normalize() // many large escapes in one class stay small
+				merged = len(set)
+			}
 			continue
 		}
 		p.pos++ // -
@@ -251,6 +252,9 @@ func (p *ecmaParser) class() runeSet {
 	}
 	return set
 }
+
+// classMerge is the length past which a class being read is normalized.
+const classMerge = 1 << 12
 
 // classAtom reads one character or class escape of a class. isClass
 // reports a class escape (\d, \p{…}, …), which cannot end a range.

@@ -26,6 +26,10 @@ type ecmaParser struct {
 	pos   int
 	lim   Limits
 	depth int
+	// terms counts the syntax nodes made; each costs an instruction at
+	// least, so more than Limits.MaxProgram cannot compile. work counts
+	// the code-point ranges put into classes, against MaxCompileSteps.
+	terms, work int
 	// groups counts the capturing groups; names holds their names.
 	groups int
 	names  map[string]bool
@@ -131,6 +135,24 @@ func (p *ecmaParser) enter(offset int) {
 
 func (p *ecmaParser) leave() { p.depth-- }
 
+// count adds a syntax node, and stops the parse once the pattern has more
+// than Limits.MaxProgram of them.
+func (p *ecmaParser) count() {
+	p.terms++
+	if p.terms > p.lim.MaxProgram {
+		panic(limitError("it would compile to more than %d instructions (Limits.MaxProgram); use a shorter pattern", p.lim.MaxProgram))
+	}
+}
+
+// charge adds n to the parse's work, and stops it past
+// Limits.MaxCompileSteps.
+func (p *ecmaParser) charge(n int) {
+	p.work += n
+	if p.work > p.lim.MaxCompileSteps {
+		panic(limitError("its classes take more than %d steps to build (Limits.MaxCompileSteps); simplify them", p.lim.MaxCompileSteps))
+	}
+}
+
 // disjunction reads Alternative ('|' Alternative)* up to a ')' or the end.
 // It returns the group names inside: alternatives may repeat a name
 // (ES2025), since at most one of them takes part in a match.
@@ -175,6 +197,7 @@ func (p *ecmaParser) alternative() (*syntax.Regexp, []string) {
 	}
 	switch len(subs) {
 	case 0:
+		p.count()
 		return &syntax.Regexp{Op: syntax.OpEmptyMatch}, names
 	case 1:
 		return subs[0], names
@@ -184,6 +207,7 @@ func (p *ecmaParser) alternative() (*syntax.Regexp, []string) {
 
 // term reads an Assertion, or an Atom with an optional Quantifier.
 func (p *ecmaParser) term() (*syntax.Regexp, []string) {
+	p.count()
 	start := p.pos
 	var assertion syntax.Op
 	switch {

@@ -58,13 +58,15 @@ var missingBinary = []string{
 	"Emoji_Presentation", "Extended_Pictographic", "XID_Continue", "XID_Start",
 }
 
-// propertyCache keeps the sets built so far, by their escape text; the
-// sets are never modified.
+// propertyCache keeps the sets built so far, by their escape text (\p{…}
+// or \P{…}; only valid names, so it stays small); the sets are never
+// modified.
 var propertyCache sync.Map
 
-// property reads {Name}, {Name=Value} after \p or \P and returns the set
-// of the property (without the negation of \P).
+// property reads {Name} or {Name=Value} after \p or \P and returns the
+// set of the property, complemented for \P.
 func (p *ecmaParser) property(start int) runeSet {
+	negate := p.src[start+1] == 'P'
 	body, ok := strings.CutPrefix(p.src[p.pos:], "{")
 	end := strings.IndexByte(body, '}')
 	if !ok || end < 0 {
@@ -77,7 +79,8 @@ func (p *ecmaParser) property(start int) runeSet {
 			p.fail(start, `the property escape \p{`+body+"}", "", "property names are letters, digits and _")
 		}
 	}
-	if set, ok := propertyCache.Load(body); ok {
+	key := p.src[start:p.pos] // \p{…} or \P{…}
+	if set, ok := propertyCache.Load(key); ok {
 		return set.(runeSet)
 	}
 	set, err := propertySet(body)
@@ -90,7 +93,10 @@ func (p *ecmaParser) property(start int) runeSet {
 		}
 		return nil
 	}
-	propertyCache.Store(body, set)
+	if negate {
+		set = set.complement()
+	}
+	propertyCache.Store(key, set)
 	return set
 }
 

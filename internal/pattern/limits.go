@@ -32,8 +32,12 @@ const (
 	DefaultMaxCompileSteps = 10_000_000
 )
 
-// maxDFABytesCap keeps premultiplied state numbers within uint32.
-const maxDFABytesCap = 1 << 31
+// The caps keep premultiplied state numbers within uint32 and program
+// size estimates within int64.
+const (
+	maxDFABytesCap = 1 << 31
+	maxProgramCap  = 1 << 24
+)
 
 // withDefaults returns l with every field ≤ 0 set to its default.
 func (l Limits) withDefaults() Limits {
@@ -43,6 +47,7 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxProgram <= 0 {
 		l.MaxProgram = DefaultMaxProgram
 	}
+	l.MaxProgram = min(l.MaxProgram, maxProgramCap)
 	if l.MaxDFABytes <= 0 {
 		l.MaxDFABytes = DefaultMaxDFABytes
 	}
