@@ -75,7 +75,7 @@ func (p *Pattern) Match(b []byte) bool {
 }
 
 // A Set is a group of compiled expressions run together, as one automaton:
-// matching a text costs one table lookup per byte however many expressions
+// matching a text costs a few table lookups per byte however many expressions
 // the set has, and tells which of them match. It is immutable and safe for
 // concurrent use.
 type Set struct {

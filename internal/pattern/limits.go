@@ -3,23 +3,27 @@ package pattern
 // Limits bound the work and memory of compiling one pattern or one set. A
 // field ≤ 0 takes its default; the zero Limits is the defaults. Past any of
 // them Compile and CompileSet return an *Error of Kind Limit, never
-// unbounded time or memory. Matching costs one table lookup per byte
+// unbounded time or memory. Matching costs a few table lookups per byte
 // whatever the limits.
 type Limits struct {
-	// MaxNesting is the deepest nesting of groups, classes and
-	// quantifiers. Default DefaultMaxNesting (1000). RE2 syntax is also
-	// refused past 1000 by Go's own parser.
+	// MaxNesting bounds how deep an expression nests: groups and classes
+	// while it is parsed, and the height of its syntax tree, where each
+	// group, repetition, alternation and concatenation is a level.
+	// Default DefaultMaxNesting (1000). RE2 syntax is also refused past
+	// 1000 by Go's own parser.
 	MaxNesting int
 	// MaxProgram bounds the compiled program, in instructions, after
 	// repetitions are expanded: a{50} is 50 instructions. For a set it is
-	// the sum over the set. Default DefaultMaxProgram (10,000).
+	// the sum over the set. Default DefaultMaxProgram (10,000); at most
+	// 16,777,216.
 	MaxProgram int
 	// MaxDFABytes bounds the memory of the automaton, while it is built
-	// and once built (its transition table and per-state data). Default
-	// DefaultMaxDFABytes (2 MiB).
+	// and once built (its UTF-8 trie, transition table, dead bits and
+	// bitsets). Default DefaultMaxDFABytes (2 MiB); at most 2 GiB.
 	MaxDFABytes int
-	// MaxCompileSteps bounds the work of building the automaton, counted
-	// in instruction visits (roughly 5–20 ns each). Default
+	// MaxCompileSteps bounds the work of building classes and the
+	// automaton, counted in elementary steps (an instruction visited, a
+	// range marked, a table cell compared: roughly 5–50 ns each). Default
 	// DefaultMaxCompileSteps (10,000,000).
 	MaxCompileSteps int
 }
