@@ -64,13 +64,13 @@ func (p *Pattern) Size() int { return len(p.expr) + p.d.size() }
 
 // MatchString reports whether the pattern matches s, a valid UTF-8 text.
 func (p *Pattern) MatchString(s string) bool {
-	st, node, _ := p.d.runString(p.d.start, 0, s)
+	st, node, _ := run(p.d, p.d.start, 0, s)
 	return !p.d.matches(st, node).Empty()
 }
 
 // Match reports whether the pattern matches b, a valid UTF-8 text.
 func (p *Pattern) Match(b []byte) bool {
-	st, node, _ := p.d.run(p.d.start, 0, b)
+	st, node, _ := run(p.d, p.d.start, 0, b)
 	return !p.d.matches(st, node).Empty()
 }
 
@@ -117,7 +117,7 @@ func (s *Set) Size() int {
 
 // MatchString returns the expressions that match str, a valid UTF-8 text.
 func (s *Set) MatchString(str string) Bits {
-	st, node, _ := s.d.runString(s.d.start, 0, str)
+	st, node, _ := run(s.d, s.d.start, 0, str)
 	return s.d.matches(st, node)
 }
 

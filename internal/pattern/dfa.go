@@ -46,15 +46,15 @@ const (
 
 // run feeds b from state s and trie node, and returns the state and node
 // reached and the index in b of the byte that made the text dead, or -1.
-func (d *dfa) run(s uint32, node int32, b []byte) (uint32, int32, int) {
+func run[T []byte | string](d *dfa, s uint32, node int32, b T) (uint32, int32, int) {
 	if s < d.sinks {
 		if s == 0 && len(b) > 0 {
 			return 0, 0, 0
 		}
 		return s, 0, -1
 	}
-	for i, c := range b {
-		e := d.trie.step(node, c)
+	for i := range len(b) {
+		e := d.trie.step(node, b[i])
 		switch {
 		case e >= 0: // a character of class e ends here
 			s, node = d.trans[s+uint32(e)], 0
@@ -65,36 +65,6 @@ func (d *dfa) run(s uint32, node int32, b []byte) (uint32, int32, int) {
 			s = d.trans[s+d.nclass+colInvalid] // always a sink
 			return s, 0, deadAt(s, i)
 		default: // inside a character
-			node = -e
-			bit := d.trans[s+d.nclass+colDeadRow] + uint32(node-1)
-			if d.dead[bit/64]&(1<<(bit%64)) != 0 {
-				return 0, 0, i
-			}
-		}
-	}
-	return s, node, -1
-}
-
-// runString is run for a string.
-func (d *dfa) runString(s uint32, node int32, b string) (uint32, int32, int) {
-	if s < d.sinks {
-		if s == 0 && len(b) > 0 {
-			return 0, 0, 0
-		}
-		return s, 0, -1
-	}
-	for i := 0; i < len(b); i++ {
-		e := d.trie.step(node, b[i])
-		switch {
-		case e >= 0:
-			s, node = d.trans[s+uint32(e)], 0
-			if s < d.sinks {
-				return s, 0, deadAt(s, i)
-			}
-		case e == badByte:
-			s = d.trans[s+d.nclass+colInvalid]
-			return s, 0, deadAt(s, i)
-		default:
 			node = -e
 			bit := d.trans[s+d.nclass+colDeadRow] + uint32(node-1)
 			if d.dead[bit/64]&(1<<(bit%64)) != 0 {

@@ -199,38 +199,15 @@ func (b *dfaBuilder) transition(s int, c int32) (int32, error) {
 	return b.intern(ctx)
 }
 
-// expand follows the threads from pc at the boundary before a character
-// of class c, where the conditions f hold, and steps the rune instructions
-// it reaches.
+// expand follows the threads from pc at a boundary where the conditions f
+// hold: before a character of class c, whose rune instructions it steps,
+// or at the end of the text (c < 0), where only matches count.
 func (b *dfaBuilder) expand(pc uint32, f syntax.EmptyOp, c int32) {
-	b.stack = append(b.stack[:0], pc)
-	for len(b.stack) > 0 {
-		pc := b.stack[len(b.stack)-1]
-		b.stack = b.stack[:len(b.stack)-1]
-		if b.before.has(pc) {
-			continue
-		}
-		b.before.add(pc)
-		b.steps++
-		in := &b.n.insts[pc]
-		if in.pattern >= 0 && b.matched.has(int(in.pattern)) {
-			continue
-		}
-		switch in.op {
-		case opNop:
-			b.stack = append(b.stack, in.out)
-		case opAlt:
-			b.stack = append(b.stack, in.arg, in.out)
-		case opEmpty:
-			if syntax.EmptyOp(in.arg)&^f == 0 {
-				b.stack = append(b.stack, in.out)
-			}
-		case opMatch:
-			b.matched.set(int(in.arg))
-		case opRune:
+	b.walk(pc, &b.before, &b.stack, f, func(pc uint32, in *nfaInst) {
+		if in.op == opRune && c >= 0 {
 			b.stepRune(pc, c)
 		}
-	}
+	})
 }
 
 // stepRune steps the rune thread at pc over a character of class c.
@@ -245,31 +222,49 @@ func (b *dfaBuilder) stepRune(pc uint32, c int32) {
 // follow adds the threads from pc after a character: through Nop and Alt,
 // up to the next rune or empty-width instruction, recording matches.
 func (b *dfaBuilder) follow(pc uint32) {
-	stack := append(b.fstack[:0], pc)
-	for len(stack) > 0 {
-		pc := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if b.after.has(pc) {
+	b.walk(pc, &b.after, &b.fstack, noEmpty, func(pc uint32, in *nfaInst) {
+		if in.op == opRune || in.op == opEmpty {
+			b.next = append(b.next, pc)
+		}
+	})
+}
+
+// noEmpty is a set of conditions no empty-width instruction is satisfied
+// by: walking with it stops at every one.
+const noEmpty syntax.EmptyOp = 0
+
+// walk visits, once for seen, the instructions reachable from pc through
+// Nop, Alt and the empty-width instructions whose conditions f satisfies,
+// skipping patterns that have matched; it records matches and hands the
+// instructions it stops at to leaf. stack is its scratch space.
+func (b *dfaBuilder) walk(pc uint32, seen *sparseSet, stack *[]uint32, f syntax.EmptyOp, leaf func(uint32, *nfaInst)) {
+	st := append((*stack)[:0], pc)
+	for len(st) > 0 {
+		pc := st[len(st)-1]
+		st = st[:len(st)-1]
+		if seen.has(pc) {
 			continue
 		}
-		b.after.add(pc)
+		seen.add(pc)
 		b.steps++
 		in := &b.n.insts[pc]
 		if in.pattern >= 0 && b.matched.has(int(in.pattern)) {
 			continue
 		}
-		switch in.op {
-		case opNop:
-			stack = append(stack, in.out)
-		case opAlt:
-			stack = append(stack, in.arg, in.out)
-		case opRune, opEmpty:
-			b.next = append(b.next, pc)
-		case opMatch:
+		switch {
+		case in.op == opNop:
+			st = append(st, in.out)
+		case in.op == opAlt:
+			st = append(st, in.arg, in.out)
+		case in.op == opEmpty && f != noEmpty && syntax.EmptyOp(in.arg)&^f == 0:
+			st = append(st, in.out)
+		case in.op == opMatch:
 			b.matched.set(int(in.arg))
+		default:
+			leaf(pc, in)
 		}
 	}
-	b.fstack = stack
+	*stack = st
 }
 
 // endMatches records in st.end the patterns that match if the text ends
@@ -279,33 +274,8 @@ func (b *dfaBuilder) endMatches(st *bstate) {
 	b.before.clear()
 	f := flags(st.ctx, 0, true)
 	for _, pc := range st.threads {
-		in := &b.n.insts[pc]
-		if in.op != opEmpty || syntax.EmptyOp(in.arg)&^f != 0 {
-			continue
-		}
-		// Only matches matter at the end: expand without stepping.
-		b.stack = append(b.stack[:0], in.out)
-		for len(b.stack) > 0 {
-			pc := b.stack[len(b.stack)-1]
-			b.stack = b.stack[:len(b.stack)-1]
-			if b.before.has(pc) {
-				continue
-			}
-			b.before.add(pc)
-			b.steps++
-			in := &b.n.insts[pc]
-			switch in.op {
-			case opNop:
-				b.stack = append(b.stack, in.out)
-			case opAlt:
-				b.stack = append(b.stack, in.arg, in.out)
-			case opEmpty:
-				if syntax.EmptyOp(in.arg)&^f == 0 {
-					b.stack = append(b.stack, in.out)
-				}
-			case opMatch:
-				b.matched.set(int(in.arg))
-			}
+		if in := &b.n.insts[pc]; in.op == opEmpty && syntax.EmptyOp(in.arg)&^f == 0 {
+			b.expand(in.out, f, -1)
 		}
 	}
 	st.end = slices.Clone(b.matched)

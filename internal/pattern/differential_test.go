@@ -184,7 +184,7 @@ func TestViability(t *testing.T) {
 						}
 						require.True(t, r.re.MatchString(text[:end]), "%s: %+q does not match", r.expr, text[:end])
 					case !m.Dead():
-						w, ok := wit.witness(m.state, m.node)
+						w, ok := wit.witness(m.c.state, m.c.node)
 						require.True(t, ok, "%s: a live state has a way to match", r.expr)
 						require.True(t, utf8.ValidString(text[:i]+w), "%s: witness %+q after %+q", r.expr, w, text[:i])
 						require.True(t, r.re.MatchString(text[:i]+w), "%s: witness %+q after %+q does not match", r.expr, w, text[:i])
