@@ -124,8 +124,9 @@ func (s *Set) MatchString(str string) Bits {
 // Valid reports whether expr is a valid ECMA-262 regular expression with
 // the u flag, for JSON Schema's format "regex": nil if it is (even if it
 // uses what Compile refuses as Unsupported, such as look-behind), an
-// *Error of Kind Malformed if it is not, or of Kind Limit if it nests
-// deeper than lim allows.
+// *Error of Kind Malformed if it is not, or of Kind Limit if reading it
+// would pass lim (MaxNesting; MaxProgram syntax nodes; MaxCompileSteps
+// for its classes), so that no answer costs unbounded work.
 func Valid(expr string, lim Limits) error {
 	_, err := parseECMA(expr, lim.withDefaults())
 	if e, ok := err.(*Error); ok && e.Kind == Unsupported {

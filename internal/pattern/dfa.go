@@ -191,6 +191,11 @@ func (b *dfaBuilder) layout(t *table, classOf []int32) (*dfa, error) {
 	trie := newClassTrie(b.classes.spans, func(c int32) int32 { return classOf[c] }, nclass)
 	stride := uint32(nclass + extraCols)
 	n := t.states()
+	deadWords := ((n-t.sinks)*trie.nodes + 63) / 64
+	b.bytes = 64 + trie.size() + 4*n*int(stride) + 8*deadWords + 8*len(t.bits)
+	if err := b.check(); err != nil {
+		return nil, err
+	}
 	d := &dfa{
 		trie:   trie,
 		nclass: uint32(nclass),
@@ -206,7 +211,7 @@ func (b *dfaBuilder) layout(t *table, classOf []int32) (*dfa, error) {
 	// each: a node is dead in a state if every class that can complete it
 	// leads to the dead state.
 	live := newBitset(nclass)
-	d.dead = make([]uint64, ((n-t.sinks)*trie.nodes+63)/64)
+	d.dead = make([]uint64, deadWords)
 	for s := range n {
 		row := d.trans[s*int(stride) : (s+1)*int(stride)]
 		for c := range t.cols {
@@ -233,7 +238,6 @@ func (b *dfaBuilder) layout(t *table, classOf []int32) (*dfa, error) {
 		}
 		b.steps += trie.nodes
 	}
-	b.bytes = d.size()
 	if err := b.check(); err != nil {
 		return nil, err
 	}
