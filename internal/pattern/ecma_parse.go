@@ -16,9 +16,9 @@ import (
 // The parser reads the whole pattern even after it has met a construct it
 // cannot translate (look-around, back-references, modifiers, properties
 // Go's tables lack): a malformed pattern is Malformed wherever the error
-// is, and only a well-formed one is Unsupported. Syntax errors unwind the
-// parser by panicking with an *Error, recovered in parseECMA; nothing else
-// panics.
+// is, and only a well-formed one is Unsupported. Syntax and limit errors
+// unwind the parser by panicking with an *Error, recovered in parseECMA;
+// nothing else panics.
 
 // ecmaParser holds the state of one parse.
 type ecmaParser struct {
@@ -47,7 +47,8 @@ type ecmaRef struct {
 }
 
 // parseECMA parses expr as an ECMA-262 pattern with the u flag. Its error
-// is an *Error: Malformed, Limit (nesting), or Unsupported.
+// is an *Error: Malformed, Limit, or (for a pattern otherwise well formed
+// and within the limits) Unsupported.
 func parseECMA(expr string, lim Limits) (re *syntax.Regexp, err error) {
 	if !utf8.ValidString(expr) {
 		return nil, malformedAt(-1, "The pattern is not valid UTF-8 text.")
