@@ -39,7 +39,8 @@ type Error struct {
 	// is past a limit.
 	Index int
 	// Offset is the byte offset in the expression of the construct the
-	// message is about, or -1 when the message is about the whole
+	// message is about (for RE2 syntax, the first occurrence of the text
+	// Go's parser names), or -1 when the message is about the whole
 	// expression.
 	Offset int
 	// Msg is one sentence fit for a user: what construct, where, and what
