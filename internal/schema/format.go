@@ -1,13 +1,13 @@
 package schema
 
-import "github.com/toolgate/toolgate/internal/format"
+import (
+	"github.com/toolgate/toolgate/internal/format"
+	"github.com/toolgate/toolgate/internal/pattern"
+)
 
 // formats asserts the standard formats (package format); regex is an
 // ECMA-262 regular expression, as pattern takes it.
-var formats = format.Assertions{Regex: func(s string) bool {
-	_, err := compileECMA(s)
-	return err == nil
-}}
+var formats = format.Assertions{Regex: func(s string) bool { return pattern.Valid(s, pattern.Limits{}) == nil }}
 
 // formatDialects maps the profile's dialects to package format's.
 var formatDialects = map[Dialect]format.Dialect{

@@ -352,19 +352,19 @@ func walk(root *Node, f func(*Node)) {
 // Memory estimates, in bytes, for Schema.Bytes (checked against the heap
 // by a test).
 const (
-	nodeBytes    = 640  // a Node and its slice headers, with allocator slack
-	stringBytes  = 16   // a string header
-	patternBytes = 1024 // a compiled pattern, before its program
-	instBytes    = 160  // one instruction of a compiled program (and its one-pass copy)
+	nodeBytes    = 640 // a Node and its slice headers, with allocator slack
+	stringBytes  = 16  // a string header
+	patternBytes = 96  // a Pattern and its automaton's headers
 )
 
 // stringSize estimates a string held by the schema, rounded as the
 // allocator rounds it.
 func stringSize(s string) int64 { return stringBytes + int64(len(s)+7)&^7 }
 
-// patternSize estimates a compiled pattern.
+// patternSize estimates a compiled pattern (its automaton says what it
+// holds).
 func patternSize(p *Pattern) int64 {
-	return patternBytes + instBytes*int64(p.insts) + stringSize(p.Source)
+	return patternBytes + int64(p.Compiled.Size()) + stringSize(p.Source)
 }
 
 // estimateBytes estimates the heap a compiled schema holds.
@@ -399,6 +399,7 @@ func estimateBytes(root *Node) int64 {
 			for _, p := range pp.Patterns {
 				total += patternSize(p)
 			}
+			total += patternBytes + int64(pp.Set.Size())
 		}
 	})
 	return total

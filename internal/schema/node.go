@@ -2,6 +2,7 @@ package schema
 
 import (
 	"github.com/toolgate/toolgate/internal/decimal"
+	"github.com/toolgate/toolgate/internal/pattern"
 )
 
 // Profile names a subset of JSON Schema: which keywords a schema may use and
@@ -241,6 +242,9 @@ type DependentSchema struct {
 
 // PatternProperties are the patternProperties of one node.
 type PatternProperties struct {
+	// Set matches every pattern at once, so a member name costs one
+	// automaton step per byte however many patterns there are.
+	Set *pattern.Set
 	// Patterns are the member-name patterns, in schema order.
 	Patterns []*Pattern
 	// Schemas constrain the members whose names match the pattern of the

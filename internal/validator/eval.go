@@ -176,7 +176,7 @@ func (v *Validator) start(e *eval) {
 	}
 	switch f.kind {
 	case jsontok.String:
-		e.str = strState{choiceFail: [2]int64{-1, -1}, maxFail: -1}
+		v.startString(e)
 	case jsontok.Number:
 		if e.num == nil {
 			e.num = &numState{}

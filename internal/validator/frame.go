@@ -137,7 +137,7 @@ func (v *Validator) prepareText(fr int32) {
 		n := e.node
 		if f.kind == jsontok.String {
 			f.wantLength = f.wantLength || n.MinLength >= 0 || n.MaxLength >= 0
-			f.wantText = f.wantText || n.Pattern != nil || n.Format != nil
+			f.wantText = f.wantText || n.Format != nil
 		}
 	}
 }
