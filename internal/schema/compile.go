@@ -136,7 +136,7 @@ func CompileWith(profile Profile, doc []byte, opts Options) *Result {
 	res.Errors, res.Warnings = c.errors, c.warnings
 	if len(res.Errors) == 0 {
 		res.Schema = &Schema{Root: root, Profile: profile, MaxDigits: c.maxDigits, Nodes: int(c.nodes)}
-		c.finish(res, opts.Limits.MaxWidth)
+		c.finish(res, opts.Limits.MaxWidth, v)
 		res.Key = res.Canonical
 	}
 	return res
@@ -502,7 +502,7 @@ const (
 
 // finish measures a compiled schema: its width, which must stay within
 // the bound, and its memory.
-func (c *compiler) finish(res *Result, maxWidth int) {
+func (c *compiler) finish(res *Result, maxWidth int, doc *jsondoc.Value) {
 	s := res.Schema
 	width, ok := measureWidth(s.Root, widthBudget)
 	switch {
@@ -519,6 +519,39 @@ func (c *compiler) finish(res *Result, maxWidth int) {
 	}
 	s.Width, s.Bytes = width, estimateBytes(s.Root)
 	walk(s.Root, summarize)
+	// A schema that names no type at all and accepts every object is
+	// usually a mistake (an empty Struct from a client that could not
+	// serialise its schema compiles as {}); a tool without parameters says
+	// "type": "object" and is not warned about.
+	if (doc.Kind != jsontok.Object || doc.Get("type") == nil) && acceptsEveryObject(s.Root, map[*Node]bool{}) {
+		res.Warnings = append(res.Warnings, Finding{Code: CodeUnsupported, Keyword: "schema", Offset: -1,
+			Message: "This schema constrains nothing: it names no type and every object passes it, so validating against it checks only that the arguments are one JSON object (a client that sent its schema as an empty Struct gets this); write \"type\": \"object\" for a tool without parameters."})
+	}
+}
+
+// acceptsEveryObject reports whether n accepts every object: it checks
+// nothing of an object's content and its in-place subschemas, all "must
+// match", accept every object too.
+func acceptsEveryObject(n *Node, seen map[*Node]bool) bool {
+	if n.Never || n.Types&TypeObject == 0 || n.Checks&TypeObject != 0 ||
+		len(n.AnyOf) > 0 || len(n.OneOf) > 0 || n.Not != nil || n.If != nil || len(n.DependentSchemas) > 0 {
+		return false
+	}
+	if seen[n] {
+		return true
+	}
+	seen[n] = true
+	for _, s := range n.AllOf {
+		if !acceptsEveryObject(s, seen) {
+			return false
+		}
+	}
+	for _, r := range n.Refs {
+		if !acceptsEveryObject(r.Target, seen) {
+			return false
+		}
+	}
+	return true
 }
 
 // Truncate shortens s to at most n bytes on a UTF-8 boundary, marking the cut
