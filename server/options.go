@@ -15,6 +15,21 @@ type Options struct {
 	// MaxFindings caps the findings in one answer; errors_truncated reports
 	// more. Default 100.
 	MaxFindings int
+	// MaxFindingMessage bounds one finding's message, in bytes: a longer
+	// message is cut on a UTF-8 boundary after this many bytes and ends with
+	// "… (N more bytes)". A keyword or an RFC 6901 pointer longer than this
+	// is shortened too: a keyword like a message, a pointer to its longest
+	// ancestor that fits (so it still names a value that holds the one the
+	// finding is about). Default DefaultMaxFindingMessage (1 KiB).
+	MaxFindingMessage int
+	// MaxAnswerBytes bounds the findings of one answer (a response, or one
+	// CallResult): the bytes of their keywords, pointers and messages
+	// together, warnings included. Findings past it are left out and
+	// errors_truncated is set; the first finding of an answer is always
+	// sent. A CompileToolset response shares one budget among its tools.
+	// Default DefaultMaxAnswerBytes (256 KiB), well below a client's
+	// default 4 MiB receive limit.
+	MaxAnswerBytes int
 	// StoreEntries bounds how many compiled schemas are kept. Default 10,000.
 	StoreEntries int
 	// StoreBytes bounds the compiled schemas kept, counted as their
@@ -35,6 +50,10 @@ type Options struct {
 const (
 	DefaultStoreEntries = 10_000
 	DefaultStoreBytes   = 256 << 20
+	// DefaultMaxFindingMessage is Options.MaxFindingMessage's default.
+	DefaultMaxFindingMessage = 1 << 10
+	// DefaultMaxAnswerBytes is Options.MaxAnswerBytes's default.
+	DefaultMaxAnswerBytes = 256 << 10
 	// DefaultStreamIdleTimeout is Options.StreamIdleTimeout's default.
 	DefaultStreamIdleTimeout = 5 * time.Minute
 )
@@ -45,6 +64,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxFindings <= 0 {
 		o.MaxFindings = validator.DefaultMaxFindings
+	}
+	if o.MaxFindingMessage <= 0 {
+		o.MaxFindingMessage = DefaultMaxFindingMessage
+	}
+	if o.MaxAnswerBytes <= 0 {
+		o.MaxAnswerBytes = DefaultMaxAnswerBytes
 	}
 	if o.StoreEntries <= 0 {
 		o.StoreEntries = DefaultStoreEntries
@@ -66,4 +91,9 @@ func (o Options) withDefaults() Options {
 
 func (o Options) validatorOptions() validator.Options {
 	return validator.Options{MaxDepth: o.MaxDepth, MaxFindings: o.MaxFindings}
+}
+
+// answer returns a fresh budget for one answer's findings.
+func (o Options) answer() *answer {
+	return &answer{maxFindings: o.MaxFindings, maxText: o.MaxFindingMessage, left: o.MaxAnswerBytes}
 }

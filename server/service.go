@@ -18,7 +18,6 @@ import (
 	"github.com/toolgate/toolgate/internal/store"
 	"github.com/toolgate/toolgate/internal/stream"
 	"github.com/toolgate/toolgate/internal/toolset"
-	"github.com/toolgate/toolgate/internal/validator"
 )
 
 // Service implements toolgate.v1.ValidationService. It is safe for
@@ -27,6 +26,9 @@ type Service struct {
 	toolgatev1.UnimplementedValidationServiceServer
 	opts  Options
 	store *store.Store[*schema.Schema]
+	// progress, when set (by tests), is told after each bounded step of a
+	// unary request's work how far it got; see step.
+	progress func(ctx context.Context, done int64)
 }
 
 // NewService returns a Service with its own schema store.
@@ -43,10 +45,14 @@ type compiled struct {
 
 // compile compiles a CompileSchemaRequest and stores the schema under its
 // handle. Problems with the schema are in res; an error is a problem with the
-// request itself.
-func (s *Service) compile(req *toolgatev1.CompileSchemaRequest) (compiled, error) {
+// request itself, or ctx's end (checked before compiling: one compilation
+// is bounded by the message size limit and the engine's own limits).
+func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequest) (compiled, error) {
 	profile, err := profileFromProto(req.GetProfile())
 	if err != nil {
+		return compiled{}, err
+	}
+	if err := jsonSchemaOptions(profile, req.GetResources(), req.GetFormatAssertion()); err != nil {
 		return compiled{}, err
 	}
 	var doc []byte
@@ -60,6 +66,9 @@ func (s *Service) compile(req *toolgatev1.CompileSchemaRequest) (compiled, error
 		}
 	default:
 		return compiled{}, status.Error(codes.InvalidArgument, "a schema is required: set schema_json or schema_struct")
+	}
+	if err := alive(ctx); err != nil {
+		return compiled{}, err
 	}
 	res := schema.Compile(profile, doc)
 	if res.Schema == nil {
@@ -76,22 +85,26 @@ func (s *Service) put(profile schema.Profile, res *schema.Result) string {
 }
 
 // CompileSchema checks a schema against a profile and returns its handle,
-// or every finding that keeps it from compiling.
-func (s *Service) CompileSchema(_ context.Context, req *toolgatev1.CompileSchemaRequest) (*toolgatev1.CompileSchemaResponse, error) {
-	c, err := s.compile(req)
+// or every finding that keeps it from compiling (within Options'
+// answer bounds: errors first, then warnings).
+func (s *Service) CompileSchema(ctx context.Context, req *toolgatev1.CompileSchemaRequest) (*toolgatev1.CompileSchemaResponse, error) {
+	c, err := s.compile(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	resp := &toolgatev1.CompileSchemaResponse{Handle: c.handle, Code: codeToProto(c.res.Code())}
-	resp.Errors, resp.ErrorsTruncated = findingsToProtoCapped(c.res.Errors, s.opts.MaxFindings)
-	resp.Warnings, _ = findingsToProtoCapped(c.res.Warnings, s.opts.MaxFindings)
+	a := s.opts.answer()
+	resp.Errors, resp.ErrorsTruncated = a.findings(c.res.Errors)
+	resp.Warnings, _ = a.findings(c.res.Warnings)
 	return resp, nil
 }
 
 // Validate checks arguments against a stored (by handle) or inline schema.
 // An empty arguments_json is the empty object, as a provider sends for a tool
-// without parameters.
-func (s *Service) Validate(_ context.Context, req *toolgatev1.ValidateRequest) (*toolgatev1.ValidateResponse, error) {
+// without parameters. The arguments are fed to the validator in bounded
+// chunks (see validate), so a request ends with DEADLINE_EXCEEDED or
+// CANCELLED soon after its deadline passes or its caller leaves.
+func (s *Service) Validate(ctx context.Context, req *toolgatev1.ValidateRequest) (*toolgatev1.ValidateResponse, error) {
 	var sch *schema.Schema
 	var handle string
 	switch src := req.GetSchema().(type) {
@@ -105,13 +118,13 @@ func (s *Service) Validate(_ context.Context, req *toolgatev1.ValidateRequest) (
 		}
 		handle = src.Handle
 	case *toolgatev1.ValidateRequest_Inline:
-		c, err := s.compile(src.Inline)
+		c, err := s.compile(ctx, src.Inline)
 		if err != nil {
 			return nil, err
 		}
 		if c.res.Schema == nil {
 			resp := &toolgatev1.ValidateResponse{Code: codeToProto(c.res.Code())}
-			resp.Errors, resp.ErrorsTruncated = findingsToProtoCapped(c.res.Errors, s.opts.MaxFindings)
+			resp.Errors, resp.ErrorsTruncated = s.opts.answer().findings(c.res.Errors)
 			return resp, nil
 		}
 		sch, handle = c.res.Schema, c.handle
@@ -133,7 +146,11 @@ func (s *Service) Validate(_ context.Context, req *toolgatev1.ValidateRequest) (
 	default:
 		return nil, status.Error(codes.InvalidArgument, "arguments are required: set arguments_json or arguments_struct")
 	}
-	return validateResponse(validator.Validate(sch, args, s.opts.validatorOptions()), handle), nil
+	r, err := s.validate(ctx, sch, args)
+	if err != nil {
+		return nil, err
+	}
+	return validateResponse(r, handle, s.opts.answer()), nil
 }
 
 // ValidateStream validates tool calls while they stream; see DESIGN.md §2.
@@ -147,7 +164,7 @@ func (s *Service) ValidateStream(srv grpc.BidiStreamingServer[toolgatev1.Validat
 		Validator:    s.opts.validatorOptions(),
 	}, s.store.Get, func(r *stream.Result) {
 		if sendErr == nil {
-			sendErr = srv.Send(callResultToProto(r))
+			sendErr = srv.Send(callResultToProto(r, s.opts.answer()))
 		}
 	})
 	requests := receive(srv)
@@ -238,43 +255,52 @@ func streamStatus(err error) error {
 	return status.Error(codes.InvalidArgument, se.Msg)
 }
 
-// CompileToolset compiles every tool of a tools/list result or tool list and
-// binds the ones that can be enforced.
-func (s *Service) CompileToolset(_ context.Context, req *toolgatev1.CompileToolsetRequest) (*toolgatev1.CompileToolsetResponse, error) {
+// CompileToolset compiles every tool of a tools/list result or tool list,
+// tool by tool (checking ctx before each), and binds the ones that can be
+// enforced: all of them under ADMISSION_QUARANTINE, none unless every tool
+// compiled under ADMISSION_STRICT. The tools' findings share one answer
+// budget (Options.MaxAnswerBytes).
+func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToolsetRequest) (*toolgatev1.CompileToolsetResponse, error) {
 	profile, err := profileFromProto(req.GetProfile())
 	if err != nil {
 		return nil, err
 	}
-	var tools []toolset.Tool
-	switch src := req.GetSource().(type) {
-	case *toolgatev1.CompileToolsetRequest_ToolsListJson:
-		var err error
-		if tools, err = toolset.ParseToolsList([]byte(src.ToolsListJson)); err != nil {
-			return nil, status.Errorf(codes.InvalidArgument, "tools_list_json: %v", err)
-		}
-	case *toolgatev1.CompileToolsetRequest_Tools:
-		for _, t := range src.Tools.GetTools() {
-			tool := toolset.Tool{Name: t.GetName()}
-			if t.GetSchemaJson() != "" {
-				tool.Schema = []byte(t.GetSchemaJson())
-			}
-			tools = append(tools, tool)
-		}
-	default:
-		return nil, status.Error(codes.InvalidArgument, "tools are required: set tools_list_json or tools")
+	if err := jsonSchemaOptions(profile, req.GetResources(), req.GetFormatAssertion()); err != nil {
+		return nil, err
+	}
+	strict, err := strictAdmission(req.GetAdmission())
+	if err != nil {
+		return nil, err
+	}
+	tools, err := toolsFromProto(req)
+	if err != nil {
+		return nil, err
 	}
 	resp := &toolgatev1.CompileToolsetResponse{Bind: map[string]string{}, Admitted: true}
-	for _, r := range toolset.Compile(profile, tools) {
+	a := s.opts.answer()
+	results := toolset.Check(tools)
+	for i := range results {
+		if err := alive(ctx); err != nil {
+			return nil, err
+		}
+		r := &results[i]
+		r.Compile(profile)
+		s.step(ctx, int64(i+1))
 		tr := &toolgatev1.ToolResult{Name: r.Name, Code: codeToProto(r.Code())}
-		tr.Errors, tr.ErrorsTruncated = findingsToProtoCapped(r.Findings(), s.opts.MaxFindings)
+		tr.Errors, tr.ErrorsTruncated = a.findings(r.Findings())
 		if r.Compiled != nil {
-			tr.Warnings, _ = findingsToProtoCapped(r.Compiled.Warnings, s.opts.MaxFindings)
+			tr.Warnings, _ = a.findings(r.Compiled.Warnings)
 		}
 		if r.Code() == schema.CodeNone {
 			tr.Handle = s.put(profile, r.Compiled)
 			resp.Bind[r.Name] = tr.Handle
+		} else if strict {
+			resp.Admitted = false
 		}
 		resp.Tools = append(resp.Tools, tr)
+	}
+	if !resp.Admitted {
+		clear(resp.Bind)
 	}
 	return resp, nil
 }
