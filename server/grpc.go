@@ -43,7 +43,9 @@ const DefaultMaxMessageBytes = 4 << 20
 // NewGRPCServer returns a grpc.Server serving the ValidationService, the
 // standard health service (SERVING for "" and the service name) and
 // reflection. Interceptors run logging outermost, then authentication, then
-// panic recovery (a panic becomes INTERNAL and is logged).
+// panic recovery (a panic becomes INTERNAL and is logged). A request that
+// cannot be decoded (invalid UTF-8 in a string field) is INVALID_ARGUMENT,
+// not grpc-go's INTERNAL (see decodeErrors).
 func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 	logger := cfg.Logger
 	if logger == nil {
@@ -59,8 +61,10 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 		return status.Error(codes.Internal, "internal error")
 	})}
 	auth := bearerAuth(cfg.BearerToken)
+	decode := newDecodeErrors()
 	opts := append([]grpc.ServerOption{
 		grpc.MaxRecvMsgSize(maxMsg),
+		grpc.ForceServerCodecV2(decode),
 		grpc.ChainUnaryInterceptor(
 			logging.UnaryServerInterceptor(slogAdapter(logger), logOpts...),
 			auth.unary,
@@ -74,11 +78,11 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 	}, cfg.ServerOptions...)
 	srv := grpc.NewServer(opts...)
 	svc := NewService(cfg.Options)
-	toolgatev1.RegisterValidationServiceServer(srv, svc)
+	srv.RegisterService(decode.wrap(&toolgatev1.ValidationService_ServiceDesc), svc)
 	hs := health.NewServer()
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	hs.SetServingStatus(toolgatev1.ValidationService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
-	healthpb.RegisterHealthServer(srv, hs)
+	srv.RegisterService(decode.wrap(&healthpb.Health_ServiceDesc), hs)
 	reflection.Register(srv)
 	return srv, svc
 }
