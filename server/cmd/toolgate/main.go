@@ -58,6 +58,7 @@ type config struct {
 	tlsCert, tlsKey, clientCA, token string
 	maxMessageBytes                  int
 	opts                             server.Options
+	keepalive                        server.Keepalive
 	shutdownGrace                    time.Duration
 }
 
@@ -89,6 +90,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	num(&c.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest request message, in bytes")
 	num(&c.opts.MaxDepth, "max-depth", 128, "deepest nesting of arguments")
 	num(&c.opts.MaxFindings, "max-findings", 100, "most findings in one answer")
+	num(&c.opts.MaxFindingMessage, "max-finding-message", server.DefaultMaxFindingMessage, "longest finding message, in bytes (longer ones are cut)")
+	num(&c.opts.MaxAnswerBytes, "max-answer-bytes", server.DefaultMaxAnswerBytes, "most bytes of findings in one answer")
 	num(&c.opts.StoreEntries, "store-entries", server.DefaultStoreEntries, "most compiled schemas kept")
 	num64(&c.opts.StoreBytes, "store-bytes", server.DefaultStoreBytes, "most bytes of compiled schemas kept (canonical JSON length)")
 	num(&c.opts.MaxCallsPerStream, "max-calls-per-stream", 1024, "most calls one ValidateStream may start")
@@ -102,6 +105,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	dur(&c.shutdownGrace, "shutdown-grace", "10s", "how long SIGTERM waits for calls in flight")
 	dur(&c.opts.StreamIdleTimeout, "stream-idle-timeout", "5m", "end a ValidateStream that sends nothing for this long")
+	dur(&c.keepalive.MinTime, "keepalive-min-time", server.DefaultKeepaliveMinTime.String(), "shortest interval at which clients may ping")
+	dur(&c.keepalive.Time, "keepalive-time", server.DefaultKeepaliveTime.String(), "ping a client whose connection is silent this long")
+	dur(&c.keepalive.Timeout, "keepalive-timeout", server.DefaultKeepaliveTimeout.String(), "close a connection whose ping is not answered in this time")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -207,7 +213,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	srv, _ := server.NewGRPCServer(server.Config{
 		Options: c.opts, Logger: logger, BearerToken: token,
-		MaxMessageBytes: c.maxMessageBytes, ServerOptions: serverOpts,
+		MaxMessageBytes: c.maxMessageBytes, Keepalive: c.keepalive, ServerOptions: serverOpts,
 	})
 	lis, err := net.Listen("tcp", c.addr)
 	if err != nil {
