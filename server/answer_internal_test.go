@@ -81,7 +81,7 @@ func TestAnswerBounds(t *testing.T) {
 		}
 		return ""
 	}
-	for i := range 2000 {
+	for i := range 500 {
 		fs := make([]schema.Finding, rng.IntN(12))
 		for j := range fs {
 			fs[j] = schema.Finding{Code: schema.CodeValidation, Keyword: text([]string{"k", "é"}),
