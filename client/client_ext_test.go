@@ -90,6 +90,44 @@ func TestWithProfile(t *testing.T) {
 	}, rec.profiles)
 }
 
+// TestWithAdmission checks that WithAdmission reaches CompileToolset and
+// CompileTools: under ADMISSION_STRICT one tool that does not compile
+// leaves nothing bound, while the default binds what compiled.
+func TestWithAdmission(t *testing.T) {
+	t.Parallel()
+	c := dialReplica(t, newReplica(t, server.Config{}))
+	tools := []client.ToolSchema{{Name: "weather", SchemaJSON: weatherSchema}, {Name: "grep", SchemaJSON: patternSchema}}
+	toolsList := `{"tools":[{"name":"weather","inputSchema":` + weatherSchema + `},{"name":"grep","inputSchema":` + patternSchema + `}]}`
+	strict := client.WithAdmission(toolgatev1.Admission_ADMISSION_STRICT)
+	for name, compile := range map[string]func(...client.CompileOption) (*toolgatev1.CompileToolsetResponse, error){
+		"CompileTools": func(opts ...client.CompileOption) (*toolgatev1.CompileToolsetResponse, error) {
+			return c.CompileTools(t.Context(), tools, opts...)
+		},
+		"CompileToolset": func(opts ...client.CompileOption) (*toolgatev1.CompileToolsetResponse, error) {
+			return c.CompileToolset(t.Context(), toolsList, opts...)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			quarantine, err := compile()
+			require.NoError(t, err)
+			assert.True(t, quarantine.GetAdmitted())
+			assert.Equal(t, []string{"weather"}, sortedKeys(client.NewToolset(quarantine).Bind()))
+
+			resp, err := compile(strict)
+			require.NoError(t, err)
+			assert.False(t, resp.GetAdmitted())
+			assert.Empty(t, resp.GetBind())
+			assert.Empty(t, client.NewToolset(resp).Bind())
+			assert.Len(t, client.NewToolset(resp).Refused(), 2)
+			assert.Equal(t, quarantine.GetTools()[0].GetHandle(), resp.GetTools()[0].GetHandle(), "the compiled tool still reports its handle")
+
+			_, err = compile(client.WithAdmission(toolgatev1.Admission(9)))
+			assert.Equal(t, codes.InvalidArgument, status.Code(err), "%v", err)
+		})
+	}
+}
+
 func TestValidate(t *testing.T) {
 	t.Parallel()
 	r := newReplica(t, server.Config{})

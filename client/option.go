@@ -17,7 +17,8 @@ type Option interface {
 }
 
 // A CompileOption configures how a schema is compiled: by Client.Compile,
-// Validator.Register and Validator.ValidateSchema.
+// Validator.Register, Validator.ValidateSchema, Client.CompileToolset and
+// Client.CompileTools.
 type CompileOption interface {
 	applyToCompile(*compileConfig)
 }
@@ -58,7 +59,17 @@ func (cfg *dialConfig) dialOptions() ([]grpc.DialOption, error) {
 }
 
 type compileConfig struct {
-	profile toolgatev1.Profile
+	profile   toolgatev1.Profile
+	admission toolgatev1.Admission
+}
+
+// newCompileConfig applies opts, in order, to the defaults.
+func newCompileConfig(opts []CompileOption) compileConfig {
+	var cfg compileConfig
+	for _, o := range opts {
+		o.applyToCompile(&cfg)
+	}
+	return cfg
 }
 
 type dialOptionFunc func(*dialConfig)
@@ -125,6 +136,20 @@ func WithDialOptions(opts ...grpc.DialOption) Option {
 func WithProfile(p toolgatev1.Profile) CompileOption {
 	return compileOptionFunc(func(cfg *compileConfig) {
 		cfg.profile = p
+	})
+}
+
+// WithAdmission sets what Client.CompileToolset and Client.CompileTools
+// bind when some tools cannot be enforced (other calls ignore it). The
+// default, toolgatev1.Admission_ADMISSION_UNSPECIFIED, is
+// ADMISSION_QUARANTINE: every tool that compiled is bound and the others
+// are reported. With ADMISSION_STRICT nothing is bound unless every tool
+// compiled: the response's bind map is then empty and its admitted false,
+// though each compiled tool still reports its handle. A value the server
+// does not know makes the call fail with codes.InvalidArgument.
+func WithAdmission(a toolgatev1.Admission) CompileOption {
+	return compileOptionFunc(func(cfg *compileConfig) {
+		cfg.admission = a
 	})
 }
 

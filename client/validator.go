@@ -112,11 +112,7 @@ func (v *Validator) Validate(ctx context.Context, handle, argumentsJSON string) 
 // is not valid and carries the schema's code and findings (nothing is
 // remembered then). The error return is for the call itself.
 func (v *Validator) ValidateSchema(ctx context.Context, schemaJSON, argumentsJSON string, opts ...CompileOption) (*toolgatev1.ValidateResponse, error) {
-	var cfg compileConfig
-	for _, o := range opts {
-		o.applyToCompile(&cfg)
-	}
-	key := schemaKey{profile: cfg.profile, json: schemaJSON}
+	key := schemaKey{profile: newCompileConfig(opts).profile, json: schemaJSON}
 	v.mu.RLock()
 	handle, ok := v.bySchema[key]
 	v.mu.RUnlock()
