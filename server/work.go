@@ -13,7 +13,7 @@ import (
 // between two checks of its context. The slowest schemas the engine knows
 // cost tens of microseconds per byte, so a request stops within a fraction
 // of a second of its deadline; a check costs nanoseconds per chunk.
-const checkEvery = 4 << 10
+const checkEvery = 1 << 10
 
 // validate checks a whole document, fed to the validator checkEvery bytes
 // at a time with ctx checked before each piece: once the request's deadline
