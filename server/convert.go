@@ -24,6 +24,8 @@ func profileFromProto(p toolgatev1.Profile) (schema.Profile, error) {
 		return schema.ToolInput, nil
 	case toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE:
 		return schema.OutputBindable, nil
+	case toolgatev1.Profile_PROFILE_JSON_SCHEMA:
+		return schema.JSONSchema, nil
 	}
 	return 0, status.Errorf(codes.InvalidArgument, "profile %d is not a known Profile", p)
 }
@@ -88,18 +90,29 @@ func callResultToProto(r *stream.Result, a *answer) *toolgatev1.ValidateStreamRe
 	return &toolgatev1.ValidateStreamResponse{Event: &toolgatev1.ValidateStreamResponse_Result{Result: res}}
 }
 
-// jsonSchemaOptions checks the compile options that only PROFILE_JSON_SCHEMA
-// takes, as the proto says: extra schema documents (resources) and format
-// assertion. Every profile the engine compiles today rejects them with
-// INVALID_ARGUMENT; the JSON Schema profile will hand them to its compiler.
-func jsonSchemaOptions(profile schema.Profile, resources map[string]string, formatAssertion bool) error {
+// compileOptions returns the schema compile options of a request: the
+// server's schema limits, and for PROFILE_JSON_SCHEMA the request's extra
+// documents (resources) and format assertion. The other profiles reject
+// those two with INVALID_ARGUMENT, as the proto says.
+func (o Options) compileOptions(profile schema.Profile, resources map[string]string, formatAssertion bool) (schema.Options, error) {
+	opts := schema.Options{Limits: o.schemaLimits()}
+	if profile != schema.JSONSchema {
+		if len(resources) > 0 {
+			return opts, status.Errorf(codes.InvalidArgument, "resources: only PROFILE_JSON_SCHEMA takes extra schema documents, not the %s profile", profile)
+		}
+		if formatAssertion {
+			return opts, status.Errorf(codes.InvalidArgument, "format_assertion: only PROFILE_JSON_SCHEMA asserts format, not the %s profile", profile)
+		}
+		return opts, nil
+	}
+	opts.FormatAssertion = formatAssertion
 	if len(resources) > 0 {
-		return status.Errorf(codes.InvalidArgument, "resources: only PROFILE_JSON_SCHEMA takes extra schema documents, not the %s profile", profile)
+		opts.Resources = make(map[string][]byte, len(resources))
+		for uri, doc := range resources {
+			opts.Resources[uri] = []byte(doc)
+		}
 	}
-	if formatAssertion {
-		return status.Errorf(codes.InvalidArgument, "format_assertion: only PROFILE_JSON_SCHEMA asserts format, not the %s profile", profile)
-	}
-	return nil
+	return opts, nil
 }
 
 // strictAdmission maps the API's admission mode: true for ADMISSION_STRICT,

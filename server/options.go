@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/internal/jsontok"
+	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/stream"
 	"github.com/toolgate/toolgate/internal/validator"
 )
@@ -32,8 +33,9 @@ type Options struct {
 	MaxAnswerBytes int
 	// StoreEntries bounds how many compiled schemas are kept. Default 10,000.
 	StoreEntries int
-	// StoreBytes bounds the compiled schemas kept, counted as their
-	// canonical JSON length. Default 256 MiB.
+	// StoreBytes bounds the compiled schemas kept, counted as the heap
+	// each holds (the engine's estimate, Schema.Bytes; a compiled schema
+	// holds about 14 times its canonical JSON). Default 256 MiB.
 	StoreBytes int64
 	// MaxCallsPerStream bounds the calls one ValidateStream may start.
 	// Default 1,024.
@@ -44,6 +46,26 @@ type Options struct {
 	// StreamIdleTimeout ends a ValidateStream (DEADLINE_EXCEEDED) that sends
 	// nothing for this long. Default 5 minutes.
 	StreamIdleTimeout time.Duration
+
+	// The schema limits below make a schema past them
+	// UNSUPPORTED_CAPABILITY with keyword "limit" and the measured figure
+	// (DESIGN.md §8). Zero fields take the engine's defaults.
+
+	// MaxWidth bounds how many subschemas may evaluate one argument value
+	// at once (nested oneOf/anyOf/allOf, $ref, ...), measured when a schema
+	// is compiled: the bound on the work per argument byte, in every
+	// profile. Default 1,000.
+	MaxWidth int
+	// MaxSchemaBytes bounds a JSON Schema profile document. Default 1 MiB.
+	MaxSchemaBytes int
+	// MaxSchemaDepth bounds the nesting of a JSON Schema profile document
+	// (the subset profiles allow 64). Default 128.
+	MaxSchemaDepth int
+	// MaxSchemaNodes bounds the subschemas of a JSON Schema. Default
+	// 100,000.
+	MaxSchemaNodes int
+	// MaxSchemaRefs bounds the references of a JSON Schema. Default 10,000.
+	MaxSchemaRefs int
 }
 
 // Defaults for Options.
@@ -87,6 +109,13 @@ func (o Options) withDefaults() Options {
 		o.StreamIdleTimeout = DefaultStreamIdleTimeout
 	}
 	return o
+}
+
+// schemaLimits returns the schema limits; zero fields are the engine's
+// defaults.
+func (o Options) schemaLimits() schema.Limits {
+	return schema.Limits{MaxBytes: o.MaxSchemaBytes, MaxDepth: o.MaxSchemaDepth, MaxNodes: o.MaxSchemaNodes,
+		MaxRefs: o.MaxSchemaRefs, MaxWidth: o.MaxWidth}
 }
 
 func (o Options) validatorOptions() validator.Options {

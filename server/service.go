@@ -52,7 +52,8 @@ func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequ
 	if err != nil {
 		return compiled{}, err
 	}
-	if err := jsonSchemaOptions(profile, req.GetResources(), req.GetFormatAssertion()); err != nil {
+	opts, err := s.opts.compileOptions(profile, req.GetResources(), req.GetFormatAssertion())
+	if err != nil {
 		return compiled{}, err
 	}
 	var doc []byte
@@ -70,7 +71,7 @@ func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequ
 	if err := alive(ctx); err != nil {
 		return compiled{}, err
 	}
-	res := schema.Compile(profile, doc)
+	res := schema.CompileWith(profile, doc, opts)
 	if res.Schema == nil {
 		return compiled{res: res}, nil
 	}
@@ -78,9 +79,13 @@ func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequ
 }
 
 // put stores a compiled schema under its handle and returns the handle.
+// The handle covers res.Key (the canonical schema, and for the JSON Schema
+// profile the options and documents that change what it accepts); the
+// store counts the heap the compiled schema holds (Schema.Bytes), so that
+// Options.StoreBytes bounds memory, not text.
 func (s *Service) put(profile schema.Profile, res *schema.Result) string {
-	h := store.Handle(profile.String(), res.Canonical)
-	s.store.Put(h, res.Schema, int64(len(res.Canonical)))
+	h := store.Handle(profile.String(), res.Key)
+	s.store.Put(h, res.Schema, res.Schema.Bytes)
 	return h
 }
 
@@ -265,7 +270,8 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 	if err != nil {
 		return nil, err
 	}
-	if err := jsonSchemaOptions(profile, req.GetResources(), req.GetFormatAssertion()); err != nil {
+	opts, err := s.opts.compileOptions(profile, req.GetResources(), req.GetFormatAssertion())
+	if err != nil {
 		return nil, err
 	}
 	strict, err := strictAdmission(req.GetAdmission())
@@ -284,7 +290,7 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 			return nil, err
 		}
 		r := &results[i]
-		r.Compile(profile)
+		r.Compile(profile, opts)
 		s.step(ctx, int64(i+1))
 		tr := &toolgatev1.ToolResult{Name: r.Name, Code: codeToProto(r.Code())}
 		tr.Errors, tr.ErrorsTruncated = a.findings(r.Findings())

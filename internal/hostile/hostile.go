@@ -51,6 +51,10 @@ type Shape struct {
 
 // Request is a shape's request, in parts; which are set depends on RPC.
 type Request struct {
+	// Profile is the profile to compile the schemas under, as in the
+	// Profile enum without its prefix ("JSON_SCHEMA"); empty means tool
+	// input.
+	Profile string
 	// Schema is the schema_json to compile (for Validate, compiled first
 	// and then used by handle, unless Handle is set). It may be invalid
 	// UTF-8.
@@ -81,12 +85,12 @@ func Shapes() []Shape {
 		oneOfBranchesEscapes, validatePastDeadline, enumStrings, numericEnumNumber, numericEnumArray, nestedOneOf,
 		unnamedCalls,
 		splitToolName, responsesDoneMismatch,
-		oneOfMessage, oneOfMessageSmall,
+		oneOfMessage, longPointers, longPointersSmall,
 		storeCompiledSize,
 		toolsetRepeatedMembers, geminiBigEvent,
 		neverReads,
 		invalidUTF8Arguments, invalidUTF8Schema, invalidUTF8Delta, malformedHandle,
-		duplicateMemberPointers, longPointers, longPointersSmall,
+		duplicateMemberPointers,
 	}
 }
 

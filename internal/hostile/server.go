@@ -14,15 +14,13 @@ const todoSchema = `{"type":"object","properties":{"action":{"type":"string","en
 
 var validatePastDeadline = Shape{
 	Name: "validate-past-deadline", Finding: 1, Owner: Server, RPC: "Validate",
-	Summary:  "`oneof-branches-escapes` sent with a deadline: `Validate` never looked at its context and burnt a core for minutes after the client's 10 s deadline; it must end with `DEADLINE_EXCEEDED` (or a verdict, once the engine is fast)",
-	Generate: oneOfBranchesEscapes.Generate,
-}
-
-var oneOfMessageSmall = Shape{
-	Name: "oneof-message-small", Finding: 4, Owner: Server, RPC: "Validate",
-	Summary: "8 string items against a `oneOf` of 20,000 branches: megabytes of messages, past a default client's 4 MiB (`RESOURCE_EXHAUSTED` instead of a verdict); the answer must stay within `--max-answer-bytes`",
+	Summary: "a `oneOf` of 999 distinct string branches (within the engine's width limit of 1,000) against a 2 MB string of `\\n` escapes, sent with a deadline: `Validate` never looked at its context and burnt a core for minutes after the client's deadline; it must end with `DEADLINE_EXCEEDED` (or a verdict, if the engine is fast enough)",
 	Generate: func() Request {
-		return Request{Schema: oneOfIntegers(20_000), Arguments: stringItems(8)}
+		return Request{
+			Profile:   "JSON_SCHEMA", // maxLength is outside the tool input profile
+			Schema:    object(`{"oneOf":[` + list(999, func(i int) string { return fmt.Sprintf(`{"type":"string","maxLength":%d}`, 10_000_000+i) }) + `]}`),
+			Arguments: escapes(),
+		}
 	},
 }
 

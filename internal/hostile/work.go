@@ -15,12 +15,12 @@ var oneOfBranchesEscapes = Shape{
 	Name: "oneof-branches-escapes", Finding: 1, Owner: Engine, RPC: "Validate",
 	Summary: "a `oneOf` of 10,000 `{\"type\":\"string\"}` branches (180 KB) against a 2 MB string of `\\n` escapes: 102 s of CPU",
 	Generate: func() Request {
-		return Request{
-			Schema:    object(`{"oneOf":[` + repeat(10_000, `{"type":"string"}`) + `]}`),
-			Arguments: []byte(`{"a":"` + strings.Repeat(`\n`, 1<<20) + `"}`),
-		}
+		return Request{Schema: object(`{"oneOf":[` + repeat(10_000, `{"type":"string"}`) + `]}`), Arguments: escapes()}
 	},
 }
+
+// escapes is {"a": a 2 MB string of \n escapes}.
+func escapes() []byte { return []byte(`{"a":"` + strings.Repeat(`\n`, 1<<20) + `"}`) }
 
 var enumStrings = Shape{
 	Name: "enum-strings", Finding: 1, Owner: Engine, RPC: "Validate",
@@ -140,7 +140,7 @@ func longPointerRequest(n, items int) Request {
 }
 
 var longPointers = Shape{
-	Name: "long-pointers", Finding: 0, Owner: Engine, RPC: "Validate",
+	Name: "long-pointers", Finding: 4, Owner: Engine, RPC: "Validate",
 	Summary:  "a 1 MB property name and 100 wrong items under it: 100 findings, each with the name in both pointers and its message, 300 MB to format (the answer itself is bounded by the server)",
 	Generate: func() Request { return longPointerRequest(1<<20, 100) },
 }

@@ -48,8 +48,8 @@ func (r *Result) Findings() []schema.Finding {
 // Code summarizes the tool's findings; CodeNone when it can be enforced.
 func (r *Result) Code() schema.Code { return schema.Summarize(r.Findings()) }
 
-// Compile compiles every tool for profile, in input order: Check, then
-// each Result's Compile. A tool without a name or schema, or whose name
+// Compile compiles every tool for profile with the default schema
+// options, in input order: Check, then each Result's Compile. A tool without a name or schema, or whose name
 // occurs more than once, is a VALIDATION finding (its schema is still
 // compiled, so its own findings show too): a runtime could not tell which
 // schema a call to a repeated name must satisfy, so no occurrence of it is
@@ -57,7 +57,7 @@ func (r *Result) Code() schema.Code { return schema.Summarize(r.Findings()) }
 func Compile(profile schema.Profile, tools []Tool) []Result {
 	results := Check(tools)
 	for i := range results {
-		results[i].Compile(profile)
+		results[i].Compile(profile, schema.Options{})
 	}
 	return results
 }
@@ -87,11 +87,11 @@ func Check(tools []Tool) []Result {
 	return results
 }
 
-// Compile compiles the tool's schema for profile into r.Compiled; a tool
-// without a schema stays as it is.
-func (r *Result) Compile(profile schema.Profile) {
+// Compile compiles the tool's schema for profile with opts into
+// r.Compiled; a tool without a schema stays as it is.
+func (r *Result) Compile(profile schema.Profile, opts schema.Options) {
 	if r.Schema != nil {
-		r.Compiled = schema.Compile(profile, r.Schema)
+		r.Compiled = schema.CompileWith(profile, r.Schema, opts)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/server"
 )
 
@@ -22,7 +23,8 @@ func TestFlagDefaults(t *testing.T) {
 	assert.Equal(t, server.Options{MaxDepth: 128, MaxFindings: 100, MaxFindingMessage: server.DefaultMaxFindingMessage,
 		MaxAnswerBytes: server.DefaultMaxAnswerBytes, StoreEntries: server.DefaultStoreEntries,
 		StoreBytes: server.DefaultStoreBytes, MaxCallsPerStream: 1024, MaxCallBytes: 4 << 20,
-		StreamIdleTimeout: server.DefaultStreamIdleTimeout}, c.opts)
+		StreamIdleTimeout: server.DefaultStreamIdleTimeout, MaxWidth: schema.DefaultMaxWidth, MaxSchemaBytes: schema.DefaultMaxBytes,
+		MaxSchemaDepth: schema.DefaultSchemaDepth, MaxSchemaNodes: schema.DefaultMaxNodes, MaxSchemaRefs: schema.DefaultMaxRefs}, c.opts)
 	assert.Equal(t, server.Keepalive{MinTime: server.DefaultKeepaliveMinTime, Time: server.DefaultKeepaliveTime,
 		Timeout: server.DefaultKeepaliveTimeout}, c.keepalive)
 	assert.Equal(t, 10*time.Second, c.shutdownGrace)
@@ -39,6 +41,7 @@ func TestFlagEnvironmentFallbacks(t *testing.T) {
 	t.Setenv("TOOLGATE_LOG_LEVEL", "debug")
 	t.Setenv("TOOLGATE_MAX_ANSWER_BYTES", "4096")
 	t.Setenv("TOOLGATE_KEEPALIVE_MIN_TIME", "15s")
+	t.Setenv("TOOLGATE_MAX_WIDTH", "50")
 	c, err := parseFlags([]string{"--max-depth", "9", "--keepalive-time", "2m"}, io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, "0.0.0.0:9000", c.addr)
@@ -49,6 +52,7 @@ func TestFlagEnvironmentFallbacks(t *testing.T) {
 	assert.Equal(t, "debug", c.logLevel)
 	assert.Equal(t, 4096, c.opts.MaxAnswerBytes)
 	assert.Equal(t, 15*time.Second, c.keepalive.MinTime)
+	assert.Equal(t, 50, c.opts.MaxWidth)
 	assert.Equal(t, 2*time.Minute, c.keepalive.Time)
 }
 

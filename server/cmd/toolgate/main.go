@@ -34,6 +34,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 
+	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/server"
 )
 
@@ -93,9 +94,14 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	num(&c.opts.MaxFindingMessage, "max-finding-message", server.DefaultMaxFindingMessage, "longest finding message, in bytes (longer ones are cut)")
 	num(&c.opts.MaxAnswerBytes, "max-answer-bytes", server.DefaultMaxAnswerBytes, "most bytes of findings in one answer")
 	num(&c.opts.StoreEntries, "store-entries", server.DefaultStoreEntries, "most compiled schemas kept")
-	num64(&c.opts.StoreBytes, "store-bytes", server.DefaultStoreBytes, "most bytes of compiled schemas kept (canonical JSON length)")
+	num64(&c.opts.StoreBytes, "store-bytes", server.DefaultStoreBytes, "most bytes of compiled schemas kept (the heap they hold)")
 	num(&c.opts.MaxCallsPerStream, "max-calls-per-stream", 1024, "most calls one ValidateStream may start")
 	num64(&c.opts.MaxCallBytes, "max-call-bytes", 4<<20, "most argument bytes of one streamed call")
+	num(&c.opts.MaxWidth, "max-width", schema.DefaultMaxWidth, "most subschemas that may evaluate one argument value at once (work per byte)")
+	num(&c.opts.MaxSchemaBytes, "max-schema-bytes", schema.DefaultMaxBytes, "largest JSON Schema profile document, in bytes")
+	num(&c.opts.MaxSchemaDepth, "max-schema-depth", schema.DefaultSchemaDepth, "deepest nesting of a JSON Schema profile document")
+	num(&c.opts.MaxSchemaNodes, "max-schema-nodes", schema.DefaultMaxNodes, "most subschemas of a JSON Schema")
+	num(&c.opts.MaxSchemaRefs, "max-schema-refs", schema.DefaultMaxRefs, "most references of a JSON Schema")
 	dur := func(p *time.Duration, name, def, usage string) {
 		v, err := time.ParseDuration(envString(name, def))
 		if err != nil {
