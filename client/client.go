@@ -142,10 +142,7 @@ func (c *Client) validateInline(ctx context.Context, schema *toolgatev1.CompileS
 }
 
 func compileRequest(schemaJSON string, opts []CompileOption) *toolgatev1.CompileSchemaRequest {
-	return &toolgatev1.CompileSchemaRequest{
-		Profile: newCompileConfig(opts).profile,
-		Schema:  &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: schemaJSON},
-	}
+	return keyOf(schemaJSON, newCompileConfig(opts)).request()
 }
 
 // errEmptyToken is returned by Dial for WithBearerToken("").

@@ -34,9 +34,11 @@ import (
 func (c *Client) CompileToolset(ctx context.Context, toolsListJSON string, opts ...CompileOption) (*toolgatev1.CompileToolsetResponse, error) {
 	cfg := newCompileConfig(opts)
 	return c.api.CompileToolset(ctx, &toolgatev1.CompileToolsetRequest{
-		Profile:   cfg.profile,
-		Admission: cfg.admission,
-		Source:    &toolgatev1.CompileToolsetRequest_ToolsListJson{ToolsListJson: toolsListJSON},
+		Profile:         cfg.profile,
+		Admission:       cfg.admission,
+		Resources:       cfg.resources,
+		FormatAssertion: cfg.formatAssertion,
+		Source:          &toolgatev1.CompileToolsetRequest_ToolsListJson{ToolsListJson: toolsListJSON},
 	})
 }
 
@@ -65,9 +67,11 @@ func (c *Client) CompileTools(ctx context.Context, tools []ToolSchema, opts ...C
 	}
 	cfg := newCompileConfig(opts)
 	return c.api.CompileToolset(ctx, &toolgatev1.CompileToolsetRequest{
-		Profile:   cfg.profile,
-		Admission: cfg.admission,
-		Source:    &toolgatev1.CompileToolsetRequest_Tools{Tools: list},
+		Profile:         cfg.profile,
+		Admission:       cfg.admission,
+		Resources:       cfg.resources,
+		FormatAssertion: cfg.formatAssertion,
+		Source:          &toolgatev1.CompileToolsetRequest_Tools{Tools: list},
 	})
 }
 
