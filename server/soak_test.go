@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"runtime"
 	"slices"
 	"sync"
@@ -69,12 +68,7 @@ func (l *latencies) quantile(q float64) time.Duration {
 // of call. Run it with make soak (build tag soak); it is not part of make
 // test.
 func TestSoak(t *testing.T) {
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	srv, _ := server.NewGRPCServer(server.Config{})
-	go func() { _ = srv.Serve(lis) }()
-	defer srv.Stop()
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := grpc.NewClient(serveTCP(t, server.Config{}), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	require.NoError(t, err)
 	defer func() { _ = conn.Close() }()
 	c := toolgatev1.NewValidationServiceClient(conn)
