@@ -70,7 +70,7 @@ var malformedHandle = Shape{
 }
 
 var longPointersSmall = Shape{
-	Name: "long-pointers-small", Finding: 0, Owner: Server, RPC: "Validate",
-	Summary:  "`long-pointers` with a 64 KB name: 19 MB of findings, whose answer must stay within `--max-answer-bytes` with its pointers cut to ancestors",
+	Name: "long-pointers-small", Finding: 4, Owner: Server, RPC: "Validate",
+	Summary:  "`long-pointers` with a 64 KB name: 19 MB of findings, past a default client's 4 MiB (`RESOURCE_EXHAUSTED` instead of a verdict); the answer must stay within `--max-answer-bytes`, its pointers cut to ancestors",
 	Generate: func() Request { return longPointerRequest(64<<10, 100) },
 }
