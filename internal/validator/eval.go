@@ -315,7 +315,7 @@ func (v *Validator) onKid(e, k *eval, rel relation, arg int32) {
 		v.onContains(e, k)
 	case relPropertyNames:
 		if k.status == failed {
-			v.violate(e, violation{keyword: "propertyNames", node: e.node, off: k.fail.off, reason: v.reason(k)})
+			v.violate(e, violation{keyword: "propertyNames", node: e.node, off: k.fail.off, reason: v.reason(e, k, k.fail.off)})
 		}
 	case relUnevaluated:
 		v.onUnevaluated(e, k, arg)
@@ -332,9 +332,14 @@ func (v *Validator) kidFailed(e, k *eval) {
 	v.decide(e, failed)
 }
 
-// reason returns the violation that failed a pass/fail kid.
-func (v *Validator) reason(k *eval) *violation {
-	r := k.fail
+// reason returns why kid k failed, for a violation of e at off; nil
+// unless that violation becomes a finding that is kept (only kept findings
+// are explained, so explaining costs nothing once the cap is reached).
+func (v *Validator) reason(e, k *eval, off int64) *violation {
+	if !e.report || !v.keeps(off) {
+		return nil
+	}
+	r := v.explain(k, 1)
 	return &r
 }
 

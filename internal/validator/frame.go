@@ -14,7 +14,8 @@ type frame struct {
 	pathDepth int   // the value's depth on the tracker's path
 	isKey     bool  // a member name, evaluated by propertyNames
 	evals     []*eval
-	byNode    map[*schema.Node]*eval // evals by node, once there are many
+	byNode    map[*schema.Node]*eval // evals by node, once there are many (kept for the next value)
+	indexed   bool                   // byNode holds this value's evals
 	index     int64                  // arrays: elements begun so far
 
 	// What the evaluations of a string need from its text, decided at its
@@ -44,7 +45,7 @@ const smallFrame = 8
 
 // find returns the evaluation of node on the frame's value, or nil.
 func (f *frame) find(node *schema.Node) *eval {
-	if f.byNode != nil {
+	if f.indexed {
 		return f.byNode[node]
 	}
 	for _, e := range f.evals {
@@ -61,13 +62,16 @@ func (f *frame) add(e *eval) {
 	f.evals = append(f.evals, e)
 	f.hasUnevaluated = f.hasUnevaluated || e.node.UnevaluatedProperties != nil || e.node.UnevaluatedItems != nil
 	switch {
-	case f.byNode != nil:
+	case f.indexed:
 		f.byNode[e.node] = e
 	case len(f.evals) > smallFrame:
-		f.byNode = make(map[*schema.Node]*eval, 2*len(f.evals))
+		if f.byNode == nil {
+			f.byNode = make(map[*schema.Node]*eval, 2*len(f.evals))
+		}
 		for _, x := range f.evals {
 			f.byNode[x.node] = x
 		}
+		f.indexed = true
 	}
 }
 
@@ -89,9 +93,9 @@ func (v *Validator) push(kind jsontok.Kind, off int64, isKey bool, entries []ent
 	}
 	fr := int32(len(v.frames) - 1)
 	f := &v.frames[fr]
-	evals, text, cover, bits := f.evals[:0], f.text[:0], f.cover[:0], f.bits[:0]
+	evals, text, cover, bits, byNode := f.evals[:0], f.text[:0], f.cover[:0], f.bits[:0], f.byNode
 	*f = frame{kind: kind, off: off, pathDepth: len(v.track.levels), isKey: isKey,
-		evals: evals, text: text, cover: cover, bits: bits}
+		evals: evals, text: text, cover: cover, bits: bits, byNode: byNode}
 	for _, en := range entries {
 		v.attach(fr, en.node, en.parent, en.rel, en.arg)
 		v.steps++
@@ -108,7 +112,10 @@ func (v *Validator) pop() {
 	v.caps.drop(fr)
 	v.free = append(v.free, f.evals...)
 	clear(f.evals)
-	f.evals, f.byNode, f.unique = f.evals[:0], nil, nil
+	if f.indexed {
+		clear(f.byNode)
+	}
+	f.evals, f.indexed, f.unique = f.evals[:0], false, nil
 	v.frames = v.frames[:len(v.frames)-1]
 }
 

@@ -116,8 +116,11 @@ func (v *Validator) settleUnevaluated(e *eval) {
 		if evaluated {
 			continue
 		}
-		reason := r.reason
-		vio := violation{keyword: keyword, node: e.node, off: e.endOff, excerpt: r.name, complete: true, count: r.index, reason: &reason}
+		vio := violation{keyword: keyword, node: e.node, off: e.endOff, excerpt: r.name, complete: true, count: r.index}
+		if e.report && v.keeps(vio.off) {
+			reason := r.reason
+			vio.reason = &reason
+		}
 		v.violate(e, vio)
 		if !e.report || v.full() {
 			return

@@ -226,6 +226,20 @@ func (v *Validator) report(vio *violation, pathDepth int) {
 // full reports whether no more findings can be kept.
 func (v *Validator) full() bool { return v.truncated }
 
+// keeps reports whether a finding made at off would be kept: what add
+// decides, without changing anything.
+func (v *Validator) keeps(off int64) bool {
+	if v.opts.StopAtFirst && v.haltAt >= 0 {
+		switch {
+		case off < v.haltAt:
+			return true
+		case off > v.haltAt:
+			return false
+		}
+	}
+	return len(v.findings) < v.opts.MaxFindings
+}
+
 // add records a finding made at off, formatting it only if it is kept.
 //
 // Independent checks of one Text piece (a name, an enum capture, a string's
