@@ -19,9 +19,9 @@ func jsonSchemaRequest(schema string, resources map[string]string, formatAsserti
 }
 
 // TestJSONSchemaProfile checks the service's wiring of PROFILE_JSON_SCHEMA:
-// documents supplied by URI resolve references and are part of the
-// handle, format assertion reaches the compiler, in CompileSchema, Validate
-// and CompileToolset alike.
+// documents supplied by URI resolve references, format assertion asserts
+// standard formats (and refuses unknown ones), and both are part of the
+// handle, in CompileSchema, Validate and CompileToolset alike.
 func TestJSONSchemaProfile(t *testing.T) {
 	t.Parallel()
 	c := client(t, server.Config{})
@@ -71,6 +71,19 @@ func TestJSONSchemaProfile(t *testing.T) {
 		require.NotEmpty(t, asserted.GetErrors())
 		assert.Equal(t, "format", asserted.GetErrors()[0].GetKeyword())
 		assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_UNSUPPORTED_CAPABILITY, asserted.GetCode())
+
+		const date = `{"type":"object","properties":{"day":{"type":"string","format":"date"}}}`
+		dateAnnotation, err := c.CompileSchema(ctx, jsonSchemaRequest(date, nil, false))
+		require.NoError(t, err)
+		dateAsserted, err := c.CompileSchema(ctx, jsonSchemaRequest(date, nil, true))
+		require.NoError(t, err)
+		require.NotEmpty(t, dateAsserted.GetHandle(), "%v", dateAsserted.GetErrors())
+		assert.NotEqual(t, dateAnnotation.GetHandle(), dateAsserted.GetHandle(), "format assertion is part of the handle")
+		assert.True(t, validate(dateAnnotation.GetHandle(), `{"day":"friday"}`).GetValid())
+		bad := validate(dateAsserted.GetHandle(), `{"day":"friday"}`)
+		require.Len(t, bad.GetErrors(), 1)
+		assert.Equal(t, "format", bad.GetErrors()[0].GetKeyword())
+		assert.True(t, validate(dateAsserted.GetHandle(), `{"day":"2025-11-25"}`).GetValid())
 	})
 	t.Run("inline in Validate", func(t *testing.T) {
 		t.Parallel()
