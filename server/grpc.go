@@ -40,6 +40,9 @@ type Config struct {
 	// ServerOptions are appended (TLS credentials, ...); they win over the
 	// options NewGRPCServer derives.
 	ServerOptions []grpc.ServerOption
+	// Metrics, when set, records the server's RPC and domain metrics (see
+	// Metrics); nil records none.
+	Metrics *Metrics
 }
 
 // DefaultMaxMessageBytes is the receive limit when Config sets none.
@@ -125,6 +128,7 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 		),
 	}, cfg.Keepalive.serverOptions()...)
 	opts = append(opts, cfg.ServerOptions...)
+	opts = append(cfg.Metrics.serverOptions(), opts...) // outermost
 	srv := grpc.NewServer(opts...)
 	svc := NewService(cfg.Options)
 	srv.RegisterService(decode.wrap(&toolgatev1.ValidationService_ServiceDesc), svc)
@@ -133,6 +137,7 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 	hs.SetServingStatus(toolgatev1.ValidationService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	srv.RegisterService(decode.wrap(&healthpb.Health_ServiceDesc), hs)
 	reflection.Register(srv)
+	cfg.Metrics.serve(srv, svc)
 	return srv, svc
 }
 

@@ -24,8 +24,9 @@ import (
 // concurrent use; its only state is the store of compiled schemas.
 type Service struct {
 	toolgatev1.UnimplementedValidationServiceServer
-	opts  Options
-	store *store.Store[*schema.Schema]
+	opts    Options
+	store   *store.Store[*schema.Schema]
+	metrics *Metrics // nil: none
 	// progress, when set (by tests), is told after each bounded step of a
 	// unary request's work how far it got; see step.
 	progress func(ctx context.Context, done int64)
@@ -71,7 +72,10 @@ func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequ
 	if err := alive(ctx); err != nil {
 		return compiled{}, err
 	}
+	start := time.Now()
 	res := schema.CompileWith(profile, doc, opts)
+	s.metrics.compileTime(profile, sourceSchema, start)
+	s.metrics.compiled(profile, res.Code())
 	if res.Schema == nil {
 		return compiled{res: res}, nil
 	}
@@ -155,6 +159,7 @@ func (s *Service) Validate(ctx context.Context, req *toolgatev1.ValidateRequest)
 	if err != nil {
 		return nil, err
 	}
+	s.metrics.verdict(rpcValidate, sch.Profile, r.Code())
 	return validateResponse(r, handle, s.opts.answer()), nil
 }
 
@@ -163,15 +168,19 @@ func (s *Service) Validate(ctx context.Context, req *toolgatev1.ValidateRequest)
 // DEADLINE_EXCEEDED, so abandoned streams do not hold calls forever.
 func (s *Service) ValidateStream(srv grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]) error {
 	var sendErr error
+	sm := s.metrics.openStream()
+	defer sm.close()
 	sess := stream.NewSession(stream.Limits{
 		MaxCalls:     s.opts.MaxCallsPerStream,
 		MaxCallBytes: s.opts.MaxCallBytes,
 		Validator:    s.opts.validatorOptions(),
 	}, s.store.Get, func(r *stream.Result) {
+		sm.result(r)
 		if sendErr == nil {
 			sendErr = srv.Send(callResultToProto(r, s.opts.answer()))
 		}
 	})
+	sm.watch(sess)
 	requests := receive(srv)
 	idle := time.NewTimer(s.opts.StreamIdleTimeout)
 	defer idle.Stop()
@@ -192,7 +201,9 @@ func (s *Service) ValidateStream(srv grpc.BidiStreamingServer[toolgatev1.Validat
 		if in.err != nil {
 			return in.err
 		}
-		if err := s.streamEvent(sess, in.req); err != nil {
+		err := s.streamEvent(sess, in.req)
+		sm.event(in.req)
+		if err != nil {
 			return streamStatus(err)
 		}
 		if sendErr != nil {
@@ -284,6 +295,7 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 	}
 	resp := &toolgatev1.CompileToolsetResponse{Bind: map[string]string{}, Admitted: true}
 	a := s.opts.answer()
+	start := time.Now()
 	results := toolset.Check(tools)
 	for i := range results {
 		if err := alive(ctx); err != nil {
@@ -292,6 +304,7 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 		r := &results[i]
 		r.Compile(profile, opts)
 		s.step(ctx, int64(i+1))
+		s.metrics.compiled(profile, r.Code())
 		tr := &toolgatev1.ToolResult{Name: r.Name, Code: codeToProto(r.Code())}
 		tr.Errors, tr.ErrorsTruncated = a.findings(r.Findings())
 		if r.Compiled != nil {
@@ -305,6 +318,7 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 		}
 		resp.Tools = append(resp.Tools, tr)
 	}
+	s.metrics.compileTime(profile, sourceToolset, start)
 	if !resp.Admitted {
 		clear(resp.Bind)
 	}

@@ -55,6 +55,9 @@ type Result struct {
 	Early bool
 	// Bytes counts the argument bytes received when the verdict was made.
 	Bytes int64
+	// Profile is the profile of the call's schema; 0 for a call that never
+	// had one (an unknown tool).
+	Profile schema.Profile
 }
 
 // Valid reports whether the call's arguments satisfied its schema.
@@ -94,6 +97,7 @@ type Lookup func(handle string) (*schema.Schema, bool)
 type call struct {
 	id, tool string
 	v        *validator.Validator
+	profile  schema.Profile
 	bytes    int64
 	done     bool // its result was sent
 }
@@ -108,6 +112,7 @@ type Session struct {
 	calls   map[string]*call
 	order   []*call // open calls in start order, for Close
 	started int
+	ignored int64 // argument bytes of calls that had their verdict
 	adapter providerAdapters
 }
 
@@ -171,7 +176,7 @@ func (s *Session) startCall(callID, toolName, handle string) (*call, error) {
 	if !ok {
 		return nil, errorf(NotFound, "start: call %q names handle %q, which this server does not hold; compile the schema first", callID, handle)
 	}
-	c.v = validator.New(sch, s.limits.Validator)
+	c.v, c.profile = validator.New(sch, s.limits.Validator), sch.Profile
 	s.order = append(s.order, c)
 	return c, nil
 }
@@ -194,6 +199,7 @@ func (s *Session) Delta(callID string, fragment []byte) error {
 
 func (s *Session) delta(c *call, fragment []byte) {
 	if c.done {
+		s.ignored += int64(len(fragment))
 		return
 	}
 	if c.bytes+int64(len(fragment)) > s.limits.MaxCallBytes {
@@ -244,7 +250,7 @@ func (s *Session) Close() {
 // finish sends a call's one result and frees its validator.
 func (s *Session) finish(c *call, early bool, findings []schema.Finding, truncated bool) {
 	c.done = true
-	r := &Result{CallID: c.id, ToolName: c.tool, Findings: findings, Truncated: truncated, Early: early, Bytes: c.bytes}
+	r := &Result{CallID: c.id, ToolName: c.tool, Findings: findings, Truncated: truncated, Early: early, Bytes: c.bytes, Profile: c.profile}
 	s.emit(r)
 	c.v = nil
 }
