@@ -33,6 +33,11 @@ PYTHON ?= /usr/bin/python3
 
 # How long `make fuzz` runs each Fuzz target.
 FUZZTIME ?= 10s
+# How long `make test-fuzz` (run by CI) fuzzes each target.
+TEST_FUZZTIME ?= 8s
+# How long `make soak` runs its load, and with how many workers of each kind.
+SOAK_DURATION ?= 30s
+SOAK_WORKERS ?= 4
 # Extra arguments for `make run` and `make grpcurl`.
 ARGS ?=
 
@@ -128,6 +133,15 @@ fuzz: ## Fuzz every Fuzz target for FUZZTIME each (default 10s)
 			$(GO) test -run='^$$' -fuzz="^$$target\$$" -fuzztime=$(FUZZTIME) "$$pkg"; \
 		done; \
 	done
+
+.PHONY: test-fuzz
+test-fuzz: ## Fuzz every Fuzz target for TEST_FUZZTIME each (default 8s), as CI does
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME)
+
+.PHONY: soak
+soak: ## Mixed unary and streaming load on loopback for SOAK_DURATION (30s); zero errors, p99, no leaks
+	$(GO) test -tags soak -run '^TestSoak$$' -count=1 -timeout 0 -v ./server/ \
+		-soak.duration=$(SOAK_DURATION) -soak.workers=$(SOAK_WORKERS)
 
 .PHONY: breaking
 breaking: $(BUF_BIN) ## Check proto/ for breaking changes against the main branch

@@ -15,6 +15,8 @@ require (
 	google.golang.org/protobuf v1.36.12
 )
 
+require go.uber.org/goleak v1.3.0
+
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect

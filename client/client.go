@@ -142,14 +142,7 @@ func (c *Client) validateInline(ctx context.Context, schema *toolgatev1.CompileS
 }
 
 func compileRequest(schemaJSON string, opts []CompileOption) *toolgatev1.CompileSchemaRequest {
-	var cfg compileConfig
-	for _, o := range opts {
-		o.applyToCompile(&cfg)
-	}
-	return &toolgatev1.CompileSchemaRequest{
-		Profile: cfg.profile,
-		Schema:  &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: schemaJSON},
-	}
+	return keyOf(schemaJSON, newCompileConfig(opts)).request()
 }
 
 // errEmptyToken is returned by Dial for WithBearerToken("").

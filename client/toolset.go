@@ -12,7 +12,8 @@ import (
 // JSON-RPC response that carries it in "result". Members other
 // than each tool's name and inputSchema are ignored. Every schema is
 // compiled unchanged, with the tool input profile unless WithProfile says
-// otherwise.
+// otherwise; WithAdmission(ADMISSION_STRICT) binds nothing unless every tool
+// compiles.
 //
 // The response has one ToolResult per tool, in the order of the list, and
 // the bind map of the tools that compiled; NewToolset reads it. A tool that
@@ -31,9 +32,13 @@ import (
 // The handles are stored on the server that answered. Compiling the same
 // list again, on any replica, gives the same handles.
 func (c *Client) CompileToolset(ctx context.Context, toolsListJSON string, opts ...CompileOption) (*toolgatev1.CompileToolsetResponse, error) {
+	cfg := newCompileConfig(opts)
 	return c.api.CompileToolset(ctx, &toolgatev1.CompileToolsetRequest{
-		Profile: compileProfile(opts),
-		Source:  &toolgatev1.CompileToolsetRequest_ToolsListJson{ToolsListJson: toolsListJSON},
+		Profile:         cfg.profile,
+		Admission:       cfg.admission,
+		Resources:       cfg.resources,
+		FormatAssertion: cfg.formatAssertion,
+		Source:          &toolgatev1.CompileToolsetRequest_ToolsListJson{ToolsListJson: toolsListJSON},
 	})
 }
 
@@ -60,19 +65,14 @@ func (c *Client) CompileTools(ctx context.Context, tools []ToolSchema, opts ...C
 	for i, t := range tools {
 		list.Tools[i] = &toolgatev1.ToolSchema{Name: t.Name, SchemaJson: t.SchemaJSON}
 	}
+	cfg := newCompileConfig(opts)
 	return c.api.CompileToolset(ctx, &toolgatev1.CompileToolsetRequest{
-		Profile: compileProfile(opts),
-		Source:  &toolgatev1.CompileToolsetRequest_Tools{Tools: list},
+		Profile:         cfg.profile,
+		Admission:       cfg.admission,
+		Resources:       cfg.resources,
+		FormatAssertion: cfg.formatAssertion,
+		Source:          &toolgatev1.CompileToolsetRequest_Tools{Tools: list},
 	})
-}
-
-// compileProfile returns the profile that opts select.
-func compileProfile(opts []CompileOption) toolgatev1.Profile {
-	var cfg compileConfig
-	for _, o := range opts {
-		o.applyToCompile(&cfg)
-	}
-	return cfg.profile
 }
 
 // A Toolset reads a CompileToolsetResponse: which tools a stream can

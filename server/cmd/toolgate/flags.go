@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/server"
 )
 
@@ -19,6 +20,7 @@ type config struct {
 	tlsCert, tlsKey, clientCA, token string
 	maxMessageBytes                  int
 	opts                             server.Options
+	keepalive                        server.Keepalive
 	shutdownGrace                    time.Duration
 	metricsAddr                      string
 	pprof                            bool
@@ -46,12 +48,22 @@ func serverFlags(c *config, output io.Writer) *flag.FlagSet {
 	num(&c.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest request message, in bytes")
 	num(&c.opts.MaxDepth, "max-depth", 128, "deepest nesting of arguments")
 	num(&c.opts.MaxFindings, "max-findings", 100, "most findings in one answer")
+	num(&c.opts.MaxFindingMessage, "max-finding-message", server.DefaultMaxFindingMessage, "longest finding message, in bytes (longer ones are cut)")
+	num(&c.opts.MaxAnswerBytes, "max-answer-bytes", server.DefaultMaxAnswerBytes, "most bytes of findings in one answer")
 	num(&c.opts.StoreEntries, "store-entries", server.DefaultStoreEntries, "most compiled schemas kept")
-	num64(&c.opts.StoreBytes, "store-bytes", server.DefaultStoreBytes, "most bytes of compiled schemas kept (canonical JSON length)")
+	num64(&c.opts.StoreBytes, "store-bytes", server.DefaultStoreBytes, "most bytes of compiled schemas kept (the heap they hold)")
 	num(&c.opts.MaxCallsPerStream, "max-calls-per-stream", 1024, "most calls one ValidateStream may start")
 	num64(&c.opts.MaxCallBytes, "max-call-bytes", 4<<20, "most argument bytes of one streamed call")
+	num(&c.opts.MaxWidth, "max-width", schema.DefaultMaxWidth, "most subschemas that may evaluate one argument value at once (work per byte)")
+	num(&c.opts.MaxSchemaBytes, "max-schema-bytes", schema.DefaultMaxBytes, "largest JSON Schema profile document, in bytes")
+	num(&c.opts.MaxSchemaDepth, "max-schema-depth", schema.DefaultSchemaDepth, "deepest nesting of a JSON Schema profile document")
+	num(&c.opts.MaxSchemaNodes, "max-schema-nodes", schema.DefaultMaxNodes, "most subschemas of a JSON Schema")
+	num(&c.opts.MaxSchemaRefs, "max-schema-refs", schema.DefaultMaxRefs, "most references of a JSON Schema")
 	dur(&c.shutdownGrace, "shutdown-grace", "10s", "how long SIGTERM waits for calls in flight")
 	dur(&c.opts.StreamIdleTimeout, "stream-idle-timeout", "5m", "end a ValidateStream that sends nothing for this long")
+	dur(&c.keepalive.MinTime, "keepalive-min-time", server.DefaultKeepaliveMinTime.String(), "shortest interval at which clients may ping")
+	dur(&c.keepalive.Time, "keepalive-time", server.DefaultKeepaliveTime.String(), "ping a client whose connection is silent this long")
+	dur(&c.keepalive.Timeout, "keepalive-timeout", server.DefaultKeepaliveTimeout.String(), "close a connection whose ping is not answered in this time")
 	str(&c.metricsAddr, "metrics-addr", "", "address to serve Prometheus metrics on, at /metrics (host:port); off when empty")
 	boolean(&c.pprof, "pprof", false, "also serve the runtime profiles of net/http/pprof under /debug/pprof/ on --metrics-addr")
 	boolean(&c.version, "version", false, "print the version and exit")
