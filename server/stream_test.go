@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -144,6 +145,14 @@ func TestStreamStatusCodes(t *testing.T) {
 		{"too many calls", server.Config{Options: server.Options{MaxCallsPerStream: 1}}, func(h string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{startCall("a", "", h), startCall("b", "", h)}
 		}, codes.ResourceExhausted, "limit of 1 calls"},
+		{"provider calls not named yet count", server.Config{Options: server.Options{MaxCallsPerStream: 2}}, func(string) []*toolgatev1.ValidateStreamRequest {
+			var reqs []*toolgatev1.ValidateStreamRequest
+			for i := range 3 {
+				reqs = append(reqs, providerEvent(toolgatev1.Provider_PROVIDER_OPENAI_CHAT,
+					fmt.Sprintf(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":%d,"function":{"arguments":"{"}}]}}]}`, i)))
+			}
+			return reqs
+		}, codes.ResourceExhausted, "limit of 2 calls"},
 		{"malformed provider event", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{providerEvent(toolgatev1.Provider_PROVIDER_ANTHROPIC, `{"type":`)}
 		}, codes.InvalidArgument, "provider_event"},

@@ -2,22 +2,16 @@ package provider
 
 import "strconv"
 
-// maxHeld bounds the argument text held back while a call waits for its tool
-// name; past it the call is announced without a name.
-const maxHeld = 64 << 10
-
 // call is the state of one tool call in a stream.
 type call struct {
 	base string // the provider key (block index, item id, ...)
 	key  string // Event.Key: base, plus "#n" when base was used before
 	gen  int    // how many calls used base before this one
 
-	id, name  string
-	announced bool   // Start was emitted
-	ended     bool   // End was emitted
-	held      []byte // argument text that arrived before the name
+	id, name string
+	ended    bool // End was emitted
 
-	text     int    // argument bytes so far, emitted or held
+	text     int    // argument bytes so far
 	sum      uint64 // FNV-1a of those bytes, to compare with a final copy
 	sawDelta bool   // write was called, even with empty text
 
@@ -39,14 +33,14 @@ type tracker struct {
 	open  []*call          // calls not yet ended, in the order they began
 }
 
-// begin opens a new call at base. A call already open at base is ended
-// first — unless it is still waiting for its name (it was opened by an early
-// delta) and its id does not contradict id: then it is that call, and begin
-// only fills in what it lacks.
+// begin opens a new call at base and emits its Start. A call already open
+// at base is ended first — unless it is still waiting for its name (it was
+// opened by an early delta) and its id does not contradict id: then it is
+// that call, and begin only fills in what it lacks.
 func (t *tracker) begin(base, id, name string) *call {
 	prev := t.calls[base]
 	if prev != nil && !prev.ended {
-		if !prev.announced && (id == "" || prev.id == "" || prev.id == id) {
+		if prev.name == "" && (id == "" || prev.id == "" || prev.id == id) {
 			t.identify(prev, id, name)
 			return prev
 		}
@@ -59,7 +53,8 @@ func (t *tracker) begin(base, id, name string) *call {
 	}
 	t.calls[base] = c
 	t.open = append(t.open, c)
-	t.identify(c, id, name)
+	c.id, c.name = id, name
+	t.out = append(t.out, Event{Kind: Start, Key: c.key, CallID: id, ToolName: name})
 	return c
 }
 
@@ -86,36 +81,24 @@ func (t *tracker) find(base string) *call {
 	return nil
 }
 
-// identify records an id and a name that arrived for c; the first non-empty
-// value wins. A call is announced as soon as its name is known; an id that
-// arrives after that is dropped.
+// identify records an id and a name that arrived for c after its Start;
+// the first non-empty value wins. A name that c lacked is emitted as a Name
+// event, with the id known by then; an id that arrives after the name is
+// dropped (Key, not CallID, identifies the call).
 func (t *tracker) identify(c *call, id, name string) {
-	if c.announced || c.ended {
+	if c.ended || c.name != "" {
 		return
 	}
 	if c.id == "" {
 		c.id = id
 	}
-	if c.name == "" {
+	if name != "" {
 		c.name = name
-	}
-	if c.name != "" {
-		t.announce(c)
+		t.out = append(t.out, Event{Kind: Name, Key: c.key, CallID: c.id, ToolName: name})
 	}
 }
 
-// announce emits c's Start and any argument text held back for it.
-func (t *tracker) announce(c *call) {
-	c.announced = true
-	t.out = append(t.out, Event{Kind: Start, Key: c.key, CallID: c.id, ToolName: c.name})
-	if len(c.held) > 0 {
-		t.out = append(t.out, Event{Kind: Delta, Key: c.key, Fragment: string(c.held)})
-		c.held = nil
-	}
-}
-
-// write appends argument text to c: a Delta once c is announced, held back
-// before that.
+// write appends argument text to c as a Delta.
 func (t *tracker) write(c *call, frag string) {
 	c.sawDelta = true
 	if frag == "" || c.ended {
@@ -126,14 +109,7 @@ func (t *tracker) write(c *call, frag string) {
 	}
 	c.text += len(frag)
 	c.sum = fnv1a(c.sum, frag)
-	if c.announced {
-		t.out = append(t.out, Event{Kind: Delta, Key: c.key, Fragment: frag})
-		return
-	}
-	c.held = append(c.held, frag...)
-	if len(c.held) > maxHeld {
-		t.announce(c)
-	}
+	t.out = append(t.out, Event{Kind: Delta, Key: c.key, Fragment: frag})
 }
 
 // complete reconciles c with its whole argument text sent at the end
@@ -161,8 +137,8 @@ func (t *tracker) finish(c *call, whole *string) error {
 	return err
 }
 
-// end emits c's End, after its fallback text and its Start if those are
-// still due. Ending an ended call does nothing.
+// end emits c's End, after its fallback text if that is still due. Ending
+// an ended call does nothing.
 func (t *tracker) end(c *call) {
 	if c.ended {
 		return
@@ -170,11 +146,7 @@ func (t *tracker) end(c *call) {
 	if c.text == 0 && c.fallback != "" && !(c.placeholder && c.sawDelta) {
 		t.write(c, c.fallback)
 	}
-	if !c.announced {
-		t.announce(c)
-	}
 	c.ended = true
-	c.held = nil
 	t.out = append(t.out, Event{Kind: End, Key: c.key})
 	for i, o := range t.open {
 		if o == c {

@@ -14,12 +14,14 @@
 // or terminator legitimately repeats). An event that is not valid JSON or not
 // of the provider's shape is an *EventError; nothing panics.
 //
-// A call is announced (Start) as soon as its tool name is known. Argument text
-// that arrives before the name is held back (up to 64 KiB) and emitted right
-// after the Start; a call that ends before any name arrives is announced with
-// an empty ToolName. The first non-empty id and name win; an id that arrives
-// after the Start is dropped (Key, not CallID, identifies the call). Events
-// for a call that has ended are ignored.
+// A call begins (Start) at its first event, named or not, so that the layer
+// above counts it from there: the adapter holds no argument text back. When
+// the provider names the tool only later (some OpenAI-compatible servers send
+// the arguments first), the Start has an empty ToolName and a Name event
+// follows; a call that ends before any name arrives has none. The first
+// non-empty id and name win; an id that arrives after the name is dropped
+// (Key, not CallID, identifies the call). Events for a call that has ended
+// are ignored.
 //
 // # Providers
 //

@@ -15,7 +15,8 @@ type call struct {
 }
 
 // checker assembles calls from events and enforces the event contract: one
-// Start per key before its Deltas, at most one End, nothing after End.
+// Start per key before its Deltas, at most one Name and only for a call
+// started without a name, at most one End, nothing after End.
 type checker struct {
 	calls []*call
 	byKey map[string]*call
@@ -48,6 +49,17 @@ func (c *checker) add(evs []provider.Event) error {
 				return fmt.Errorf("empty delta for %q", ev.Key)
 			}
 			cl.Args += ev.Fragment
+		case provider.Name:
+			if cl == nil || c.ended[ev.Key] {
+				return fmt.Errorf("name for %q outside start..end", ev.Key)
+			}
+			if cl.Name != "" || ev.ToolName == "" {
+				return fmt.Errorf("name %q for %q, which is named %q", ev.ToolName, ev.Key, cl.Name)
+			}
+			cl.Name = ev.ToolName
+			if cl.ID == "" {
+				cl.ID = ev.CallID
+			}
 		case provider.End:
 			if cl == nil || c.ended[ev.Key] {
 				return fmt.Errorf("end for %q without start or twice", ev.Key)

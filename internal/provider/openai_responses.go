@@ -34,8 +34,8 @@ type responsesArgsEvent struct {
 // in .done are the whole text when no delta came (LM Studio sends none), and
 // only a check — or the missing tail — when deltas came; arguments that
 // contradict the deltas are an *EventError with the call's Key. A delta that
-// comes before its output_item.added opens the call and is held until the
-// name arrives. response.created and the terminal response.completed,
+// comes before its output_item.added opens the call without a name; the
+// output_item.added then names it. response.created and the terminal response.completed,
 // .incomplete and .failed end any call still open; one stream may hold
 // several responses back to back.
 func (*openAIResponses) feed(t *tracker, event []byte) error {

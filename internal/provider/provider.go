@@ -47,12 +47,13 @@ type Kind uint8
 
 // The kinds of Event. The zero Kind is not used.
 const (
-	Start Kind = iota + 1 // the call begins: Key, CallID and ToolName are set
+	Start Kind = iota + 1 // the call begins: Key is set, CallID and ToolName when known
 	Delta                 // Fragment is argument JSON text to append to the call
 	End                   // the call's arguments are complete
+	Name                  // the tool name that the call's Start lacked: ToolName, and CallID when known
 )
 
-// String returns "start", "delta" or "end".
+// String returns "start", "delta", "end" or "name".
 func (k Kind) String() string {
 	switch k {
 	case Start:
@@ -61,6 +62,8 @@ func (k Kind) String() string {
 		return "delta"
 	case End:
 		return "end"
+	case Name:
+		return "name"
 	}
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -68,10 +71,12 @@ func (k Kind) String() string {
 // Event is one step of one tool call, produced by an Adapter.
 //
 // For every Key an adapter emits exactly one Start, then any number of Delta,
-// then at most one End (exactly one once Close has run). Concatenating a
-// call's Fragments in order gives its argument text; it may be empty (a
-// provider that sends nothing for a call without parameters) and it may be
-// incomplete JSON (a generation cut off by a token limit).
+// then at most one End (exactly one once Close has run); a call whose Start
+// had no ToolName gets at most one Name event before its End, when the
+// provider names the tool later. Concatenating a call's Fragments in order
+// gives its argument text; it may be empty (a provider that sends nothing
+// for a call without parameters) and it may be incomplete JSON (a
+// generation cut off by a token limit).
 type Event struct {
 	Kind Kind
 	// Key identifies the call within the stream; it is never reused for
@@ -79,11 +84,13 @@ type Event struct {
 	// "msg0/block2", "cand0/call0", "block3", "call0". A call that reuses a
 	// provider key already taken gets a "#2", "#3", ... suffix.
 	Key string
-	// CallID is the provider's id for the call, on Start; empty when the
-	// provider sends none (Gemini usually) or sends it only after the Start.
+	// CallID is the provider's id for the call, on Start (and on Name, when
+	// it arrived between the two); empty when the provider sends none
+	// (Gemini usually) or sends it only later.
 	CallID string
-	// ToolName is the tool's name, on Start; empty only when the provider
-	// sent none before the call ended or its held-back text passed 64 KiB.
+	// ToolName is the tool's name, on Start and Name; empty on Start when
+	// the provider has not named the tool yet (a Name event follows if it
+	// does).
 	ToolName string
 	// Fragment is argument JSON text, on Delta; never empty.
 	Fragment string

@@ -137,15 +137,17 @@ func TestOpenAIChatQuirks(t *testing.T) {
 			want: []call{{Key: "choice0/tool0", ID: "a", Name: "f", Args: `{"k":1}`}},
 		},
 		{
-			name: "name_arriving_late_is_held_back",
+			name: "name_arriving_late_follows_the_start",
 			events: []string{
 				`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"q\":"}}]}}]}`,
 				`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"late","function":{"name":"search","arguments":"1}"}}]}}]}`,
 			},
 			want: []call{{Key: "choice0/tool0", ID: "late", Name: "search", Args: `{"q":1}`}},
 			check: func(t *testing.T, per [][]provider.Event) {
-				assert.Empty(t, per[0], "nothing before the name")
-				assert.Equal(t, []string{"start choice0/tool0", "delta choice0/tool0", "delta choice0/tool0"}, kinds(per[1]))
+				assert.Equal(t, []string{"start choice0/tool0", "delta choice0/tool0"}, kinds(per[0]), "the call begins at its first event, unnamed")
+				assert.Equal(t, "", per[0][0].ToolName)
+				assert.Equal(t, []string{"name choice0/tool0", "delta choice0/tool0"}, kinds(per[1]))
+				assert.Equal(t, provider.Event{Kind: provider.Name, Key: "choice0/tool0", CallID: "late", ToolName: "search"}, per[1][0])
 			},
 		},
 		{
@@ -707,7 +709,9 @@ func TestCohereQuirks(t *testing.T) {
 	})
 }
 
-func TestHeldTextIsBounded(t *testing.T) {
+// TestUnnamedCallStreamsAtOnce: the adapter holds nothing back for a call
+// that has no name yet; its text streams from the call's first event.
+func TestUnnamedCallStreamsAtOnce(t *testing.T) {
 	t.Parallel()
 	a, err := provider.New(provider.OpenAIChat)
 	require.NoError(t, err)
@@ -715,10 +719,8 @@ func TestHeldTextIsBounded(t *testing.T) {
 	ev := `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"` + frag + `"}}]}}]}`
 	evs, err := a.Feed(nil, []byte(ev))
 	require.NoError(t, err)
-	assert.Empty(t, evs, "held back while no name")
+	assert.Equal(t, []provider.Event{{Kind: provider.Start, Key: "choice0/tool0"}, {Kind: provider.Delta, Key: "choice0/tool0", Fragment: frag}}, evs)
 	evs, err = a.Feed(nil, []byte(ev))
 	require.NoError(t, err)
-	require.Len(t, evs, 2, "past the bound the call is announced without a name")
-	assert.Equal(t, provider.Event{Kind: provider.Start, Key: "choice0/tool0"}, evs[0])
-	assert.Len(t, evs[1].Fragment, 80<<10)
+	assert.Equal(t, []provider.Event{{Kind: provider.Delta, Key: "choice0/tool0", Fragment: frag}}, evs)
 }

@@ -23,9 +23,11 @@ type providerKey struct {
 }
 
 // ProviderEvent feeds one raw provider stream event (an SSE data payload).
-// Calls start when the provider names their tool, which must be bound; the
-// result's CallID is the provider's call id, or the adapter's key when the
-// provider sends none.
+// A call starts at its first event and counts toward the limits from there;
+// it is validated once the provider names its tool, which must be bound
+// (text that arrives before the name is held, within MaxCallBytes, and a
+// call that ends unnamed is a "tool_name" verdict). The result's CallID is
+// the provider's call id, or the adapter's key when the provider sends none.
 //
 // An empty payload and OpenAI's "[DONE]" sentinel carry no event and are
 // ignored, so a runtime may forward every SSE data payload as it is.
@@ -76,11 +78,23 @@ func (s *Session) applyProvider(p provider.Provider, events []provider.Event) er
 			if id == "" {
 				id = ev.Key
 			}
-			c, err := s.startCall(id, ev.ToolName, "")
+			var c *call
+			var err error
+			if ev.ToolName == "" {
+				c, err = s.startUnnamed(id, ev.CallID == "")
+			} else {
+				c, err = s.startCall(id, ev.ToolName, "")
+			}
 			if err != nil {
 				return err
 			}
 			pa.calls[k] = c
+		case provider.Name:
+			if c := pa.calls[k]; c != nil {
+				if err := s.name(c, ev.CallID, ev.ToolName); err != nil {
+					return err
+				}
+			}
 		case provider.Delta:
 			if c := pa.calls[k]; c != nil {
 				s.delta(c, []byte(ev.Fragment))

@@ -20,11 +20,15 @@ const (
 
 // Limits bound what one stream may hold. Zero fields take the defaults.
 type Limits struct {
-	// MaxCalls is the most calls one stream may start over its life.
-	// Default DefaultMaxCalls.
+	// MaxCalls is the most calls one stream may start over its life,
+	// counting a provider's call from its first event, named or not; the
+	// next start is a ResourceExhausted error. Default DefaultMaxCalls.
 	MaxCalls int
 	// MaxCallBytes is the most argument bytes one call may carry; a call
-	// past it is rejected (keyword "maxBytes"). Default DefaultMaxCallBytes.
+	// past it is rejected (keyword "maxBytes"). It also bounds the text the
+	// stream holds, all calls together, for provider calls whose tool is not
+	// named yet: the call whose text would pass it is rejected the same way.
+	// Default DefaultMaxCallBytes.
 	MaxCallBytes int64
 	// Validator configures each call's validator; StopAtFirst is always set.
 	Validator validator.Options
@@ -96,6 +100,11 @@ type call struct {
 	v        *validator.Validator
 	bytes    int64
 	done     bool // its result was sent
+	// unnamed marks a provider call whose tool is not named yet: it has no
+	// validator, and held is its text so far.
+	unnamed bool
+	held    []byte
+	keyID   bool // id is the adapter's key, standing in for a provider id
 }
 
 // Session is one stream's state. It is not safe for concurrent use: a
@@ -108,6 +117,7 @@ type Session struct {
 	calls   map[string]*call
 	order   []*call // open calls in start order, for Close
 	started int
+	held    int64 // bytes held for unnamed calls, all together
 	adapter providerAdapters
 }
 
@@ -153,32 +163,83 @@ func (s *Session) Start(callID, toolName, handle string) error {
 // startCall creates a call and its validator. Provider calls are not in
 // s.calls: their ids are the provider's and may repeat across providers.
 func (s *Session) startCall(callID, toolName, handle string) (*call, error) {
+	c, err := s.newCall(callID)
+	if err != nil {
+		return nil, err
+	}
+	return c, s.resolve(c, toolName, handle)
+}
+
+// newCall counts a call toward MaxCalls and puts it in start order.
+func (s *Session) newCall(callID string) (*call, error) {
 	if s.started >= s.limits.MaxCalls {
 		return nil, errorf(ResourceExhausted, "start: the stream reached its limit of %d calls", s.limits.MaxCalls)
 	}
 	s.started++
-	c := &call{id: callID, tool: toolName}
+	c := &call{id: callID}
+	s.order = append(s.order, c)
+	return c, nil
+}
+
+// resolve gives c its tool and validator: against handle when given, else
+// against the handle bound to toolName. An unknown tool name is the call's
+// verdict, early: the runtime can stop the call.
+func (s *Session) resolve(c *call, toolName, handle string) error {
+	c.tool = toolName
 	if handle == "" {
 		h, ok := s.tools[toolName]
 		if !ok {
-			// Known at the start, so early: the runtime can stop the call.
 			s.finish(c, true, []schema.Finding{unknownTool(toolName)}, false)
-			return c, nil
+			return nil
 		}
 		handle = h
 	}
 	sch, ok := s.lookup(handle)
 	if !ok {
-		return nil, errorf(NotFound, "start: call %q names handle %q, which this server does not hold; compile the schema first", callID, handle)
+		return errorf(NotFound, "start: call %q names handle %q, which this server does not hold; compile the schema first", c.id, handle)
 	}
 	c.v = validator.New(sch, s.limits.Validator)
-	s.order = append(s.order, c)
-	return c, nil
+	return nil
 }
 
 func unknownTool(name string) schema.Finding {
 	return schema.Finding{Code: schema.CodeValidation, Keyword: "tool_name", Offset: 0,
 		Message: fmt.Sprintf("The tool %q is not bound on this stream, so its arguments cannot be validated.", name)}
+}
+
+// startUnnamed begins a provider call whose tool is not named yet; its text
+// is held (within MaxCallBytes) until name resolves it.
+func (s *Session) startUnnamed(callID string, keyID bool) (*call, error) {
+	c, err := s.newCall(callID)
+	if err != nil {
+		return nil, err
+	}
+	c.unnamed, c.keyID = true, keyID
+	return c, nil
+}
+
+// name resolves an unnamed call once its provider names the tool, and
+// validates the text held for it.
+func (s *Session) name(c *call, callID, toolName string) error {
+	if c.done || !c.unnamed {
+		return nil
+	}
+	if c.keyID && callID != "" {
+		c.id = callID
+	}
+	held := c.held
+	s.release(c)
+	if err := s.resolve(c, toolName, ""); err != nil || c.done {
+		return err
+	}
+	s.write(c, held)
+	return nil
+}
+
+// release frees the text held for an unnamed call.
+func (s *Session) release(c *call) {
+	s.held -= int64(len(c.held))
+	c.unnamed, c.held = false, nil
 }
 
 // Delta appends a fragment of a call's arguments. Fragments of a call that
@@ -196,14 +257,33 @@ func (s *Session) delta(c *call, fragment []byte) {
 	if c.done {
 		return
 	}
-	if c.bytes+int64(len(fragment)) > s.limits.MaxCallBytes {
-		c.bytes += int64(len(fragment))
+	n := int64(len(fragment))
+	if c.bytes+n > s.limits.MaxCallBytes {
+		c.bytes += n
 		s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "maxBytes", Offset: s.limits.MaxCallBytes,
 			Message: fmt.Sprintf("The arguments are longer than the limit of %d bytes.", s.limits.MaxCallBytes)}}, false)
 		return
 	}
-	c.bytes += int64(len(fragment))
-	c.v.Write(fragment)
+	if c.unnamed {
+		if s.held+n > s.limits.MaxCallBytes {
+			at := c.bytes + s.limits.MaxCallBytes - s.held
+			c.bytes += n
+			s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "maxBytes", Offset: at,
+				Message: fmt.Sprintf("The stream holds more than the limit of %d bytes of arguments for calls whose tool is not named yet.", s.limits.MaxCallBytes)}}, false)
+			return
+		}
+		c.bytes += n
+		s.held += n
+		c.held = append(c.held, fragment...)
+		return
+	}
+	c.bytes += n
+	s.write(c, fragment)
+}
+
+// write feeds text to c's validator and sends the verdict once it is known.
+func (s *Session) write(c *call, p []byte) {
+	c.v.Write(p)
 	if c.v.Rejected() {
 		r := c.v.Result()
 		s.finish(c, true, r.Findings, r.Truncated)
@@ -222,6 +302,11 @@ func (s *Session) End(callID string) error {
 
 func (s *Session) end(c *call) {
 	if c.done {
+		return
+	}
+	if c.unnamed {
+		s.finish(c, false, []schema.Finding{{Code: schema.CodeValidation, Keyword: "tool_name", Offset: c.bytes,
+			Message: "The call ended without naming its tool, so its arguments cannot be validated."}}, false)
 		return
 	}
 	if c.bytes == 0 {
@@ -243,6 +328,9 @@ func (s *Session) Close() {
 
 // finish sends a call's one result and frees its validator.
 func (s *Session) finish(c *call, early bool, findings []schema.Finding, truncated bool) {
+	if c.unnamed {
+		s.release(c)
+	}
 	c.done = true
 	r := &Result{CallID: c.id, ToolName: c.tool, Findings: findings, Truncated: truncated, Early: early, Bytes: c.bytes}
 	s.emit(r)

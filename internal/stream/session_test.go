@@ -1,6 +1,7 @@
 package stream_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -229,4 +230,67 @@ func TestProviderSentinelsAreIgnored(t *testing.T) {
 		assert.NoError(t, h.ProviderEvent(provider.OpenAIChat, []byte(ev)), "%q", ev)
 	}
 	assert.Equal(t, stream.InvalidArgument, kinds(h.ProviderEvent(provider.OpenAIChat, []byte("[DONE"))))
+}
+
+// unnamedChat is an OpenAI Chat chunk with a tool_calls entry at index i
+// that carries argument text but no name (yet).
+func unnamedChat(i int, args string) []byte {
+	return []byte(fmt.Sprintf(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":%d,"function":{"arguments":%q}}]}}]}`, i, args))
+}
+
+// TestUnnamedCallsCountTowardLimits: a call whose provider has not named
+// its tool yet counts toward both stream limits from its first event: it is
+// one of the stream's calls, and the text held for it is bounded.
+func TestUnnamedCallsCountTowardLimits(t *testing.T) {
+	t.Parallel()
+	t.Run("calls", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{MaxCalls: 3})
+		for i := range 3 {
+			require.NoError(t, h.ProviderEvent(provider.OpenAIChat, unnamedChat(i, `{"a":`)))
+		}
+		err := h.ProviderEvent(provider.OpenAIChat, unnamedChat(3, `{"a":`))
+		assert.Equal(t, stream.ResourceExhausted, kinds(err), "the fourth unnamed call passes MaxCalls: %v", err)
+	})
+	t.Run("bytes of one call", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{MaxCallBytes: 16})
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, unnamedChat(0, `{"action":`)))
+		assert.Empty(t, h.results)
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, unnamedChat(0, `"list", "x": 1}`)))
+		require.Len(t, h.results, 1, "rejected while still unnamed")
+		assert.Equal(t, "maxBytes", h.results[0].Findings[0].Keyword)
+		assert.True(t, h.results[0].Early)
+	})
+	t.Run("bytes held by all unnamed calls together", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{MaxCallBytes: 16})
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, unnamedChat(0, `{"action":`)))
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, unnamedChat(1, `{"action":`)))
+		require.Len(t, h.results, 1, "the stream holds at most MaxCallBytes for unnamed calls")
+		assert.Equal(t, "choice0/tool1", h.results[0].CallID)
+		assert.Equal(t, "maxBytes", h.results[0].Findings[0].Keyword)
+	})
+	t.Run("named later, validated with what was held", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{})
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, unnamedChat(0, `{"action":`)))
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat,
+			[]byte(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","function":{"name":"todo","arguments":"\"bad\"}"}}]}}]}`)))
+		require.Len(t, h.results, 1)
+		r := h.results[0]
+		assert.Equal(t, "c1", r.CallID, "the id that came with the name")
+		assert.Equal(t, "todo", r.ToolName)
+		assert.Equal(t, "enum", r.Findings[0].Keyword)
+		assert.Equal(t, int64(len(`{"action":"`)), r.Findings[0].Offset, "the b of \"bad\"")
+	})
+	t.Run("never named", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{})
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, unnamedChat(0, `{}`)))
+		h.Close()
+		require.Len(t, h.results, 1)
+		assert.Equal(t, "tool_name", h.results[0].Findings[0].Keyword)
+		assert.Contains(t, h.results[0].Findings[0].Message, "without naming its tool")
+	})
 }
