@@ -41,7 +41,8 @@ type anthropicEvent struct {
 
 // feed keys a call by message number and content-block index
 // ("msg0/block1"): block indices count text blocks too and restart with
-// every message_start. content_block_start opens a call, input_json_delta
+// every message_start. content_block_start opens a call (a second one for
+// a block still open is the same call: the same name again or a Conflict), input_json_delta
 // appends partial_json (the first is usually ""), content_block_stop ends it.
 // Input that arrives whole — a non-empty content_block_start input
 // (programmatic tool calling) or a tool_use pre-populated in
@@ -89,9 +90,11 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 			return t.errorf("", "content_block_start without index")
 		}
 		b := &ev.ContentBlock
-		c := t.begin(a.key(*ev.Index), b.ID, b.Name)
-		c.fallback = compactJSON(b.Input)
-		c.placeholder = c.fallback == "{}"
+		c := t.open(a.key(*ev.Index), b.ID, b.Name)
+		if c.fallback == "" {
+			c.fallback = compactJSON(b.Input)
+			c.placeholder = c.fallback == "{}"
+		}
 	case "content_block_delta":
 		if ev.Delta.Type != "input_json_delta" {
 			return nil

@@ -30,7 +30,8 @@ type bedrockEvent struct {
 }
 
 // feed keys a call by contentBlockIndex ("block3"). contentBlockStart with
-// start.toolUse opens it (toolUseId, name), contentBlockDelta with
+// start.toolUse opens it (toolUseId, name; a second start for a block still
+// open is the same call, and another name a Conflict), contentBlockDelta with
 // delta.toolUse appends its input string, contentBlockStop ends it. Text and
 // reasoning blocks — which may have deltas and no start — are ignored.
 // messageStart and messageStop end calls still open; metadata may come
@@ -51,7 +52,7 @@ func (*bedrock) feed(t *tracker, event []byte) error {
 		if e.ContentBlockIndex == nil {
 			return t.errorf("", "contentBlockStart without contentBlockIndex")
 		}
-		t.begin(numbered("block", *e.ContentBlockIndex), e.Start.ToolUse.ToolUseID, e.Start.ToolUse.Name)
+		t.open(numbered("block", *e.ContentBlockIndex), e.Start.ToolUse.ToolUseID, e.Start.ToolUse.Name)
 	case ev.ContentBlockDelta != nil:
 		e := ev.ContentBlockDelta
 		if e.Delta.ToolUse == nil {

@@ -1,6 +1,13 @@
 package provider
 
-import "strconv"
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"hash"
+	"strconv"
+	"sync"
+)
 
 // call is the state of one tool call in a stream.
 type call struct {
@@ -9,11 +16,12 @@ type call struct {
 	gen  int    // how many calls used base before this one
 
 	id, name string
+	renamed  bool // a Conflict was emitted
 	ended    bool // End was emitted
 
-	text     int    // argument bytes so far
-	sum      uint64 // FNV-1a of those bytes, to compare with a final copy
-	sawDelta bool   // write was called, even with empty text
+	text     int       // argument bytes so far
+	sum      hash.Hash // keyed SHA-256 of those bytes, when the provider sends a final copy
+	sawDelta bool      // write was called, even with empty text
 
 	// fallback is argument text known whole from the call's opening event
 	// (Anthropic's content_block_start input), used at the end when no
@@ -25,18 +33,25 @@ type call struct {
 
 // tracker is the provider-independent half of an Adapter: the calls of one
 // stream, and the rules that keep every call's events in order (one Start
-// before any Delta, at most one End, no event after End).
+// before any Delta, at most one Name, at most one End, no event after End)
+// and that fail closed when the provider contradicts itself about a call's
+// tool.
 type tracker struct {
-	p     Provider
-	out   []Event          // events produced by the current Feed or Close
-	calls map[string]*call // base key -> the latest call with that key
-	open  []*call          // calls not yet ended, in the order they began
+	p      Provider
+	out    []Event          // events produced by the current Feed or Close
+	calls  map[string]*call // base key -> the latest call with that key
+	active []*call          // calls not yet ended, in the order they began
+	// finalCopies is set for providers that repeat a call's whole text at
+	// its end (Responses), which complete compares with what streamed.
+	finalCopies bool
 }
 
 // begin opens a new call at base and emits its Start. A call already open
 // at base is ended first — unless it is still waiting for its name (it was
 // opened by an early delta) and its id does not contradict id: then it is
-// that call, and begin only fills in what it lacks.
+// that call, and begin only fills in what it lacks. Providers whose events
+// come in sequence (a new call after the last) use begin; providers that key
+// every event of a call use open.
 func (t *tracker) begin(base, id, name string) *call {
 	prev := t.calls[base]
 	if prev != nil && !prev.ended {
@@ -46,14 +61,31 @@ func (t *tracker) begin(base, id, name string) *call {
 		}
 		t.end(prev)
 	}
-	c := &call{base: base, key: base}
-	if prev != nil {
+	return t.create(base, id, name)
+}
+
+// open returns the call open at base, after identify has recorded id and
+// name for it (a second, different name is a Conflict), or begins one. It is
+// for providers that name a call by its key in every event (an Anthropic or
+// Bedrock block index, a Responses item id, a Cohere index): a second
+// opening event for a key still open is the same call, not a new one.
+func (t *tracker) open(base, id, name string) *call {
+	if c := t.find(base); c != nil {
+		t.identify(c, id, name)
+		return c
+	}
+	return t.create(base, id, name)
+}
+
+// create makes a call at base and emits its Start.
+func (t *tracker) create(base, id, name string) *call {
+	c := &call{base: base, key: base, id: id, name: name}
+	if prev := t.calls[base]; prev != nil {
 		c.gen = prev.gen + 1
 		c.key = base + "#" + strconv.Itoa(c.gen+1)
 	}
 	t.calls[base] = c
-	t.open = append(t.open, c)
-	c.id, c.name = id, name
+	t.active = append(t.active, c)
 	t.out = append(t.out, Event{Kind: Start, Key: c.key, CallID: id, ToolName: name})
 	return c
 }
@@ -66,7 +98,7 @@ func (t *tracker) follow(base string) *call {
 	c := t.calls[base]
 	switch {
 	case c == nil:
-		return t.begin(base, "", "")
+		return t.create(base, "", "")
 	case c.ended:
 		return nil
 	}
@@ -81,20 +113,29 @@ func (t *tracker) find(base string) *call {
 	return nil
 }
 
-// identify records an id and a name that arrived for c after its Start;
-// the first non-empty value wins. A name that c lacked is emitted as a Name
-// event, with the id known by then; an id that arrives after the name is
-// dropped (Key, not CallID, identifies the call).
+// identify records an id and a name that arrived for c after its Start. The
+// first non-empty id wins; an id that arrives after the name is dropped
+// (Key, not CallID, identifies the call). A name that c lacked is emitted as
+// a Name event, with the id known by then. An empty name, or the same name
+// again, says nothing new; a different non-empty name is a Conflict (once
+// per call): the provider's events name two tools, so whichever one a
+// client dispatches, the call cannot be validated against it.
 func (t *tracker) identify(c *call, id, name string) {
-	if c.ended || c.name != "" {
+	if c.ended {
 		return
 	}
-	if c.id == "" {
-		c.id = id
-	}
-	if name != "" {
-		c.name = name
-		t.out = append(t.out, Event{Kind: Name, Key: c.key, CallID: c.id, ToolName: name})
+	switch {
+	case c.name == "":
+		if c.id == "" {
+			c.id = id
+		}
+		if name != "" {
+			c.name = name
+			t.out = append(t.out, Event{Kind: Name, Key: c.key, CallID: c.id, ToolName: name})
+		}
+	case name != "" && name != c.name && !c.renamed:
+		c.renamed = true
+		t.out = append(t.out, Event{Kind: Conflict, Key: c.key, ToolName: name})
 	}
 }
 
@@ -104,22 +145,26 @@ func (t *tracker) write(c *call, frag string) {
 	if frag == "" || c.ended {
 		return
 	}
-	if c.text == 0 {
-		c.sum = fnvOffset
+	if t.finalCopies {
+		if c.sum == nil {
+			c.sum = newTextHash()
+		}
+		c.sum.Write([]byte(frag))
 	}
 	c.text += len(frag)
-	c.sum = fnv1a(c.sum, frag)
 	t.out = append(t.out, Event{Kind: Delta, Key: c.key, Fragment: frag})
 }
 
 // complete reconciles c with its whole argument text sent at the end
 // (Responses ".done"): the whole text when nothing streamed, the missing tail
 // when the streamed text is a prefix of it, and an error when they disagree.
+// The prefix is compared through a keyed SHA-256 of the streamed bytes, so
+// no final copy can be made to look like a different stream.
 func (t *tracker) complete(c *call, whole string) error {
 	switch {
 	case c.text == 0:
 		t.write(c, whole)
-	case len(whole) >= c.text && fnv1a(fnvOffset, whole[:c.text]) == c.sum:
+	case len(whole) >= c.text && bytes.Equal(textHash(whole[:c.text]), c.sum.Sum(nil)):
 		t.write(c, whole[c.text:])
 	default:
 		return t.errorf(c.key, "final arguments (%d bytes) disagree with the %d bytes streamed", len(whole), c.text)
@@ -147,10 +192,11 @@ func (t *tracker) end(c *call) {
 		t.write(c, c.fallback)
 	}
 	c.ended = true
+	c.sum = nil
 	t.out = append(t.out, Event{Kind: End, Key: c.key})
-	for i, o := range t.open {
+	for i, o := range t.active {
 		if o == c {
-			t.open = append(t.open[:i], t.open[i+1:]...)
+			t.active = append(t.active[:i], t.active[i+1:]...)
 			break
 		}
 	}
@@ -159,24 +205,33 @@ func (t *tracker) end(c *call) {
 // endAll ends, in the order they began, the open calls whose base key starts
 // with prefix ("" ends them all).
 func (t *tracker) endAll(prefix string) {
-	for i := 0; i < len(t.open); {
-		c := t.open[i]
+	for i := 0; i < len(t.active); {
+		c := t.active[i]
 		if len(c.base) >= len(prefix) && c.base[:len(prefix)] == prefix {
-			t.end(c) // removes t.open[i]
+			t.end(c) // removes t.active[i]
 			continue
 		}
 		i++
 	}
 }
 
-// fnvOffset starts a 64-bit FNV-1a hash.
-const fnvOffset = 14695981039346656037
+// hashKey keys the text hashes of this process, drawn once from crypto/rand.
+var hashKey = sync.OnceValue(func() []byte {
+	k := make([]byte, 32)
+	_, _ = rand.Read(k) // never fails on supported platforms
+	return k
+})
 
-// fnv1a continues the 64-bit FNV-1a hash h over s.
-func fnv1a(h uint64, s string) uint64 {
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
+// newTextHash returns a keyed SHA-256 state (the key, then the text).
+func newTextHash() hash.Hash {
+	h := sha256.New()
+	h.Write(hashKey())
 	return h
+}
+
+// textHash returns the keyed SHA-256 of s.
+func textHash(s string) []byte {
+	h := newTextHash()
+	h.Write([]byte(s))
+	return h.Sum(nil)
 }

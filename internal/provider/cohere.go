@@ -19,7 +19,8 @@ type cohereEvent struct {
 }
 
 // feed keys a call by index ("call0"). tool-call-start opens it with id and
-// name and appends its function.arguments (normally ""), tool-call-delta
+// name (a second start for an index still open is the same call, and
+// another name a Conflict) and appends its function.arguments (normally ""), tool-call-delta
 // appends, tool-call-end ends it; a call without parameters has a start and
 // an end and no delta, so its text is empty. message-start and message-end
 // end calls still open.
@@ -47,7 +48,7 @@ func (*cohere) feed(t *tracker, event []byte) error {
 	tc := &ev.Delta.Message.ToolCalls
 	switch typ {
 	case "tool-call-start":
-		t.write(t.begin(base, tc.ID, tc.Function.Name), tc.Function.Arguments)
+		t.write(t.open(base, tc.ID, tc.Function.Name), tc.Function.Arguments)
 	case "tool-call-delta":
 		if c := t.follow(base); c != nil {
 			t.write(c, tc.Function.Arguments)

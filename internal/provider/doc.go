@@ -19,9 +19,26 @@
 // the provider names the tool only later (some OpenAI-compatible servers send
 // the arguments first), the Start has an empty ToolName and a Name event
 // follows; a call that ends before any name arrives has none. The first
-// non-empty id and name win; an id that arrives after the name is dropped
-// (Key, not CallID, identifies the call). Events for a call that has ended
-// are ignored.
+// non-empty id wins; an id that arrives after the name is dropped (Key, not
+// CallID, identifies the call). Events for a call that has ended are
+// ignored.
+//
+// # Tool names
+//
+// A call's tool is the first non-empty name its events carry; an empty name
+// (GLM repeats "name": "") or the same name again changes nothing. A second,
+// different name is a Conflict, in every adapter: the events then name two
+// tools, and which one a client dispatches depends on how it reads them.
+// openai-python's accumulate_delta concatenates the name fragments of an
+// OpenAI Chat call (and so reads "to" then "do" as "todo"), while the Vercel
+// AI SDK keeps the name of the call's first delta ("to"): no single name is
+// safe to validate against, so the call is rejected rather than checked
+// against the wrong tool. Names are never concatenated here; no recording
+// splits one. Where a key names a call in every event (an Anthropic or
+// Bedrock block index, a Responses item id, a Cohere index), a second
+// opening event for a key still open is the same call: its name is a repeat
+// or a Conflict. Gemini sends calls one after another, so a named part
+// begins the next call; it cannot rename one.
 //
 // # Providers
 //
@@ -41,7 +58,9 @@
 // .done is missing). Some servers (LM Studio) send no deltas: then the .done
 // arguments are the whole text; when deltas came, .done is only checked
 // against them (an extension is appended, a contradiction is an *EventError
-// with the Key) and never duplicates them.
+// with the Key) and never duplicates them. The check compares a keyed
+// SHA-256 of the streamed bytes (a random key per process), so a final copy
+// cannot pass for a different stream the way a colliding 64-bit hash could.
 //
 // Anthropic Messages: key "msg<m>/block<i>", by content-block index, which
 // counts text blocks too and restarts with each message_start. The first

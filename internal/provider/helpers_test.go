@@ -12,11 +12,13 @@ import (
 // call is one assembled tool call.
 type call struct {
 	Key, ID, Name, Args string
+	Conflict            string `json:",omitempty"` // the second name, when the provider sent one
 }
 
 // checker assembles calls from events and enforces the event contract: one
 // Start per key before its Deltas, at most one Name and only for a call
-// started without a name, at most one End, nothing after End.
+// started without a name, at most one Conflict and only for a named call
+// and another name, at most one End, nothing after End.
 type checker struct {
 	calls []*call
 	byKey map[string]*call
@@ -60,6 +62,14 @@ func (c *checker) add(evs []provider.Event) error {
 			if cl.ID == "" {
 				cl.ID = ev.CallID
 			}
+		case provider.Conflict:
+			if cl == nil || c.ended[ev.Key] {
+				return fmt.Errorf("conflict for %q outside start..end", ev.Key)
+			}
+			if cl.Name == "" || ev.ToolName == "" || ev.ToolName == cl.Name || cl.Conflict != "" {
+				return fmt.Errorf("conflict %q for %q, named %q (conflict %q)", ev.ToolName, ev.Key, cl.Name, cl.Conflict)
+			}
+			cl.Conflict = ev.ToolName
 		case provider.End:
 			if cl == nil || c.ended[ev.Key] {
 				return fmt.Errorf("end for %q without start or twice", ev.Key)

@@ -33,7 +33,8 @@ type chatChunk struct {
 // entry whose non-empty id differs from the id of the call at its key (or
 // whose call has ended) begins a new call. Name and id are taken from the
 // first entry that carries them; later empty or repeated names (GLM sends
-// "name": "") change nothing. A choice's finish_reason ends all of that
+// "name": "") change nothing, and a different name is a Conflict (see the
+// package doc: clients disagree on how to join name fragments). A choice's finish_reason ends all of that
 // choice's calls, after the tool_calls of the same chunk (Groq, xAI and
 // Mistral send a whole call in one chunk, Mistral together with the
 // finish_reason). A chunk without choices (the usage chunk) is ignored.

@@ -29,7 +29,8 @@ type responsesArgsEvent struct {
 
 // feed keys a call by its item id (the "fc_..." id; Event.CallID is the
 // item's call_id). response.output_item.added opens the call with call_id
-// and name; response.function_call_arguments.delta appends; .done (or, if
+// and name (an output_item.done, or a second .added, naming another tool is
+// a Conflict); response.function_call_arguments.delta appends; .done (or, if
 // .done is missing, response.output_item.done) ends it. The final arguments
 // in .done are the whole text when no delta came (LM Studio sends none), and
 // only a check — or the missing tail — when deltas came; arguments that
@@ -64,7 +65,7 @@ func (*openAIResponses) feed(t *tracker, event []byte) error {
 			}
 		}
 		if typ == "response.output_item.added" {
-			c := t.begin(it.ID, it.CallID, it.Name)
+			c := t.open(it.ID, it.CallID, it.Name)
 			if args != nil {
 				t.write(c, *args) // normally ""
 			}

@@ -51,9 +51,13 @@ const (
 	Delta                 // Fragment is argument JSON text to append to the call
 	End                   // the call's arguments are complete
 	Name                  // the tool name that the call's Start lacked: ToolName, and CallID when known
+	// Conflict: the provider named a second, different tool for a named
+	// call (ToolName is that name). The call cannot be validated against
+	// either name and must be rejected; its events go on as before.
+	Conflict
 )
 
-// String returns "start", "delta", "end" or "name".
+// String returns "start", "delta", "end", "name" or "conflict".
 func (k Kind) String() string {
 	switch k {
 	case Start:
@@ -64,6 +68,8 @@ func (k Kind) String() string {
 		return "end"
 	case Name:
 		return "name"
+	case Conflict:
+		return "conflict"
 	}
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -73,7 +79,8 @@ func (k Kind) String() string {
 // For every Key an adapter emits exactly one Start, then any number of Delta,
 // then at most one End (exactly one once Close has run); a call whose Start
 // had no ToolName gets at most one Name event before its End, when the
-// provider names the tool later. Concatenating a call's Fragments in order
+// provider names the tool later, and a named call gets at most one Conflict
+// when the provider names a different tool for it. Concatenating a call's Fragments in order
 // gives its argument text; it may be empty (a provider that sends nothing
 // for a call without parameters) and it may be incomplete JSON (a
 // generation cut off by a token limit).
@@ -90,7 +97,7 @@ type Event struct {
 	CallID string
 	// ToolName is the tool's name, on Start and Name; empty on Start when
 	// the provider has not named the tool yet (a Name event follows if it
-	// does).
+	// does). On Conflict, the second name.
 	ToolName string
 	// Fragment is argument JSON text, on Delta; never empty.
 	Fragment string
@@ -165,7 +172,7 @@ func New(p Provider) (*Adapter, error) {
 	default:
 		return nil, &EventError{Provider: p, Reason: "unknown provider", Err: ErrUnknownProvider}
 	}
-	return &Adapter{t: tracker{p: p, calls: make(map[string]*call)}, f: f}, nil
+	return &Adapter{t: tracker{p: p, calls: make(map[string]*call), finalCopies: p == OpenAIResponses}, f: f}, nil
 }
 
 // Feed handles one raw provider event — the JSON payload of one SSE data

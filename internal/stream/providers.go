@@ -3,10 +3,12 @@ package stream
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 
 	"github.com/toolgate/toolgate/internal/provider"
+	"github.com/toolgate/toolgate/internal/schema"
 )
 
 // providerAdapters holds one adapter per provider a stream has used, and
@@ -59,6 +61,14 @@ func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
 	return s.applyProvider(p, pa.events)
 }
 
+// renamed is the verdict on a call whose provider named a second tool:
+// clients read such a stream differently (see package provider), so the
+// call is validated against neither name.
+func renamed(first, second string, at int64) schema.Finding {
+	return schema.Finding{Code: schema.CodeValidation, Keyword: "tool_name", Offset: at,
+		Message: fmt.Sprintf("The tool name changed during the call, from %q to %q, so its arguments cannot be validated.", first, second)}
+}
+
 // flushProviders ends the calls every adapter still holds open.
 func (s *Session) flushProviders() {
 	pa := &s.adapter
@@ -94,6 +104,10 @@ func (s *Session) applyProvider(p provider.Provider, events []provider.Event) er
 				if err := s.name(c, ev.CallID, ev.ToolName); err != nil {
 					return err
 				}
+			}
+		case provider.Conflict:
+			if c := pa.calls[k]; c != nil && !c.done {
+				s.finish(c, true, []schema.Finding{renamed(c.tool, ev.ToolName, c.bytes)}, false)
 			}
 		case provider.Delta:
 			if c := pa.calls[k]; c != nil {
