@@ -70,7 +70,7 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 	}
 	switch typ {
 	case "message_start":
-		t.endAll("")
+		t.endAll()
 		if a.started {
 			a.msg++
 		}
@@ -114,10 +114,10 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 		}
 	case "message_delta":
 		if ev.Delta.StopReason != "" {
-			t.endAll("")
+			t.endAll()
 		}
 	case "message_stop":
-		t.endAll("")
+		t.endAll()
 	}
 	return nil
 }

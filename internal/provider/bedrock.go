@@ -43,7 +43,7 @@ func (*bedrock) feed(t *tracker, event []byte) error {
 	}
 	switch {
 	case ev.MessageStart != nil, ev.MessageStop != nil:
-		t.endAll("")
+		t.endAll()
 	case ev.ContentBlockStart != nil:
 		e := ev.ContentBlockStart
 		if e.Start.ToolUse == nil {

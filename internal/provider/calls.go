@@ -6,14 +6,20 @@ import (
 	"crypto/sha256"
 	"hash"
 	"strconv"
+	"strings"
 	"sync"
 )
 
 // call is the state of one tool call in a stream.
 type call struct {
-	base string // the provider key (block index, item id, ...)
-	key  string // Event.Key: base, plus "#n" when base was used before
-	gen  int    // how many calls used base before this one
+	base  string // the provider key (block index, item id, ...)
+	key   string // Event.Key: base, plus "#n" when base was used before
+	gen   int    // how many calls used base before this one
+	group string // base up to its first "/" ("choice0/"), for endGroup
+
+	// The call's places in the tracker's list of active calls and in its
+	// group's, while it is active.
+	inAll, inGroup link
 
 	id, name string
 	renamed  bool // a Conflict was emitted
@@ -40,7 +46,12 @@ type tracker struct {
 	p      Provider
 	out    []Event          // events produced by the current Feed or Close
 	calls  map[string]*call // base key -> the latest call with that key
-	active []*call          // calls not yet ended, in the order they began
+	active list             // calls not yet ended, in the order they began
+	groups map[string]*list // the same, by group
+	// work counts bookkeeping steps whose number depends on the stream:
+	// calls visited by endAll and endGroup, Gemini candidate lookups. Every
+	// step is O(1), and a test holds work linear in the events.
+	work int
 	// finalCopies is set for providers that repeat a call's whole text at
 	// its end (Responses), which complete compares with what streamed.
 	finalCopies bool
@@ -80,12 +91,24 @@ func (t *tracker) open(base, id, name string) *call {
 // create makes a call at base and emits its Start.
 func (t *tracker) create(base, id, name string) *call {
 	c := &call{base: base, key: base, id: id, name: name}
+	if i := strings.IndexByte(base, '/'); i >= 0 {
+		c.group = base[:i+1]
+	}
 	if prev := t.calls[base]; prev != nil {
 		c.gen = prev.gen + 1
 		c.key = base + "#" + strconv.Itoa(c.gen+1)
 	}
 	t.calls[base] = c
-	t.active = append(t.active, c)
+	t.active.push(c, all)
+	g := t.groups[c.group]
+	if g == nil {
+		if t.groups == nil {
+			t.groups = map[string]*list{}
+		}
+		g = &list{}
+		t.groups[c.group] = g
+	}
+	g.push(c, grouped)
 	t.out = append(t.out, Event{Kind: Start, Key: c.key, CallID: id, ToolName: name})
 	return c
 }
@@ -194,25 +217,68 @@ func (t *tracker) end(c *call) {
 	c.ended = true
 	c.sum = nil
 	t.out = append(t.out, Event{Kind: End, Key: c.key})
-	for i, o := range t.active {
-		if o == c {
-			t.active = append(t.active[:i], t.active[i+1:]...)
-			break
-		}
+	t.active.remove(c, all)
+	g := t.groups[c.group]
+	g.remove(c, grouped)
+	if g.head == nil {
+		delete(t.groups, c.group)
 	}
 }
 
-// endAll ends, in the order they began, the open calls whose base key starts
-// with prefix ("" ends them all).
-func (t *tracker) endAll(prefix string) {
-	for i := 0; i < len(t.active); {
-		c := t.active[i]
-		if len(c.base) >= len(prefix) && c.base[:len(prefix)] == prefix {
-			t.end(c) // removes t.active[i]
-			continue
-		}
-		i++
+// endAll ends the open calls in the order they began.
+func (t *tracker) endAll() {
+	for c := t.active.head; c != nil; c = t.active.head {
+		t.work++
+		t.end(c)
 	}
+}
+
+// endGroup ends, in the order they began, the open calls of group: those
+// whose base starts with group, which ends in "/" ("choice0/").
+func (t *tracker) endGroup(group string) {
+	g := t.groups[group]
+	for g != nil && g.head != nil {
+		t.work++
+		t.end(g.head) // may delete g from t.groups; g stays valid here
+	}
+}
+
+// list is a doubly linked list of calls, threaded through one of their
+// links (see all and grouped), so that a call leaves it in O(1).
+type list struct{ head, tail *call }
+
+// link is a call's place in one list.
+type link struct{ prev, next *call }
+
+// all and grouped select the link of a call that a list uses.
+func all(c *call) *link     { return &c.inAll }
+func grouped(c *call) *link { return &c.inGroup }
+
+// push appends c.
+func (l *list) push(c *call, at func(*call) *link) {
+	*at(c) = link{prev: l.tail}
+	if l.tail != nil {
+		at(l.tail).next = c
+	} else {
+		l.head = c
+	}
+	l.tail = c
+}
+
+// remove takes c out of l.
+func (l *list) remove(c *call, at func(*call) *link) {
+	lk := at(c)
+	if lk.prev != nil {
+		at(lk.prev).next = lk.next
+	} else {
+		l.head = lk.next
+	}
+	if lk.next != nil {
+		at(lk.next).prev = lk.prev
+	} else {
+		l.tail = lk.prev
+	}
+	*lk = link{}
 }
 
 // hashKey keys the text hashes of this process, drawn once from crypto/rand.

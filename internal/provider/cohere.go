@@ -31,7 +31,7 @@ func (*cohere) feed(t *tracker, event []byte) error {
 	}
 	switch typ {
 	case "message-start", "message-end":
-		t.endAll("")
+		t.endAll()
 		return nil
 	case "tool-call-start", "tool-call-delta", "tool-call-end":
 	default:

@@ -10,8 +10,9 @@ import (
 
 // gemini adapts Google Gemini / Vertex AI streamGenerateContent responses.
 type gemini struct {
-	cands []*geminiCand // in order of first appearance
-	buf   []byte        // scratch for one part's argument text
+	cands map[int]*geminiCand // by candidate index
+	order []*geminiCand       // in order of first appearance, for close
+	buf   []byte              // scratch for one part's argument text
 }
 
 // geminiCand is the state of one candidate.
@@ -77,7 +78,7 @@ func (g *gemini) feed(t *tracker, event []byte) error {
 	var first error
 	for i := range ev.Candidates {
 		cand := &ev.Candidates[i]
-		gc := g.cand(cand.Index)
+		gc := g.cand(t, cand.Index)
 		for _, part := range cand.Content.Parts {
 			if part.FunctionCall == nil {
 				continue
@@ -152,19 +153,24 @@ func (g *gemini) finish(t *tracker, gc *geminiCand) {
 	gc.c = nil
 }
 
-func (g *gemini) cand(index int) *geminiCand {
-	for _, gc := range g.cands {
-		if gc.index == index {
-			return gc
-		}
+// cand returns the state of the candidate with index, made at its first
+// appearance. It is a map lookup: an event may name many candidates.
+func (g *gemini) cand(t *tracker, index int) *geminiCand {
+	t.work++
+	if gc := g.cands[index]; gc != nil {
+		return gc
+	}
+	if g.cands == nil {
+		g.cands = map[int]*geminiCand{}
 	}
 	gc := &geminiCand{index: index}
-	g.cands = append(g.cands, gc)
+	g.cands[index] = gc
+	g.order = append(g.order, gc)
 	return gc
 }
 
 func (g *gemini) close(t *tracker) {
-	for _, gc := range g.cands {
+	for _, gc := range g.order {
 		g.finish(t, gc)
 	}
 }

@@ -75,7 +75,7 @@ func (*openAIChat) feed(t *tracker, event []byte) error {
 			t.write(c, fc.Arguments)
 		}
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
-			t.endAll(prefix)
+			t.endGroup(prefix)
 		}
 	}
 	return nil

@@ -97,7 +97,7 @@ func (*openAIResponses) feed(t *tracker, event []byte) error {
 		return t.finish(c, ev.Arguments)
 
 	case "response.created", "response.completed", "response.incomplete", "response.failed":
-		t.endAll("")
+		t.endAll()
 	}
 	return nil
 }

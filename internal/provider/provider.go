@@ -202,7 +202,7 @@ func (a *Adapter) Close(dst []Event) []Event {
 	}
 	a.t.out = dst
 	a.f.close(&a.t)
-	a.t.endAll("")
+	a.t.endAll()
 	dst, a.t.out = a.t.out, nil
 	return dst
 }
