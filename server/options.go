@@ -29,6 +29,11 @@ type Options struct {
 	// StreamIdleTimeout ends a ValidateStream (DEADLINE_EXCEEDED) that sends
 	// nothing for this long. Default 5 minutes.
 	StreamIdleTimeout time.Duration
+	// StreamSendTimeout ends a ValidateStream (DEADLINE_EXCEEDED) when one
+	// of its results has waited this long for the client to read it (gRPC
+	// flow control holds results a client does not read). Default 30
+	// seconds.
+	StreamSendTimeout time.Duration
 }
 
 // Defaults for Options.
@@ -37,6 +42,8 @@ const (
 	DefaultStoreBytes   = 256 << 20
 	// DefaultStreamIdleTimeout is Options.StreamIdleTimeout's default.
 	DefaultStreamIdleTimeout = 5 * time.Minute
+	// DefaultStreamSendTimeout is Options.StreamSendTimeout's default.
+	DefaultStreamSendTimeout = 30 * time.Second
 )
 
 func (o Options) withDefaults() Options {
@@ -60,6 +67,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.StreamIdleTimeout <= 0 {
 		o.StreamIdleTimeout = DefaultStreamIdleTimeout
+	}
+	if o.StreamSendTimeout <= 0 {
+		o.StreamSendTimeout = DefaultStreamSendTimeout
 	}
 	return o
 }

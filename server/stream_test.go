@@ -17,6 +17,9 @@ import (
 	"github.com/toolgate/toolgate/server"
 )
 
+// missingHandle is well formed, and held by no server.
+var missingHandle = "tg1_" + strings.Repeat("0", 64)
+
 type bidi = grpc.BidiStreamingClient[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]
 
 func openStream(t *testing.T, cfg server.Config) (toolgatev1.ValidationServiceClient, bidi) {
@@ -136,12 +139,18 @@ func TestStreamStatusCodes(t *testing.T) {
 		{"start twice", server.Config{}, func(h string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{startCall("a", "", h), startCall("a", "", h)}
 		}, codes.InvalidArgument, "already started"},
-		{"bind unknown handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+		{"bind malformed handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{bind(map[string]string{"t": "tg1_missing"})}
-		}, codes.NotFound, "tg1_missing"},
-		{"start unknown handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+		}, codes.InvalidArgument, `"tg1_missing" is not a toolgate handle`},
+		{"start malformed handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{startCall("a", "", "tg1_missing")}
-		}, codes.NotFound, "tg1_missing"},
+		}, codes.InvalidArgument, `"tg1_missing" is not a toolgate handle`},
+		{"bind unknown handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{bind(map[string]string{"t": missingHandle})}
+		}, codes.NotFound, missingHandle},
+		{"start unknown handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{startCall("a", "", missingHandle)}
+		}, codes.NotFound, missingHandle},
 		{"too many calls", server.Config{Options: server.Options{MaxCallsPerStream: 1}}, func(h string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{startCall("a", "", h), startCall("b", "", h)}
 		}, codes.ResourceExhausted, "limit of 1 calls"},

@@ -52,7 +52,7 @@ func BenchmarkStreamPieces(b *testing.B) {
 				b.SetBytes(int64(len(doc)))
 				valid := true
 				for b.Loop() {
-					sess := stream.NewSession(stream.Limits{}, lookup, func(r *stream.Result) { valid = r.Valid() })
+					sess := stream.NewSession(b.Context(), stream.Limits{}, lookup, func(r *stream.Result) { valid = r.Valid() })
 					if err := sess.Start("c", "", "h"); err != nil {
 						b.Fatal(err)
 					}

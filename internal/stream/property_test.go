@@ -38,7 +38,7 @@ func streamed(t *testing.T, s *schema.Schema, pieces [][]byte) (stream.Result, i
 	t.Helper()
 	var got []stream.Result
 	arrived := -1
-	sess := stream.NewSession(stream.Limits{}, func(string) (*schema.Schema, bool) { return s, true },
+	sess := stream.NewSession(t.Context(), stream.Limits{}, func(string) (*schema.Schema, bool) { return s, true },
 		func(r *stream.Result) { got = append(got, *r) })
 	require.NoError(t, sess.Start("c", "", "h"))
 	for i, p := range pieces {

@@ -32,7 +32,8 @@ type providerKey struct {
 // the provider's call id, or the adapter's key when the provider sends none.
 //
 // An empty payload and OpenAI's "[DONE]" sentinel carry no event and are
-// ignored, so a runtime may forward every SSE data payload as it is.
+// ignored, so a runtime may forward every SSE data payload as it is. Once
+// the session's context is done, it returns the context's error.
 func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
 	if trimmed := bytes.TrimSpace(event); len(trimmed) == 0 || string(trimmed) == "[DONE]" {
 		return nil
@@ -111,7 +112,9 @@ func (s *Session) applyProvider(p provider.Provider, events []provider.Event) er
 			}
 		case provider.Delta:
 			if c := pa.calls[k]; c != nil {
-				s.delta(c, []byte(ev.Fragment))
+				if err := s.delta(c, []byte(ev.Fragment)); err != nil {
+					return err
+				}
 			}
 		case provider.End:
 			if c := pa.calls[k]; c != nil {

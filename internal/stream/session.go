@@ -6,6 +6,7 @@
 package stream
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/toolgate/toolgate/internal/schema"
@@ -107,9 +108,15 @@ type call struct {
 	keyID   bool // id is the adapter's key, standing in for a provider id
 }
 
+// chunk bounds the argument bytes validated between two looks at the
+// session's context, so that a stream stops soon after its context ends
+// even inside one delta of megabytes.
+const chunk = 4 << 10
+
 // Session is one stream's state. It is not safe for concurrent use: a
 // stream's events arrive in order on one goroutine.
 type Session struct {
+	ctx     context.Context
 	limits  Limits
 	lookup  Lookup
 	emit    func(*Result)
@@ -122,9 +129,12 @@ type Session struct {
 }
 
 // NewSession returns a Session that resolves handles with lookup and
-// reports each call's verdict to emit, synchronously.
-func NewSession(limits Limits, lookup Lookup, emit func(*Result)) *Session {
-	return &Session{limits: limits.withDefaults(), lookup: lookup, emit: emit,
+// reports each call's verdict to emit, synchronously. Argument text is
+// validated in chunks of a few KiB with ctx checked before each: once ctx
+// is done, Delta and ProviderEvent stop and return ctx's error (the stream
+// cannot go on).
+func NewSession(ctx context.Context, limits Limits, lookup Lookup, emit func(*Result)) *Session {
+	return &Session{ctx: ctx, limits: limits.withDefaults(), lookup: lookup, emit: emit,
 		tools: map[string]string{}, calls: map[string]*call{}}
 }
 
@@ -232,8 +242,7 @@ func (s *Session) name(c *call, callID, toolName string) error {
 	if err := s.resolve(c, toolName, ""); err != nil || c.done {
 		return err
 	}
-	s.write(c, held)
-	return nil
+	return s.write(c, held)
 }
 
 // release frees the text held for an unnamed call.
@@ -249,20 +258,19 @@ func (s *Session) Delta(callID string, fragment []byte) error {
 	if !ok {
 		return errorf(InvalidArgument, "delta: call %q was not started", callID)
 	}
-	s.delta(c, fragment)
-	return nil
+	return s.delta(c, fragment)
 }
 
-func (s *Session) delta(c *call, fragment []byte) {
+func (s *Session) delta(c *call, fragment []byte) error {
 	if c.done {
-		return
+		return nil
 	}
 	n := int64(len(fragment))
 	if c.bytes+n > s.limits.MaxCallBytes {
 		c.bytes += n
 		s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "maxBytes", Offset: s.limits.MaxCallBytes,
 			Message: fmt.Sprintf("The arguments are longer than the limit of %d bytes.", s.limits.MaxCallBytes)}}, false)
-		return
+		return nil
 	}
 	if c.unnamed {
 		if s.held+n > s.limits.MaxCallBytes {
@@ -270,24 +278,35 @@ func (s *Session) delta(c *call, fragment []byte) {
 			c.bytes += n
 			s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "maxBytes", Offset: at,
 				Message: fmt.Sprintf("The stream holds more than the limit of %d bytes of arguments for calls whose tool is not named yet.", s.limits.MaxCallBytes)}}, false)
-			return
+			return nil
 		}
 		c.bytes += n
 		s.held += n
 		c.held = append(c.held, fragment...)
-		return
+		return nil
 	}
 	c.bytes += n
-	s.write(c, fragment)
+	return s.write(c, fragment)
 }
 
-// write feeds text to c's validator and sends the verdict once it is known.
-func (s *Session) write(c *call, p []byte) {
-	c.v.Write(p)
-	if c.v.Rejected() {
-		r := c.v.Result()
-		s.finish(c, true, r.Findings, r.Truncated)
+// write feeds text to c's validator, a chunk at a time with the session's
+// context checked before each, and sends the verdict once it is known. It
+// returns the context's error when the context is done.
+func (s *Session) write(c *call, p []byte) error {
+	for len(p) > 0 {
+		if err := s.ctx.Err(); err != nil {
+			return err
+		}
+		n := min(len(p), chunk)
+		c.v.Write(p[:n])
+		p = p[n:]
+		if c.v.Rejected() {
+			r := c.v.Result()
+			s.finish(c, true, r.Findings, r.Truncated)
+			return nil
+		}
 	}
+	return nil
 }
 
 // End ends a call and sends its verdict, unless it was sent already.

@@ -1,6 +1,7 @@
 package stream_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -29,13 +30,18 @@ type harness struct {
 
 func newHarness(t *testing.T, limits stream.Limits) *harness {
 	t.Helper()
+	return newHarnessContext(t, t.Context(), limits)
+}
+
+func newHarnessContext(t *testing.T, ctx context.Context, limits stream.Limits) *harness {
+	t.Helper()
 	h := &harness{store: map[string]*schema.Schema{}}
 	for name, src := range map[string]string{"todo": todoSchema, "empty": emptySchema} {
 		res := schema.Compile(schema.ToolInput, []byte(src))
 		require.Empty(t, res.Errors)
 		h.store["h-"+name] = res.Schema
 	}
-	h.Session = stream.NewSession(limits, func(handle string) (*schema.Schema, bool) {
+	h.Session = stream.NewSession(ctx, limits, func(handle string) (*schema.Schema, bool) {
 		s, ok := h.store[handle]
 		return s, ok
 	}, func(r *stream.Result) { h.results = append(h.results, *r) })

@@ -21,7 +21,7 @@ func TestFlagDefaults(t *testing.T) {
 	assert.Equal(t, server.DefaultMaxMessageBytes, c.maxMessageBytes)
 	assert.Equal(t, server.Options{MaxDepth: 128, MaxFindings: 100, StoreEntries: server.DefaultStoreEntries,
 		StoreBytes: server.DefaultStoreBytes, MaxCallsPerStream: 1024, MaxCallBytes: 4 << 20,
-		StreamIdleTimeout: server.DefaultStreamIdleTimeout}, c.opts)
+		StreamIdleTimeout: server.DefaultStreamIdleTimeout, StreamSendTimeout: server.DefaultStreamSendTimeout}, c.opts)
 	assert.Equal(t, 10*time.Second, c.shutdownGrace)
 }
 
@@ -33,6 +33,7 @@ func TestFlagEnvironmentFallbacks(t *testing.T) {
 	t.Setenv("TOOLGATE_MAX_FINDINGS", "3")
 	t.Setenv("TOOLGATE_STORE_BYTES", "1024")
 	t.Setenv("TOOLGATE_STREAM_IDLE_TIMEOUT", "30s")
+	t.Setenv("TOOLGATE_STREAM_SEND_TIMEOUT", "2s")
 	t.Setenv("TOOLGATE_LOG_LEVEL", "debug")
 	c, err := parseFlags([]string{"--max-depth", "9"}, io.Discard)
 	require.NoError(t, err)
@@ -41,6 +42,7 @@ func TestFlagEnvironmentFallbacks(t *testing.T) {
 	assert.Equal(t, 3, c.opts.MaxFindings)
 	assert.Equal(t, int64(1024), c.opts.StoreBytes)
 	assert.Equal(t, 30*time.Second, c.opts.StreamIdleTimeout)
+	assert.Equal(t, 2*time.Second, c.opts.StreamSendTimeout)
 	assert.Equal(t, "debug", c.logLevel)
 }
 

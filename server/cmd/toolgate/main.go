@@ -102,6 +102,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	dur(&c.shutdownGrace, "shutdown-grace", "10s", "how long SIGTERM waits for calls in flight")
 	dur(&c.opts.StreamIdleTimeout, "stream-idle-timeout", "5m", "end a ValidateStream that sends nothing for this long")
+	dur(&c.opts.StreamSendTimeout, "stream-send-timeout", "30s", "end a ValidateStream whose client leaves a result unread this long")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
