@@ -26,6 +26,10 @@ type Options struct {
 	// MaxCallBytes bounds the argument bytes of one streamed call. Default
 	// 4 MiB.
 	MaxCallBytes int64
+	// MaxToolsPerStream bounds the distinct tool names one ValidateStream
+	// may bind (each holds its compiled schema for the stream's life); the
+	// bind past it is RESOURCE_EXHAUSTED. Default 1,024.
+	MaxToolsPerStream int
 	// StreamIdleTimeout ends a ValidateStream (DEADLINE_EXCEEDED) that sends
 	// nothing for this long. Default 5 minutes.
 	StreamIdleTimeout time.Duration
@@ -64,6 +68,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxCallBytes <= 0 {
 		o.MaxCallBytes = stream.DefaultMaxCallBytes
+	}
+	if o.MaxToolsPerStream <= 0 {
+		o.MaxToolsPerStream = stream.DefaultMaxTools
 	}
 	if o.StreamIdleTimeout <= 0 {
 		o.StreamIdleTimeout = DefaultStreamIdleTimeout

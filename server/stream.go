@@ -33,8 +33,9 @@ func (s *Service) ValidateStream(srv validateStream) error {
 	sess := stream.NewSession(ctx, stream.Limits{
 		MaxCalls:     s.opts.MaxCallsPerStream,
 		MaxCallBytes: s.opts.MaxCallBytes,
+		MaxTools:     s.opts.MaxToolsPerStream,
 		Validator:    s.opts.validatorOptions(),
-	}, s.store.Get, out.send)
+	}, out.send)
 	requests := receive(srv)
 	idle := time.NewTimer(s.opts.StreamIdleTimeout)
 	defer idle.Stop()
@@ -97,19 +98,17 @@ func receive(srv validateStream) <-chan received {
 func (s *Service) streamEvent(sess *stream.Session, req *toolgatev1.ValidateStreamRequest) error {
 	switch ev := req.GetEvent().(type) {
 	case *toolgatev1.ValidateStreamRequest_Bind:
-		for name, h := range ev.Bind.GetTools() {
-			if err := checkHandle(h, "bind: tool %q", name); err != nil {
-				return err
-			}
+		tools, err := s.bindTools(ev.Bind)
+		if err != nil {
+			return err
 		}
-		return sess.Bind(ev.Bind.GetTools())
+		return sess.Bind(tools)
 	case *toolgatev1.ValidateStreamRequest_Start:
-		if h := ev.Start.GetHandle(); h != "" {
-			if err := checkHandle(h, "start: call %q", ev.Start.GetCallId()); err != nil {
-				return err
-			}
+		b, err := s.startBinding(ev.Start)
+		if err != nil {
+			return err
 		}
-		return sess.Start(ev.Start.GetCallId(), ev.Start.GetToolName(), ev.Start.GetHandle())
+		return sess.Start(ev.Start.GetCallId(), ev.Start.GetToolName(), b)
 	case *toolgatev1.ValidateStreamRequest_Delta:
 		return sess.Delta(ev.Delta.GetCallId(), []byte(ev.Delta.GetFragment()))
 	case *toolgatev1.ValidateStreamRequest_End:
@@ -120,13 +119,74 @@ func (s *Service) streamEvent(sess *stream.Session, req *toolgatev1.ValidateStre
 	return status.Error(codes.InvalidArgument, "a stream request must set one event")
 }
 
-// checkHandle makes a malformed handle INVALID_ARGUMENT, as in Validate;
-// where says what named it.
-func checkHandle(h, where string, args ...any) error {
-	if store.IsHandle(h) {
-		return nil
+// bindTools resolves a bind's tools: each handle in the store (one this
+// replica does not hold is bound all the same, and its calls get an in-band
+// NOT_FOUND), each inline schema through compile, so that a stream works on
+// any replica. A name in both maps takes its inline schema. A malformed
+// handle, or an inline schema that does not compile, is INVALID_ARGUMENT
+// naming the tool.
+func (s *Service) bindTools(bind *toolgatev1.StreamBind) (map[string]stream.Binding, error) {
+	tools := make(map[string]stream.Binding, len(bind.GetTools())+len(bind.GetSchemas()))
+	for name, h := range bind.GetTools() {
+		b, err := s.handleBinding(h, "bind: tool %q", name)
+		if err != nil {
+			return nil, err
+		}
+		tools[name] = b
 	}
-	return status.Errorf(codes.InvalidArgument, where+": handle %q is not a toolgate handle (tg1_ and 64 hex digits)", append(args, h)...)
+	for name, req := range bind.GetSchemas() {
+		b, err := s.inlineBinding(req, "bind: the schema of tool %q", name)
+		if err != nil {
+			return nil, err
+		}
+		tools[name] = b
+	}
+	return tools, nil
+}
+
+// startBinding resolves what a CallStart names: its inline schema, else
+// its handle, else nil (the bind map decides).
+func (s *Service) startBinding(start *toolgatev1.CallStart) (*stream.Binding, error) {
+	var b stream.Binding
+	var err error
+	switch {
+	case start.GetInline() != nil:
+		b, err = s.inlineBinding(start.GetInline(), "start: the inline schema of call %q", start.GetCallId())
+	case start.GetHandle() != "":
+		b, err = s.handleBinding(start.GetHandle(), "start: call %q", start.GetCallId())
+	default:
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// handleBinding binds a handle: its schema when the store holds it, none
+// otherwise. A malformed handle is INVALID_ARGUMENT, as in Validate; where
+// says what named it.
+func (s *Service) handleBinding(h, where string, args ...any) (stream.Binding, error) {
+	if !store.IsHandle(h) {
+		return stream.Binding{}, status.Errorf(codes.InvalidArgument, where+": handle %q is not a toolgate handle (tg1_ and 64 hex digits)", append(args, h)...)
+	}
+	sch, _ := s.store.Get(h)
+	return stream.Binding{Handle: h, Schema: sch}, nil
+}
+
+// inlineBinding compiles an inline schema (or finds it compiled: handles
+// are content addresses) and stores it, as Validate does. A schema that
+// does not compile is INVALID_ARGUMENT with its first finding.
+func (s *Service) inlineBinding(req *toolgatev1.CompileSchemaRequest, where string, args ...any) (stream.Binding, error) {
+	c, err := s.compile(req)
+	if err != nil {
+		return stream.Binding{}, status.Errorf(status.Code(err), where+": %s", append(args, status.Convert(err).Message())...)
+	}
+	if c.res.Schema == nil {
+		f := c.res.Errors[0]
+		return stream.Binding{}, status.Errorf(codes.InvalidArgument, where+" does not compile (%s, %d findings): %s %s", append(args, codeToProto(c.res.Code()), len(c.res.Errors), f.Keyword, f.Message)...)
+	}
+	return stream.Binding{Handle: c.handle, Schema: c.res.Schema}, nil
 }
 
 // streamStatus maps a session error to a gRPC status; a context error
@@ -140,8 +200,6 @@ func streamStatus(err error) error {
 		return err
 	}
 	switch se.Kind {
-	case stream.NotFound:
-		return status.Error(codes.NotFound, se.Msg)
 	case stream.ResourceExhausted:
 		return status.Error(codes.ResourceExhausted, se.Msg)
 	}

@@ -41,6 +41,20 @@ func bind(tools map[string]string) *toolgatev1.ValidateStreamRequest {
 	return &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: &toolgatev1.StreamBind{Tools: tools}}}
 }
 
+// bindInline binds tools to inline schemas (StreamBind.schemas).
+func bindInline(schemas map[string]string) *toolgatev1.ValidateStreamRequest {
+	b := &toolgatev1.StreamBind{Schemas: map[string]*toolgatev1.CompileSchemaRequest{}}
+	for name, src := range schemas {
+		b.Schemas[name] = compileJSON(src)
+	}
+	return &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: b}}
+}
+
+// startInline starts a call with its schema inline (CallStart.inline).
+func startInline(id, tool, src string) *toolgatev1.ValidateStreamRequest {
+	return &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Start{Start: &toolgatev1.CallStart{CallId: id, ToolName: tool, Inline: compileJSON(src)}}}
+}
+
 func startCall(id, tool, handle string) *toolgatev1.ValidateStreamRequest {
 	return &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Start{Start: &toolgatev1.CallStart{CallId: id, ToolName: tool, Handle: handle}}}
 }
@@ -145,12 +159,19 @@ func TestStreamStatusCodes(t *testing.T) {
 		{"start malformed handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{startCall("a", "", "tg1_missing")}
 		}, codes.InvalidArgument, `"tg1_missing" is not a toolgate handle`},
-		{"bind unknown handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
-			return []*toolgatev1.ValidateStreamRequest{bind(map[string]string{"t": missingHandle})}
-		}, codes.NotFound, missingHandle},
-		{"start unknown handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
-			return []*toolgatev1.ValidateStreamRequest{startCall("a", "", missingHandle)}
-		}, codes.NotFound, missingHandle},
+		{"bind inline schema that does not compile", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{bindInline(map[string]string{"bad": `{"type":"object","properties":{"u":{"type":"string","format":"uri"}}}`})}
+		}, codes.InvalidArgument, `the schema of tool "bad" does not compile (ERROR_CODE_UNSUPPORTED_CAPABILITY, 1 findings): format`},
+		{"start inline schema that does not compile", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{startInline("a", "t", `{"type":5}`)}
+		}, codes.InvalidArgument, `the inline schema of call "a" does not compile`},
+		{"inline schema without a schema", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: &toolgatev1.StreamBind{
+				Schemas: map[string]*toolgatev1.CompileSchemaRequest{"t": {}}}}}}
+		}, codes.InvalidArgument, `bind: the schema of tool "t": a schema is required`},
+		{"too many tools", server.Config{Options: server.Options{MaxToolsPerStream: 2}}, func(h string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{bind(map[string]string{"a": h, "b": h}), bind(map[string]string{"c": h})}
+		}, codes.ResourceExhausted, "at most 2 tool names"},
 		{"too many calls", server.Config{Options: server.Options{MaxCallsPerStream: 1}}, func(h string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{startCall("a", "", h), startCall("b", "", h)}
 		}, codes.ResourceExhausted, "limit of 1 calls"},
@@ -211,4 +232,54 @@ func TestStreamActivityKeepsItOpen(t *testing.T) {
 	}
 	send(t, s, end("a"))
 	assert.True(t, recvResult(t, s).Valid)
+}
+
+// TestStreamOnAnyReplica: a schema compiled on replica A, and a stream that
+// reaches replica B. Bound by A's handle, B does not hold it: each call gets
+// an in-band NOT_FOUND result and the stream goes on. Bound inline (the
+// bind's schemas, or a call's inline schema), every call is validated on B,
+// under the same handle A computed.
+func TestStreamOnAnyReplica(t *testing.T) {
+	t.Parallel()
+	a, b := client(t, server.Config{}), client(t, server.Config{})
+	handle := compileTodo(t, a)
+	s, err := b.ValidateStream(t.Context())
+	require.NoError(t, err)
+	send(t, s, bind(map[string]string{"todo": handle}), startCall("by-handle", "todo", ""), startCall("start-handle", "", handle))
+	for _, id := range []string{"by-handle", "start-handle"} {
+		r := recvResult(t, s)
+		assert.Equal(t, id, r.CallId)
+		assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_NOT_FOUND, r.Code)
+		require.Len(t, r.Errors, 1)
+		assert.Equal(t, "handle", r.Errors[0].Keyword)
+		assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_NOT_FOUND, r.Errors[0].Code)
+		assert.Contains(t, r.Errors[0].Message, handle)
+		assert.True(t, r.Early)
+	}
+
+	send(t, s, bindInline(map[string]string{"todo": todoSchema}),
+		startCall("ok", "todo", ""), startCall("bad", "todo", ""), startInline("inline", "whatever", todoSchema),
+		delta("ok", `{"action":"list"}`), delta("bad", `{"action":"fly"}`), delta("inline", `{"action":"add"}`),
+		end("ok"), end("bad"), end("inline"))
+	got := map[string]*toolgatev1.CallResult{}
+	for range 3 {
+		r := recvResult(t, s)
+		got[r.CallId] = r
+	}
+	assert.True(t, got["ok"].Valid, "%v", got["ok"].Errors)
+	assert.False(t, got["bad"].Valid)
+	assert.Equal(t, "enum", got["bad"].Errors[0].Keyword)
+	assert.True(t, got["inline"].Valid, "%v", got["inline"].Errors)
+	assert.Equal(t, "whatever", got["inline"].ToolName, "echoed")
+
+	// The inline bind stored the schema on B under A's handle.
+	v, err := b.Validate(t.Context(), &toolgatev1.ValidateRequest{
+		Schema:    &toolgatev1.ValidateRequest_Handle{Handle: handle},
+		Arguments: &toolgatev1.ValidateRequest_ArgumentsJson{ArgumentsJson: `{"action":"clear"}`},
+	})
+	require.NoError(t, err)
+	assert.True(t, v.Valid)
+	require.NoError(t, s.CloseSend())
+	_, err = s.Recv()
+	assert.ErrorIs(t, err, io.EOF)
 }

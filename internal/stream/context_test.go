@@ -41,7 +41,7 @@ func TestHugeDeltaStopsWithItsContext(t *testing.T) {
 	doc := `{"action":"add","content":"` + strings.Repeat("x", 1<<20) + `","status":"nope"}`
 	ctx := newCountdown(3)
 	h := newHarnessContext(t, ctx, stream.Limits{})
-	require.NoError(t, h.Start("c", "todo", ""))
+	require.NoError(t, h.Start("c", "todo", nil))
 	err := h.Delta("c", []byte(doc))
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Empty(t, h.results, "the bad status at the end was never reached")
@@ -49,7 +49,7 @@ func TestHugeDeltaStopsWithItsContext(t *testing.T) {
 
 	// The same delta with a live context is validated to its end.
 	h = newHarness(t, stream.Limits{})
-	require.NoError(t, h.Start("c", "todo", ""))
+	require.NoError(t, h.Start("c", "todo", nil))
 	require.NoError(t, h.Delta("c", []byte(doc)))
 	require.Len(t, h.results, 1)
 	assert.Equal(t, "enum", h.results[0].Findings[0].Keyword)

@@ -93,8 +93,8 @@ func (s *Session) applyProvider(p provider.Provider, events []provider.Event) er
 			var err error
 			if ev.ToolName == "" {
 				c, err = s.startUnnamed(id, ev.CallID == "")
-			} else {
-				c, err = s.startCall(id, ev.ToolName, "")
+			} else if c, err = s.newCall(id); err == nil {
+				s.resolve(c, ev.ToolName, nil)
 			}
 			if err != nil {
 				return err

@@ -17,6 +17,7 @@ import (
 const (
 	DefaultMaxCalls     = 1024
 	DefaultMaxCallBytes = 4 << 20
+	DefaultMaxTools     = 1024
 )
 
 // Limits bound what one stream may hold. Zero fields take the defaults.
@@ -31,6 +32,10 @@ type Limits struct {
 	// named yet: the call whose text would pass it is rejected the same way.
 	// Default DefaultMaxCallBytes.
 	MaxCallBytes int64
+	// MaxTools is the most distinct tool names one stream may bind over its
+	// life; the bind past it is a ResourceExhausted error. Default
+	// DefaultMaxTools.
+	MaxTools int
 	// Validator configures each call's validator; StopAtFirst is always set.
 	Validator validator.Options
 }
@@ -41,6 +46,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxCallBytes <= 0 {
 		l.MaxCallBytes = DefaultMaxCallBytes
+	}
+	if l.MaxTools <= 0 {
+		l.MaxTools = DefaultMaxTools
 	}
 	l.Validator.StopAtFirst = true
 	return l
@@ -73,8 +81,6 @@ const (
 	// InvalidArgument: an event that breaks the protocol (unknown call,
 	// repeated start, malformed provider event).
 	InvalidArgument ErrorKind = iota + 1
-	// NotFound: a handle the store does not hold.
-	NotFound
 	// ResourceExhausted: a stream limit was reached.
 	ResourceExhausted
 )
@@ -91,9 +97,6 @@ func (e *Error) Error() string { return e.Msg }
 func errorf(kind ErrorKind, format string, args ...any) *Error {
 	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
 }
-
-// Lookup resolves a handle to a compiled schema.
-type Lookup func(handle string) (*schema.Schema, bool)
 
 // call is one call in flight.
 type call struct {
@@ -118,9 +121,8 @@ const chunk = 4 << 10
 type Session struct {
 	ctx     context.Context
 	limits  Limits
-	lookup  Lookup
 	emit    func(*Result)
-	tools   map[string]string
+	tools   map[string]Binding
 	calls   map[string]*call
 	order   []*call // open calls in start order, for Close
 	started int
@@ -128,59 +130,39 @@ type Session struct {
 	adapter providerAdapters
 }
 
-// NewSession returns a Session that resolves handles with lookup and
-// reports each call's verdict to emit, synchronously. Argument text is
+// NewSession returns a Session that reports each call's verdict to emit,
+// synchronously. Argument text is
 // validated in chunks of a few KiB with ctx checked before each: once ctx
 // is done, Delta and ProviderEvent stop and return ctx's error (the stream
 // cannot go on).
-func NewSession(ctx context.Context, limits Limits, lookup Lookup, emit func(*Result)) *Session {
-	return &Session{ctx: ctx, limits: limits.withDefaults(), lookup: lookup, emit: emit,
-		tools: map[string]string{}, calls: map[string]*call{}}
+func NewSession(ctx context.Context, limits Limits, emit func(*Result)) *Session {
+	return &Session{ctx: ctx, limits: limits.withDefaults(), emit: emit,
+		tools: map[string]Binding{}, calls: map[string]*call{}}
 }
 
-// Bind maps tool names to handles for calls that name a tool. Later binds
-// add to (and override) earlier ones. Every handle must be known.
-func (s *Session) Bind(tools map[string]string) error {
-	for name, h := range tools {
-		if _, ok := s.lookup(h); !ok {
-			return errorf(NotFound, "bind: tool %q names handle %q, which this server does not hold; compile the schema first", name, h)
-		}
-	}
-	for name, h := range tools {
-		s.tools[name] = h
-	}
-	return nil
-}
-
-// Start begins a call, validated against handle when given, or else against
-// the handle bound to toolName. An unknown tool name is the call's verdict
-// (keyword "tool_name", early), not a stream error.
-func (s *Session) Start(callID, toolName, handle string) error {
+// Start begins a call, validated against b when it is not nil, or else
+// against the binding of toolName. An unknown tool name, and a schema this
+// server does not hold, are the call's verdict (keyword "tool_name" or
+// "handle", early), not stream errors.
+func (s *Session) Start(callID, toolName string, b *Binding) error {
 	if callID == "" {
 		return errorf(InvalidArgument, "start: call_id is empty")
 	}
 	if _, ok := s.calls[callID]; ok {
 		return errorf(InvalidArgument, "start: call %q was already started", callID)
 	}
-	c, err := s.startCall(callID, toolName, handle)
+	c, err := s.newCall(callID)
 	if err != nil {
 		return err
 	}
+	s.resolve(c, toolName, b)
 	s.calls[callID] = c
 	return nil
 }
 
-// startCall creates a call and its validator. Provider calls are not in
-// s.calls: their ids are the provider's and may repeat across providers.
-func (s *Session) startCall(callID, toolName, handle string) (*call, error) {
-	c, err := s.newCall(callID)
-	if err != nil {
-		return nil, err
-	}
-	return c, s.resolve(c, toolName, handle)
-}
-
 // newCall counts a call toward MaxCalls and puts it in start order.
+// Provider calls are not in s.calls: their ids are the provider's and may
+// repeat across providers.
 func (s *Session) newCall(callID string) (*call, error) {
 	if s.started >= s.limits.MaxCalls {
 		return nil, errorf(ResourceExhausted, "start: the stream reached its limit of %d calls", s.limits.MaxCalls)
@@ -189,32 +171,6 @@ func (s *Session) newCall(callID string) (*call, error) {
 	c := &call{id: callID}
 	s.order = append(s.order, c)
 	return c, nil
-}
-
-// resolve gives c its tool and validator: against handle when given, else
-// against the handle bound to toolName. An unknown tool name is the call's
-// verdict, early: the runtime can stop the call.
-func (s *Session) resolve(c *call, toolName, handle string) error {
-	c.tool = toolName
-	if handle == "" {
-		h, ok := s.tools[toolName]
-		if !ok {
-			s.finish(c, true, []schema.Finding{unknownTool(toolName)}, false)
-			return nil
-		}
-		handle = h
-	}
-	sch, ok := s.lookup(handle)
-	if !ok {
-		return errorf(NotFound, "start: call %q names handle %q, which this server does not hold; compile the schema first", c.id, handle)
-	}
-	c.v = validator.New(sch, s.limits.Validator)
-	return nil
-}
-
-func unknownTool(name string) schema.Finding {
-	return schema.Finding{Code: schema.CodeValidation, Keyword: "tool_name", Offset: 0,
-		Message: fmt.Sprintf("The tool %q is not bound on this stream, so its arguments cannot be validated.", name)}
 }
 
 // startUnnamed begins a provider call whose tool is not named yet; its text
@@ -239,8 +195,8 @@ func (s *Session) name(c *call, callID, toolName string) error {
 	}
 	held := c.held
 	s.release(c)
-	if err := s.resolve(c, toolName, ""); err != nil || c.done {
-		return err
+	if s.resolve(c, toolName, nil); c.done {
+		return nil
 	}
 	return s.write(c, held)
 }

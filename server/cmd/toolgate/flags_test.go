@@ -20,7 +20,7 @@ func TestFlagDefaults(t *testing.T) {
 	assert.Equal(t, "info", c.logLevel)
 	assert.Equal(t, server.DefaultMaxMessageBytes, c.maxMessageBytes)
 	assert.Equal(t, server.Options{MaxDepth: 128, MaxFindings: 100, StoreEntries: server.DefaultStoreEntries,
-		StoreBytes: server.DefaultStoreBytes, MaxCallsPerStream: 1024, MaxCallBytes: 4 << 20,
+		StoreBytes: server.DefaultStoreBytes, MaxCallsPerStream: 1024, MaxCallBytes: 4 << 20, MaxToolsPerStream: 1024,
 		StreamIdleTimeout: server.DefaultStreamIdleTimeout, StreamSendTimeout: server.DefaultStreamSendTimeout}, c.opts)
 	assert.Equal(t, 10*time.Second, c.shutdownGrace)
 }

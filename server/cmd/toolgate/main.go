@@ -93,6 +93,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	num64(&c.opts.StoreBytes, "store-bytes", server.DefaultStoreBytes, "most bytes of compiled schemas kept (canonical JSON length)")
 	num(&c.opts.MaxCallsPerStream, "max-calls-per-stream", 1024, "most calls one ValidateStream may start")
 	num64(&c.opts.MaxCallBytes, "max-call-bytes", 4<<20, "most argument bytes of one streamed call")
+	num(&c.opts.MaxToolsPerStream, "max-tools-per-stream", 1024, "most tool names one ValidateStream may bind")
 	dur := func(p *time.Duration, name, def, usage string) {
 		v, err := time.ParseDuration(envString(name, def))
 		if err != nil {
