@@ -18,6 +18,7 @@ type anthropicBlock struct {
 	ID    string          `json:"id"`
 	Name  string          `json:"name"`
 	Input json.RawMessage `json:"input"`
+	Text  string          `json:"text"` // a text block's initial text
 }
 
 // isCall reports whether b is a tool call: tool_use, server_tool_use,
@@ -32,6 +33,7 @@ type anthropicEvent struct {
 	Delta        struct {
 		Type        string `json:"type"`
 		PartialJSON string `json:"partial_json"`
+		Text        string `json:"text"` // text_delta
 		StopReason  string `json:"stop_reason"`
 	} `json:"delta"`
 	Message struct {
@@ -53,6 +55,12 @@ type anthropicEvent struct {
 // text. A message_delta with a stop_reason, message_stop and the next
 // message_start end calls still open: a call cut off by max_tokens ends
 // there with incomplete text.
+//
+// A message's text is one output ("output/<message number>"): the
+// text_delta of all its text blocks (and any initial text of a block), in
+// order, across tool calls; the message's end ends it (max_tokens leaves it
+// incomplete). A stop_reason "refusal" is a Refusal. thinking_delta,
+// signature_delta and citations_delta are never text.
 func (a *anthropic) feed(t *tracker, event []byte) error {
 	typ, err := t.eventType(event)
 	if err != nil {
@@ -76,13 +84,19 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 		}
 		a.started = true
 		for i := range ev.Message.Content {
-			if b := &ev.Message.Content[i]; b.isCall() {
+			if b := &ev.Message.Content[i]; b.Type == "text" {
+				a.text(t, b.Text)
+			} else if b.isCall() {
 				c := t.begin(a.key(i), b.ID, b.Name)
 				c.fallback = compactJSON(b.Input)
 				t.end(c)
 			}
 		}
 	case "content_block_start":
+		if ev.ContentBlock.Type == "text" {
+			a.text(t, ev.ContentBlock.Text)
+			return nil
+		}
 		if !ev.ContentBlock.isCall() {
 			return nil
 		}
@@ -96,6 +110,10 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 			c.placeholder = c.fallback == "{}"
 		}
 	case "content_block_delta":
+		if ev.Delta.Type == "text_delta" {
+			a.text(t, ev.Delta.Text)
+			return nil
+		}
 		if ev.Delta.Type != "input_json_delta" {
 			return nil
 		}
@@ -113,6 +131,9 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 			t.end(c)
 		}
 	case "message_delta":
+		if ev.Delta.StopReason == "refusal" {
+			t.refuse(t.output(a.textBase(), a.msg), "")
+		}
 		if ev.Delta.StopReason != "" {
 			t.endAll()
 		}
@@ -121,6 +142,15 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 	}
 	return nil
 }
+
+// text appends message text to the current message's output.
+func (a *anthropic) text(t *tracker, s string) {
+	if s != "" {
+		t.write(t.output(a.textBase(), a.msg), s)
+	}
+}
+
+func (a *anthropic) textBase() string { return numbered("msg", a.msg) + "/output" }
 
 func (a *anthropic) key(index int) string {
 	return numbered("msg", a.msg) + numbered("/block", index)

@@ -10,11 +10,11 @@ import (
 	"sync"
 )
 
-// call is the state of one tool call in a stream.
+// call is the state of one tool call, or of one message output (output
+// set), in a stream.
 type call struct {
 	base  string // the provider key (block index, item id, ...)
-	key   string // Event.Key: base, plus "#n" when base was used before
-	gen   int    // how many calls used base before this one
+	key   string // Event.Key (see claim)
 	group string // base up to its first "/" ("choice0/"), for endGroup
 
 	// The call's places in the tracker's list of active calls and in its
@@ -23,9 +23,13 @@ type call struct {
 
 	id, name string
 	renamed  bool // a Conflict was emitted
-	ended    bool // End was emitted
+	ended    bool // End (TextEnd) was emitted
 
-	text     int       // argument bytes so far
+	output  bool // a message output: Text, Refusal and TextEnd events
+	refused bool // a Refusal was emitted
+	part    int  // Responses: the content part the text counters are for
+
+	text     int       // argument bytes so far (of an output: of its current part)
 	sum      hash.Hash // keyed SHA-256 of those bytes, when the provider sends a final copy
 	sawDelta bool      // write was called, even with empty text
 
@@ -49,12 +53,17 @@ type tracker struct {
 	active list             // calls not yet ended, in the order they began
 	groups map[string]*list // the same, by group
 	// work counts bookkeeping steps whose number depends on the stream:
-	// calls visited by endAll and endGroup, Gemini candidate lookups. Every
+	// calls visited by endAll and endGroup, keys tried by claim, Gemini
+	// candidate lookups. Every
 	// step is O(1), and a test holds work linear in the events.
 	work int
 	// finalCopies is set for providers that repeat a call's whole text at
 	// its end (Responses), which complete compares with what streamed.
 	finalCopies bool
+	// taken holds every Event.Key given out, and made counts the keys made
+	// from each wanted key, so that no key is ever given twice (see claim).
+	taken map[string]bool
+	made  map[string]int
 }
 
 // begin opens a new call at base and emits its Start. A call already open
@@ -90,13 +99,18 @@ func (t *tracker) open(base, id, name string) *call {
 
 // create makes a call at base and emits its Start.
 func (t *tracker) create(base, id, name string) *call {
-	c := &call{base: base, key: base, id: id, name: name}
+	c := t.track(base, base)
+	c.id, c.name = id, name
+	t.out = append(t.out, Event{Kind: Start, Key: c.key, CallID: id, ToolName: name})
+	return c
+}
+
+// track makes a call at base with a key claimed from want, active and in
+// its group, and emits nothing.
+func (t *tracker) track(base, want string) *call {
+	c := &call{base: base, key: t.claim(want)}
 	if i := strings.IndexByte(base, '/'); i >= 0 {
 		c.group = base[:i+1]
-	}
-	if prev := t.calls[base]; prev != nil {
-		c.gen = prev.gen + 1
-		c.key = base + "#" + strconv.Itoa(c.gen+1)
 	}
 	t.calls[base] = c
 	t.active.push(c, all)
@@ -109,8 +123,67 @@ func (t *tracker) create(base, id, name string) *call {
 		t.groups[c.group] = g
 	}
 	g.push(c, grouped)
-	t.out = append(t.out, Event{Kind: Start, Key: c.key, CallID: id, ToolName: name})
 	return c
+}
+
+// output returns the output open at base, or begins one for the
+// provider's choice, candidate, message or item index n, with the key
+// "output/<n>" ("output/<n>#2", ... when n was used before). An output has
+// no Start: its first Text or Refusal begins it, so an output the provider
+// opens but never writes to does not exist.
+func (t *tracker) output(base string, n int) *call {
+	if c := t.find(base); c != nil {
+		return c
+	}
+	c := t.track(base, numbered("output/", n))
+	c.output = true
+	return c
+}
+
+// claim returns want as a key never given out in this stream, or, when it
+// was, want with the first free "#2", "#3", ... suffix: a provider key used
+// by a second call, an output index used again (a second response in one
+// stream), or a provider key that spells another's key ("output/0" as a
+// Responses item id) all get keys of their own.
+func (t *tracker) claim(want string) string {
+	if t.taken == nil {
+		t.taken, t.made = map[string]bool{}, map[string]int{}
+	}
+	for n := t.made[want]; ; n++ {
+		t.work++
+		key := want
+		if n > 0 {
+			key += "#" + strconv.Itoa(n+1)
+		}
+		if !t.taken[key] {
+			t.taken[key], t.made[want] = true, n+1
+			return key
+		}
+	}
+}
+
+// refuse emits a Refusal for output c (once; the first piece of the
+// refusal text, which may be empty, is its Fragment).
+func (t *tracker) refuse(c *call, text string) {
+	if c.ended || c.refused {
+		return
+	}
+	c.refused = true
+	t.out = append(t.out, Event{Kind: Refusal, Key: c.key, Fragment: text})
+}
+
+// part moves output c's counters to content part n, for complete: a
+// Responses message may have several output_text parts, each repeated at
+// its end. A part before the current one cannot be reconciled.
+func (t *tracker) part(c *call, n int) error {
+	switch {
+	case n == c.part:
+		return nil
+	case n < c.part:
+		return t.errorf(c.key, "text for content part %d after part %d", n, c.part)
+	}
+	c.part, c.text, c.sum = n, 0, nil
+	return nil
 }
 
 // follow returns the call that a continuation event for base belongs to:
@@ -162,7 +235,8 @@ func (t *tracker) identify(c *call, id, name string) {
 	}
 }
 
-// write appends argument text to c as a Delta.
+// write appends text to c: argument text as a Delta, or an output's
+// message text as a Text.
 func (t *tracker) write(c *call, frag string) {
 	c.sawDelta = true
 	if frag == "" || c.ended {
@@ -175,7 +249,11 @@ func (t *tracker) write(c *call, frag string) {
 		c.sum.Write([]byte(frag))
 	}
 	c.text += len(frag)
-	t.out = append(t.out, Event{Kind: Delta, Key: c.key, Fragment: frag})
+	kind := Delta
+	if c.output {
+		kind = Text
+	}
+	t.out = append(t.out, Event{Kind: kind, Key: c.key, Fragment: frag})
 }
 
 // complete reconciles c with its whole argument text sent at the end
@@ -190,7 +268,11 @@ func (t *tracker) complete(c *call, whole string) error {
 	case len(whole) >= c.text && bytes.Equal(textHash(whole[:c.text]), c.sum.Sum(nil)):
 		t.write(c, whole[c.text:])
 	default:
-		return t.errorf(c.key, "final arguments (%d bytes) disagree with the %d bytes streamed", len(whole), c.text)
+		what := "arguments"
+		if c.output {
+			what = "text"
+		}
+		return t.errorf(c.key, "final %s (%d bytes) disagree with the %d bytes streamed", what, len(whole), c.text)
 	}
 	return nil
 }
@@ -216,7 +298,11 @@ func (t *tracker) end(c *call) {
 	}
 	c.ended = true
 	c.sum = nil
-	t.out = append(t.out, Event{Kind: End, Key: c.key})
+	kind := End
+	if c.output {
+		kind = TextEnd
+	}
+	t.out = append(t.out, Event{Kind: kind, Key: c.key})
 	t.active.remove(c, all)
 	g := t.groups[c.group]
 	g.remove(c, grouped)

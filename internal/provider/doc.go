@@ -1,8 +1,10 @@
 // Package provider turns the raw stream events of LLM providers into tool-call
-// events: an Adapter takes one event at a time (the JSON payload of one SSE
-// data line) and emits Start, Delta (argument JSON text) and End for the call
-// the event belongs to. It knows each provider's wire format and its quirks,
-// so that the stream session above it sees one uniform sequence per call.
+// and message-text events: an Adapter takes one event at a time (the JSON
+// payload of one SSE data line) and emits Start, Delta (argument JSON text)
+// and End for the call the event belongs to, and Text, Refusal and TextEnd
+// for the message output (structured output is the message's text). It
+// knows each provider's wire format and its quirks, so that the stream
+// session above it sees one uniform sequence per call and per output.
 //
 // # Contract
 //
@@ -22,6 +24,23 @@
 // non-empty id wins; an id that arrives after the name is dropped (Key, not
 // CallID, identifies the call). Events for a call that has ended are
 // ignored.
+//
+// # Message outputs
+//
+// Each provider choice, candidate, message or Responses message item is one
+// output, keyed "output/<n>" (n: the choice or candidate index, the
+// Responses output_index, the message number for Anthropic, Bedrock and
+// Cohere, whose one document per message is the concatenation of its text
+// blocks; "#2", ... when n is used again, as by a second response in one
+// stream). An output begins at its first non-empty Text or its Refusal, so
+// a choice that only calls tools has none, and ends with TextEnd at the
+// provider's end of the choice, candidate, item or message, or at Close.
+// Text is the answer only, never reasoning: OpenAI reasoning_content and
+// reasoning, Anthropic thinking_delta and signature_delta, Gemini parts with
+// thought: true, Responses reasoning items, Bedrock reasoningContent, Cohere
+// thinking content and tool plans are not read. A refusal (OpenAI
+// delta.refusal, Responses refusal events, Anthropic stop_reason "refusal")
+// is a Refusal, never text.
 //
 // # Tool names
 //

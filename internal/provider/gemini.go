@@ -29,6 +29,8 @@ type geminiChunk struct {
 		Content struct {
 			Parts []struct {
 				FunctionCall *geminiCall `json:"functionCall"`
+				Text         string      `json:"text"`
+				Thought      bool        `json:"thought"` // a thought summary, never text
 			} `json:"parts"`
 		} `json:"content"`
 		FinishReason string `json:"finishReason"`
@@ -62,7 +64,9 @@ type geminiPartialArg struct {
 // functionCall {} terminator, or a last partialArgs part — or at the
 // candidate's finishReason or Close, whichever comes first. A call with
 // neither args nor partialArgs therefore has the text "{}". Bare
-// {willContinue: true} parts change nothing.
+// {willContinue: true} parts change nothing. The text parts of a
+// candidate, except those with thought: true, are its output
+// ("output/<candidate index>"), ended by its finishReason.
 func (g *gemini) feed(t *tracker, event []byte) error {
 	var ev geminiChunk
 	if err := t.decode(event, &ev); err != nil {
@@ -80,6 +84,9 @@ func (g *gemini) feed(t *tracker, event []byte) error {
 		cand := &ev.Candidates[i]
 		gc := g.cand(t, cand.Index)
 		for _, part := range cand.Content.Parts {
+			if part.Text != "" && !part.Thought {
+				t.write(t.output(gc.prefix()+"output", gc.index), part.Text)
+			}
 			if part.FunctionCall == nil {
 				continue
 			}
@@ -89,6 +96,7 @@ func (g *gemini) feed(t *tracker, event []byte) error {
 		}
 		if cand.FinishReason != "" {
 			g.finish(t, gc)
+			t.endGroup(gc.prefix())
 		}
 	}
 	return first
@@ -103,7 +111,7 @@ func (g *gemini) part(t *tracker, gc *geminiCand, fc *geminiCall) error {
 		// A new call; partialArgs with no opening part make a call whose
 		// name never came.
 		g.finish(t, gc)
-		c := t.begin(numbered(numbered("cand", gc.index)+"/call", gc.calls), fc.ID, fc.Name)
+		c := t.begin(numbered(gc.prefix()+"call", gc.calls), fc.ID, fc.Name)
 		gc.calls++
 		if hasArgs {
 			t.write(c, compactJSON(fc.Args))
@@ -136,6 +144,9 @@ func (g *gemini) part(t *tracker, gc *geminiCand, fc *geminiCall) error {
 	g.buf = buf
 	return first
 }
+
+// prefix is the group of the candidate's calls and output ("cand0/").
+func (gc *geminiCand) prefix() string { return numbered("cand", gc.index) + "/" }
 
 // hasArgs reports whether fc carries a whole args value.
 func (fc *geminiCall) hasArgs() bool {

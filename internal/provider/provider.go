@@ -55,9 +55,19 @@ const (
 	// call (ToolName is that name). The call cannot be validated against
 	// either name and must be rejected; its events go on as before.
 	Conflict
+	// Text: Fragment is message text of the output Key ("output/<n>"),
+	// never reasoning. The first Text or Refusal of a Key begins the output.
+	Text
+	// Refusal: the model refused to answer in the output Key; Fragment is
+	// the first piece of the refusal text (possibly empty). At most once.
+	Refusal
+	// TextEnd: the output Key's message ended (its choice, candidate, item
+	// or message finished, or the stream closed).
+	TextEnd
 )
 
-// String returns "start", "delta", "end", "name" or "conflict".
+// String returns the kind's name: "start", "delta", "end", "name",
+// "conflict", "text", "refusal" or "textend".
 func (k Kind) String() string {
 	switch k {
 	case Start:
@@ -70,6 +80,12 @@ func (k Kind) String() string {
 		return "name"
 	case Conflict:
 		return "conflict"
+	case Text:
+		return "text"
+	case Refusal:
+		return "refusal"
+	case TextEnd:
+		return "textend"
 	}
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -84,6 +100,11 @@ func (k Kind) String() string {
 // gives its argument text; it may be empty (a provider that sends nothing
 // for a call without parameters) and it may be incomplete JSON (a
 // generation cut off by a token limit).
+//
+// For every output Key ("output/<n>", never a call's key) an adapter emits
+// Text events and at most one Refusal, then at most one TextEnd (exactly
+// one once Close has run); Text fragments concatenated are the message's
+// text.
 type Event struct {
 	Kind Kind
 	// Key identifies the call within the stream; it is never reused for
@@ -99,7 +120,8 @@ type Event struct {
 	// the provider has not named the tool yet (a Name event follows if it
 	// does). On Conflict, the second name.
 	ToolName string
-	// Fragment is argument JSON text, on Delta; never empty.
+	// Fragment is argument JSON text on Delta, message text on Text (never
+	// empty on either), the first piece of the refusal on Refusal.
 	Fragment string
 }
 

@@ -409,7 +409,7 @@ func TestAnthropicQuirks(t *testing.T) {
 			},
 			want: []call{{Key: "msg0/block1", ID: "t1", Name: "roll", Args: `{"player":"p2"}`}},
 			check: func(t *testing.T, per [][]provider.Event) {
-				assert.Equal(t, []string{"start msg0/block1", "delta msg0/block1", "end msg0/block1"}, kinds(per[0]))
+				assert.Equal(t, []string{"text output/0", "start msg0/block1", "delta msg0/block1", "end msg0/block1"}, kinds(per[0]), "the text block is the message's output")
 			},
 		},
 		{
