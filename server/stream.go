@@ -102,6 +102,9 @@ func (s *Service) streamEvent(sess *stream.Session, req *toolgatev1.ValidateStre
 		if err != nil {
 			return err
 		}
+		if err := s.bindOutput(sess, ev.Bind); err != nil {
+			return err
+		}
 		return sess.Bind(tools)
 	case *toolgatev1.ValidateStreamRequest_Start:
 		b, err := s.startBinding(ev.Start)
@@ -142,6 +145,26 @@ func (s *Service) bindTools(bind *toolgatev1.StreamBind) (map[string]stream.Bind
 		tools[name] = b
 	}
 	return tools, nil
+}
+
+// bindOutput binds the stream's message outputs when the bind names an
+// output schema: inline (output_schema, which wins) or by handle.
+func (s *Service) bindOutput(sess *stream.Session, bind *toolgatev1.StreamBind) error {
+	var b stream.Binding
+	var err error
+	switch {
+	case bind.GetOutputSchema() != nil:
+		b, err = s.inlineBinding(bind.GetOutputSchema(), "bind: the output schema")
+	case bind.GetOutputHandle() != "":
+		b, err = s.handleBinding(bind.GetOutputHandle(), "bind: the output")
+	default:
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	sess.BindOutput(b, bind.GetStripCodeFence())
+	return nil
 }
 
 // startBinding resolves what a CallStart names: its inline schema, else

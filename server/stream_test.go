@@ -169,6 +169,13 @@ func TestStreamStatusCodes(t *testing.T) {
 			return []*toolgatev1.ValidateStreamRequest{{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: &toolgatev1.StreamBind{
 				Schemas: map[string]*toolgatev1.CompileSchemaRequest{"t": {}}}}}}
 		}, codes.InvalidArgument, `bind: the schema of tool "t": a schema is required`},
+		{"malformed output handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: &toolgatev1.StreamBind{OutputHandle: "h"}}}}
+		}, codes.InvalidArgument, `bind: the output: handle "h" is not a toolgate handle`},
+		{"output schema that does not compile", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: &toolgatev1.StreamBind{
+				OutputSchema: &toolgatev1.CompileSchemaRequest{Profile: toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE, Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: `{"type":"object","properties":{"a":{"type":"object"}}}`}}}}}}
+		}, codes.InvalidArgument, "bind: the output schema does not compile (ERROR_CODE_UNSUPPORTED_CAPABILITY"},
 		{"too many tools", server.Config{Options: server.Options{MaxToolsPerStream: 2}}, func(h string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{bind(map[string]string{"a": h, "b": h}), bind(map[string]string{"c": h})}
 		}, codes.ResourceExhausted, "at most 2 tool names"},
@@ -282,4 +289,82 @@ func TestStreamOnAnyReplica(t *testing.T) {
 	require.NoError(t, s.CloseSend())
 	_, err = s.Recv()
 	assert.ErrorIs(t, err, io.EOF)
+}
+
+// returnIntake is the bindable output schema of a return-intake extraction
+// (testdata/output/return_intake.json), cut to three keys.
+const returnIntake = `{"type":"object","required":["order_id","reason","confidence"],"properties":{
+	"order_id":{"type":["string","null"]},
+	"reason":{"type":"string","enum":["damaged_item","wrong_item","changed_mind","other"]},
+	"confidence":{"type":"number","minimum":0,"maximum":1}}}`
+
+// anthropicText renders an Anthropic message whose text block streams the
+// given pieces.
+func anthropicText(pieces ...string) []string {
+	events := []string{
+		`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}`,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+	}
+	for _, p := range pieces {
+		events = append(events, `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":`+quoteJSON(p)+`}}`)
+	}
+	return append(events, `{"type":"content_block_stop","index":0}`, `{"type":"message_delta","delta":{"stop_reason":"end_turn"}}`, `{"type":"message_stop"}`)
+}
+
+// TestStreamOutput: a bind's output schema (inline, or by handle) applies to
+// the message text of provider events: a valid answer, an answer rejected
+// early at the byte no enum choice starts, a fenced answer with
+// strip_code_fence, and a handle this server lacks as an in-band
+// NOT_FOUND. Results have call_id output/<n> and no tool_name.
+func TestStreamOutput(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{})
+	compiled, err := c.CompileSchema(t.Context(), &toolgatev1.CompileSchemaRequest{Profile: toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE,
+		Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: returnIntake}})
+	require.NoError(t, err)
+	require.Empty(t, compiled.Errors)
+	inline := &toolgatev1.StreamBind{OutputSchema: &toolgatev1.CompileSchemaRequest{Profile: toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE,
+		Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: returnIntake}}}
+	bad := `{"order_id": "A-4", "reason": "broken", "confidence": 0.8}`
+	cases := []struct {
+		name    string
+		bind    *toolgatev1.StreamBind
+		pieces  []string
+		valid   bool
+		early   bool
+		keyword string
+		offset  int64
+	}{
+		{"valid, inline", inline, []string{`{"order_id": null, `, `"reason": "other", "confidence": 1}`}, true, false, "", 0},
+		{"valid, by handle", &toolgatev1.StreamBind{OutputHandle: compiled.Handle}, []string{`{"order_id": "A-1", "reason": "wrong_item", "confidence": 0}`}, true, false, "", 0},
+		{"out of enum, early", inline, []string{bad[:33], bad[33:]}, false, true, "enum", int64(strings.Index(bad, "broken"))},
+		{"fenced without stripping", inline, []string{"```json\n", `{"order_id": null, "reason": "other", "confidence": 1}`, "\n```"}, false, true, "json", 0},
+		{"fenced, stripped", &toolgatev1.StreamBind{OutputSchema: inline.OutputSchema, StripCodeFence: true},
+			[]string{"```json\n", `{"order_id": null, "reason": "other", "confidence": 1}`, "\n```"}, true, false, "", 0},
+		{"a handle not held", &toolgatev1.StreamBind{OutputHandle: missingHandle}, []string{`{}`}, false, true, "handle", 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := c.ValidateStream(t.Context())
+			require.NoError(t, err)
+			send(t, s, &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: tc.bind}})
+			for _, ev := range anthropicText(tc.pieces...) {
+				send(t, s, providerEvent(toolgatev1.Provider_PROVIDER_ANTHROPIC, ev))
+			}
+			r := recvResult(t, s)
+			assert.Equal(t, "output/0", r.CallId)
+			assert.Empty(t, r.ToolName)
+			assert.Equal(t, tc.valid, r.Valid, "%v", r.Errors)
+			assert.Equal(t, tc.early, r.Early)
+			if !tc.valid {
+				require.NotEmpty(t, r.Errors)
+				assert.Equal(t, tc.keyword, r.Errors[0].Keyword)
+				assert.Equal(t, tc.offset, r.Errors[0].Offset)
+			}
+			require.NoError(t, s.CloseSend())
+			_, err = s.Recv()
+			assert.ErrorIs(t, err, io.EOF, "one result for the one output")
+		})
+	}
 }

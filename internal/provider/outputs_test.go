@@ -1,87 +1,16 @@
 package provider_test
 
 import (
-	"bytes"
-	"encoding/json"
-	"os"
-	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolgate/toolgate/internal/fixtures"
 	"github.com/toolgate/toolgate/internal/provider"
+	"github.com/toolgate/toolgate/internal/provider/recording"
 )
-
-// expectedOutput is one element of an output recording's .expected.json
-// (see testdata/output-streams/PROVENANCE.md).
-type expectedOutput struct {
-	Output  int     `json:"output"` // choice, candidate, item or content-block index
-	Text    string  `json:"text"`
-	JSON    bool    `json:"json"`
-	Refusal *string `json:"refusal"`
-}
-
-// outputRecording is one recording of testdata/output-streams.
-type outputRecording struct {
-	Name     string
-	Provider provider.Provider
-	Events   []string
-	Expected []expectedOutput
-}
-
-// outputRecordings reads every recording of testdata/output-streams.
-func outputRecordings(t *testing.T) []outputRecording {
-	t.Helper()
-	dir := fixtures.Testdata(t, "output-streams")
-	var recs []outputRecording
-	for name, p := range recordingDirs {
-		files, err := filepath.Glob(filepath.Join(dir, name, "*.jsonl"))
-		require.NoError(t, err)
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			require.NoError(t, err)
-			rec := outputRecording{Name: name + "/" + strings.TrimSuffix(filepath.Base(f), ".jsonl"), Provider: p}
-			for _, line := range bytes.Split(data, []byte("\n")) {
-				if len(bytes.TrimSpace(line)) > 0 {
-					rec.Events = append(rec.Events, string(line))
-				}
-			}
-			want, err := os.ReadFile(strings.TrimSuffix(f, ".jsonl") + ".expected.json")
-			require.NoError(t, err)
-			require.NoError(t, json.Unmarshal(want, &rec.Expected))
-			recs = append(recs, rec)
-		}
-	}
-	require.Len(t, recs, 21, "20 recordings and the synthetic Cohere stream")
-	return recs
-}
-
-// wantOutputs is what the adapter must assemble from a recording: one
-// output per expected entry, keyed "output/<n>" — except for Anthropic,
-// whose document is the message (its text blocks' texts, concatenated, in
-// output/0), and Cohere, likewise per message.
-func wantOutputs(rec outputRecording) []output {
-	if rec.Provider == provider.Anthropic || rec.Provider == provider.Cohere {
-		var text strings.Builder
-		for _, e := range rec.Expected {
-			text.WriteString(e.Text)
-		}
-		return []output{{Key: "output/0", Text: text.String()}}
-	}
-	out := make([]output, len(rec.Expected))
-	for i, e := range rec.Expected {
-		out[i] = output{Key: "output/" + itoa(e.Output), Text: e.Text, Refused: e.Refusal != nil}
-	}
-	return out
-}
-
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
-}
 
 // TestOutputRecordings: every structured-output recording yields exactly
 // the expected answer texts, byte for byte — never reasoning (thinking
@@ -89,23 +18,23 @@ func itoa(n int) string {
 // the refusal as a Refusal and not as text — and every output ends.
 func TestOutputRecordings(t *testing.T) {
 	t.Parallel()
-	for _, rec := range outputRecordings(t) {
+	recs := recording.All(t)
+	require.Len(t, recs, 21, "20 recordings and the synthetic Cohere stream")
+	for _, rec := range recs {
 		t.Run(rec.Name, func(t *testing.T) {
 			t.Parallel()
 			_, ck := streamChecked(t, rec.Provider, rec.Events...)
 			assert.Empty(t, ck.result(), "no tool calls")
 			got := ck.texts()
-			want := wantOutputs(rec)
+			want := rec.Outputs()
 			require.Len(t, got, len(want), "outputs: %+v", got)
 			for i, w := range want {
 				assert.Equal(t, w.Key, got[i].Key)
 				assert.Equal(t, w.Text, got[i].Text, "%s text", w.Key)
-				assert.Equal(t, w.Refused, got[i].Refused, "%s refused", w.Key)
-			}
-			for i, e := range rec.Expected {
-				if e.Refusal != nil {
-					assert.True(t, strings.HasPrefix(*e.Refusal, got[i].Refusal) && got[i].Refusal != "",
-						"the Refusal carries the refusal's first piece: %q of %q", got[i].Refusal, *e.Refusal)
+				assert.Equal(t, w.Refusal != nil, got[i].Refused, "%s refused", w.Key)
+				if w.Refusal != nil {
+					assert.True(t, strings.HasPrefix(*w.Refusal, got[i].Refusal) && got[i].Refusal != "",
+						"the Refusal carries the refusal's first piece: %q of %q", got[i].Refusal, *w.Refusal)
 				}
 			}
 		})
@@ -118,13 +47,13 @@ func TestOutputRecordings(t *testing.T) {
 func TestOutputQuirks(t *testing.T) {
 	t.Parallel()
 	chat := func(i int, delta, finish string) string {
-		return `{"choices":[{"index":` + itoa(i) + `,"delta":` + delta + `,"finish_reason":` + finish + `}]}`
+		return `{"choices":[{"index":` + strconv.Itoa(i) + `,"delta":` + delta + `,"finish_reason":` + finish + `}]}`
 	}
 	responses := func(typ, item string, output, content int, field, value string) string {
-		return `{"type":"` + typ + `","item_id":"` + item + `","output_index":` + itoa(output) + `,"content_index":` + itoa(content) + `,"` + field + `":` + quoteJSON(value) + `}`
+		return `{"type":"` + typ + `","item_id":"` + item + `","output_index":` + strconv.Itoa(output) + `,"content_index":` + strconv.Itoa(content) + `,"` + field + `":` + quoteJSON(value) + `}`
 	}
 	anthropicText := func(i int, text string) string {
-		return `{"type":"content_block_delta","index":` + itoa(i) + `,"delta":{"type":"text_delta","text":` + quoteJSON(text) + `}}`
+		return `{"type":"content_block_delta","index":` + strconv.Itoa(i) + `,"delta":{"type":"text_delta","text":` + quoteJSON(text) + `}}`
 	}
 	gemini := func(parts string, finish string) string {
 		return `{"candidates":[{"index":0,"content":{"role":"model","parts":[` + parts + `]}` + finish + `}]}`

@@ -16,6 +16,7 @@ import (
 type providerAdapters struct {
 	adapters map[provider.Provider]*provider.Adapter
 	calls    map[providerKey]*call
+	outputs  map[providerKey]*call
 	events   []provider.Event
 }
 
@@ -30,6 +31,10 @@ type providerKey struct {
 // (text that arrives before the name is held, within MaxCallBytes, and a
 // call that ends unnamed is a "tool_name" verdict). The result's CallID is
 // the provider's call id, or the adapter's key when the provider sends none.
+// While an output is bound (BindOutput), the message text of each provider
+// output is one document, with the result's CallID "output/<n>"; a refusal
+// is its "refusal" verdict, and the output ends with the provider's end of
+// the choice, candidate, item or message (see package provider).
 //
 // An empty payload and OpenAI's "[DONE]" sentinel carry no event and are
 // ignored, so a runtime may forward every SSE data payload as it is. Once
@@ -46,7 +51,7 @@ func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
 			return errorf(InvalidArgument, "provider_event: %v", err)
 		}
 		if pa.adapters == nil {
-			pa.adapters, pa.calls = map[provider.Provider]*provider.Adapter{}, map[providerKey]*call{}
+			pa.adapters, pa.calls, pa.outputs = map[provider.Provider]*provider.Adapter{}, map[providerKey]*call{}, map[providerKey]*call{}
 		}
 		pa.adapters[p] = a
 	}
@@ -118,6 +123,24 @@ func (s *Session) applyProvider(p provider.Provider, events []provider.Event) er
 			}
 		case provider.End:
 			if c := pa.calls[k]; c != nil {
+				s.end(c)
+			}
+		case provider.Text, provider.Refusal:
+			c := pa.outputs[k]
+			if c == nil {
+				var err error
+				if c, err = s.startOutput(ev.Key); err != nil {
+					return err
+				}
+				pa.outputs[k] = c
+			}
+			if ev.Kind == provider.Refusal {
+				s.refuse(c, ev.Fragment)
+			} else if err := s.delta(c, []byte(ev.Fragment)); err != nil {
+				return err
+			}
+		case provider.TextEnd:
+			if c := pa.outputs[k]; c != nil {
 				s.end(c)
 			}
 		}

@@ -1,8 +1,9 @@
-// Package stream validates tool calls while they are being generated: a
-// Session assembles any number of concurrent calls from argument deltas (or
-// from raw provider events, through package provider) and runs one streaming
-// validator per call, so each call's verdict is known at the first byte no
-// valid completion could follow.
+// Package stream validates tool calls, and structured output, while they
+// are being generated: a Session assembles any number of concurrent calls
+// from argument deltas (or from raw provider events, through package
+// provider), and the message text of each provider output as one JSON
+// document, and runs one streaming validator per call or output, so each
+// verdict is known at the first byte no valid completion could follow.
 package stream
 
 import (
@@ -109,6 +110,11 @@ type call struct {
 	unnamed bool
 	held    []byte
 	keyID   bool // id is the adapter's key, standing in for a provider id
+	// output marks a message output (see BindOutput); fence, when the bind
+	// strips one, and shift, the text bytes before the validator's first.
+	output bool
+	fence  *fence
+	shift  int64
 }
 
 // chunk bounds the argument bytes validated between two looks at the
@@ -128,6 +134,9 @@ type Session struct {
 	started int
 	held    int64 // bytes held for unnamed calls, all together
 	adapter providerAdapters
+	// output is the binding of message outputs, nil when none is bound.
+	output     *Binding
+	stripFence bool
 }
 
 // NewSession returns a Session that reports each call's verdict to emit,
@@ -242,6 +251,9 @@ func (s *Session) delta(c *call, fragment []byte) error {
 		return nil
 	}
 	c.bytes += n
+	if c.fence != nil {
+		return s.writeFenced(c, fragment)
+	}
 	return s.write(c, fragment)
 }
 
@@ -257,8 +269,7 @@ func (s *Session) write(c *call, p []byte) error {
 		c.v.Write(p[:n])
 		p = p[n:]
 		if c.v.Rejected() {
-			r := c.v.Result()
-			s.finish(c, true, r.Findings, r.Truncated)
+			s.verdict(c, true, c.v.Result())
 			return nil
 		}
 	}
@@ -279,6 +290,10 @@ func (s *Session) end(c *call) {
 	if c.done {
 		return
 	}
+	if c.output {
+		s.endOutput(c)
+		return
+	}
 	if c.unnamed {
 		s.finish(c, false, []schema.Finding{{Code: schema.CodeValidation, Keyword: "tool_name", Offset: c.bytes,
 			Message: "The call ended without naming its tool, so its arguments cannot be validated."}}, false)
@@ -287,8 +302,18 @@ func (s *Session) end(c *call) {
 	if c.bytes == 0 {
 		c.v.Write([]byte("{}")) // a call without arguments is a call with none
 	}
-	r := c.v.Close()
-	s.finish(c, false, r.Findings, r.Truncated)
+	s.verdict(c, false, c.v.Close())
+}
+
+// verdict sends the validator's verdict on c. The validator's offsets
+// count from the first byte it was given; a fenced output's from the first
+// byte of its text, shift bytes earlier.
+func (s *Session) verdict(c *call, early bool, r validator.Result) {
+	findings := r.Findings
+	if c.shift > 0 {
+		findings = shifted(findings, c.shift)
+	}
+	s.finish(c, early, findings, r.Truncated)
 }
 
 // Close ends every open call, in start order, as a half-closed stream does:
@@ -310,4 +335,18 @@ func (s *Session) finish(c *call, early bool, findings []schema.Finding, truncat
 	r := &Result{CallID: c.id, ToolName: c.tool, Findings: findings, Truncated: truncated, Early: early, Bytes: c.bytes}
 	s.emit(r)
 	c.v = nil
+}
+
+// shifted returns findings with offsets moved on by n: the validator's
+// offsets count from the first byte it was given, a fenced output's from the
+// first byte of its text.
+func shifted(findings []schema.Finding, n int64) []schema.Finding {
+	out := make([]schema.Finding, len(findings))
+	for i, f := range findings {
+		if f.Offset >= 0 {
+			f.Offset += n
+		}
+		out[i] = f
+	}
+	return out
 }
