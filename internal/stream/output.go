@@ -20,16 +20,19 @@ func (s *Session) BindOutput(b Binding, stripFence bool) {
 	s.output, s.stripFence = &b, stripFence
 }
 
-// startOutput begins the output key: counted toward MaxCalls like a call,
-// validated against the output binding, or — with none — a call that is
-// done already, so its events change nothing.
+// startOutput begins the output key, counted toward MaxCalls like a call
+// whether or not an output is bound (so that no stream holds outputs
+// without limit), and validated against the output binding — or, with
+// none, done already, so that its events change nothing and it gets no
+// result.
 func (s *Session) startOutput(key string) (*call, error) {
-	if s.output == nil {
-		return &call{done: true}, nil
-	}
 	c, err := s.newCall(key)
 	if err != nil {
 		return nil, err
+	}
+	if s.output == nil {
+		c.done = true
+		return c, nil
 	}
 	c.output = true
 	if s.output.Schema == nil {

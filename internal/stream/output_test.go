@@ -182,13 +182,14 @@ func TestOutputBinding(t *testing.T) {
 		assert.Equal(t, "handle", h.results[0].Findings[0].Keyword)
 		assert.Contains(t, h.results[0].Findings[0].Message, "h-gone")
 	})
-	t.Run("outputs count toward MaxCalls", func(t *testing.T) {
+	t.Run("outputs count toward MaxCalls, bound or not", func(t *testing.T) {
 		t.Parallel()
-		h := newHarness(t, stream.Limits{MaxCalls: 2})
+		h := newHarness(t, stream.Limits{MaxCalls: 3})
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatText(0, `Let me see.`)))
 		h.BindOutput(h.bound["todo"], false)
-		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatText(0, `{`)))
 		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatText(1, `{`)))
-		assert.Equal(t, stream.ResourceExhausted, kinds(h.ProviderEvent(provider.OpenAIChat, chatText(2, `{`))))
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatText(2, `{`)))
+		assert.Equal(t, stream.ResourceExhausted, kinds(h.ProviderEvent(provider.OpenAIChat, chatText(3, `{`))))
 	})
 	t.Run("and MaxCallBytes", func(t *testing.T) {
 		t.Parallel()
