@@ -43,6 +43,8 @@ type StreamOption interface {
 type streamConfig struct {
 	maxEventBytes int
 	toolset       *Toolset
+	outputProfile toolgatev1.Profile // for ValidateOutputStream
+	stripFence    bool
 }
 
 type streamOptionFunc func(*streamConfig)
@@ -114,9 +116,9 @@ func (e *BodyError) Error() string { return "client: reading the provider stream
 // Unwrap returns Err.
 func (e *BodyError) Unwrap() error { return e.Err }
 
-// errIteratedTwice is yielded by a ValidateProviderStream sequence ranged
-// over a second time.
-var errIteratedTwice = errors.New("client: ValidateProviderStream: the sequence can be iterated only once")
+// errIteratedTwice is yielded by a stream sequence ranged over a second
+// time.
+var errIteratedTwice = errors.New("client: the stream sequence can be iterated only once")
 
 // ValidateProviderStream validates the tool calls of a live provider
 // stream while the model generates them. body is the provider's response
@@ -165,7 +167,12 @@ func (c *Client) ValidateProviderStream(ctx context.Context, p toolgatev1.Provid
 	for _, o := range opts {
 		o.applyToStream(&cfg)
 	}
-	binds := cfg.binds(tools)
+	return c.streamSeq(ctx, p, body, cfg, cfg.binds(tools))
+}
+
+// streamSeq returns the sequence of one provider stream: binds sent first,
+// then body's events (see ValidateProviderStream).
+func (c *Client) streamSeq(ctx context.Context, p toolgatev1.Provider, body io.Reader, cfg streamConfig, binds []*toolgatev1.StreamBind) iter.Seq2[*toolgatev1.CallResult, error] {
 	var used atomic.Bool
 	return func(yield func(*toolgatev1.CallResult, error) bool) {
 		if used.Swap(true) {
