@@ -15,6 +15,10 @@ BUF := $(GO) run github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION)
 GRPCURL := $(GO) run github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION)
 STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
+# The interpreter of the Python client and its tests: Debian's, which has
+# python3-grpcio and python3-protobuf (the default python3 may not).
+PYTHON ?= /usr/bin/python3
+
 # How long `make fuzz` runs each Fuzz target.
 FUZZTIME ?= 10s
 # Extra arguments for `make run` and `make grpcurl`.
@@ -41,9 +45,15 @@ test: ## Run every test with the race detector, including the gen/ staleness che
 testshort: ## Run the tests with -short (skips the gen/ staleness check)
 	$(GO) test -short -race ./...
 
+# The Python stubs need Debian's protobuf-compiler and protobuf-compiler-grpc
+# (buf.gen.python.yaml); the Node client loads its own copy of proto/.
 .PHONY: generate
-generate: ## Regenerate gen/ from proto/
+generate: ## Regenerate gen/ and the Python client's stubs from proto/, and copy proto/ into the Node client
 	$(BUF) generate
+	rm -f client/python/toolgate/v1/*_pb2.py client/python/toolgate/v1/*_pb2.pyi client/python/toolgate/v1/*_pb2_grpc.py
+	$(BUF) generate --template buf.gen.python.yaml
+	rm -rf client/node/proto
+	cp -R proto client/node/proto
 
 .PHONY: checkgenerate
 checkgenerate: ## Fail if gen/ differs from what proto/ generates (work tree untouched)
@@ -60,6 +70,16 @@ lint: ## buf lint, buf format, go vet, staticcheck and gofmt
 	if [[ -n "$$unformatted" ]]; then \
 		echo "gofmt needed on:"; echo "$$unformatted"; exit 1; \
 	fi
+
+.PHONY: interop
+interop: client/node/node_modules/.package-lock.json ## Test the Python and Node clients against the real binary on loopback
+	@bin="$$(mktemp -d)"; trap 'rm -rf "$$bin"' EXIT; \
+	$(GO) build -o "$$bin/toolgate" ./server/cmd/toolgate; \
+	PYTHON='$(PYTHON)' client/interop/run.sh "$$bin/toolgate"
+
+# npm ci again whenever the Node client's dependencies change.
+client/node/node_modules/.package-lock.json: client/node/package.json client/node/package-lock.json
+	cd client/node && npm ci --no-audit --no-fund
 
 .PHONY: bench
 bench: ## Run every benchmark once, with allocation counts

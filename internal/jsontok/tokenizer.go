@@ -71,6 +71,8 @@ type SyntaxError struct {
 	Offset int64
 	// Msg describes the problem in lower case, without the offset.
 	Msg string
+	// TooDeep is set when the problem is nesting past the depth limit.
+	TooDeep bool
 }
 
 // Error implements error.
@@ -302,7 +304,9 @@ func (t *Tokenizer) beginValue(c byte, off int64) error {
 	switch c {
 	case '{', '[':
 		if len(t.stack) >= t.maxDepth {
-			return t.fail(off, "nesting deeper than the limit of %d", t.maxDepth)
+			err := t.fail(off, "nesting deeper than the limit of %d", t.maxDepth)
+			t.err.TooDeep = true
+			return err
 		}
 		isObject := c == '{'
 		t.stack = append(t.stack, isObject)

@@ -24,15 +24,100 @@ type Result struct {
 	// Canonical is the schema's canonical JSON text (see package jsondoc);
 	// nil when the document is not JSON.
 	Canonical []byte
+	// Key is what the schema's handle must cover: the canonical text, and
+	// for the JSON Schema profile the options and supplied documents that
+	// change what it accepts. Nil when the schema did not compile.
+	Key []byte
 }
 
 // Code summarizes Errors (CodeNone when the schema compiled).
 func (r *Result) Code() Code { return Summarize(r.Errors) }
 
-// Compile checks a whole schema document against profile and compiles it.
-// Every finding is reported, not just the first; a schema with any error
-// yields no Schema. The document may nest at most DefaultMaxDepth levels.
-func Compile(profile Profile, doc []byte) *Result {
+// Options configure CompileWith. The zero value is ready to use.
+type Options struct {
+	// Resources are documents a JSON Schema may refer to, by absolute URI
+	// (JSON Schema profile only). Documents never referred to are never
+	// read.
+	Resources map[string][]byte
+	// FormatAssertion asserts format for the standard formats, and makes
+	// an unknown format unsupported (JSON Schema profile only).
+	FormatAssertion bool
+	// Dialect is the dialect of a JSON Schema without $schema. Default
+	// Draft2020.
+	Dialect Dialect
+	// AnyDocument accepts documents that are not objects (the conformance
+	// suite's). Tool arguments are always one object, so the service never
+	// sets it.
+	AnyDocument bool
+	// Limits bound the schema. Zero fields take the defaults.
+	Limits Limits
+	// trusted skips the meta-schema check (built-in meta-schemas).
+	trusted bool
+}
+
+// Limits bound what a JSON Schema may demand (DESIGN.md §8). A schema past
+// one is UNSUPPORTED_CAPABILITY with keyword "limit".
+type Limits struct {
+	// MaxBytes bounds the schema document. Default 1 MiB.
+	MaxBytes int
+	// MaxDepth bounds the nesting of the schema document. Default 128.
+	MaxDepth int
+	// MaxNodes bounds the compiled subschemas. Default 100,000.
+	MaxNodes int
+	// MaxRefs bounds the references. Default 10,000.
+	MaxRefs int
+	// MaxWidth bounds Schema.Width, the most subschemas that may evaluate
+	// one value at once, and so the work per argument byte. Default
+	// DefaultMaxWidth (every profile).
+	MaxWidth int
+}
+
+// Defaults for Limits.
+const (
+	DefaultMaxBytes = 1 << 20
+	DefaultMaxNodes = 100_000
+	DefaultMaxRefs  = 10_000
+	// DefaultSchemaDepth bounds the nesting of a JSON Schema profile
+	// document; the subset profiles keep DefaultMaxDepth.
+	DefaultSchemaDepth = 128
+)
+
+func (o Options) withDefaults() Options {
+	if o.Dialect == 0 {
+		o.Dialect = Draft2020
+	}
+	l := &o.Limits
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultMaxBytes
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultSchemaDepth
+	}
+	if l.MaxNodes <= 0 {
+		l.MaxNodes = DefaultMaxNodes
+	}
+	if l.MaxRefs <= 0 {
+		l.MaxRefs = DefaultMaxRefs
+	}
+	if l.MaxWidth <= 0 {
+		l.MaxWidth = DefaultMaxWidth
+	}
+	return o
+}
+
+// Compile checks a whole schema document against profile and compiles it,
+// with the default Options.
+func Compile(profile Profile, doc []byte) *Result { return CompileWith(profile, doc, Options{}) }
+
+// CompileWith checks a whole schema document against profile and compiles
+// it. Every finding is reported, not just the first; a schema with any
+// error yields no Schema. A subset profile's document may nest at most
+// DefaultMaxDepth levels.
+func CompileWith(profile Profile, doc []byte, opts Options) *Result {
+	if profile == JSONSchema {
+		return compileJSONSchema(doc, opts)
+	}
+	opts = opts.withDefaults()
 	res := &Result{}
 	rules := profileRules(profile)
 	if rules == nil {
@@ -47,10 +132,12 @@ func Compile(profile Profile, doc []byte) *Result {
 	}
 	res.Canonical = jsondoc.Canonical(v)
 	c := &compiler{rules: rules, level: -1}
-	root := c.node(v, "", true)
+	root := c.node(v, "", "")
 	res.Errors, res.Warnings = c.errors, c.warnings
 	if len(res.Errors) == 0 {
-		res.Schema = &Schema{Root: root, Profile: profile, MaxDigits: c.maxDigits}
+		res.Schema = &Schema{Root: root, Profile: profile, MaxDigits: c.maxDigits, Nodes: int(c.nodes)}
+		c.finish(res, opts.Limits.MaxWidth)
+		res.Key = res.Canonical
 	}
 	return res
 }
@@ -108,7 +195,17 @@ type compiler struct {
 	errors    []Finding
 	warnings  []Finding
 	maxDigits int
-	level     int // nesting of the node being compiled: 0 for the root
+	level     int   // nesting of the node being compiled: 0 for the root
+	nodes     int32 // nodes made so far
+}
+
+// newNode returns a node at path with no keyword yet: every bound absent.
+func (c *compiler) newNode(path, keyword string) *Node {
+	n := &Node{Path: path, ID: c.nodes, Keyword: keyword, Types: AnyType,
+		MinLength: -1, MaxLength: -1, MinProperties: -1, MaxProperties: -1,
+		MinItems: -1, MaxItems: -1, MinContains: 1, MaxContains: -1}
+	c.nodes++
+	return n
 }
 
 func (c *compiler) unsupported(path, kw, format string, args ...any) {
@@ -128,10 +225,12 @@ func (c *compiler) warn(path, kw, format string, args ...any) {
 
 func child(path, token string) string { return path + "/" + jsondoc.EscapePointerToken(token) }
 
-// node compiles the schema v found at path. It always walks every keyword and
-// subschema so that all findings are collected, and returns nil when v is not
-// a schema object.
-func (c *compiler) node(v *jsondoc.Value, path string, root bool) *Node {
+// node compiles the schema v found at path, under the applicator keyword
+// ("" for the root; see Node.Keyword). It always walks every keyword and
+// subschema so that all findings are collected, and returns nil when v is
+// not a schema object.
+func (c *compiler) node(v *jsondoc.Value, path, keyword string) *Node {
+	root := keyword == ""
 	if v.Kind != jsontok.Object {
 		if v.IsBool() {
 			c.unsupported(path, "schema", "Boolean schemas (%s) are not supported: write an object schema with a type.", v.Kind)
@@ -142,7 +241,7 @@ func (c *compiler) node(v *jsondoc.Value, path string, root bool) *Node {
 	}
 	c.level++
 	defer func() { c.level-- }()
-	n := &Node{Path: path, MinLength: -1, MaxLength: -1}
+	n := c.newNode(path, keyword)
 	if t := v.Get("type"); t != nil {
 		n.Types = c.rules.types(c, t, child(path, "type"))
 	} else if root && v.Get("oneOf") == nil {
@@ -203,7 +302,7 @@ func compileProperties(c *compiler, n *Node, v *jsondoc.Value, path string) {
 		return
 	}
 	for _, m := range v.Members {
-		s := c.node(m.Value, child(path, m.Name), false)
+		s := c.node(m.Value, child(path, m.Name), "properties")
 		n.Keys = append(n.Keys, Key{Name: m.Name, Schema: s, Declared: true})
 	}
 }
@@ -239,9 +338,10 @@ func finishKeys(n *Node) {
 			byName[k.Name] = k
 		}
 	}
+	closed := n.Additional != nil && n.Additional.Never
 	n.Keys, n.KeyNames, n.Required = n.Keys[:0], nil, nil
 	for _, k := range byName {
-		if !k.Declared && n.ClosedProperties {
+		if !k.Declared && closed {
 			// Required but forbidden: it can never be matched, so it stays
 			// out of the name table and an object is rejected at its first
 			// byte, like any undeclared name.
@@ -252,9 +352,11 @@ func finishKeys(n *Node) {
 	}
 	slices.Sort(n.RequiredForbidden)
 	slices.SortFunc(n.Keys, func(a, b Key) int { return strings.Compare(a.Name, b.Name) })
-	for i, k := range n.Keys {
+	for i := range n.Keys {
+		k := &n.Keys[i]
 		n.KeyNames = append(n.KeyNames, k.Name)
 		if required[k.Name] {
+			k.Required = true
 			n.Required = append(n.Required, i)
 		}
 	}
@@ -289,18 +391,28 @@ func compileEnum(c *compiler, n *Node, v *jsondoc.Value, path string) {
 		c.malformed(path, "enum", "enum must be an array of values, not %s.", article(v.TypeName()))
 		return
 	}
+	n.Enum = c.enum(v.Items, path, "enum")
+}
+
+// enum compiles a list of choices (of enum, or the one value of const),
+// each found at path/i (or at path itself for const).
+func (c *compiler) enum(choices []*jsondoc.Value, path, kw string) *Enum {
 	e := &Enum{}
 	var text []byte
-	for i, choice := range v.Items {
+	for i, choice := range choices {
 		if i > 0 {
 			text = append(text, ", "...)
 		}
 		text = jsondoc.AppendCanonical(text, choice)
+		cpath := path
+		if kw == "enum" {
+			cpath = child(path, fmt.Sprint(i))
+		}
 		switch choice.Kind {
 		case jsontok.String:
 			e.Strings = append(e.Strings, choice.Str)
 		case jsontok.Number:
-			if d := c.number(choice, child(path, fmt.Sprint(i)), "enum"); d != nil {
+			if d := c.number(choice, cpath, kw); d != nil {
 				e.Numbers = append(e.Numbers, *d)
 			}
 		case jsontok.True:
@@ -310,33 +422,30 @@ func compileEnum(c *compiler, n *Node, v *jsondoc.Value, path string) {
 		case jsontok.Null:
 			e.Null = true
 		default:
-			c.composite(choice, child(path, fmt.Sprint(i)))
+			c.composite(choice, cpath, kw)
 			canon := string(jsondoc.Canonical(choice))
 			e.Composite = append(e.Composite, canon)
 			e.MaxComposite = max(e.MaxComposite, len(canon))
 		}
 	}
-	slices.Sort(e.Strings)
-	e.Strings = slices.Compact(e.Strings)
-	slices.Sort(e.Composite)
-	e.Composite = slices.Compact(e.Composite)
+	e.finish()
 	e.Text = Truncate(string(text), 200)
-	n.Enum = e
+	return e
 }
 
-// composite checks the numbers inside an object or array enum choice: they
+// composite checks the numbers inside an object or array choice: they
 // must be in range, and they size the validators' digit buffers.
-func (c *compiler) composite(v *jsondoc.Value, path string) {
+func (c *compiler) composite(v *jsondoc.Value, path, kw string) {
 	switch v.Kind {
 	case jsontok.Number:
-		c.number(v, path, "enum")
+		c.number(v, path, kw)
 	case jsontok.Array:
 		for i, item := range v.Items {
-			c.composite(item, child(path, fmt.Sprint(i)))
+			c.composite(item, child(path, fmt.Sprint(i)), kw)
 		}
 	case jsontok.Object:
 		for _, m := range v.Members {
-			c.composite(m.Value, child(path, m.Name))
+			c.composite(m.Value, child(path, m.Name), kw)
 		}
 	}
 }
@@ -347,11 +456,68 @@ func compileOneOf(c *compiler, n *Node, v *jsondoc.Value, path string) {
 		c.malformed(path, "oneOf", "oneOf must be a non-empty array of schemas.")
 		return
 	}
+	var branches []*Node
+	var keys []string
 	for i, item := range v.Items {
-		if b := c.node(item, child(path, fmt.Sprint(i)), false); b != nil {
-			n.OneOf = append(n.OneOf, b)
+		branches = append(branches, c.node(item, child(path, fmt.Sprint(i)), "oneOf"))
+		keys = append(keys, behaviourKey(item))
+	}
+	if !slices.Contains(branches, nil) {
+		n.OneOf, n.OneOfCount = distinctBranches(branches, keys), len(branches)
+	}
+}
+
+// annotationKeywords are keywords that never change what a schema accepts.
+var annotationKeywords = map[string]bool{
+	"description": true, "title": true, "examples": true, "default": true, "$comment": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true,
+}
+
+// behaviourKey returns a key that two subschemas share when they accept
+// the same values for certain: their canonical text without their own
+// annotations. (Nested annotations make keys differ; that only costs an
+// evaluation, never correctness.)
+func behaviourKey(v *jsondoc.Value) string {
+	if v.Kind != jsontok.Object {
+		return string(jsondoc.Canonical(v))
+	}
+	stripped := *v
+	stripped.Members = nil
+	for _, m := range v.Members {
+		if !annotationKeywords[m.Name] {
+			stripped.Members = append(stripped.Members, m)
 		}
 	}
+	return string(jsondoc.Canonical(&stripped))
+}
+
+// Defaults for the work a compiled schema may demand of a validator.
+const (
+	// DefaultMaxWidth bounds Schema.Width: how many subschemas may evaluate
+	// one argument value at the same time.
+	DefaultMaxWidth = 1000
+	// widthBudget bounds the steps spent measuring Schema.Width.
+	widthBudget = 2_000_000
+)
+
+// finish measures a compiled schema: its width, which must stay within
+// the bound, and its memory.
+func (c *compiler) finish(res *Result, maxWidth int) {
+	s := res.Schema
+	width, ok := measureWidth(s.Root, widthBudget)
+	switch {
+	case !ok:
+		c.errors = append(c.errors, Finding{Code: CodeUnsupported, Keyword: "limit", Offset: -1,
+			Message: fmt.Sprintf("The schema's applicators combine in more ways than toolgate measures (over %d steps), so the work to validate with it cannot be bounded.", widthBudget)})
+	case width > maxWidth:
+		c.errors = append(c.errors, Finding{Code: CodeUnsupported, Keyword: "limit", Offset: -1,
+			Message: fmt.Sprintf("Up to %d subschemas can apply to one value of this schema at the same time, past the limit of %d; simplify its allOf/anyOf/oneOf/$ref combinations.", width, maxWidth)})
+	}
+	if len(c.errors) > 0 {
+		res.Errors, res.Schema = c.errors, nil
+		return
+	}
+	s.Width, s.Bytes = width, estimateBytes(s.Root)
 }
 
 // Truncate shortens s to at most n bytes on a UTF-8 boundary, marking the cut

@@ -1,8 +1,6 @@
 package schema
 
 import (
-	"regexp"
-
 	"github.com/toolgate/toolgate/internal/decimal"
 )
 
@@ -15,6 +13,9 @@ const (
 	ToolInput Profile = iota + 1
 	// OutputBindable is the bindable structured-output subset (DESIGN.md §4).
 	OutputBindable
+	// JSONSchema is full JSON Schema, every dialect enforced completely
+	// (DESIGN.md §8).
+	JSONSchema
 )
 
 // String returns the profile's stable name, used in handles.
@@ -24,6 +25,8 @@ func (p Profile) String() string {
 		return "tool_input"
 	case OutputBindable:
 		return "output_bindable"
+	case JSONSchema:
+		return "json_schema"
 	}
 	return "unknown"
 }
@@ -40,6 +43,9 @@ const (
 	TypeNumber
 	TypeBoolean
 	TypeNull
+
+	// AnyType accepts every value: a schema without "type".
+	AnyType = TypeObject | TypeArray | TypeString | TypeInteger | TypeNumber | TypeBoolean | TypeNull
 )
 
 var typeNames = []struct {
@@ -75,61 +81,192 @@ func (t Types) String() string {
 }
 
 // Node is one compiled schema. Nodes are immutable once compiled and shared
-// by every validation that uses them.
+// by every validation that uses them. A keyword a schema does not use has
+// its zero value here (nil, or -1 for the integer bounds), so validators
+// test for presence cheaply.
 type Node struct {
-	// Path is the node's RFC 6901 pointer in the schema.
+	// Path locates the node: an RFC 6901 pointer into the schema document,
+	// or, for a node from another document (a $ref into a resource), that
+	// document's URI, "#", and the pointer.
 	Path string
-	// Types are the value types the node accepts; 0 for a oneOf node.
+	// ID numbers the nodes of one Schema densely from 0.
+	ID int32
+	// Keyword is the applicator keyword the node was written under
+	// ("properties", "allOf", "$defs", ...; "" for a document's root), used
+	// to explain a false schema.
+	Keyword string
+
+	// Types are the value types the node accepts (AnyType without "type").
 	Types Types
+	// Never is set for the false schema: no value is valid.
+	Never bool
+
+	// Enum restricts values to a closed set, or is nil.
+	Enum *Enum
+	// Const requires one value (a one-choice Enum), or is nil.
+	Const *Enum
+
+	// Number bounds, each exact, or nil.
+	Minimum, Maximum, ExclusiveMinimum, ExclusiveMaximum *decimal.Decimal
+	// MultipleOf requires an integral quotient, or is nil.
+	MultipleOf *decimal.Decimal
+
+	// MinLength and MaxLength bound a string's length in code points; -1
+	// means no bound.
+	MinLength, MaxLength int64
+	// Pattern must match somewhere in a string, or is nil.
+	Pattern *Pattern
+	// Format is an asserted format, or nil (format is then an annotation).
+	Format *Format
 
 	// Keys are the member names the node knows, sorted bytewise: declared
-	// properties and names listed only in required.
+	// properties, and names listed only in required, dependentRequired or
+	// dependentSchemas.
 	Keys []Key
 	// KeyNames are the names of Keys, in the same order.
 	KeyNames []string
 	// Required lists the indexes in Keys of required names.
 	Required []int
-	// RequiredForbidden lists required names that ClosedProperties forbids:
-	// no object satisfies the node.
+	// RequiredForbidden lists required names that a closed object (tool
+	// input: additionalProperties false) forbids: no object satisfies the
+	// node. Reported at the object's end, whether or not the name appears.
 	RequiredForbidden []string
-	// ClosedProperties is true under additionalProperties: false.
-	ClosedProperties bool
+	// PatternProperties constrain members whose names match, or is nil.
+	PatternProperties *PatternProperties
+	// Additional constrains members that neither a property nor a pattern
+	// covers, or is nil. A Never node closes the object.
+	Additional *Node
+	// AdditionalKeyword is how the schema spells Additional's keyword.
+	AdditionalKeyword string
+	// PropertyNames constrains every member name (as a string), or is nil.
+	PropertyNames *Node
+	// MinProperties and MaxProperties bound the member count; -1: none.
+	MinProperties, MaxProperties int64
+	// DependentRequired lists, per present name, the names it requires.
+	DependentRequired []Dependency
+	// DependentSchemas apply to the whole object when a name is present.
+	DependentSchemas []DependentSchema
+	// UnevaluatedProperties constrains members no other keyword evaluated
+	// (including the keywords of passing in-place subschemas), or is nil.
+	UnevaluatedProperties *Node
 
-	// Items is the schema of every array element, or nil.
+	// PrefixItems constrain the elements at their positions.
+	PrefixItems []*Node
+	// PrefixKeyword spells PrefixItems' keyword ("prefixItems", or "items"
+	// for the array form of older dialects).
+	PrefixKeyword string
+	// Items constrains every element after PrefixItems, or is nil.
 	Items *Node
+	// ItemsKeyword spells Items' keyword ("items" or "additionalItems").
+	ItemsKeyword string
+	// Contains must match between MinContains and MaxContains elements
+	// (MaxContains -1: no upper bound), or is nil.
+	Contains                 *Node
+	MinContains, MaxContains int64
+	// ContainsAnnotates reports whether the elements Contains matches count
+	// as evaluated for UnevaluatedItems (Draft 2020-12).
+	ContainsAnnotates bool
+	// MinItems and MaxItems bound the element count; -1: none.
+	MinItems, MaxItems int64
+	// UniqueItems requires elements to differ by content.
+	UniqueItems bool
+	// UnevaluatedItems constrains elements no other keyword evaluated, or
+	// is nil.
+	UnevaluatedItems *Node
 
-	// Minimum and Maximum are inclusive bounds, or nil.
-	Minimum, Maximum *decimal.Decimal
-	// MinLength and MaxLength bound a string's length in code points; -1
-	// means no bound.
-	MinLength, MaxLength int64
-	// Pattern must match somewhere in a string (unanchored), or is nil.
-	Pattern *regexp.Regexp
-
-	// Enum restricts values to a closed set, or is nil.
-	Enum *Enum
-
-	// OneOf holds the branches of a oneOf node; exactly one must match.
-	OneOf []*Node
+	// AllOf are subschemas that must all match the value.
+	AllOf []*Node
+	// AnyOf are the distinct branches of anyOf; at least one must match.
+	AnyOf []Branch
+	// OneOf are the distinct branches of oneOf, each with the positions it
+	// stands for; exactly one position must match.
+	OneOf []Branch
+	// OneOfCount is the number of positions of oneOf (len of the keyword's
+	// array).
+	OneOfCount int
+	// AnyOfCount is the number of positions of anyOf.
+	AnyOfCount int
+	// Not must not match, or is nil.
+	Not *Node
+	// If selects Then (when it matches) or Else (when it does not); each
+	// may be nil.
+	If, Then, Else *Node
+	// Refs are the resolved references of the node ($ref, $dynamicRef,
+	// $recursiveRef): subschemas that must match the value.
+	Refs []Ref
 }
 
 // Key is one member name an object node knows.
 type Key struct {
 	// Name is the member name.
 	Name string
-	// Schema constrains the member's value; nil when any value is allowed.
+	// Schema constrains the member's value; nil when properties does not
+	// name it.
 	Schema *Node
 	// Declared is true for names under properties.
 	Declared bool
+	// Required is true for names under required.
+	Required bool
+	// Dependents are the indexes in Node.DependentSchemas of the entries
+	// that apply when the member is present.
+	Dependents []int
 }
 
-// Enum is a compiled enum: its choices grouped by kind and normalised so that
-// matching needs no allocation for strings, numbers and literals.
+// Dependency is one dependentRequired entry: when the member Key is
+// present, the members Requires must be too (indexes into Node.Keys).
+type Dependency struct {
+	Key      int
+	Requires []int
+}
+
+// DependentSchema is one dependentSchemas entry: when the member Key
+// (index into Node.Keys) is present, Schema must match the whole object.
+type DependentSchema struct {
+	Key    int
+	Schema *Node
+}
+
+// PatternProperties are the patternProperties of one node.
+type PatternProperties struct {
+	// Patterns are the member-name patterns, in schema order.
+	Patterns []*Pattern
+	// Schemas constrain the members whose names match the pattern of the
+	// same index.
+	Schemas []*Node
+}
+
+// Branch is one distinct subschema of anyOf or oneOf. Branches that
+// compile to the same behaviour share one Branch, so a value is checked
+// once however many positions repeat it.
+type Branch struct {
+	Node *Node
+	// Positions are the indexes in the keyword's array this branch stands
+	// for.
+	Positions []int
+}
+
+// Ref is one resolved reference.
+type Ref struct {
+	// Keyword is "$ref", "$dynamicRef" or "$recursiveRef".
+	Keyword string
+	// Target is the schema referred to.
+	Target *Node
+}
+
+// Enum is a compiled enum (or const): its choices grouped by kind and
+// normalised so that matching needs no allocation for strings, numbers and
+// literals.
 type Enum struct {
 	// Strings are the string choices, sorted bytewise, without repeats.
 	Strings []string
-	// Numbers are the number choices.
+	// Numbers are the number choices, sorted by value, without repeats.
 	Numbers []decimal.Decimal
+	// NumberDigits orders the non-zero number choices by sign, then by
+	// their significant digits, for pruning a number digit by digit:
+	// indexes into Numbers.
+	NumberDigits []int
+	// HasZero reports whether zero is a number choice.
+	HasZero bool
 	// True, False and Null report whether those literals are choices.
 	True, False, Null bool
 	// Composite holds the canonical JSON of object and array choices, sorted.
@@ -138,6 +275,14 @@ type Enum struct {
 	MaxComposite int
 	// Text lists the choices for messages, already truncated.
 	Text string
+}
+
+// Format is an asserted format.
+type Format struct {
+	// Name is the format's name.
+	Name string
+	// Check reports whether a string is of the format.
+	Check func(string) bool
 }
 
 // Schema is a compiled schema: the root node and what validators need to
@@ -150,4 +295,12 @@ type Schema struct {
 	// MaxDigits is the most significant digits of any number in the schema;
 	// argument numbers need one more digit than this to compare exactly.
 	MaxDigits int
+	// Nodes counts the compiled nodes (their IDs are 0 to Nodes-1).
+	Nodes int
+	// Width is the most subschemas that can be evaluating one value at the
+	// same time: the bound on a validator's work per argument byte, measured
+	// when compiling.
+	Width int
+	// Bytes estimates the memory the compiled schema holds.
+	Bytes int64
 }

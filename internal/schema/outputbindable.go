@@ -92,7 +92,7 @@ func compileBindableItems(c *compiler, n *Node, v *jsondoc.Value, path string) {
 		c.unsupported(path, "items", "The tuple form of items is not bindable; give one primitive schema for every item.")
 		return
 	}
-	n.Items = c.node(v, path, false)
+	n.Items, n.ItemsKeyword = c.node(v, path, "items"), "items"
 }
 
 // length reads a minLength or maxLength value: a non-negative integer.
@@ -130,7 +130,7 @@ func compilePattern(c *compiler, n *Node, v *jsondoc.Value, path string) {
 	}
 	re, err := regexp.Compile(v.Str)
 	if err == nil {
-		n.Pattern = re
+		n.Pattern = newPattern(v.Str, re)
 		return
 	}
 	if construct := unsupportedRegexp(v.Str, err); construct != "" {
@@ -176,8 +176,17 @@ func unsupportedRegexp(pattern string, err error) string {
 // primitives; an item is a primitive.
 func checkBindableNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
 	finishKeys(n)
-	if n.Types == 0 && obj.Get("type") == nil && n.Enum != nil {
-		n.Types = enumTypes(n.Enum) // an enum of primitives types itself
+	// declared is the node's type as the schema states it (an enum of
+	// primitives types itself), or 0 for an untyped node.
+	var declared Types
+	switch {
+	case obj.Get("type") != nil:
+		declared = n.Types
+	case n.Enum != nil:
+		declared = enumTypes(n.Enum)
+		n.Types = declared
+	case root && n.Types != AnyType:
+		declared = n.Types // the root's implied object type
 	}
 	if n.Enum != nil && len(n.Enum.Composite) > 0 {
 		c.unsupported(child(n.Path, "enum"), "enum", "Enum choices must be strings, numbers or booleans to be bindable, not objects or arrays.")
@@ -185,22 +194,22 @@ func checkBindableNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
 	switch {
 	case root:
 		switch {
-		case n.Types != 0 && n.Types != TypeObject:
-			c.unsupported(child(n.Path, "type"), "type", "The output schema must be an object with properties, not %s.", n.Types)
+		case declared != 0 && declared != TypeObject:
+			c.unsupported(child(n.Path, "type"), "type", "The output schema must be an object with properties, not %s.", declared)
 		case !hasMembers(obj.Get("properties")):
 			c.unsupported(n.Path, "properties", "An object without properties is not bindable: declare the fields the model must fill in under properties.")
 		}
-	case c.level == 1 && n.Types&TypeObject != 0:
+	case c.level == 1 && declared&TypeObject != 0:
 		c.unsupported(n.Path, "type", "Nested objects are not bindable: flatten their fields into top-level properties.")
-	case c.level == 1 && n.Types&TypeArray != 0:
-		if n.Types != TypeArray {
+	case c.level == 1 && declared&TypeArray != 0:
+		if declared != TypeArray {
 			c.unsupported(child(n.Path, "type"), "type", "An array property is bindable only as type \"array\", without null.")
 		} else if obj.Get("items") == nil {
 			c.unsupported(n.Path, "items", "An array is bindable only with items of one primitive type, like {\"type\": \"string\"}.")
 		}
-	case c.level >= 2 && n.Types&(TypeObject|TypeArray) != 0:
+	case c.level >= 2 && declared&(TypeObject|TypeArray) != 0:
 		c.unsupported(n.Path, "type", "Arrays of objects or of arrays are not bindable: use an array of primitives, or separate top-level properties.")
-	case n.Types == 0 && obj.Get("type") == nil:
+	case declared == 0 && obj.Get("type") == nil:
 		c.unsupported(n.Path, "type", "This property has no type; give it a primitive type, a type with null, an enum or an array of primitives.")
 	}
 }

@@ -53,8 +53,9 @@ func toolInputType(c *compiler, v *jsondoc.Value, path string) Types {
 
 func compileAdditional(c *compiler, n *Node, v *jsondoc.Value, path string) {
 	switch {
-	case v.IsBool():
-		n.ClosedProperties = v.Kind == jsontok.False
+	case v.Kind == jsontok.False:
+		n.Additional, n.AdditionalKeyword = c.never(path, "additionalProperties"), "additionalProperties"
+	case v.Kind == jsontok.True:
 	case v.Kind == jsontok.Object:
 		c.unsupported(path, "additionalProperties", "A schema for additional properties is not supported; use true or false.")
 	default:
@@ -67,7 +68,7 @@ func compileItems(c *compiler, n *Node, v *jsondoc.Value, path string) {
 		c.unsupported(path, "items", "The tuple form of items (an array of schemas) is not supported; give one schema for every item.")
 		return
 	}
-	n.Items = c.node(v, path, false)
+	n.Items, n.ItemsKeyword = c.node(v, path, "items"), "items"
 }
 
 // checkToolInputNode applies the node rules of the tool input profile.
@@ -81,7 +82,7 @@ func checkToolInputNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
 	switch {
 	case root && hasOneOf:
 		c.unsupported(child(n.Path, "oneOf"), "oneOf", "The root schema must be an object schema; a root oneOf is not supported.")
-	case root && n.Types != 0 && n.Types != TypeObject:
+	case root && hasType && n.Types != 0 && n.Types != TypeObject:
 		c.unsupported(child(n.Path, "type"), "type", "The root schema must have type object, not %s.", n.Types)
 	case !root && !hasType && !hasOneOf:
 		c.unsupported(n.Path, "type", "This schema has no type and would accept any value; the tool input profile needs a type (or oneOf) on every schema.")

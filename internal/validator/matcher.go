@@ -1,9 +1,11 @@
 package validator
 
-// matcher narrows a sorted list of names to those that start with the bytes
-// fed so far. Names sharing a prefix are contiguous in a sorted list, so the
-// candidates are always one range [lo, hi), and the shortest candidate (the
-// only one that can equal the prefix exactly) is at lo.
+// matcher narrows a sorted list of names (member names, or the string
+// choices of an enum) to those that start with the bytes fed so far. Names
+// sharing a prefix are contiguous in a sorted list, so the candidates are
+// always one range [lo, hi), and the shortest candidate (the only one that
+// can equal the prefix exactly) is at lo. Each byte narrows the range by
+// binary search: O(log n) per byte, however many names there are.
 type matcher struct {
 	lo, hi, pos int
 	dead        bool // a byte already left no candidate
@@ -13,22 +15,38 @@ func (mt *matcher) reset(n int) { mt.lo, mt.hi, mt.pos, mt.dead = 0, n, 0, false
 
 // feed narrows the range by p and returns the index in p of the byte that
 // left no candidate, or -1 while candidates remain (or had already run out).
-// With no names at all, the first byte leaves none.
-func (mt *matcher) feed(names []string, p []byte) int {
+// With no names at all, the first byte leaves none. Each probe of the
+// binary searches is counted in *steps.
+func (mt *matcher) feed(names []string, p []byte, steps *int64) int {
 	if mt.dead {
 		return -1
 	}
 	for i, b := range p {
 		lo, hi, pos := mt.lo, mt.hi, mt.pos
-		for lo < hi && (len(names[lo]) <= pos || names[lo][pos] < b) {
-			lo++
+		// Within [lo, hi) every name has the same pos bytes; the ones that
+		// end there come first, then they are ordered by their byte at pos.
+		first, end := lo, hi
+		for first < end { // the first name with a byte >= b at pos
+			*steps++
+			mid := int(uint(first+end) >> 1)
+			if s := names[mid]; len(s) > pos && s[pos] >= b {
+				end = mid
+			} else {
+				first = mid + 1
+			}
 		}
-		end := lo
-		for end < hi && names[end][pos] == b {
-			end++
+		end = hi
+		for l := first; l < end; { // the first name with a byte > b at pos
+			*steps++
+			mid := int(uint(l+end) >> 1)
+			if names[mid][pos] > b {
+				end = mid
+			} else {
+				l = mid + 1
+			}
 		}
-		mt.lo, mt.hi, mt.pos = lo, end, pos+1
-		if lo >= end {
+		mt.lo, mt.hi, mt.pos = first, end, pos+1
+		if first >= end {
 			mt.dead = true
 			return i
 		}
@@ -38,7 +56,7 @@ func (mt *matcher) feed(names []string, p []byte) int {
 
 // match returns the index of the name equal to everything fed, or -1.
 func (mt *matcher) match(names []string) int {
-	if mt.lo < mt.hi && len(names[mt.lo]) == mt.pos {
+	if !mt.dead && mt.lo < mt.hi && len(names[mt.lo]) == mt.pos {
 		return mt.lo
 	}
 	return -1

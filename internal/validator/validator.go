@@ -60,15 +60,26 @@ func (r Result) Code() schema.Code { return schema.Summarize(r.Findings) }
 // concurrent use; Reset makes it ready for the next document without
 // allocating.
 type Validator struct {
-	schema   *schema.Schema
-	opts     Options
-	tok      jsontok.Tokenizer
-	track    tracker
-	num      decimal.Accumulator
-	textKind jsontok.Kind // what the current Text belongs to: String, Number, or 0 for a name
-	root     machine
-	free     []*machine
+	schema *schema.Schema
+	opts   Options
+	tok    jsontok.Tokenizer
+	track  tracker
+	num    decimal.Accumulator
+	caps   captures
+	frames []frame
+	free   []*eval
 
+	// Scratch state of the token being handled.
+	inKey         bool    // the current text is a member name
+	keyFrame      bool    // a propertyNames frame is open for it
+	entries       []entry // the next element's subschemas
+	early         []queued
+	memberEntries []entry // the next member value's subschemas
+	hashing       int     // open arrays that need unique elements
+	contrib       []uint64
+	walk          []*eval
+
+	steps     int64 // evaluation steps taken (see Steps)
 	findings  []schema.Finding
 	truncated bool
 	haltAt    int64 // StopAtFirst: offset of the first finding, or -1
@@ -88,7 +99,11 @@ func New(s *schema.Schema, opts Options) *Validator {
 func (v *Validator) Reset() {
 	v.tok.Reset((*events)(v), v.opts.MaxDepth)
 	v.track.reset()
-	v.root.reset(v, v.schema.Root, false)
+	v.caps.reset()
+	for len(v.frames) > 0 {
+		v.pop()
+	}
+	v.inKey, v.keyFrame, v.hashing, v.steps = false, false, 0, 0
 	v.findings, v.truncated, v.haltAt, v.halted, v.closed = v.findings[:0], false, -1, false, false
 }
 
@@ -106,6 +121,13 @@ func (v *Validator) Write(p []byte) {
 // Rejected reports whether the document can no longer be valid, whatever
 // follows.
 func (v *Validator) Rejected() bool { return len(v.findings) > 0 || v.truncated }
+
+// Steps reports the evaluation steps taken on the current document: one
+// per evaluation per token it handled, and one per probe of a search among
+// names or enum choices. Tests use it to show that the work per argument
+// byte is bounded by the schema's Width and grows at most with the
+// logarithm of its names and choices.
+func (v *Validator) Steps() int64 { return v.steps }
 
 // Close ends the document and returns the verdict. The Result's slices are
 // owned by v until the next Reset.
@@ -148,13 +170,13 @@ func get(s *schema.Schema, opts Options) *Validator {
 }
 
 func put(v *Validator) {
+	v.Reset()
 	v.schema = nil
-	v.root.root = nil
 	pool.Put(v)
 }
 
 func (v *Validator) syntax(err error) {
-	v.root.flushPending()
+	v.flushHeldBack()
 	off := v.tok.Offset()
 	msg := err.Error()
 	if se, ok := err.(*jsontok.SyntaxError); ok {
@@ -166,6 +188,27 @@ func (v *Validator) syntax(err error) {
 	})
 }
 
+// flushHeldBack reports the violations a full validation holds back until
+// a name or value ends (to quote it whole), when the document breaks off
+// before that end: a stream stopping at the same byte must report the same.
+func (v *Validator) flushHeldBack() {
+	for fr := range v.frames {
+		f := &v.frames[fr]
+		for _, e := range f.evals {
+			if !v.defers(e) || e.ownDone || e.dead {
+				continue
+			}
+			switch {
+			case f.kind == jsontok.Object && e.obj.keyFailAt >= 0 && v.inKey:
+				v.violateKey(e, e.obj.keyFailAt, v.track.key(), false)
+				e.obj.keyFailAt = -1
+			case f.kind == jsontok.String || f.kind == jsontok.Number:
+				v.heldBack(e, false)
+			}
+		}
+	}
+}
+
 // rootName names the document in messages: tool arguments, or a model's
 // structured output.
 func (v *Validator) rootName() string {
@@ -175,9 +218,26 @@ func (v *Validator) rootName() string {
 	return "The arguments object"
 }
 
-// report records a violation of the root machine.
+// report records a violation of a reporting evaluation.
 func (v *Validator) report(vio *violation, pathDepth int) {
 	v.add(vio.off, func() schema.Finding { return vio.finding(v.track.path(pathDepth), v.rootName()) })
+}
+
+// full reports whether no more findings can be kept.
+func (v *Validator) full() bool { return v.truncated }
+
+// keeps reports whether a finding made at off would be kept: what add
+// decides, without changing anything.
+func (v *Validator) keeps(off int64) bool {
+	if v.opts.StopAtFirst && v.haltAt >= 0 {
+		switch {
+		case off < v.haltAt:
+			return true
+		case off > v.haltAt:
+			return false
+		}
+	}
+	return len(v.findings) < v.opts.MaxFindings
 }
 
 // add records a finding made at off, formatting it only if it is kept.
@@ -205,104 +265,10 @@ func (v *Validator) add(off int64, format func() schema.Finding) {
 	v.findings = append(v.findings, f)
 }
 
-// machine returns a pass/fail machine for a oneOf branch.
-func (v *Validator) machine(branch *schema.Node) *machine {
-	var m *machine
-	if n := len(v.free); n > 0 {
-		m, v.free = v.free[n-1], v.free[:n-1]
-	} else {
-		m = &machine{}
-	}
-	m.reset(v, branch, true)
-	return m
-}
-
-func (v *Validator) release(m *machine) {
-	for _, k := range m.kids {
-		v.release(k)
-	}
-	m.kids = m.kids[:0]
-	v.free = append(v.free, m)
-}
-
 // stopped reports whether events at off are past the verdict.
 func (v *Validator) stopped(off int64) bool {
 	if v.haltAt >= 0 && off > v.haltAt {
 		v.halted = true
 	}
 	return v.halted
-}
-
-// events adapts a Validator to jsontok.Handler without exporting the
-// handler methods.
-type events Validator
-
-// Begin implements jsontok.Handler.
-func (e *events) Begin(kind jsontok.Kind, off int64) {
-	v := (*Validator)(e)
-	if v.stopped(off) {
-		return
-	}
-	v.track.beginValue()
-	switch kind {
-	case jsontok.String:
-		v.textKind = jsontok.String
-	case jsontok.Number:
-		v.textKind = jsontok.Number
-		v.num.Reset(v.schema.MaxDigits + 1)
-	}
-	v.root.begin(kind, off)
-	if isContainer(kind) {
-		v.track.push(kind == jsontok.Object)
-	}
-}
-
-// BeginKey implements jsontok.Handler.
-func (e *events) BeginKey(off int64) {
-	v := (*Validator)(e)
-	if v.stopped(off) {
-		return
-	}
-	v.textKind = 0
-	v.track.beginKey()
-	v.root.beginKey(off)
-}
-
-// Text implements jsontok.Handler.
-func (e *events) Text(p []byte, off int64, raw bool) {
-	v := (*Validator)(e)
-	if v.stopped(off) {
-		return
-	}
-	switch v.textKind {
-	case 0:
-		v.track.keyText(p)
-	case jsontok.Number:
-		v.num.Write(p)
-	}
-	v.root.text(p, off, raw, v.textKind == 0)
-}
-
-// EndKey implements jsontok.Handler.
-func (e *events) EndKey(off int64) {
-	v := (*Validator)(e)
-	if v.stopped(off) {
-		return
-	}
-	if v.track.endKey() { // a duplicate name, whatever the schema says
-		v.report(&violation{keyword: "json", off: off, name: string(v.track.key())}, len(v.track.levels)-1)
-	}
-	v.root.endKey(off)
-}
-
-// End implements jsontok.Handler.
-func (e *events) End(kind jsontok.Kind, off int64) {
-	v := (*Validator)(e)
-	if v.stopped(off) {
-		return
-	}
-	v.root.end(kind, off)
-	if isContainer(kind) {
-		v.track.pop()
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/jsontok"
 	"github.com/toolgate/toolgate/internal/schema"
 )
@@ -75,7 +76,7 @@ func (e *excerpt) text(complete bool) string {
 
 // violation is one failed rule, recorded without formatting: formatting (and
 // the allocation it costs) happens only when the violation is reported, and
-// never for oneOf branches that fail silently.
+// never for pass/fail evaluations that fail silently.
 type violation struct {
 	keyword  string
 	node     *schema.Node
@@ -83,70 +84,191 @@ type violation struct {
 	got      jsontok.Kind // the received value's kind (type, enum)
 	excerpt  excerpt      // the received value or name
 	complete bool         // the excerpt holds the whole value
-	name     string       // required: the missing name; json: the repeated name
-	oneOf    *oneOfOutcome
+	name     string       // required: the missing name; json: the repeated name; dependentRequired: the present name
+	never    bool         // the node is the false schema
+	count    int64        // the count a bound was checked against (items, properties, contains)
+	reason   *violation   // why a subschema failed (propertyNames, not-applicable branches, then, else, ...)
+	branches *branchOutcome
 }
 
-// oneOfOutcome explains a failed oneOf.
-type oneOfOutcome struct {
-	matched []int       // branches that matched (when more than one)
-	reasons []violation // why each branch failed (when none matched)
+// branchOutcome explains a failed anyOf or oneOf.
+type branchOutcome struct {
+	matched  []int       // oneOf: positions that matched (when more than one)
+	reasons  []violation // why failed branches failed (the first maxReasons+1)
+	branchOf []int       // the branch of each reason
+	failed   int         // how many branches failed
 }
+
+// maxReasons is how many branch failures a message explains before it
+// only counts the rest, so that a message stays small however many
+// branches the schema has.
+const maxReasons = 8
 
 // schemaPath returns the pointer of the violated keyword in the schema.
 func (v *violation) schemaPath() string {
-	if v.keyword == "json" || v.node == nil {
+	switch {
+	case v.keyword == "json" || v.node == nil:
 		return ""
+	case v.never:
+		return v.node.Path
+	case v.keyword == "additionalProperties" && v.node.AdditionalKeyword != "":
+		return v.node.Path + "/" + v.node.AdditionalKeyword
 	}
-	return v.node.Path + "/" + v.keyword
+	return v.node.Path + "/" + jsondoc.EscapePointerToken(v.keyword)
 }
 
+// maxNesting is how many levels of nested reasons (a oneOf branch whose
+// own oneOf failed, ...) a message explains; deeper ones are only named.
+// With maxReasons this bounds every message, whatever the schema nests.
+const maxNesting = 2
+
+// maxMessage bounds a message's length in bytes.
+const maxMessage = 2048
+
 // describe states what is wrong, without the subject.
-func (v *violation) describe() string {
+func (v *violation) describe() string { return schema.Truncate(v.describeAt(0), maxMessage) }
+
+// describeAt describes v as a reason nested depth levels deep.
+func (v *violation) describeAt(depth int) string {
 	n := v.node
+	if v.never {
+		return v.describeNever()
+	}
 	switch v.keyword {
 	case "type":
 		return fmt.Sprintf("must be %s; got %s", typeArticle(n.Types), v.gotText())
 	case "enum":
 		return fmt.Sprintf("must be one of %s; got %s", n.Enum.Text, v.gotText())
+	case "const":
+		return fmt.Sprintf("must be %s; got %s", n.Const.Text, v.gotText())
 	case "minimum":
 		return fmt.Sprintf("must be at least %s; got %s", n.Minimum, v.excerpt.text(true))
 	case "maximum":
 		return fmt.Sprintf("must be at most %s; got %s", n.Maximum, v.excerpt.text(true))
+	case "exclusiveMinimum":
+		return fmt.Sprintf("must be greater than %s; got %s", n.ExclusiveMinimum, v.excerpt.text(true))
+	case "exclusiveMaximum":
+		return fmt.Sprintf("must be less than %s; got %s", n.ExclusiveMaximum, v.excerpt.text(true))
+	case "multipleOf":
+		return fmt.Sprintf("must be a multiple of %s; got %s", n.MultipleOf, v.excerpt.text(true))
 	case "minLength":
 		return fmt.Sprintf("must be at least %d characters long; got %s", n.MinLength, v.excerpt.quoted(v.complete))
 	case "maxLength":
 		return fmt.Sprintf("must be at most %d characters long; got %s", n.MaxLength, v.excerpt.quoted(v.complete))
 	case "pattern":
 		return fmt.Sprintf("must match the pattern %q; got %s", n.Pattern, v.excerpt.quoted(v.complete))
+	case "format":
+		return fmt.Sprintf("must be a valid %s; got %s", n.Format.Name, v.excerpt.quoted(v.complete))
 	case "required":
 		if slices.Contains(n.RequiredForbidden, v.name) {
 			return fmt.Sprintf("requires the property %q, which additionalProperties: false forbids, so no value is valid", v.name)
 		}
 		return fmt.Sprintf("is missing the required property %q", v.name)
+	case "dependentRequired":
+		return fmt.Sprintf("has the property %q, which requires the property %q, but it is missing", v.name, v.excerpt.whole())
+	case "dependentSchemas":
+		return fmt.Sprintf("has the property %q, so it must match the schema for it, but %s", v.name, v.reasonText(depth))
 	case "additionalProperties":
-		if n.ClosedProperties && len(n.KeyNames) > 0 {
+		if len(n.KeyNames) > 0 && n.PatternProperties == nil {
 			return fmt.Sprintf("does not allow the property %s; allowed properties are %s", v.excerpt.quoted(v.complete), quoteList(n.KeyNames))
 		}
 		return fmt.Sprintf("does not allow the property %s", v.excerpt.quoted(v.complete))
-	case "oneOf":
-		return v.describeOneOf()
-	case "json": // the only "json" violation a machine-independent check makes
+	case "unevaluatedProperties":
+		if v.reason != nil && v.reason.never {
+			return fmt.Sprintf("does not allow the property %s, which no other keyword of the schema evaluates", v.excerpt.quoted(true))
+		}
+		return fmt.Sprintf("has the property %s, which no other keyword evaluates and which does not match unevaluatedProperties: %s", v.excerpt.quoted(true), v.reasonText(depth))
+	case "unevaluatedItems":
+		if v.reason != nil && v.reason.never {
+			return fmt.Sprintf("does not allow the item at index %d, which no other keyword of the schema evaluates", v.count)
+		}
+		return fmt.Sprintf("has an item at index %d that no other keyword evaluates and that does not match unevaluatedItems: %s", v.count, v.reasonText(depth))
+	case "propertyNames":
+		return fmt.Sprintf("has a property name that is not allowed: the name %s", v.reasonText(depth))
+	case "minProperties":
+		return fmt.Sprintf("must have at least %d properties; got %d", n.MinProperties, v.count)
+	case "maxProperties":
+		return fmt.Sprintf("must have at most %d properties; got more", n.MaxProperties)
+	case "minItems":
+		return fmt.Sprintf("must have at least %d items; got %d", n.MinItems, v.count)
+	case "maxItems":
+		return fmt.Sprintf("must have at most %d items; got more", n.MaxItems)
+	case "uniqueItems":
+		return fmt.Sprintf("must have unique items; the item at index %d repeats an earlier one", v.count)
+	case "contains", "minContains", "maxContains":
+		return v.describeContains()
+	case "oneOf", "anyOf":
+		return v.describeBranches(depth)
+	case "not":
+		return "must not match the schema under not, but it does"
+	case "then":
+		return fmt.Sprintf("matches the if schema, so it must match then, but %s", v.reasonText(depth))
+	case "else":
+		return fmt.Sprintf("does not match the if schema, so it must match else, but %s", v.reasonText(depth))
+	case "json": // the only "json" violation a schema-independent check makes
 		return fmt.Sprintf("has the property %q more than once; duplicate names are not allowed", v.name)
 	}
 	return "is invalid"
 }
 
-func (v *violation) describeOneOf() string {
-	o := v.oneOf
-	if len(o.matched) > 1 {
-		return fmt.Sprintf("must match exactly one of %d oneOf branches; it matched branches %s", len(v.node.OneOf), joinInts(o.matched))
+// describeNever explains a false schema.
+func (v *violation) describeNever() string {
+	switch v.node.Keyword {
+	case "additionalProperties":
+		return fmt.Sprintf("does not allow the property %s", v.excerpt.quoted(v.complete))
+	case "":
+		return "is not allowed: the schema is false, so no value is valid"
 	}
-	parts := make([]string, len(o.reasons))
+	return fmt.Sprintf("is not allowed here: the schema at %s is false", strconv.Quote(v.node.Path))
+}
+
+func (v *violation) describeContains() string {
+	n := v.node
+	switch {
+	case v.keyword == "maxContains":
+		return fmt.Sprintf("must have at most %d items that match contains; got more", n.MaxContains)
+	case n.MinContains == 1:
+		return "must have an item that matches contains; none does"
+	}
+	return fmt.Sprintf("must have at least %d items that match contains; got %d", n.MinContains, v.count)
+}
+
+// reasonText describes the violation behind this one, or says nothing
+// more when there is none.
+func (v *violation) reasonText(depth int) string {
+	if v.reason == nil || depth >= maxNesting {
+		return "it does not"
+	}
+	return v.reason.describeAt(depth + 1)
+}
+
+func (v *violation) describeBranches(depth int) string {
+	o := v.branches
+	total, kw, phrase := v.node.OneOfCount, "oneOf", "exactly one"
+	if v.keyword == "anyOf" {
+		total, kw, phrase = v.node.AnyOfCount, "anyOf", "at least one"
+	}
+	switch {
+	case v.count > 1 && o != nil:
+		return fmt.Sprintf("must match exactly one of %d oneOf branches; it matched branches %s", total, joinInts(o.matched))
+	case v.count > 1:
+		return fmt.Sprintf("must match exactly one of %d oneOf branches; it matched %d", total, v.count)
+	case depth >= maxNesting || o == nil:
+		return fmt.Sprintf("must match %s of %d %s branches; it matched none", phrase, total, kw)
+	}
+	branches := v.node.OneOf
+	if v.keyword == "anyOf" {
+		branches = v.node.AnyOf
+	}
+	var parts []string
 	for i, r := range o.reasons {
-		parts[i] = fmt.Sprintf("branch %d: %s", i, r.describe())
+		if i == maxReasons {
+			parts = append(parts, fmt.Sprintf("and %d more", o.failed-maxReasons))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("branch %s: %s", joinInts(branches[o.branchOf[i]].Positions), r.describeAt(depth+1)))
 	}
-	return fmt.Sprintf("must match exactly one of %d oneOf branches; it matched none (%s)", len(v.node.OneOf), strings.Join(parts, "; "))
+	return fmt.Sprintf("must match %s of %d %s branches; it matched none (%s)", phrase, total, kw, strings.Join(parts, "; "))
 }
 
 func (v *violation) gotText() string {
@@ -178,12 +300,21 @@ func (v *violation) finding(instancePath, root string) schema.Finding {
 	}
 	return schema.Finding{
 		Code:         schema.CodeValidation,
-		Keyword:      v.keyword,
+		Keyword:      v.findingKeyword(),
 		SchemaPath:   v.schemaPath(),
 		InstancePath: instancePath,
 		Message:      subject + " " + v.describe() + ".",
 		Offset:       v.off,
 	}
+}
+
+// findingKeyword is the keyword a finding names: the applicator whose
+// subschema is false, for a false schema.
+func (v *violation) findingKeyword() string {
+	if v.never && v.node.Keyword == "" {
+		return "schema"
+	}
+	return v.keyword
 }
 
 func typeArticle(t schema.Types) string {
@@ -198,17 +329,24 @@ func typeArticle(t schema.Types) string {
 }
 
 func quoteList(names []string) string {
-	parts := make([]string, 0, len(names))
+	parts := make([]string, 0, min(len(names), 32))
 	for _, n := range names {
+		if len(parts) == 32 {
+			break
+		}
 		parts = append(parts, strconv.Quote(n))
 	}
 	return schema.Truncate(strings.Join(parts, ", "), 200)
 }
 
 func joinInts(xs []int) string {
-	parts := make([]string, len(xs))
+	parts := make([]string, 0, min(len(xs), 16))
 	for i, x := range xs {
-		parts[i] = strconv.Itoa(x)
+		if i == 16 {
+			parts = append(parts, fmt.Sprintf("%d more", len(xs)-16))
+			break
+		}
+		parts = append(parts, strconv.Itoa(x))
 	}
 	return strings.Join(parts, " and ")
 }

@@ -1,0 +1,84 @@
+package schema
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/decimal"
+)
+
+// finish sorts and de-duplicates the choices and builds the digit order
+// that lets a validator prune number choices digit by digit.
+func (e *Enum) finish() {
+	slices.Sort(e.Strings)
+	e.Strings = slices.Compact(e.Strings)
+	slices.Sort(e.Composite)
+	e.Composite = slices.Compact(e.Composite)
+	slices.SortFunc(e.Numbers, decimal.Decimal.Cmp)
+	e.Numbers = slices.CompactFunc(e.Numbers, func(a, b decimal.Decimal) bool { return a.Cmp(b) == 0 })
+	e.NumberDigits = e.NumberDigits[:0]
+	for i, d := range e.Numbers {
+		if d.IsZero() {
+			e.HasZero = true
+			continue
+		}
+		e.NumberDigits = append(e.NumberDigits, i)
+	}
+	slices.SortFunc(e.NumberDigits, func(a, b int) int {
+		x, y := e.Numbers[a], e.Numbers[b]
+		if x.Neg != y.Neg {
+			if x.Neg {
+				return 1 // positive choices first
+			}
+			return -1
+		}
+		return bytes.Compare(x.Digits, y.Digits)
+	})
+}
+
+// Types reports the types of the enum's choices.
+func (e *Enum) Types() Types {
+	var t Types
+	if len(e.Strings) > 0 {
+		t |= TypeString
+	}
+	if len(e.Numbers) > 0 {
+		t |= TypeNumber | TypeInteger
+	}
+	if e.True || e.False {
+		t |= TypeBoolean
+	}
+	if e.Null {
+		t |= TypeNull
+	}
+	for _, c := range e.Composite {
+		if strings.HasPrefix(c, "{") {
+			t |= TypeObject
+		} else {
+			t |= TypeArray
+		}
+	}
+	return t
+}
+
+// HasComposite reports whether an object (open '{') or array ('[') choice
+// exists.
+func (e *Enum) HasComposite(open byte) bool {
+	return slices.ContainsFunc(e.Composite, func(c string) bool { return c[0] == open })
+}
+
+// HasNumber reports whether some number choice equals d exactly.
+func (e *Enum) HasNumber(d decimal.Decimal) bool {
+	i, found := slices.BinarySearchFunc(e.Numbers, d, decimal.Decimal.Cmp)
+	return found && e.Numbers[i].Equal(d)
+}
+
+// HasCanonical reports whether canonical is the canonical text of an
+// object or array choice.
+func (e *Enum) HasCanonical(canonical []byte) bool {
+	_, found := slices.BinarySearchFunc(e.Composite, canonical, func(c string, t []byte) int {
+		return strings.Compare(c, string(t))
+	})
+	return found
+}

@@ -1,0 +1,369 @@
+package schema
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/jsontok"
+)
+
+// This file holds what every profile's compiler does with the node graph
+// once the nodes exist: false schemas, distinct branches, and the
+// measurements that bound validation (Schema.Width) and memory
+// (Schema.Bytes).
+
+// never returns a false schema at path, written under keyword.
+func (c *compiler) never(path, keyword string) *Node {
+	n := c.newNode(path, keyword)
+	n.Never = true
+	return n
+}
+
+// distinctBranches groups the branches of anyOf or oneOf that have the same
+// behaviour key: they accept the same values, so one evaluation stands for
+// all their positions. keys[i] is branch i's key ("" never groups).
+func distinctBranches(nodes []*Node, keys []string) []Branch {
+	var out []Branch
+	index := map[string]int{}
+	for i, n := range nodes {
+		if j, ok := index[keys[i]]; ok && keys[i] != "" {
+			out[j].Positions = append(out[j].Positions, i)
+			continue
+		}
+		index[keys[i]] = len(out)
+		out = append(out, Branch{Node: n, Positions: []int{i}})
+	}
+	return out
+}
+
+// inPlace calls f for every subschema that applies to the same value as n
+// does, when the value is of kind: its in-place applicators. A node that
+// rejects the kind outright (type, false schema) applies nothing.
+func inPlace(n *Node, kind jsontok.Kind, f func(*Node)) {
+	if n.Never || !typeAllowsKind(n.Types, kind) {
+		return
+	}
+	for _, s := range n.AllOf {
+		f(s)
+	}
+	for _, b := range n.AnyOf {
+		f(b.Node)
+	}
+	for _, b := range n.OneOf {
+		f(b.Node)
+	}
+	for _, s := range []*Node{n.Not, n.If, n.Then, n.Else} {
+		if s != nil {
+			f(s)
+		}
+	}
+	for _, r := range n.Refs {
+		f(r.Target)
+	}
+	if kind == jsontok.Object {
+		for _, d := range n.DependentSchemas {
+			f(d.Schema)
+		}
+	}
+}
+
+// typeAllowsKind reports whether a value of kind can satisfy types (integer
+// is decided by the number's value).
+func typeAllowsKind(types Types, kind jsontok.Kind) bool {
+	switch kind {
+	case jsontok.Object:
+		return types&TypeObject != 0
+	case jsontok.Array:
+		return types&TypeArray != 0
+	case jsontok.String:
+		return types&TypeString != 0
+	case jsontok.Number:
+		return types&(TypeNumber|TypeInteger) != 0
+	case jsontok.True, jsontok.False:
+		return types&TypeBoolean != 0
+	}
+	return types&TypeNull != 0
+}
+
+// valueKinds are the kinds a value may have, for the width measurement
+// (true stands for both literals).
+var valueKinds = []jsontok.Kind{jsontok.Object, jsontok.Array, jsontok.String, jsontok.Number, jsontok.True, jsontok.Null}
+
+// widthMeter measures Schema.Width: the most distinct nodes that can be
+// evaluating one value at the same time. A validator runs at most one
+// evaluation per node and value, so this bounds its work per argument byte.
+//
+// It explores the sets of nodes a value can be evaluated by, as a
+// validator reaches them: the root's set, and from each set the set of
+// each member (per known name, and for any other name) or element (per
+// prefix position, and after), each closed under in-place applicators. The
+// member sets over-approximate patternProperties (every pattern is assumed
+// to match), which only makes the bound safer. The exploration stops after
+// budget node visits.
+type widthMeter struct {
+	budget int
+	seen   map[string]bool
+	width  int
+}
+
+// measureWidth returns the width of the schema rooted at root, or ok false
+// when measuring it would take more than budget steps.
+func measureWidth(root *Node, budget int) (width int, ok bool) {
+	m := &widthMeter{budget: budget, seen: map[string]bool{}}
+	return m.width, m.explore([]*Node{root})
+}
+
+// explore visits the sets that entry (the nodes applied to a value by its
+// parent) leads to, for every kind the value may have.
+func (m *widthMeter) explore(entry []*Node) bool {
+	type pending struct {
+		entry []*Node
+	}
+	queue := []pending{{entry}}
+	for len(queue) > 0 {
+		e := queue[0].entry
+		queue = queue[1:]
+		for _, kind := range valueKinds {
+			set := m.closure(e, kind)
+			if set == nil && m.budget < 0 {
+				return false
+			}
+			key := setKey(kind, set)
+			if m.seen[key] {
+				continue
+			}
+			m.seen[key] = true
+			m.width = max(m.width, len(set))
+			for _, next := range m.children(set, kind) {
+				queue = append(queue, pending{next})
+			}
+			if m.budget < 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// closure returns the nodes that evaluate a value of kind when entry is
+// applied to it: entry and, transitively, their in-place subschemas, each
+// once, sorted by ID.
+func (m *widthMeter) closure(entry []*Node, kind jsontok.Kind) []*Node {
+	set := map[int32]*Node{}
+	stack := slices.Clone(entry)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if _, ok := set[n.ID]; ok {
+			continue
+		}
+		if m.budget--; m.budget < 0 {
+			return nil
+		}
+		set[n.ID] = n
+		inPlace(n, kind, func(s *Node) { stack = append(stack, s) })
+	}
+	out := make([]*Node, 0, len(set))
+	for _, n := range set {
+		out = append(out, n)
+	}
+	slices.SortFunc(out, func(a, b *Node) int { return int(a.ID - b.ID) })
+	return out
+}
+
+// children returns the entries of the values inside a value of kind that
+// set evaluates: its members, member names and elements.
+func (m *widthMeter) children(set []*Node, kind jsontok.Kind) [][]*Node {
+	var out [][]*Node
+	add := func(entry []*Node) {
+		if len(entry) > 0 {
+			out = append(out, entry)
+		}
+	}
+	switch kind {
+	case jsontok.Object:
+		names := map[string]bool{}
+		var keys []*Node
+		for _, n := range set {
+			for _, k := range n.Keys {
+				names[k.Name] = true
+			}
+			if n.PropertyNames != nil {
+				keys = append(keys, n.PropertyNames)
+			}
+		}
+		add(keys)
+		for _, name := range slices.Sorted(mapKeys(names)) {
+			add(memberEntry(set, name, true))
+		}
+		add(memberEntry(set, "", false))
+	case jsontok.Array:
+		prefix := 0
+		for _, n := range set {
+			prefix = max(prefix, len(n.PrefixItems))
+		}
+		for i := 0; i <= prefix; i++ {
+			add(elementEntry(set, i))
+		}
+	}
+	return out
+}
+
+// memberEntry returns the nodes that set applies to a member called name
+// (known: one of the set's key names) or to any other member.
+func memberEntry(set []*Node, name string, known bool) []*Node {
+	var entry []*Node
+	for _, n := range set {
+		covered := false
+		if known {
+			if i, ok := slices.BinarySearch(n.KeyNames, name); ok && n.Keys[i].Schema != nil {
+				entry = append(entry, n.Keys[i].Schema)
+				covered = true
+			}
+		}
+		if pp := n.PatternProperties; pp != nil {
+			entry = append(entry, pp.Schemas...)
+		}
+		if !covered && n.Additional != nil {
+			entry = append(entry, n.Additional)
+		}
+		if n.UnevaluatedProperties != nil {
+			entry = append(entry, n.UnevaluatedProperties)
+		}
+	}
+	return entry
+}
+
+// elementEntry returns the nodes that set applies to the element at index
+// i (or to every element from i on, when i is past every prefix).
+func elementEntry(set []*Node, i int) []*Node {
+	var entry []*Node
+	for _, n := range set {
+		switch {
+		case i < len(n.PrefixItems):
+			entry = append(entry, n.PrefixItems[i])
+		case n.Items != nil:
+			entry = append(entry, n.Items)
+		}
+		if n.Contains != nil {
+			entry = append(entry, n.Contains)
+		}
+		if n.UnevaluatedItems != nil {
+			entry = append(entry, n.UnevaluatedItems)
+		}
+	}
+	return entry
+}
+
+func setKey(kind jsontok.Kind, set []*Node) string {
+	var sb strings.Builder
+	sb.WriteString(kind.String())
+	for _, n := range set {
+		sb.WriteByte(',')
+		sb.WriteString(strconv.Itoa(int(n.ID)))
+	}
+	return sb.String()
+}
+
+func mapKeys(m map[string]bool) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// walk calls f once for every node reachable from root.
+func walk(root *Node, f func(*Node)) {
+	seen := map[int32]bool{}
+	stack := []*Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n == nil || seen[n.ID] {
+			continue
+		}
+		seen[n.ID] = true
+		f(n)
+		stack = append(stack, n.Not, n.If, n.Then, n.Else, n.Additional, n.PropertyNames,
+			n.UnevaluatedProperties, n.Items, n.Contains, n.UnevaluatedItems)
+		stack = append(stack, n.AllOf...)
+		stack = append(stack, n.PrefixItems...)
+		for _, b := range n.AnyOf {
+			stack = append(stack, b.Node)
+		}
+		for _, b := range n.OneOf {
+			stack = append(stack, b.Node)
+		}
+		for _, r := range n.Refs {
+			stack = append(stack, r.Target)
+		}
+		for _, k := range n.Keys {
+			stack = append(stack, k.Schema)
+		}
+		for _, d := range n.DependentSchemas {
+			stack = append(stack, d.Schema)
+		}
+		if pp := n.PatternProperties; pp != nil {
+			stack = append(stack, pp.Schemas...)
+		}
+	}
+}
+
+// Memory estimates, in bytes, for Schema.Bytes (checked against the heap
+// by a test).
+const (
+	nodeBytes    = 640  // a Node and its slice headers, with allocator slack
+	stringBytes  = 16   // a string header
+	patternBytes = 1024 // a compiled pattern, before its program
+	instBytes    = 160  // one instruction of a compiled program (and its one-pass copy)
+)
+
+// stringSize estimates a string held by the schema, rounded as the
+// allocator rounds it.
+func stringSize(s string) int64 { return stringBytes + int64(len(s)+7)&^7 }
+
+// patternSize estimates a compiled pattern.
+func patternSize(p *Pattern) int64 {
+	return patternBytes + instBytes*int64(p.insts) + stringSize(p.Source)
+}
+
+// estimateBytes estimates the heap a compiled schema holds.
+func estimateBytes(root *Node) int64 {
+	var total int64
+	walk(root, func(n *Node) {
+		total += nodeBytes + stringSize(n.Path)
+		for _, k := range n.Keys {
+			total += 2*stringSize(k.Name) + 48
+		}
+		total += int64(len(n.Required)+len(n.AllOf)+len(n.PrefixItems)) * 8
+		total += int64(len(n.AnyOf)+len(n.OneOf)) * 48
+		for _, e := range []*Enum{n.Enum, n.Const} {
+			if e == nil {
+				continue
+			}
+			total += 256 + int64(len(e.Text))
+			for _, s := range e.Strings {
+				total += stringSize(s)
+			}
+			for _, s := range e.Composite {
+				total += stringSize(s)
+			}
+			for _, d := range e.Numbers {
+				total += 64 + int64(len(d.Digits))
+			}
+		}
+		if n.Pattern != nil {
+			total += patternSize(n.Pattern)
+		}
+		if pp := n.PatternProperties; pp != nil {
+			for _, p := range pp.Patterns {
+				total += patternSize(p)
+			}
+		}
+	})
+	return total
+}

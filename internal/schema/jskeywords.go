@@ -1,0 +1,465 @@
+package schema
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/jsondoc"
+	"github.com/toolgate/toolgate/internal/jsontok"
+)
+
+// This file holds how the JSON Schema profile compiles each keyword. The
+// meta-schema check has already refused values of the wrong shape, so a
+// wrong shape here is ignored rather than reported twice (it can still
+// happen under a custom meta-schema that does not check it).
+
+// jsKeywords is the JSON Schema profile's keyword table. A keyword with
+// no compile function changes nothing about validation: core keywords
+// resolved elsewhere and annotations.
+var jsKeywords map[string]jsKeyword
+
+const (
+	only2020   = 1 << Draft2020
+	since2019  = 1<<Draft2020 | 1<<Draft2019
+	before2020 = 1<<Draft2019 | 1<<Draft7
+	onlyDraft7 = 1 << Draft7
+)
+
+func init() {
+	jsKeywords = map[string]jsKeyword{
+		"type":     {compile: jsType},
+		"enum":     {compile: jsEnum},
+		"const":    {compile: jsConst},
+		"format":   {compile: jsFormat},
+		"pattern":  {compile: jsPattern},
+		"required": {compile: jsRequired},
+
+		"multipleOf": {compile: jsNumber}, "maximum": {compile: jsNumber}, "minimum": {compile: jsNumber},
+		"exclusiveMaximum": {compile: jsNumber}, "exclusiveMinimum": {compile: jsNumber},
+
+		"maxLength": {compile: jsCount}, "minLength": {compile: jsCount},
+		"maxItems": {compile: jsCount}, "minItems": {compile: jsCount},
+		"maxProperties": {compile: jsCount}, "minProperties": {compile: jsCount},
+		"minContains": {compile: jsCount, dialects: since2019}, "maxContains": {compile: jsCount, dialects: since2019},
+		"uniqueItems": {compile: jsUniqueItems},
+
+		"properties":            {compile: jsProperties},
+		"patternProperties":     {compile: jsPatternProperties},
+		"additionalProperties":  {compile: jsSingle},
+		"propertyNames":         {compile: jsSingle},
+		"unevaluatedProperties": {compile: jsSingle, dialects: since2019},
+		"dependentRequired":     {compile: jsDependentRequired, dialects: since2019},
+		"dependentSchemas":      {compile: jsDependentSchemas, dialects: since2019},
+		"dependencies":          {compile: jsDependencies},
+
+		"prefixItems":      {compile: jsPrefixItems, dialects: only2020},
+		"items":            {compile: jsItems},
+		"additionalItems":  {compile: jsAdditionalItems, dialects: before2020},
+		"contains":         {compile: jsSingle},
+		"unevaluatedItems": {compile: jsSingle, dialects: since2019},
+
+		"allOf": {compile: jsAllOf}, "anyOf": {compile: jsBranches}, "oneOf": {compile: jsBranches},
+		"not": {compile: jsSingle}, "if": {compile: jsSingle}, "then": {compile: jsSingle}, "else": {compile: jsSingle},
+
+		"$ref":          {compile: jsRef},
+		"$dynamicRef":   {compile: jsRef, dialects: only2020},
+		"$recursiveRef": {compile: jsRef, dialects: 1 << Draft2019},
+
+		// Core keywords handled when indexing, and annotations.
+		"$schema": {}, "$id": {}, "$anchor": {dialects: since2019}, "$dynamicAnchor": {dialects: only2020},
+		"$recursiveAnchor": {dialects: 1 << Draft2019}, "$vocabulary": {dialects: since2019}, "$comment": {},
+		"$defs": {dialects: since2019}, "definitions": {dialects: onlyDraft7},
+		"title": {}, "description": {}, "default": {}, "examples": {}, "deprecated": {dialects: since2019},
+		"readOnly": {}, "writeOnly": {}, "contentEncoding": {}, "contentMediaType": {},
+		"contentSchema": {dialects: since2019},
+	}
+}
+
+func jsType(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	var t Types
+	switch v.Kind {
+	case jsontok.String:
+		t = typeByName(v.Str)
+	case jsontok.Array:
+		for _, item := range v.Items {
+			if item.Kind == jsontok.String {
+				t |= typeByName(item.Str)
+			}
+		}
+	default:
+		return
+	}
+	if t&TypeNumber != 0 {
+		t |= TypeInteger // every integer is a number
+	}
+	s.n.Types = t
+}
+
+func jsEnum(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	if v.Kind == jsontok.Array {
+		s.n.Enum = c.enum(v.Items, s.child(kw), "enum")
+	}
+}
+
+func jsConst(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	s.n.Const = c.enum([]*jsondoc.Value{v}, s.child(kw), "const")
+}
+
+func jsNumber(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	if v.Kind != jsontok.Number {
+		return
+	}
+	d := c.number(v, s.child(kw), kw)
+	switch kw {
+	case "multipleOf":
+		if d != nil && (d.Neg || d.IsZero()) {
+			return
+		}
+		s.n.MultipleOf = d
+	case "maximum":
+		s.n.Maximum = d
+	case "minimum":
+		s.n.Minimum = d
+	case "exclusiveMaximum":
+		s.n.ExclusiveMaximum = d
+	case "exclusiveMinimum":
+		s.n.ExclusiveMinimum = d
+	}
+}
+
+// count reads a non-negative integer (1.0 is one); a count beyond int64
+// saturates, which is never reached by a document within the limits.
+func count(v *jsondoc.Value) (int64, bool) {
+	if v.Kind != jsontok.Number || v.Num.Neg || !v.Num.IsInteger() {
+		return 0, false
+	}
+	if v.Num.IsZero() {
+		return 0, true
+	}
+	if v.Num.Exp > 18 {
+		return math.MaxInt64, true
+	}
+	var n int64
+	for i := range v.Num.Exp {
+		n *= 10
+		if i < int64(len(v.Num.Digits)) {
+			n += int64(v.Num.Digits[i] - '0')
+		}
+	}
+	return n, true
+}
+
+func jsCount(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	k, ok := count(v)
+	if !ok {
+		return
+	}
+	n := s.n
+	switch kw {
+	case "maxLength":
+		n.MaxLength = k
+	case "minLength":
+		n.MinLength = k
+	case "maxItems":
+		n.MaxItems = k
+	case "minItems":
+		n.MinItems = k
+	case "maxProperties":
+		n.MaxProperties = k
+	case "minProperties":
+		n.MinProperties = k
+	case "minContains":
+		n.MinContains = k
+	case "maxContains":
+		n.MaxContains = k
+	}
+}
+
+func jsUniqueItems(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	s.n.UniqueItems = v.Kind == jsontok.True
+}
+
+func jsPattern(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	if v.Kind == jsontok.String {
+		s.n.Pattern = c.pattern(s.child(kw), kw, v.Str)
+	}
+}
+
+// pattern compiles a JSON Schema (ECMA-262) regular expression; a
+// malformed one or one Go's RE2 cannot run with the same meaning is a
+// finding at path.
+func (c *jsCompiler) pattern(path, kw, source string) *Pattern {
+	p, err := compileECMA(source)
+	if err != nil {
+		code := CodeValidation
+		if err.unsupported {
+			code = CodeUnsupported
+		}
+		c.errors = append(c.errors, Finding{Code: code, Keyword: kw, SchemaPath: path, Message: err.msg, Offset: -1})
+	}
+	return p
+}
+
+func jsFormat(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	if v.Kind != jsontok.String || !c.opts.FormatAssertion && !s.vocab.format {
+		return // an annotation
+	}
+	check, ok := lookupFormat(s.vocab.dialect, v.Str)
+	if !ok {
+		c.unsupported(s.child(kw), kw, "The format %q is not one toolgate can assert; with format assertion on, every format must be a standard one of JSON Schema %s.", v.Str, s.vocab.dialect)
+		return
+	}
+	s.n.Format = &Format{Name: v.Str, Check: check}
+}
+
+func jsRequired(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	if v.Kind != jsontok.Array {
+		return
+	}
+	for _, item := range v.Items {
+		if item.Kind == jsontok.String {
+			s.keys = append(s.keys, Key{Name: item.Str, Required: true})
+		}
+	}
+}
+
+func jsDependentRequired(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	if v.Kind != jsontok.Object {
+		return
+	}
+	for _, m := range v.Members {
+		if m.Value.Kind == jsontok.Array {
+			dependentRequired(s, m.Name, m.Value)
+		}
+	}
+}
+
+// dependentRequired adds one dependentRequired entry: when name is
+// present, every string of list must be too.
+func dependentRequired(s *nodeScope, name string, list *jsondoc.Value) {
+	d := dependency{name: name}
+	s.keys = append(s.keys, Key{Name: name})
+	for _, item := range list.Items {
+		if item.Kind == jsontok.String {
+			d.requires = append(d.requires, item.Str)
+			s.keys = append(s.keys, Key{Name: item.Str})
+		}
+	}
+	s.depNames = append(s.depNames, d)
+	s.n.DependentRequired = append(s.n.DependentRequired, Dependency{})
+}
+
+func jsDependentSchemas(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	if v.Kind != jsontok.Object {
+		return
+	}
+	for _, m := range v.Members {
+		dependentSchema(c, s, kw, m)
+	}
+}
+
+// dependentSchema adds one dependentSchemas entry.
+func dependentSchema(c *jsCompiler, s *nodeScope, kw string, m jsondoc.Member) {
+	sub := c.sub(s, kw, "/"+jsondoc.EscapePointerToken(m.Name), m.Value)
+	s.keys = append(s.keys, Key{Name: m.Name})
+	s.depSchemaNames = append(s.depSchemaNames, m.Name)
+	s.n.DependentSchemas = append(s.n.DependentSchemas, DependentSchema{Schema: sub})
+}
+
+// jsDependencies is draft-07's dependencies (kept in the newer dialects,
+// whose meta-schemas still describe it): a list of names is
+// dependentRequired, a schema is dependentSchemas.
+func jsDependencies(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	if v.Kind != jsontok.Object {
+		return
+	}
+	for _, m := range v.Members {
+		if m.Value.Kind == jsontok.Array {
+			dependentRequired(s, m.Name, m.Value)
+		} else {
+			dependentSchema(c, s, kw, m)
+		}
+	}
+}
+
+func jsProperties(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	if v.Kind != jsontok.Object {
+		return
+	}
+	for _, m := range v.Members {
+		sub := c.sub(s, kw, "/"+jsondoc.EscapePointerToken(m.Name), m.Value)
+		s.keys = append(s.keys, Key{Name: m.Name, Schema: sub, Declared: true})
+	}
+}
+
+func jsPatternProperties(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	if v.Kind != jsontok.Object || len(v.Members) == 0 {
+		return
+	}
+	pp := &PatternProperties{}
+	for _, m := range v.Members {
+		suffix := "/" + jsondoc.EscapePointerToken(m.Name)
+		p := c.pattern(s.child(kw)+suffix, kw, m.Name)
+		pp.Patterns = append(pp.Patterns, p)
+		pp.Schemas = append(pp.Schemas, c.sub(s, kw, suffix, m.Value))
+	}
+	s.n.PatternProperties = pp
+}
+
+// jsSingle compiles a keyword whose value is one subschema.
+func jsSingle(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	sub := c.sub(s, kw, "", v)
+	n := s.n
+	switch kw {
+	case "additionalProperties":
+		n.Additional, n.AdditionalKeyword = sub, kw
+	case "propertyNames":
+		n.PropertyNames = sub
+	case "unevaluatedProperties":
+		n.UnevaluatedProperties = sub
+	case "contains":
+		n.Contains, n.ContainsAnnotates = sub, s.vocab.dialect == Draft2020
+	case "unevaluatedItems":
+		n.UnevaluatedItems = sub
+	case "not":
+		n.Not = sub
+	case "if":
+		n.If = sub
+	case "then":
+		n.Then = sub
+	case "else":
+		n.Else = sub
+	}
+}
+
+// subArray compiles a keyword whose value is an array of subschemas.
+func (c *jsCompiler) subArray(s *nodeScope, kw string, v *jsondoc.Value) []*Node {
+	if v.Kind != jsontok.Array {
+		return nil
+	}
+	out := make([]*Node, len(v.Items))
+	for i, item := range v.Items {
+		out[i] = c.sub(s, kw, "/"+strconv.Itoa(i), item)
+	}
+	return out
+}
+
+func jsPrefixItems(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	s.n.PrefixItems, s.n.PrefixKeyword = c.subArray(s, kw, v), kw
+}
+
+// jsItems compiles items: one schema for every element (after
+// prefixItems), or, before 2020-12, an array of schemas by position.
+func jsItems(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	if v.Kind == jsontok.Array {
+		if s.vocab.dialect != Draft2020 {
+			s.n.PrefixItems, s.n.PrefixKeyword = c.subArray(s, kw, v), kw
+		}
+		return
+	}
+	s.n.Items, s.n.ItemsKeyword = c.sub(s, kw, "", v), kw
+}
+
+// jsAdditionalItems applies to the elements after an array-form items,
+// and means nothing otherwise.
+func jsAdditionalItems(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	if items := s.loc.v.Get("items"); items != nil && items.Kind == jsontok.Array {
+		s.n.Items, s.n.ItemsKeyword = c.sub(s, kw, "", v), kw
+	}
+}
+
+func jsAllOf(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	s.n.AllOf = c.subArray(s, kw, v)
+}
+
+// jsBranches compiles anyOf and oneOf: branches that behave alike (the
+// same text in the same resource and context) share one evaluation.
+func jsBranches(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	nodes := c.subArray(s, kw, v)
+	if nodes == nil {
+		return
+	}
+	keys := make([]string, len(nodes))
+	base := ""
+	if s.pos != nil {
+		base = s.pos.base
+	}
+	for i, item := range v.Items {
+		keys[i] = base + "\x00" + s.ctx.key + "\x00" + behaviourKey(item)
+	}
+	if kw == "anyOf" {
+		s.n.AnyOf, s.n.AnyOfCount = distinctBranches(nodes, keys), len(nodes)
+	} else {
+		s.n.OneOf, s.n.OneOfCount = distinctBranches(nodes, keys), len(nodes)
+	}
+}
+
+// jsRef compiles $ref, $dynamicRef and $recursiveRef.
+func jsRef(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
+	if v.Kind == jsontok.String {
+		c.ref(s, kw, v)
+	}
+}
+
+// ref resolves one reference and compiles its target in the current
+// dynamic context.
+func (c *jsCompiler) ref(s *nodeScope, kw string, v *jsondoc.Value) {
+	path := s.child(kw)
+	if c.refs++; c.refs > c.opts.Limits.MaxRefs {
+		if c.refs == c.opts.Limits.MaxRefs+1 {
+			c.limit(path, "The schema has more than %d references, past the limit.", c.opts.Limits.MaxRefs)
+		}
+		return
+	}
+	base := defaultBase
+	if s.pos != nil {
+		base = s.pos.base
+	}
+	ref := v.Str
+	if kw == "$recursiveRef" {
+		ref = "#" // only "#" is defined; it names the current resource
+	}
+	uri, err := resolveURI(base, ref)
+	if err != nil {
+		c.malformed(path, kw, "The reference %q cannot be resolved: %v.", v.Str, err)
+		return
+	}
+	target, rerr := c.reg.lookup(uri, s.vocab.dialect)
+	if rerr != nil {
+		c.errors = append(c.errors, Finding{Code: rerr.code, Keyword: kw, SchemaPath: path,
+			Message: fmt.Sprintf("The reference %q cannot be followed: %s.", v.Str, rerr.msg), Offset: -1})
+		return
+	}
+	target = c.dynamicTarget(s, kw, uri, target)
+	s.n.Refs = append(s.n.Refs, Ref{Keyword: kw, Target: c.node(target, kw, s.ctx)})
+}
+
+// dynamicTarget returns what a dynamic reference resolves to in the
+// current context: the outermost resource's $dynamicAnchor of the same
+// name, when the initial target declares that dynamic anchor itself
+// (2020-12); the outermost resource with $recursiveAnchor, when the
+// initial target has one (2019-09). A plain $ref is returned unchanged.
+func (c *jsCompiler) dynamicTarget(s *nodeScope, kw, uri string, target location) location {
+	switch kw {
+	case "$dynamicRef":
+		_, frag, _ := strings.Cut(uri, "#")
+		if frag == "" || strings.HasPrefix(frag, "/") {
+			return target
+		}
+		a := target.v.Get("$dynamicAnchor")
+		if a == nil || a.Kind != jsontok.String || a.Str != frag {
+			return target
+		}
+		if l, ok := s.ctx.anchors[frag]; ok {
+			return l
+		}
+	case "$recursiveRef":
+		a := target.v.Get("$recursiveAnchor")
+		if a != nil && a.Kind == jsontok.True && s.ctx.recursive != nil {
+			return *s.ctx.recursive
+		}
+	}
+	return target
+}

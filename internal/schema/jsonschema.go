@@ -1,0 +1,448 @@
+package schema
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/jsondoc"
+	"github.com/toolgate/toolgate/internal/jsontok"
+)
+
+// This file is the JSON Schema profile's compiler (DESIGN.md §8): full
+// JSON Schema in Draft 2020-12, 2019-09 and draft-07, compiled to the same
+// nodes as the subset profiles. The schema is first checked against its
+// dialect's meta-schema; then every node is compiled once per location and
+// dynamic context (what $dynamicRef and $recursiveRef would resolve to
+// there), so that validation never has to track a dynamic scope.
+
+// jsCompiler compiles one JSON Schema document and what it refers to.
+type jsCompiler struct {
+	*compiler
+	opts  Options
+	reg   *registry
+	memo  map[nodeKey]*Node
+	ctxs  map[string]*dynContext
+	empty *dynContext
+	refs  int
+}
+
+// nodeKey identifies one compiled node: a schema value in a dynamic
+// context.
+type nodeKey struct {
+	v   *jsondoc.Value
+	ctx *dynContext
+}
+
+// dynContext is what the dynamic references of a schema resolve to, given
+// the resources entered on the way to it: for each $dynamicAnchor name,
+// the schema of the outermost resource that declares it, and (2019-09) the
+// root of the outermost resource with "$recursiveAnchor": true.
+type dynContext struct {
+	key       string
+	anchors   map[string]location
+	recursive *location
+}
+
+// compileJSONSchema compiles doc under the JSON Schema profile.
+func compileJSONSchema(doc []byte, opts Options) *Result {
+	opts = opts.withDefaults()
+	res := &Result{}
+	c := &jsCompiler{compiler: &compiler{level: -1}, opts: opts, memo: map[nodeKey]*Node{}, ctxs: map[string]*dynContext{}}
+	c.empty = c.intern(&dynContext{anchors: map[string]location{}})
+	if len(doc) > opts.Limits.MaxBytes {
+		c.limit("", "The schema is %d bytes, past the limit of %d.", len(doc), opts.Limits.MaxBytes)
+		res.Errors = c.errors
+		return res
+	}
+	c.reg = newRegistry(c, opts.Resources)
+	root := &document{uri: defaultBase, text: doc}
+	c.reg.docs[defaultBase] = root
+	if err := c.reg.parse(root); err != nil {
+		if se, ok := err.(*jsontok.SyntaxError); ok && se.TooDeep {
+			c.limit("", "The schema nests deeper than the limit of %d.", opts.Limits.MaxDepth)
+			res.Errors = c.errors
+			return res
+		}
+		res.Errors = append(res.Errors, parseFinding(err))
+		return res
+	}
+	res.Canonical = jsondoc.Canonical(root.root)
+	if err := c.reg.index(root, opts.Dialect); err != nil {
+		c.reportIndexError(err)
+	} else if rerr := c.checkDocument(root); rerr != nil {
+		c.errors = append(c.errors, Finding{Code: rerr.code, Keyword: "$schema", SchemaPath: "/$schema", Message: rerr.msg + ".", Offset: -1})
+	}
+	if len(c.errors) > 0 {
+		res.Errors = c.errors
+		return res
+	}
+	node := c.node(location{doc: root, v: root.root}, "", c.empty)
+	if len(c.errors) == 0 {
+		c.checkCycles(node)
+	}
+	if len(c.errors) == 0 && !opts.AnyDocument {
+		node = c.objectDocument(node)
+	}
+	res.Errors, res.Warnings = c.errors, c.warnings
+	if len(res.Errors) == 0 {
+		res.Schema = &Schema{Root: node, Profile: JSONSchema, MaxDigits: c.maxDigits, Nodes: int(c.nodes)}
+		c.finish(res, opts.Limits.MaxWidth)
+		res.Key = c.handleKey(res.Canonical)
+	}
+	return res
+}
+
+// reportIndexError turns a problem met while indexing the schema into a
+// finding.
+func (c *jsCompiler) reportIndexError(err error) {
+	if re, ok := err.(*refError); ok {
+		c.errors = append(c.errors, Finding{Code: re.code, Keyword: "$schema", SchemaPath: "/$schema", Message: re.msg + ".", Offset: -1})
+		return
+	}
+	c.malformed("", "$id", "The schema's identifiers cannot be resolved: %v.", err)
+}
+
+// handleKey returns what the handle of the compiled schema covers: the
+// schema's canonical text, the format mode, and every supplied document
+// the schema used, by URI.
+func (c *jsCompiler) handleKey(canonical []byte) []byte {
+	key := append([]byte(nil), canonical...)
+	if c.opts.FormatAssertion {
+		key = append(key, "\x00format-assertion"...)
+	}
+	for _, uri := range c.reg.usedDocuments() {
+		d := c.reg.docs[uri]
+		key = append(key, 0)
+		key = append(key, uri...)
+		key = append(key, 0)
+		if d.root != nil {
+			key = jsondoc.AppendCanonical(key, d.root)
+		}
+	}
+	return key
+}
+
+// limit reports a schema past one of the compile limits.
+func (c *jsCompiler) limit(path, format string, args ...any) {
+	c.errors = append(c.errors, Finding{Code: CodeUnsupported, Keyword: "limit", SchemaPath: path,
+		Message: fmt.Sprintf(format, args...), Offset: -1})
+}
+
+// intern returns the one dynContext equal to ctx.
+func (c *jsCompiler) intern(ctx *dynContext) *dynContext {
+	var sb strings.Builder
+	for _, name := range slices.Sorted(func(yield func(string) bool) {
+		for k := range ctx.anchors {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		l := ctx.anchors[name]
+		fmt.Fprintf(&sb, "%s=%p%s;", name, l.doc, l.ptr)
+	}
+	if ctx.recursive != nil {
+		fmt.Fprintf(&sb, "rec=%p%s", ctx.recursive.doc, ctx.recursive.ptr)
+	}
+	ctx.key = sb.String()
+	if old, ok := c.ctxs[ctx.key]; ok {
+		return old
+	}
+	c.ctxs[ctx.key] = ctx
+	return ctx
+}
+
+// enter returns the context of a schema in resource res, reached in
+// context ctx: the outermost declarations win, so only names ctx lacks
+// are bound.
+func (c *jsCompiler) enter(ctx *dynContext, res *resource) *dynContext {
+	if res == nil {
+		return ctx
+	}
+	var add map[string]location
+	for name, l := range res.dynamicAnchors {
+		if _, ok := ctx.anchors[name]; !ok {
+			if add == nil {
+				add = map[string]location{}
+			}
+			add[name] = l
+		}
+	}
+	recursive := ctx.recursive == nil && res.recursiveAnchor
+	if add == nil && !recursive {
+		return ctx
+	}
+	next := &dynContext{anchors: map[string]location{}, recursive: ctx.recursive}
+	for k, l := range ctx.anchors {
+		next.anchors[k] = l
+	}
+	for k, l := range add {
+		next.anchors[k] = l
+	}
+	if recursive {
+		l := res.loc
+		next.recursive = &l
+	}
+	return c.intern(next)
+}
+
+// nodeScope is what a keyword compiles in: the schema's location, its
+// position, its vocabulary and dynamic context, and the node.
+type nodeScope struct {
+	loc   location
+	pos   *position
+	vocab *vocabulary
+	ctx   *dynContext
+	n     *Node
+	// keys collects the member names properties, required and the
+	// dependent keywords name; finishKeys merges them into n.Keys, and
+	// resolves the names each n.DependentRequired and n.DependentSchemas
+	// entry was written with (depNames, depSchemaNames, same order).
+	keys           []Key
+	depNames       []dependency
+	depSchemaNames []string
+}
+
+// dependency is a dependentRequired entry by name.
+type dependency struct {
+	name     string
+	requires []string
+}
+
+// node compiles the schema at loc, written under keyword ("" for a root),
+// reached in context ctx.
+func (c *jsCompiler) node(loc location, keyword string, ctx *dynContext) *Node {
+	pos := c.reg.positionOf(loc)
+	if pos != nil {
+		ctx = c.enter(ctx, pos.res)
+	}
+	key := nodeKey{loc.v, ctx}
+	if n, ok := c.memo[key]; ok {
+		return n
+	}
+	n := c.newNode(loc.path(), keyword)
+	c.memo[key] = n
+	if int(c.nodes) > c.opts.Limits.MaxNodes {
+		if int(c.nodes) == c.opts.Limits.MaxNodes+1 {
+			c.limit(loc.path(), "The schema compiles to more than %d subschemas, past the limit.", c.opts.Limits.MaxNodes)
+		}
+		return n
+	}
+	switch loc.v.Kind {
+	case jsontok.True:
+		return n
+	case jsontok.False:
+		n.Never = true
+		return n
+	case jsontok.Object:
+	default:
+		c.malformed(loc.path(), "schema", "A schema must be an object or a boolean, not %s.", article(loc.v.TypeName()))
+		return n
+	}
+	vocab := &vocabulary{dialect: c.opts.Dialect}
+	if pos != nil && pos.res != nil {
+		vocab = pos.res.vocab
+	}
+	s := &nodeScope{loc: loc, pos: pos, vocab: vocab, ctx: ctx, n: n}
+	c.keywords(s)
+	return n
+}
+
+// keywords compiles every keyword of the schema object s.loc.
+func (c *jsCompiler) keywords(s *nodeScope) {
+	v := s.loc.v
+	d := s.vocab.dialect
+	if d == Draft7 && v.Get("$ref") != nil {
+		c.ref(s, "$ref", v.Get("$ref")) // $ref overrides its siblings in draft-07
+		c.finishKeys(s)
+		return
+	}
+	for _, m := range v.Members {
+		kw, ok := jsKeywords[m.Name]
+		known := ok && dialects[d].keywords[m.Name] && (kw.dialects == 0 || kw.dialects&dialectBit(d) != 0)
+		switch {
+		case !known && !legacyContainers[m.Name]:
+			c.warn(s.child(m.Name), keywordName(m.Name), "The keyword %q is not part of JSON Schema %s, so it is ignored (no value is checked against it); check its spelling.", m.Name, d)
+		case !known:
+		case !s.vocab.isActive(m.Name):
+			c.warn(s.child(m.Name), m.Name, "The keyword %q belongs to a vocabulary this schema's meta-schema does not use, so it is ignored.", m.Name)
+		case kw.compile != nil:
+			kw.compile(c, s, m.Name, m.Value)
+		}
+	}
+	c.finishKeys(s)
+}
+
+// child returns the schema path of keyword kw of s.
+func (s *nodeScope) child(kw string) string {
+	return s.loc.path() + "/" + jsondoc.EscapePointerToken(kw)
+}
+
+// sub compiles the subschema at suffix (a pointer) under keyword kw of s.
+func (c *jsCompiler) sub(s *nodeScope, kw, suffix string, v *jsondoc.Value) *Node {
+	loc := location{doc: s.loc.doc, ptr: s.loc.ptr + "/" + jsondoc.EscapePointerToken(kw) + suffix, v: v}
+	return c.node(loc, kw, s.ctx)
+}
+
+// legacyContainers are names that are not keywords of the newer dialects
+// but commonly hold subschemas that references point into: accepted
+// without a warning.
+var legacyContainers = map[string]bool{"definitions": true}
+
+// dialectBit is a dialect's bit in jsKeyword.dialects.
+func dialectBit(d Dialect) uint8 { return 1 << d }
+
+// jsKeyword is how the JSON Schema profile compiles one keyword.
+type jsKeyword struct {
+	compile func(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value)
+	// dialects restricts the keyword to some dialects (bits of
+	// dialectBit); 0 means every dialect that defines it.
+	dialects uint8
+}
+
+// objectDocument makes the root accept only objects, as tool arguments
+// are (DESIGN.md §3): a root whose type excludes object is unsupported; a
+// root that allows other types too is wrapped in a node that allows only
+// objects.
+func (c *jsCompiler) objectDocument(root *Node) *Node {
+	switch {
+	case root.Types&TypeObject == 0 || root.Never:
+		c.unsupported("", "type", "The root schema must accept a JSON object: tool arguments are always one object, and this schema accepts none.")
+		return root
+	case root.Types == TypeObject:
+		return root
+	}
+	wrapper := c.newNode("", "")
+	wrapper.Types, wrapper.AllOf = TypeObject, []*Node{root}
+	return wrapper
+}
+
+// checkCycles reports a reference cycle that consumes no input: a schema
+// that applies itself to the same value, forever.
+func (c *jsCompiler) checkCycles(root *Node) {
+	const (
+		unvisited = iota
+		active
+		done
+	)
+	state := map[int32]uint8{}
+	type frame struct {
+		n    *Node
+		next []*Node
+	}
+	reported := false
+	var stack []frame
+	push := func(n *Node) {
+		var next []*Node
+		for _, kind := range valueKinds {
+			inPlace(n, kind, func(s *Node) { next = append(next, s) })
+		}
+		state[n.ID] = active
+		stack = append(stack, frame{n, next})
+	}
+	walk(root, func(start *Node) {
+		if state[start.ID] != unvisited || reported {
+			return
+		}
+		push(start)
+		for len(stack) > 0 && !reported {
+			top := &stack[len(stack)-1]
+			if len(top.next) == 0 {
+				state[top.n.ID] = done
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			n := top.next[0]
+			top.next = top.next[1:]
+			switch state[n.ID] {
+			case active:
+				c.malformed(n.Path, "$ref", "The schema at %q applies itself to the same value through references that consume no input, so its validation would never end.", n.Path)
+				reported = true
+			case unvisited:
+				push(n)
+			}
+		}
+		stack = stack[:0]
+	})
+}
+
+// finishKeys merges the member names the keywords named into the node's
+// sorted Keys and resolves the indexes that point into them.
+func (c *jsCompiler) finishKeys(s *nodeScope) {
+	n := s.n
+	byName := map[string]*Key{}
+	var order []string
+	for _, k := range s.keys {
+		old, ok := byName[k.Name]
+		if !ok {
+			kk := k
+			byName[k.Name] = &kk
+			order = append(order, k.Name)
+			continue
+		}
+		if k.Declared {
+			old.Declared, old.Schema = true, k.Schema
+		}
+		old.Required = old.Required || k.Required
+	}
+	slices.Sort(order)
+	index := make(map[string]int, len(order))
+	for i, name := range order {
+		index[name] = i
+		k := *byName[name]
+		n.Keys = append(n.Keys, k)
+		n.KeyNames = append(n.KeyNames, name)
+		if k.Required {
+			n.Required = append(n.Required, i)
+		}
+	}
+	for i := range n.DependentRequired {
+		d := &n.DependentRequired[i]
+		d.Key = index[s.depNames[i].name]
+		for _, r := range s.depNames[i].requires {
+			d.Requires = append(d.Requires, index[r])
+		}
+	}
+	for i := range n.DependentSchemas {
+		d := &n.DependentSchemas[i]
+		d.Key = index[s.depSchemaNames[i]]
+		n.Keys[d.Key].Dependents = append(n.Keys[d.Key].Dependents, i)
+	}
+}
+
+// keywordAt returns the keyword a pointer into a schema document names:
+// the last keyword on the way to it, or "schema" when it points at a
+// (sub)schema itself.
+func keywordAt(d Dialect, ptr string) string {
+	if ptr == "" {
+		return "schema"
+	}
+	tokens := strings.Split(ptr, "/")[1:]
+	keyword := "schema"
+	for i := 0; i < len(tokens); {
+		kw := strings.ReplaceAll(strings.ReplaceAll(tokens[i], "~1", "/"), "~0", "~")
+		i++
+		keyword = kw
+		if !subschemaKeyword(d, kw) {
+			return keyword
+		}
+		switch kw {
+		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies",
+			"allOf", "anyOf", "oneOf", "prefixItems":
+			i++ // the member name or index that leads to the subschema
+		case "items":
+			if i < len(tokens) {
+				if _, err := strconv.Atoi(tokens[i]); err == nil && d != Draft2020 {
+					i++
+				}
+			}
+		}
+		if i >= len(tokens) {
+			return keyword
+		}
+		keyword = "schema"
+	}
+	return keyword
+}

@@ -1,0 +1,158 @@
+package schema
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/toolgate/toolgate/internal/jsontok"
+)
+
+// This file checks schema documents against their meta-schemas (DESIGN.md
+// §8: a schema that fails its dialect's meta-schema is malformed) and
+// reads the vocabularies a meta-schema turns on. The check runs on
+// toolgate's own validator, which package validator registers: package
+// schema cannot import the package that validates against its output.
+
+// MetaValidator validates a schema document (doc) against a compiled
+// meta-schema and returns the violations, whose instance paths are
+// pointers into doc.
+type MetaValidator func(meta *Schema, doc []byte) []Finding
+
+var metaValidator MetaValidator
+
+// SetMetaValidator registers the function that checks documents against
+// meta-schemas. Package validator calls it when it is initialised; until
+// then the JSON Schema profile cannot compile anything.
+func SetMetaValidator(f MetaValidator) { metaValidator = f }
+
+// builtinMetas caches the compiled built-in meta-schemas, by URI.
+var builtinMetas sync.Map
+
+type metaEntry struct {
+	once   sync.Once
+	schema *Schema
+	err    error
+}
+
+// builtinMeta returns the compiled built-in meta-schema at uri.
+func builtinMeta(uri string) (*Schema, error) {
+	e, _ := builtinMetas.LoadOrStore(uri, &metaEntry{})
+	entry := e.(*metaEntry)
+	entry.once.Do(func() {
+		text, err := metaschemaFS.ReadFile(builtinDocuments[uri])
+		if err != nil {
+			entry.err = err
+			return
+		}
+		d, _ := dialectByMetaURI(uri)
+		res := compileJSONSchema(text, Options{Dialect: d, AnyDocument: true, trusted: true})
+		if res.Schema == nil {
+			entry.err = fmt.Errorf("built-in meta-schema %s does not compile: %+v", uri, res.Errors)
+			return
+		}
+		entry.schema = res.Schema
+	})
+	return entry.schema, entry.err
+}
+
+// vocabularyAt reads the $schema of the resource root at loc: the
+// dialect it selects and the vocabularies its meta-schema turns on. A
+// resource without $schema takes dialect, with every vocabulary.
+func (c *jsCompiler) vocabularyAt(loc location, dialect Dialect) (*vocabulary, error) {
+	sv := loc.v.Get("$schema")
+	if sv == nil || sv.Kind != jsontok.String {
+		return &vocabulary{dialect: dialect, metaURI: dialects[dialect].metaURI}, nil
+	}
+	uri := stripFragment(sv.Str)
+	if d, ok := dialectByMetaURI(uri); ok {
+		return &vocabulary{dialect: d, metaURI: dialects[d].metaURI}, nil
+	}
+	meta := c.reg.document(uri)
+	if meta == nil {
+		return nil, &refError{CodeUnsupported, fmt.Sprintf("The $schema %q is neither a dialect toolgate enforces (2020-12, 2019-09, draft-07) nor a meta-schema this request supplies", sv.Str)}
+	}
+	if err := c.reg.index(meta, Draft2020); err != nil {
+		return nil, &refError{CodeValidation, fmt.Sprintf("The meta-schema %q cannot be used: %v", uri, err)}
+	}
+	root := c.reg.positions[meta.root].res.vocab
+	vocab := &vocabulary{dialect: root.dialect, metaURI: uri}
+	vv := meta.root.Get("$vocabulary")
+	if vv == nil || vv.Kind != jsontok.Object || root.dialect == Draft7 {
+		return vocab, nil
+	}
+	vocab.active = map[string]bool{}
+	known := dialects[root.dialect].vocabularies
+	for _, m := range vv.Members {
+		kws, ok := known[m.Name]
+		if !ok {
+			if m.Value.Kind == jsontok.True {
+				return nil, &refError{CodeUnsupported, fmt.Sprintf("The meta-schema %q requires the vocabulary %q, which toolgate does not implement", uri, m.Name)}
+			}
+			continue
+		}
+		for _, k := range kws {
+			vocab.active[k] = true
+		}
+		if strings.HasSuffix(m.Name, "/format-assertion") {
+			vocab.format = true
+		}
+	}
+	core := dialects[root.dialect].metaURI[:strings.LastIndex(dialects[root.dialect].metaURI, "/")] + "/vocab/core"
+	for _, k := range known[core] {
+		vocab.active[k] = true // core is always in effect
+	}
+	return vocab, nil
+}
+
+// checkDocument checks document d against the meta-schema its root
+// names, once. Violations become VALIDATION findings at their place in d.
+func (c *jsCompiler) checkDocument(d *document) *refError {
+	if d.builtin || d.checked || c.opts.trusted {
+		return nil
+	}
+	d.checked = true
+	res := c.reg.positions[d.root].res
+	var meta *Schema
+	var err error
+	if _, ok := builtinDocuments[res.vocab.metaURI]; ok {
+		meta, err = builtinMeta(res.vocab.metaURI)
+	} else {
+		meta, err = c.customMeta(res.vocab.metaURI)
+	}
+	if err != nil {
+		return &refError{CodeUnsupported, fmt.Sprintf("its meta-schema %q cannot be used: %v", res.vocab.metaURI, err)}
+	}
+	if metaValidator == nil {
+		panic("schema: no MetaValidator registered (import package validator)")
+	}
+	for _, f := range metaValidator(meta, d.text) {
+		c.errors = append(c.errors, Finding{Code: CodeValidation, Keyword: keywordAt(res.vocab.dialect, f.InstancePath),
+			SchemaPath: d.name + f.InstancePath, Offset: -1,
+			Message: fmt.Sprintf("The schema does not follow JSON Schema %s: %s", res.vocab.dialect, lowerSubject(f.Message))})
+	}
+	d.text = nil
+	return nil
+}
+
+// customMeta compiles a meta-schema the request supplies.
+func (c *jsCompiler) customMeta(uri string) (*Schema, error) {
+	text := c.opts.Resources[uri]
+	if text == nil {
+		text = c.opts.Resources[uri+"#"]
+	}
+	res := compileJSONSchema(text, Options{Resources: c.opts.Resources, AnyDocument: true, Limits: c.opts.Limits})
+	if res.Schema == nil {
+		return nil, fmt.Errorf("%s", res.Errors[0].Message)
+	}
+	return res.Schema, nil
+}
+
+// lowerSubject makes a validator message continue a sentence: "The
+// arguments object …" becomes "the schema …".
+func lowerSubject(msg string) string {
+	if rest, ok := strings.CutPrefix(msg, "The arguments object "); ok {
+		return "the schema " + rest
+	}
+	return msg
+}

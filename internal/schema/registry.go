@@ -1,0 +1,451 @@
+package schema
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/jsondoc"
+	"github.com/toolgate/toolgate/internal/jsontok"
+)
+
+// This file finds schemas by URI for the JSON Schema profile: the
+// documents a compilation may read (the schema itself, documents the
+// request supplies, the built-in meta-schemas), the schema resources and
+// anchors each one declares, and the base URI and vocabulary in effect at
+// every schema position. Nothing is ever fetched over the network.
+
+// defaultBase is the base URI of a schema without $id, so that relative
+// references have something to resolve against.
+const defaultBase = "toolgate:///schema.json"
+
+// document is one JSON document the compilation may read.
+type document struct {
+	uri     string         // where it was found (no fragment)
+	root    *jsondoc.Value // nil until parsed
+	text    []byte         // its text, until checked against its meta-schema
+	name    string         // prefix of schema paths into it: "" for the schema itself, else uri + "#"
+	builtin bool           // an embedded meta-schema, trusted
+	dialect Dialect        // the dialect it defaults to, from whoever refers to it first
+	failed  error          // why it could not be parsed
+	checked bool           // checked against its meta-schema
+	indexed bool
+}
+
+// resource is one schema resource: a document root or a subschema with
+// $id.
+type resource struct {
+	uri   string // canonical URI, no fragment
+	loc   location
+	vocab *vocabulary
+	// dynamicAnchors maps each $dynamicAnchor of the resource (not of
+	// resources nested in it) to its location.
+	dynamicAnchors map[string]location
+	// recursiveAnchor is the resource root's $recursiveAnchor (2019-09).
+	recursiveAnchor bool
+}
+
+// location is one JSON value in a document, addressed by pointer.
+type location struct {
+	doc *document
+	ptr string
+	v   *jsondoc.Value
+}
+
+// path is the location as findings name it.
+func (l location) path() string { return l.doc.name + l.ptr }
+
+// position is what holds at one schema position: its base URI, its
+// resource and the vocabulary in effect.
+type position struct {
+	base string
+	res  *resource
+}
+
+// registry indexes every document a compilation reads.
+type registry struct {
+	docs      map[string]*document // by URI they were found at
+	resources map[string]*resource // by canonical URI
+	anchors   map[string]location  // by canonical URI "#" plain name
+	positions map[*jsondoc.Value]*position
+	pending   map[string][]byte // documents the request supplied
+	c         *jsCompiler
+}
+
+func newRegistry(c *jsCompiler, pending map[string][]byte) *registry {
+	r := &registry{docs: map[string]*document{}, resources: map[string]*resource{},
+		anchors: map[string]location{}, positions: map[*jsondoc.Value]*position{}, pending: map[string][]byte{}, c: c}
+	for uri, text := range pending {
+		r.pending[stripFragment(uri)] = text
+	}
+	return r
+}
+
+// stripFragment removes a URI's fragment (and the "#" itself).
+func stripFragment(uri string) string {
+	if i := strings.IndexByte(uri, '#'); i >= 0 {
+		return uri[:i]
+	}
+	return uri
+}
+
+// resolveURI resolves ref against base, both absolute URIs or references
+// as $id and $ref give them.
+func resolveURI(base, ref string) (string, error) {
+	if strings.HasPrefix(ref, "#") {
+		return stripFragment(base) + ref, nil
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return "", err
+	}
+	if r.IsAbs() {
+		return r.String(), nil
+	}
+	b, err := url.Parse(base)
+	if err != nil {
+		return "", err
+	}
+	if b.Opaque != "" { // urn:…: only fragments resolve against it
+		return "", fmt.Errorf("the relative reference %q cannot be resolved against %q", ref, base)
+	}
+	return b.ResolveReference(r).String(), nil
+}
+
+// document returns the document at uri, loading it from the request or
+// the built-in meta-schemas, or nil when there is none.
+func (r *registry) document(uri string) *document {
+	if d, ok := r.docs[uri]; ok {
+		return d
+	}
+	var d *document
+	if text, ok := r.pending[uri]; ok {
+		d = &document{uri: uri, text: text, name: uri + "#"}
+	} else if file, ok := builtinDocuments[uri]; ok {
+		text, err := metaschemaFS.ReadFile(file)
+		if err != nil {
+			panic(fmt.Sprintf("embedded meta-schema %s: %v", file, err)) // the build embeds every file
+		}
+		d = &document{uri: uri, text: text, name: uri + "#", builtin: true}
+	} else {
+		return nil
+	}
+	r.docs[uri] = d
+	return d
+}
+
+// parse parses d, once.
+func (r *registry) parse(d *document) error {
+	if d.root != nil || d.failed != nil {
+		return d.failed
+	}
+	v, err := jsondoc.Parse(d.text, r.c.opts.Limits.MaxDepth)
+	if err != nil {
+		d.failed = err
+		return err
+	}
+	d.root = v
+	return nil
+}
+
+// index walks d's schema positions once, from its root, in the dialect
+// the referrer gives it (its own $schema wins).
+func (r *registry) index(d *document, dialect Dialect) error {
+	if d.indexed {
+		return nil
+	}
+	if err := r.parse(d); err != nil {
+		return err
+	}
+	d.indexed, d.dialect = true, dialect
+	root := location{doc: d, v: d.root}
+	if err := r.walk(root, d.uri, nil, dialect, true); err != nil {
+		return err
+	}
+	if _, ok := r.resources[d.uri]; !ok { // found at one URI, identified by another
+		r.resources[d.uri] = r.positions[d.root].res
+	}
+	return nil
+}
+
+// walk indexes the schema at loc and the subschemas under it.
+func (r *registry) walk(loc location, base string, res *resource, dialect Dialect, isRoot bool) error {
+	v := loc.v
+	if v.Kind != jsontok.Object {
+		if isRoot {
+			res = &resource{uri: base, loc: loc, vocab: &vocabulary{dialect: dialect, metaURI: dialects[dialect].metaURI},
+				dynamicAnchors: map[string]location{}}
+			r.resources[base] = res
+		}
+		r.positions[v] = &position{base: base, res: res}
+		return nil
+	}
+	if _, done := r.positions[v]; done {
+		return nil
+	}
+	hasRef := v.Get("$ref") != nil
+	if id, ok := r.identifier(v, dialect, hasRef); ok && !strings.HasPrefix(id, "#") {
+		abs, err := resolveURI(base, id)
+		if err != nil {
+			return fmt.Errorf("%s: $id %q: %v", loc.path(), id, err)
+		}
+		base, isRoot = stripFragment(abs), true
+	}
+	if isRoot {
+		vocab, err := r.c.vocabularyAt(loc, dialect)
+		if err != nil {
+			return err
+		}
+		dialect = vocab.dialect
+		res = &resource{uri: base, loc: loc, vocab: vocab, dynamicAnchors: map[string]location{}}
+		if _, taken := r.resources[base]; !taken {
+			r.resources[base] = res
+		}
+		if ra := v.Get("$recursiveAnchor"); dialect == Draft2019 && ra != nil && ra.Kind == jsontok.True {
+			res.recursiveAnchor = true
+		}
+	}
+	r.positions[v] = &position{base: base, res: res}
+	r.anchorsOf(loc, base, res, dialect, hasRef)
+	if dialect == Draft7 && hasRef {
+		return nil // $ref overrides every sibling in draft-07
+	}
+	for _, m := range v.Members {
+		if !subschemaKeyword(dialect, m.Name) {
+			continue
+		}
+		for _, sub := range subschemas(dialect, m.Name, m.Value) {
+			child := location{doc: loc.doc, ptr: loc.ptr + "/" + jsondoc.EscapePointerToken(m.Name) + sub.suffix, v: sub.v}
+			if err := r.walk(child, base, res, dialect, false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// identifier returns a schema object's identifier keyword ($id), when the
+// dialect honours it there.
+func (r *registry) identifier(v *jsondoc.Value, dialect Dialect, hasRef bool) (string, bool) {
+	id := v.Get("$id")
+	if id == nil || id.Kind != jsontok.String || dialect == Draft7 && hasRef {
+		return "", false
+	}
+	return id.Str, true
+}
+
+// anchorsOf registers the anchors a schema object declares.
+func (r *registry) anchorsOf(loc location, base string, res *resource, dialect Dialect, hasRef bool) {
+	v := loc.v
+	add := func(name string) {
+		key := base + "#" + name
+		if _, taken := r.anchors[key]; !taken {
+			r.anchors[key] = loc
+		}
+	}
+	switch dialect {
+	case Draft7:
+		if id, ok := r.identifier(v, dialect, hasRef); ok && strings.HasPrefix(id, "#") && len(id) > 1 {
+			add(id[1:])
+		}
+	default:
+		if a := v.Get("$anchor"); a != nil && a.Kind == jsontok.String {
+			add(a.Str)
+		}
+		if a := v.Get("$dynamicAnchor"); dialect == Draft2020 && a != nil && a.Kind == jsontok.String {
+			add(a.Str)
+			if _, taken := res.dynamicAnchors[a.Str]; !taken {
+				res.dynamicAnchors[a.Str] = loc
+			}
+		}
+	}
+}
+
+// subschemaKeyword reports whether kw holds subschemas in dialect.
+func subschemaKeyword(d Dialect, kw string) bool {
+	switch kw {
+	case "additionalProperties", "propertyNames", "items", "contains", "not", "if", "then", "else",
+		"properties", "patternProperties", "allOf", "anyOf", "oneOf":
+		return true
+	case "additionalItems":
+		return d != Draft2020
+	case "definitions":
+		return d == Draft7
+	case "dependencies":
+		return true
+	case "$defs", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties", "contentSchema":
+		return d != Draft7
+	case "prefixItems":
+		return d == Draft2020
+	}
+	return false
+}
+
+// subschema is one subschema value under a keyword, with the pointer
+// suffix that leads to it from the keyword.
+type subschema struct {
+	suffix string
+	v      *jsondoc.Value
+}
+
+// subschemas returns the subschemas a keyword's value holds.
+func subschemas(d Dialect, kw string, v *jsondoc.Value) []subschema {
+	var out []subschema
+	switch kw {
+	case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies":
+		if v.Kind == jsontok.Object {
+			for _, m := range v.Members {
+				if kw == "dependencies" && m.Value.Kind == jsontok.Array {
+					continue
+				}
+				out = append(out, subschema{"/" + jsondoc.EscapePointerToken(m.Name), m.Value})
+			}
+		}
+	case "allOf", "anyOf", "oneOf", "prefixItems":
+		if v.Kind == jsontok.Array {
+			for i, item := range v.Items {
+				out = append(out, subschema{"/" + strconv.Itoa(i), item})
+			}
+		}
+	case "items":
+		if v.Kind == jsontok.Array && d != Draft2020 {
+			for i, item := range v.Items {
+				out = append(out, subschema{"/" + strconv.Itoa(i), item})
+			}
+		} else {
+			out = append(out, subschema{"", v})
+		}
+	default:
+		out = append(out, subschema{"", v})
+	}
+	return out
+}
+
+// lookup finds the schema a resolved reference names, loading and
+// indexing its document when the request supplies it. It reports an
+// unsupported (remote) or a malformed (dangling) reference as an error of
+// that code.
+func (r *registry) lookup(uri string, dialect Dialect) (location, *refError) {
+	docURI, frag, _ := strings.Cut(uri, "#")
+	res := r.resources[docURI]
+	if res == nil {
+		d := r.document(docURI)
+		if d == nil {
+			return location{}, &refError{CodeUnsupported, fmt.Sprintf("it refers to %q, a document this request does not supply (toolgate never fetches schemas; send it in resources)", docURI)}
+		}
+		if err := r.index(d, dialect); err != nil {
+			return location{}, &refError{CodeValidation, fmt.Sprintf("the document %q it refers to cannot be used: %v", docURI, err)}
+		}
+		if err := r.c.checkDocument(d); err != nil {
+			return location{}, err
+		}
+		if res = r.resources[docURI]; res == nil {
+			return location{}, &refError{CodeValidation, fmt.Sprintf("the document %q it refers to is not a schema", docURI)}
+		}
+	}
+	if frag == "" {
+		return res.loc, nil
+	}
+	if strings.HasPrefix(frag, "/") {
+		ptr, err := url.PathUnescape(frag)
+		if err != nil {
+			return location{}, &refError{CodeValidation, fmt.Sprintf("its JSON pointer %q is not percent-encoded correctly", frag)}
+		}
+		loc, ok := pointerLocation(res.loc, ptr)
+		if !ok {
+			return location{}, &refError{CodeValidation, fmt.Sprintf("its JSON pointer %q leads nowhere in %q", ptr, docURI)}
+		}
+		return loc, nil
+	}
+	loc, ok := r.anchors[docURI+"#"+frag]
+	if !ok {
+		return location{}, &refError{CodeValidation, fmt.Sprintf("no schema in %q has the anchor %q", docURI, frag)}
+	}
+	return loc, nil
+}
+
+// refError is a reference (or $schema) that cannot be followed, with the
+// code of the finding it makes.
+type refError struct {
+	code Code
+	msg  string
+}
+
+// Error implements error.
+func (e *refError) Error() string { return e.msg }
+
+// pointerLocation follows an RFC 6901 pointer from base.
+func pointerLocation(base location, ptr string) (location, bool) {
+	v := base.v
+	tokens := strings.Split(ptr, "/")[1:]
+	for _, raw := range tokens {
+		tok := strings.ReplaceAll(strings.ReplaceAll(raw, "~1", "/"), "~0", "~")
+		switch v.Kind {
+		case jsontok.Object:
+			next := v.Get(tok)
+			if next == nil {
+				return location{}, false
+			}
+			v = next
+		case jsontok.Array:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(v.Items) || tok != strconv.Itoa(i) {
+				return location{}, false
+			}
+			v = v.Items[i]
+		default:
+			return location{}, false
+		}
+	}
+	return location{doc: base.doc, ptr: base.ptr + ptr, v: v}, true
+}
+
+// positionOf returns what holds at loc: its own indexed position, or that
+// of the nearest indexed position on the pointer to it (a reference into
+// a place no keyword makes a subschema, such as an unknown keyword).
+func (r *registry) positionOf(loc location) *position {
+	if p := r.positions[loc.v]; p != nil {
+		return p
+	}
+	var best *position
+	v := loc.doc.root
+	tokens := strings.Split(loc.ptr, "/")
+	if p := r.positions[v]; p != nil {
+		best = p
+	}
+	for _, raw := range tokens[1:] {
+		tok := strings.ReplaceAll(strings.ReplaceAll(raw, "~1", "/"), "~0", "~")
+		switch v.Kind {
+		case jsontok.Object:
+			v = v.Get(tok)
+		case jsontok.Array:
+			i, _ := strconv.Atoi(tok)
+			if i < 0 || i >= len(v.Items) {
+				return best
+			}
+			v = v.Items[i]
+		}
+		if v == nil {
+			return best
+		}
+		if p := r.positions[v]; p != nil {
+			best = p
+		}
+	}
+	return best
+}
+
+// usedDocuments returns the URIs of the supplied documents the
+// compilation read, sorted.
+func (r *registry) usedDocuments() []string {
+	var uris []string
+	for uri, d := range r.docs {
+		if !d.builtin && d.name != "" {
+			uris = append(uris, uri)
+		}
+	}
+	slices.Sort(uris)
+	return uris
+}

@@ -1,0 +1,217 @@
+package validator
+
+import (
+	"github.com/toolgate/toolgate/internal/jsontok"
+)
+
+// This file holds the in-place applicators: allOf, anyOf, oneOf, not,
+// if/then/else, the references and dependentSchemas. Their subschemas
+// evaluate the same value as the node, as kids of its evaluation, and a
+// kid's verdict is applied the moment it is known (onApplicator), so a
+// value is rejected as soon as its branches decide.
+
+// startInPlace starts e's in-place kids on its value.
+func (v *Validator) startInPlace(e *eval) {
+	n := e.node
+	fr := e.fr
+	for _, s := range n.AllOf {
+		v.attach(fr, s, e, relAnd, 0)
+	}
+	for _, r := range n.Refs {
+		v.attach(fr, r.Target, e, relAnd, 0)
+	}
+	for i, b := range n.AnyOf {
+		v.attach(fr, b.Node, e, relAnyOf, int32(i))
+	}
+	for i, b := range n.OneOf {
+		v.attach(fr, b.Node, e, relOneOf, int32(i))
+	}
+	if n.Not != nil {
+		v.attach(fr, n.Not, e, relNot, 0)
+	}
+	if n.If != nil {
+		v.attach(fr, n.If, e, relIf, 0)
+		if n.Then != nil {
+			v.attach(fr, n.Then, e, relThen, 0)
+		}
+		if n.Else != nil {
+			v.attach(fr, n.Else, e, relElse, 0)
+		}
+	}
+	if v.frames[fr].kind == jsontok.Object {
+		for i, d := range n.DependentSchemas {
+			v.attach(fr, d.Schema, e, relDependent, int32(i))
+		}
+	}
+}
+
+// onApplicator applies one in-place kid's verdict to e.
+func (v *Validator) onApplicator(e, k *eval, rel relation, arg int32) {
+	n := e.node
+	off := v.decidedAt(k)
+	switch rel {
+	case relAnyOf:
+		if k.status == passed {
+			e.anyPassed = true
+		} else if e.anyFailed++; int(e.anyFailed) == len(n.AnyOf) {
+			v.violate(e, v.branchViolation(e, "anyOf", off))
+		}
+	case relOneOf:
+		if k.status == passed {
+			e.onePassed += int32(len(n.OneOf[arg].Positions))
+			if e.onePassed >= 2 && e.onePassed-int32(len(n.OneOf[arg].Positions)) < 2 {
+				v.violate(e, v.branchViolation(e, "oneOf", off))
+			}
+		} else if e.oneFailed++; int(e.oneFailed) == len(n.OneOf) {
+			v.violate(e, v.branchViolation(e, "oneOf", off))
+		}
+	case relNot:
+		if k.status == passed {
+			v.violate(e, violation{keyword: "not", node: n, off: off})
+		}
+	case relIf, relThen, relElse:
+		v.checkConditional(e, off)
+	case relDependent:
+		v.checkDependent(e, int(arg), off)
+	}
+}
+
+// decidedAt is the offset at which a kid's verdict was made: its first
+// violation, or the end of its value.
+func (v *Validator) decidedAt(k *eval) int64 {
+	if k.status == failed {
+		return k.fail.off
+	}
+	return k.endOff
+}
+
+// kidStatus returns the verdict of e's in-place kid under rel (and arg),
+// or pending when e has none.
+func kidStatus(e *eval, rel relation, arg int32) (*eval, status) {
+	for _, k := range e.kids {
+		if k.rel == rel && k.arg == arg {
+			return k.e, k.e.status
+		}
+	}
+	return nil, pending
+}
+
+// checkConditional applies if/then/else once the if kid and the branch it
+// selects are decided.
+func (v *Validator) checkConditional(e *eval, off int64) {
+	_, cond := kidStatus(e, relIf, 0)
+	var branch *eval
+	var st status
+	keyword := "then"
+	switch cond {
+	case passed:
+		branch, st = kidStatus(e, relThen, 0)
+	case failed:
+		branch, st = kidStatus(e, relElse, 0)
+		keyword = "else"
+	default:
+		return
+	}
+	if branch != nil && st == failed && !e.conditionReported {
+		e.conditionReported = true
+		v.violate(e, violation{keyword: keyword, node: e.node, off: off, reason: v.reason(e, branch, off)})
+	}
+}
+
+// checkDependent applies dependentSchemas entry i once its kid is decided
+// and the member it depends on is known to be present.
+func (v *Validator) checkDependent(e *eval, i int, off int64) {
+	d := e.node.DependentSchemas[i]
+	k, st := kidStatus(e, relDependent, int32(i))
+	if st != failed || !e.obj.hasSeen(d.Key) || e.obj.dependentReported(i) {
+		return
+	}
+	e.obj.markDependentReported(i)
+	v.violate(e, violation{keyword: "dependentSchemas", node: e.node, off: off, name: e.node.Keys[d.Key].Name, reason: v.reason(e, k, off)})
+}
+
+// branchViolation is a failed anyOf or oneOf of e, decided by the last
+// branch to decide: the latest of the failures when none matched, the
+// latest of the matches otherwise. Only a reporting evaluation explains
+// it (which branches matched, why each failed): explanations are built
+// only for findings.
+func (v *Validator) branchViolation(e *eval, keyword string, off int64) violation {
+	rel := relAnyOf
+	if keyword == "oneOf" {
+		rel = relOneOf
+	}
+	var failedAt, passedAt int64 = -1, -1
+	passes := 0
+	for _, k := range e.kids {
+		if k.rel != rel {
+			continue
+		}
+		switch k.e.status {
+		case passed:
+			passes++
+			passedAt = max(passedAt, v.decidedAt(k.e))
+		case failed:
+			failedAt = max(failedAt, v.decidedAt(k.e))
+		}
+	}
+	switch {
+	case passes > 1:
+		off = passedAt
+	case failedAt >= 0:
+		off = failedAt
+	}
+	vio := violation{keyword: keyword, node: e.node, off: off, count: int64(e.onePassed)}
+	if e.report && v.keeps(off) {
+		vio.branches = v.outcome(e, rel, 1)
+	}
+	return vio
+}
+
+// outcome explains e's anyOf or oneOf branches, nested depth levels deep
+// in a message: the positions that matched, and why each failed branch
+// failed (for at most maxReasons+1 branches).
+func (v *Validator) outcome(e *eval, rel relation, depth int) *branchOutcome {
+	out := &branchOutcome{}
+	branches := e.node.AnyOf
+	if rel == relOneOf {
+		branches = e.node.OneOf
+	}
+	for i, b := range branches {
+		k, st := kidStatus(e, rel, int32(i))
+		switch {
+		case st == passed:
+			out.matched = append(out.matched, b.Positions...)
+		case st == failed:
+			if out.failed++; len(out.reasons) <= maxReasons {
+				out.reasons = append(out.reasons, v.explain(k, depth))
+				out.branchOf = append(out.branchOf, i)
+			}
+		}
+	}
+	sortInts(out.matched)
+	return out
+}
+
+// explain returns the violation that failed k, with its own branches
+// explained when it is an anyOf or oneOf and the message has room for
+// another level.
+func (v *Validator) explain(k *eval, depth int) violation {
+	r := k.fail
+	if r.branches == nil && depth < maxNesting && r.node == k.node {
+		switch r.keyword {
+		case "anyOf":
+			r.branches = v.outcome(k, relAnyOf, depth+1)
+		case "oneOf":
+			r.branches = v.outcome(k, relOneOf, depth+1)
+		}
+	}
+	return r
+}
+
+func sortInts(xs []int) {
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+}

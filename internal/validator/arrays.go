@@ -1,0 +1,100 @@
+package validator
+
+import (
+	"github.com/toolgate/toolgate/internal/schema"
+)
+
+// This file holds the array keywords: prefixItems, items (and the older
+// dialects' array form and additionalItems), contains with min/maxContains,
+// min/maxItems and uniqueItems.
+
+// arrState is one evaluation's progress through an array.
+type arrState struct {
+	contains      int64 // elements that matched contains
+	covers        bool  // some keyword of the node evaluates the current element
+	containsMatch bool  // the current element matched contains
+	unevalFailed  bool  // unevaluatedItems failed on the current element
+	unevalReason  violation
+	uneval        []unevalRecord
+}
+
+// recycle returns the state cleared, keeping its buffers.
+func (a arrState) recycle() arrState { return arrState{uneval: a.uneval[:0]} }
+
+// arrayChecks reports whether n checks an array's content.
+func arrayChecks(n *schema.Node) bool {
+	return len(n.PrefixItems) > 0 || n.Items != nil || n.Contains != nil || n.MinItems >= 0 ||
+		n.MaxItems >= 0 || n.UniqueItems || n.UnevaluatedItems != nil || n.Enum != nil || n.Const != nil
+}
+
+func (v *Validator) startArray(e *eval) {
+	if e.node.UniqueItems && v.frames[e.fr].unique == nil {
+		v.frames[e.fr].unique = map[uint64]struct{}{}
+		v.hashing++
+	}
+}
+
+// elementEntries appends, for every listening evaluation of the array
+// frame fr, the subschemas that evaluate its next element.
+func (v *Validator) elementEntries(fr int32, off int64, entries []entry) []entry {
+	f := &v.frames[fr]
+	i := f.index
+	f.index++
+	for _, e := range f.evals {
+		if !e.listening() {
+			continue
+		}
+		v.steps++
+		n := e.node
+		if n.MaxItems >= 0 && i == n.MaxItems {
+			v.violate(e, violation{keyword: "maxItems", node: n, off: off})
+		}
+		covered := true
+		switch {
+		case i < int64(len(n.PrefixItems)):
+			entries = append(entries, entry{node: n.PrefixItems[i], parent: e, rel: relChild})
+		case n.Items != nil:
+			entries = append(entries, entry{node: n.Items, parent: e, rel: relChild})
+		default:
+			covered = false
+		}
+		if n.Contains != nil {
+			entries = append(entries, entry{node: n.Contains, parent: e, rel: relContains})
+		}
+		if !covered && n.UnevaluatedItems != nil {
+			entries = append(entries, entry{node: n.UnevaluatedItems, parent: e, rel: relUnevaluated})
+		}
+		e.arr.covers = covered || n.UnevaluatedItems != nil
+		e.arr.containsMatch, e.arr.unevalFailed = false, false
+	}
+	return entries
+}
+
+// onContains counts an element that matched contains, rejecting the array
+// as soon as it has more than maxContains.
+func (v *Validator) onContains(e, k *eval) {
+	if k.status != passed {
+		return
+	}
+	e.arr.containsMatch = true
+	e.arr.contains++
+	if n := e.node; n.MaxContains >= 0 && e.arr.contains == n.MaxContains+1 {
+		v.violate(e, violation{keyword: "maxContains", node: n, off: k.endOff})
+	}
+}
+
+// endArray checks what only the whole array decides.
+func (v *Validator) endArray(e *eval, off int64) {
+	n := e.node
+	count := v.frames[e.fr].index
+	if n.MinItems >= 0 && count < n.MinItems {
+		v.violate(e, violation{keyword: "minItems", node: n, off: off, count: count})
+	}
+	if n.Contains != nil && e.arr.contains < n.MinContains {
+		keyword := "contains"
+		if n.MinContains != 1 {
+			keyword = "minContains"
+		}
+		v.violate(e, violation{keyword: keyword, node: n, off: off, count: e.arr.contains})
+	}
+}

@@ -1,0 +1,359 @@
+package validator
+
+import (
+	"github.com/toolgate/toolgate/internal/jsontok"
+	"github.com/toolgate/toolgate/internal/schema"
+)
+
+// status is where an evaluation stands.
+type status uint8
+
+const (
+	pending status = iota // more input may still decide it
+	passed                // the value satisfies the node, whatever follows
+	failed                // the value cannot satisfy the node, whatever follows
+)
+
+// relation says how a kid evaluation's verdict bears on its parent's.
+type relation uint8
+
+const (
+	relAnd           relation = iota // must match, in place: allOf, $ref
+	relAnyOf                         // one branch of anyOf (arg: branch)
+	relOneOf                         // one branch of oneOf (arg: branch)
+	relNot                           // not
+	relIf                            // if
+	relThen                          // then
+	relElse                          // else
+	relDependent                     // dependentSchemas (arg: entry)
+	relChild                         // must match, on a member or element: properties, items, ...
+	relContains                      // contains, on one element
+	relPropertyNames                 // propertyNames, on one member name
+	relUnevaluated                   // unevaluatedProperties/Items, on one member or element (arg: record)
+)
+
+// inPlace reports whether a kid under r evaluates the same value as its
+// parent (as opposed to a member, element or name of it).
+func (r relation) inPlace() bool { return r <= relDependent }
+
+// sub is one subscription to an evaluation's verdict.
+type sub struct {
+	parent *eval
+	rel    relation
+	arg    int32
+}
+
+// kid is one in-place evaluation an evaluation waits for.
+type kid struct {
+	e   *eval
+	rel relation
+	arg int32
+}
+
+// eval is the evaluation of one schema node on one value of the document.
+// A value is evaluated at most once per node (however many applicators
+// reach the node), so the evaluations of one value are bounded by the
+// compiled schema's Width.
+//
+// An evaluation either reports (it is on the root's chain of "must match"
+// relations: every violation becomes a finding) or runs pass/fail (under
+// anyOf, oneOf, not, if, contains, ...: it stops at its first violation and
+// keeps it, to explain its parent's verdict).
+type eval struct {
+	node   *schema.Node
+	fr     int32 // index of its value's frame in Validator.frames
+	idx    int32 // position among its frame's evaluations
+	status status
+	report bool
+	dead   bool // the value's type is wrong: no keyword applies any more
+	// ownDone is set once the node's own keywords have seen the whole
+	// value; endOff is then the value's last byte. settled is set once the
+	// keywords that need every kid's verdict have been checked.
+	ownDone, settled bool
+	endOff           int64
+	// pendingKids counts in-place kid subscriptions not yet decided.
+	pendingKids int32
+	fail        violation // the first violation (pass/fail evaluations)
+	subs        []sub
+	kids        []kid
+
+	anyFailed, oneFailed int32 // branches decided failed
+	anyPassed            bool
+	onePassed            int32 // oneOf positions decided passed
+	conditionReported    bool  // then or else already failed e
+
+	str     strState
+	num     numState
+	obj     objState
+	arr     arrState
+	capture int32 // index of its enum/const capture in Validator.caps, or -1
+}
+
+// listening reports whether e still takes the value's events: it is
+// undecided, or it reports and has more violations to find.
+func (e *eval) listening() bool {
+	return e.status == pending && !e.ownDone || e.report && !e.dead && !e.ownDone
+}
+
+// newEval returns a cleared evaluation of node, from the free list.
+func (v *Validator) newEval(node *schema.Node, fr int32, report bool) *eval {
+	var e *eval
+	if n := len(v.free); n > 0 {
+		e, v.free = v.free[n-1], v.free[:n-1]
+		subs, kids, obj, arr := e.subs[:0], e.kids[:0], e.obj.recycle(), e.arr.recycle()
+		*e = eval{subs: subs, kids: kids, obj: obj, arr: arr}
+	} else {
+		e = &eval{}
+	}
+	e.node, e.fr, e.report, e.capture = node, fr, report, -1
+	return e
+}
+
+// attach applies node to the value of frame fr on behalf of parent (nil
+// for the root) under rel, evaluating the node on the value unless the
+// value already has that evaluation. A reporting parent's "must match"
+// kids report too.
+func (v *Validator) attach(fr int32, node *schema.Node, parent *eval, rel relation, arg int32) {
+	report := parent == nil || parent.report && (rel == relAnd || rel == relChild)
+	f := &v.frames[fr]
+	e := f.find(node)
+	fresh := e == nil
+	if fresh {
+		e = v.newEval(node, fr, report)
+		f.add(e)
+	} else if report && !e.report {
+		v.upgrade(e)
+	}
+	if parent != nil {
+		e.subs = append(e.subs, sub{parent, rel, arg})
+		if rel.inPlace() {
+			parent.kids = append(parent.kids, kid{e, rel, arg})
+			parent.pendingKids++
+		}
+	}
+	if fresh {
+		v.start(e)
+	} else if e.status != pending && parent != nil {
+		v.deliver(e, sub{parent, rel, arg})
+	}
+}
+
+// upgrade makes a pass/fail evaluation report, with its must-match kids:
+// another parent that reports reached the same node on the same value.
+// This happens while the value's first byte is handled, so a violation it
+// already has is the only one it can have made.
+func (v *Validator) upgrade(e *eval) {
+	e.report = true
+	if e.status == failed {
+		vio := e.fail
+		v.reportViolation(e, &vio)
+	}
+	for _, k := range e.kids {
+		if k.rel == relAnd && !k.e.report {
+			v.upgrade(k.e)
+		}
+	}
+}
+
+// start evaluates e's node at the first byte of its value.
+func (v *Validator) start(e *eval) {
+	f := &v.frames[e.fr]
+	n := e.node
+	switch {
+	case n.Never:
+		e.dead = true
+		v.violate(e, violation{keyword: n.Keyword, node: n, off: f.off, got: f.kind, never: true})
+		return
+	case !typeAllows(n.Types, f.kind):
+		e.dead = true
+		v.violate(e, violation{keyword: "type", node: n, off: f.off, got: f.kind})
+		return
+	}
+	switch f.kind {
+	case jsontok.String:
+		e.str = strState{choiceFail: [2]int64{-1, -1}, maxFail: -1}
+	case jsontok.Number:
+		v.startNumber(e)
+	case jsontok.Object:
+		v.startObject(e)
+	case jsontok.Array:
+		v.startArray(e)
+	}
+	v.startChoices(e)
+	v.startInPlace(e)
+	if !v.needsContent(e) {
+		e.ownDone, e.endOff = true, f.off
+		v.settle(e)
+	}
+}
+
+// needsContent reports whether e's node checks anything past the value's
+// first byte.
+func (v *Validator) needsContent(e *eval) bool {
+	n := e.node
+	if e.capture >= 0 {
+		return true
+	}
+	switch v.frames[e.fr].kind {
+	case jsontok.String:
+		return stringChecks(n)
+	case jsontok.Number:
+		return numberChecks(n)
+	case jsontok.Object:
+		return objectChecks(n)
+	case jsontok.Array:
+		return arrayChecks(n)
+	}
+	return false
+}
+
+// typeAllows reports whether a value of kind can satisfy types. Integer is
+// checked again when the number is complete.
+func typeAllows(types schema.Types, kind jsontok.Kind) bool {
+	switch kind {
+	case jsontok.Object:
+		return types&schema.TypeObject != 0
+	case jsontok.Array:
+		return types&schema.TypeArray != 0
+	case jsontok.String:
+		return types&schema.TypeString != 0
+	case jsontok.Number:
+		return types&(schema.TypeNumber|schema.TypeInteger) != 0
+	case jsontok.True, jsontok.False:
+		return types&schema.TypeBoolean != 0
+	}
+	return types&schema.TypeNull != 0
+}
+
+// violate records a violation of e: a finding when e reports, else e's
+// first violation. The first violation decides e.
+func (v *Validator) violate(e *eval, vio violation) {
+	if e.status == pending || vio.off < e.fail.off {
+		// Checks of one piece may report out of byte order (see add).
+		e.fail = vio
+	}
+	if e.report {
+		v.reportViolation(e, &vio)
+	}
+	v.decide(e, failed)
+}
+
+// queued is a violation found inside a piece of text, waiting for the
+// piece's other checks.
+type queued struct {
+	e   *eval
+	vio violation
+}
+
+// queue holds a violation found while a piece of text is checked. Each
+// check scans the whole piece, so a later byte may be found before an
+// earlier one; applying the violations in byte order once the piece is
+// done makes every verdict (and the offset that decides it) the same
+// however the document is split.
+func (v *Validator) queue(e *eval, vio violation) {
+	v.early = append(v.early, queued{e, vio})
+}
+
+// applyQueued applies the queued violations in byte order.
+func (v *Validator) applyQueued() {
+	q := v.early
+	if len(q) == 0 {
+		return
+	}
+	for i := 1; i < len(q); i++ {
+		for j := i; j > 0 && q[j].vio.off < q[j-1].vio.off; j-- {
+			q[j], q[j-1] = q[j-1], q[j]
+		}
+	}
+	for i := range q {
+		v.violate(q[i].e, q[i].vio)
+	}
+	clear(q)
+	v.early = q[:0]
+}
+
+// reportViolation turns a violation of a reporting evaluation into a
+// finding at the instance path of e's value.
+func (v *Validator) reportViolation(e *eval, vio *violation) {
+	v.report(vio, v.frames[e.fr].pathDepth)
+}
+
+// decide settles e's verdict and tells its subscribers.
+func (v *Validator) decide(e *eval, st status) {
+	if e.status != pending {
+		return
+	}
+	e.status = st
+	for _, s := range e.subs {
+		v.deliver(e, s)
+	}
+}
+
+// deliver gives kid e's verdict to one subscriber.
+func (v *Validator) deliver(e *eval, s sub) {
+	p := s.parent
+	if s.rel.inPlace() {
+		p.pendingKids--
+	}
+	if p.status == pending || p.report {
+		v.onKid(p, e, s.rel, s.arg)
+	}
+	v.settle(p)
+}
+
+// onKid applies a kid's verdict to e as soon as it is known, rejecting e
+// early when the verdict alone decides it.
+func (v *Validator) onKid(e, k *eval, rel relation, arg int32) {
+	switch rel {
+	case relAnd, relChild:
+		if k.status == failed {
+			v.kidFailed(e, k)
+		}
+	case relAnyOf, relOneOf, relNot, relIf, relThen, relElse, relDependent:
+		v.onApplicator(e, k, rel, arg)
+	case relContains:
+		v.onContains(e, k)
+	case relPropertyNames:
+		if k.status == failed {
+			v.violate(e, violation{keyword: "propertyNames", node: e.node, off: k.fail.off, reason: v.reason(e, k, k.fail.off)})
+		}
+	case relUnevaluated:
+		v.onUnevaluated(e, k, arg)
+	}
+}
+
+// kidFailed fails e because a kid it must match failed. A reporting kid
+// made its own findings; the kid's violation is e's reason, should a
+// pass/fail parent need one.
+func (v *Validator) kidFailed(e, k *eval) {
+	if e.status == pending || k.fail.off < e.fail.off {
+		e.fail = k.fail
+	}
+	v.decide(e, failed)
+}
+
+// reason returns why kid k failed, for a violation of e at off; nil
+// unless that violation becomes a finding that is kept (only kept findings
+// are explained, so explaining costs nothing once the cap is reached).
+func (v *Validator) reason(e, k *eval, off int64) *violation {
+	if !e.report || !v.keeps(off) {
+		return nil
+	}
+	r := v.explain(k, 1)
+	return &r
+}
+
+// settle decides e once its own keywords have seen the whole value and
+// every in-place kid is decided: the keywords that need everything (the
+// exact count of oneOf, unevaluated*, dependentSchemas) are checked here.
+//
+// A reporting evaluation is settled even after it failed, so that a full
+// validation reports these violations too.
+func (v *Validator) settle(e *eval) {
+	if e.settled || !e.ownDone || e.pendingKids > 0 || e.status != pending && !e.report {
+		return
+	}
+	e.settled = true
+	v.settleUnevaluated(e)
+	v.decide(e, passed)
+}

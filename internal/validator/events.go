@@ -1,0 +1,190 @@
+package validator
+
+import (
+	"github.com/toolgate/toolgate/internal/jsontok"
+)
+
+// events adapts a Validator to jsontok.Handler without exporting the
+// handler methods. Each token goes to the evaluations of the value it
+// belongs to, and to the path tracker, the enum captures and the content
+// hashes, which follow the document independently of any schema.
+type events Validator
+
+// Begin implements jsontok.Handler.
+func (h *events) Begin(kind jsontok.Kind, off int64) {
+	v := (*Validator)(h)
+	if v.stopped(off) {
+		return
+	}
+	v.track.beginValue()
+	v.caps.begin(v, kind, off)
+	v.applyQueued()
+	var entries []entry
+	switch parent := v.top(); {
+	case parent < 0:
+		v.entries = append(v.entries[:0], entry{node: v.schema.Root})
+		entries = v.entries
+	case v.frames[parent].kind == jsontok.Array:
+		v.entries = v.elementEntries(parent, off, v.entries[:0])
+		entries = v.entries
+	default:
+		entries = v.memberEntries
+	}
+	if kind == jsontok.Number {
+		v.num.Reset(v.schema.MaxDigits + 1)
+	}
+	fr := v.push(kind, off, false, entries)
+	v.hashBegin(fr)
+	if kind == jsontok.Object || kind == jsontok.Array {
+		v.track.push(kind == jsontok.Object)
+		return
+	}
+	if kind != jsontok.String && kind != jsontok.Number {
+		v.endValue(kind, off) // a literal is whole at its first byte
+	}
+}
+
+// BeginKey implements jsontok.Handler.
+func (h *events) BeginKey(off int64) {
+	v := (*Validator)(h)
+	if v.stopped(off) {
+		return
+	}
+	v.track.beginKey()
+	v.inKey = true
+	v.caps.beginKey(v, off)
+	v.applyQueued()
+	v.hashBeginKey()
+	obj := v.top()
+	var names []entry
+	for _, e := range v.frames[obj].evals {
+		if e.listening() {
+			v.steps++
+			names = v.beginMember(e, off, names)
+		}
+	}
+	if len(names) > 0 {
+		v.push(jsontok.String, off, true, names)
+	}
+	v.keyFrame = len(names) > 0
+}
+
+// Text implements jsontok.Handler.
+func (h *events) Text(p []byte, off int64, raw bool) {
+	v := (*Validator)(h)
+	if v.stopped(off) {
+		return
+	}
+	v.caps.text(v, p, off, raw, v.inKey)
+	v.textEvals(p, off, raw)
+	v.applyQueued()
+}
+
+// textEvals hands a piece of text to the evaluations that read it.
+func (v *Validator) textEvals(p []byte, off int64, raw bool) {
+	fr := v.top()
+	if v.inKey {
+		v.track.keyText(p)
+		v.hashText(p)
+		obj := fr
+		if v.keyFrame {
+			obj--
+			v.stringText(fr, p, off, raw)
+		}
+		for _, e := range v.frames[obj].evals {
+			if e.listening() {
+				v.steps++
+				v.memberNameText(e, p, off, raw)
+			}
+		}
+		return
+	}
+	if v.frames[fr].kind == jsontok.Number {
+		v.hashNumberText(p)
+		v.numberText(fr, p, off)
+		return
+	}
+	v.hashText(p)
+	v.stringText(fr, p, off, raw)
+}
+
+// EndKey implements jsontok.Handler.
+func (h *events) EndKey(off int64) {
+	v := (*Validator)(h)
+	if v.stopped(off) {
+		return
+	}
+	v.caps.endKey(v, off)
+	v.applyQueued()
+	v.inKey = false
+	obj := v.top()
+	if v.keyFrame {
+		v.endValue(jsontok.String, off)
+		obj = v.top()
+		v.keyFrame = false
+	}
+	if v.track.endKey() { // a duplicate name, whatever the schema says
+		v.report(&violation{keyword: "json", off: off, name: string(v.track.key())}, len(v.track.levels)-1)
+	}
+	v.hashEndKey()
+	entries := v.memberEntries[:0]
+	for _, e := range v.frames[obj].evals {
+		if e.listening() {
+			v.steps++
+			entries = v.endMemberName(e, off, entries)
+		}
+	}
+	v.memberEntries = entries
+	v.noteMemberCoverage(obj)
+}
+
+// End implements jsontok.Handler.
+func (h *events) End(kind jsontok.Kind, off int64) {
+	v := (*Validator)(h)
+	if v.stopped(off) {
+		return
+	}
+	v.caps.end(v, kind, off)
+	v.applyQueued()
+	if kind == jsontok.True || kind == jsontok.False || kind == jsontok.Null {
+		return // ended at its first byte
+	}
+	v.endValue(kind, off)
+	if kind == jsontok.Object || kind == jsontok.Array {
+		v.track.pop()
+	}
+}
+
+// endValue finishes every evaluation of the innermost value, which ends
+// at off, tells the enclosing container about it, and closes its frame.
+func (v *Validator) endValue(kind jsontok.Kind, off int64) {
+	fr := v.top()
+	f := &v.frames[fr]
+	for i := 0; i < len(f.evals); i++ { // evals may not grow here; f.evals is stable
+		e := f.evals[i]
+		if e.dead || e.ownDone {
+			continue
+		}
+		v.steps++
+		switch kind {
+		case jsontok.String:
+			v.endString(e, off)
+		case jsontok.Number:
+			v.endNumber(e, off)
+		case jsontok.Object:
+			v.endObject(e, off)
+		case jsontok.Array:
+			v.endArray(e, off)
+		}
+		if e.capture >= 0 {
+			v.finishCapture(e, off)
+		}
+		e.ownDone, e.endOff = true, off
+		v.settle(e)
+	}
+	if !f.isKey && fr > 0 && v.frames[fr-1].kind == jsontok.Array {
+		v.noteElementCoverage(fr - 1)
+	}
+	v.hashEnd(fr, off)
+	v.pop()
+}

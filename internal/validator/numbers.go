@@ -1,0 +1,281 @@
+package validator
+
+import (
+	"github.com/toolgate/toolgate/internal/decimal"
+	"github.com/toolgate/toolgate/internal/jsontok"
+	"github.com/toolgate/toolgate/internal/schema"
+)
+
+// This file holds the number keywords: minimum, maximum, their exclusive
+// forms, multipleOf, integer, and the number choices of enum and const.
+// The number's value is read once per value (Validator.num); each
+// evaluation prunes its own choices digit by digit and rejects a bound as
+// soon as no completion of the digits can satisfy it.
+
+// numState is one evaluation's progress through a number.
+type numState struct {
+	choice     [2]numMatcher // enum and const choices still possible
+	choiceOn   [2]bool
+	choiceFail [2]int64 // where the value left every choice, or -1
+	boundFail  [4]boundFailure
+	residue    decimal.Residue
+}
+
+// boundFailure records where a bound keyword was decided violated (off -1:
+// not yet).
+type boundFailure struct {
+	keyword string
+	off     int64
+}
+
+// numberChecks reports whether n checks a number's content.
+func numberChecks(n *schema.Node) bool {
+	return n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil || n.ExclusiveMaximum != nil ||
+		n.MultipleOf != nil || n.Types&schema.TypeNumber == 0 || n.Enum != nil || n.Const != nil
+}
+
+// hasBounds reports whether n has a bound that the digits may decide
+// before the number ends.
+func hasBounds(n *schema.Node) bool {
+	return n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil || n.ExclusiveMaximum != nil
+}
+
+func (v *Validator) startNumber(e *eval) {
+	e.num.choiceOn, e.num.choiceFail = [2]bool{}, [2]int64{-1, -1}
+	for i, k := range [...]string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
+		e.num.boundFail[i] = boundFailure{k, -1}
+	}
+	if e.node.MultipleOf != nil {
+		e.num.residue.Reset(*e.node.MultipleOf)
+	}
+}
+
+// numberText handles a piece of a number for every evaluation of frame
+// fr. The shared value is fed byte by byte only when some evaluation
+// watches its bounds digit by digit.
+func (v *Validator) numberText(fr int32, p []byte, off int64) {
+	f := &v.frames[fr]
+	before := f.excerpt.len()
+	f.excerpt.write(p)
+	stepwise := false
+	for _, e := range f.evals {
+		if !e.listening() {
+			continue
+		}
+		v.steps++
+		v.numberChoicesText(e, p, off, before)
+		if e.node.MultipleOf != nil {
+			e.num.residue.Write(p)
+		}
+		stepwise = stepwise || hasBounds(e.node)
+	}
+	if !stepwise {
+		v.num.Write(p)
+		return
+	}
+	for i := range p {
+		v.num.Write(p[i : i+1])
+		lo, hi := v.num.Reachable()
+		for _, e := range f.evals {
+			if e.listening() && hasBounds(e.node) {
+				v.steps++
+				v.checkBounds(e, lo, hi, off+int64(i), before+i+1)
+			}
+		}
+	}
+}
+
+// checkBounds rejects e's number when no value in [lo, hi] (the values
+// its digits can still reach) satisfies a bound.
+func (v *Validator) checkBounds(e *eval, lo, hi decimal.Bound, off int64, quoted int) {
+	n := e.node
+	checks := [4]bool{
+		n.Minimum != nil && below(hi, *n.Minimum, false),
+		n.Maximum != nil && above(lo, *n.Maximum, false),
+		n.ExclusiveMinimum != nil && below(hi, *n.ExclusiveMinimum, true),
+		n.ExclusiveMaximum != nil && above(lo, *n.ExclusiveMaximum, true),
+	}
+	for i, violated := range checks {
+		if b := &e.num.boundFail[i]; violated && b.off < 0 {
+			b.off = off
+			v.violateEarly(e, b.keyword, off, quoted)
+		}
+	}
+}
+
+// below reports whether every value up to hi is below m (or at most m, when
+// m itself is excluded).
+func below(hi decimal.Bound, m decimal.Decimal, exclusive bool) bool {
+	if hi.Inf {
+		return false
+	}
+	c := hi.Value.Cmp(m)
+	return c < 0 || c == 0 && (hi.Open || exclusive)
+}
+
+// above reports whether every value from lo on is above m (or at least m,
+// when m itself is excluded).
+func above(lo decimal.Bound, m decimal.Decimal, exclusive bool) bool {
+	if lo.Inf {
+		return false
+	}
+	c := lo.Value.Cmp(m)
+	return c > 0 || c == 0 && (lo.Open || exclusive)
+}
+
+// numberChoicesText prunes e's enum and const number choices.
+func (v *Validator) numberChoicesText(e *eval, p []byte, off int64, before int) {
+	for i, c := range choiceSets(e.node) {
+		if !e.num.choiceOn[i] || e.num.choiceFail[i] >= 0 {
+			continue
+		}
+		if j := e.num.choice[i].feed(c.set, p, &v.steps); j >= 0 {
+			e.num.choiceFail[i] = off + int64(j)
+			v.violateEarly(e, c.keyword, e.num.choiceFail[i], before+j+1)
+		}
+	}
+}
+
+// endNumber checks what only the whole number decides.
+func (v *Validator) endNumber(e *eval, off int64) {
+	n := e.node
+	d := v.num.Value()
+	f := &v.frames[e.fr]
+	vio := violation{node: n, off: off, got: jsontok.Number, excerpt: f.excerpt, complete: true}
+	if n.Types&schema.TypeNumber == 0 && !d.IsInteger() {
+		vio.keyword = "type"
+		v.violate(e, vio)
+	}
+	exact := [4]bool{
+		n.Minimum != nil && d.Cmp(*n.Minimum) < 0,
+		n.Maximum != nil && d.Cmp(*n.Maximum) > 0,
+		n.ExclusiveMinimum != nil && d.Cmp(*n.ExclusiveMinimum) <= 0,
+		n.ExclusiveMaximum != nil && d.Cmp(*n.ExclusiveMaximum) >= 0,
+	}
+	for i, violated := range exact {
+		if violated && e.num.boundFail[i].off < 0 {
+			vio.keyword = e.num.boundFail[i].keyword
+			v.violate(e, vio)
+		}
+	}
+	if n.MultipleOf != nil && !e.num.residue.Multiple(d) {
+		vio.keyword = "multipleOf"
+		v.violate(e, vio)
+	}
+	for i, c := range choiceSets(n) {
+		if e.num.choiceOn[i] && e.num.choiceFail[i] < 0 && !c.set.HasNumber(d) {
+			vio.keyword = c.keyword // the digits fit a choice, the exponent or length did not
+			v.violate(e, vio)
+		}
+	}
+	v.heldBack(e, true)
+}
+
+// numMatcher prunes number choices digit by digit. A choice is still
+// possible while the number's significant digits so far (D) are a prefix
+// of the choice's, or equal the choice's followed only by zeros: the
+// choices of the number's sign whose digits start with D form one range of
+// Enum.NumberDigits, found by binary search per digit. The exponent and
+// the decimal point are compared when the number ends.
+type numMatcher struct {
+	lo, hi   int  // choices whose digits start with D
+	pos      int  // len(D)
+	tail     bool // some choice's digits equal D without its trailing zeros
+	started  bool // a non-zero digit was read
+	signSeen bool
+	inExp    bool
+	dead     bool
+}
+
+func (m *numMatcher) reset(set *schema.Enum) {
+	*m = numMatcher{hi: len(set.NumberDigits)}
+}
+
+// feed reads a piece of number text and returns the index in p of the
+// byte after which no choice is possible, or -1. Each probe of the binary
+// searches is counted in *steps.
+func (m *numMatcher) feed(set *schema.Enum, p []byte, steps *int64) int {
+	if m.dead || m.inExp {
+		return -1
+	}
+	for i, c := range p {
+		switch {
+		case c == '-' && !m.signSeen:
+			m.signSeen = true
+			m.lo = m.positives(set, steps)
+			continue
+		case c == '.':
+			continue
+		case c == 'e' || c == 'E':
+			m.inExp = true
+			if !m.started && !set.HasZero || m.started && !m.tail {
+				m.dead = true
+				return i
+			}
+			return -1
+		}
+		if !m.signSeen {
+			m.signSeen = true
+			m.hi = m.positives(set, steps)
+		}
+		if c == '0' && !m.started {
+			if !set.HasZero && m.lo >= m.hi {
+				m.dead = true
+				return i
+			}
+			continue
+		}
+		m.narrow(set, c, steps)
+		if c != '0' {
+			m.started = true
+			m.tail = m.lo < m.hi && len(set.Numbers[set.NumberDigits[m.lo]].Digits) == m.pos
+		}
+		if m.lo >= m.hi && !m.tail {
+			m.dead = true
+			return i
+		}
+	}
+	return -1
+}
+
+// positives returns the index in NumberDigits of the first negative
+// choice.
+func (m *numMatcher) positives(set *schema.Enum, steps *int64) int {
+	lo, hi := 0, len(set.NumberDigits)
+	for lo < hi {
+		*steps++
+		mid := int(uint(lo+hi) >> 1)
+		if set.Numbers[set.NumberDigits[mid]].Neg {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// narrow keeps the choices whose digits continue D with c.
+func (m *numMatcher) narrow(set *schema.Enum, c byte, steps *int64) {
+	digits := func(i int) []byte { return set.Numbers[set.NumberDigits[i]].Digits }
+	first, end := m.lo, m.hi
+	for first < end {
+		*steps++
+		mid := int(uint(first+end) >> 1)
+		if d := digits(mid); len(d) > m.pos && d[m.pos] >= c {
+			end = mid
+		} else {
+			first = mid + 1
+		}
+	}
+	end = m.hi
+	for l := first; l < end; {
+		*steps++
+		mid := int(uint(l+end) >> 1)
+		if digits(mid)[m.pos] > c {
+			end = mid
+		} else {
+			l = mid + 1
+		}
+	}
+	m.lo, m.hi, m.pos = first, end, m.pos+1
+}

@@ -1,0 +1,191 @@
+package validator
+
+import (
+	"github.com/toolgate/toolgate/internal/schema"
+)
+
+// This file holds the object keywords: properties, patternProperties,
+// additionalProperties, propertyNames, required, dependentRequired,
+// min/maxProperties, and the presence half of dependentSchemas. Member
+// names are matched byte by byte against the node's sorted names, so a
+// closed object rejects a name at its first byte no declared name can
+// follow.
+
+// objState is one evaluation's progress through an object.
+type objState struct {
+	keys      matcher
+	keyFailAt int64    // where the current name left every name of a closed object, or -1
+	seen      []uint64 // Keys seen, as bits
+	required  int      // required Keys seen
+	count     int64    // members so far
+	covers    bool     // some keyword of the node evaluates the current member
+	dependent []uint64 // dependentSchemas entries already reported, as bits
+	uneval    []unevalRecord
+}
+
+// recycle returns the state cleared, keeping its buffers.
+func (o objState) recycle() objState {
+	return objState{seen: o.seen[:0], dependent: o.dependent[:0], uneval: o.uneval[:0]}
+}
+
+func (o *objState) hasSeen(i int) bool { return o.seen[i/64]&(1<<(i%64)) != 0 }
+
+func (o *objState) dependentReported(i int) bool {
+	return i/64 < len(o.dependent) && o.dependent[i/64]&(1<<(i%64)) != 0
+}
+
+func (o *objState) markDependentReported(i int) {
+	for len(o.dependent) <= i/64 {
+		o.dependent = append(o.dependent, 0)
+	}
+	o.dependent[i/64] |= 1 << (i % 64)
+}
+
+// objectChecks reports whether n checks an object's content.
+func objectChecks(n *schema.Node) bool {
+	return len(n.Keys) > 0 || len(n.RequiredForbidden) > 0 || n.PatternProperties != nil ||
+		n.Additional != nil || n.PropertyNames != nil || n.MinProperties >= 0 || n.MaxProperties >= 0 ||
+		len(n.DependentSchemas) > 0 || n.UnevaluatedProperties != nil || n.Enum != nil || n.Const != nil
+}
+
+func (v *Validator) startObject(e *eval) {
+	for range (len(e.node.Keys) + 63) / 64 {
+		e.obj.seen = append(e.obj.seen, 0)
+	}
+	e.obj.keyFailAt = -1
+}
+
+// closed reports whether n refuses every member that no property or
+// pattern covers.
+func closed(n *schema.Node) bool { return n.Additional != nil && n.Additional.Never }
+
+// beginMember handles the opening quote of a member name: the member
+// count, and the propertyNames evaluation of the name, appended to names.
+func (v *Validator) beginMember(e *eval, off int64, names []entry) []entry {
+	n := e.node
+	if n.MaxProperties >= 0 && e.obj.count == n.MaxProperties {
+		v.violate(e, violation{keyword: "maxProperties", node: n, off: off})
+	}
+	e.obj.count++
+	e.obj.keys.reset(len(n.KeyNames))
+	e.obj.keyFailAt = -1
+	if n.PropertyNames != nil {
+		names = append(names, entry{node: n.PropertyNames, parent: e, rel: relPropertyNames})
+	}
+	return names
+}
+
+// memberNameText narrows e's names by a piece of the current member name.
+func (v *Validator) memberNameText(e *eval, p []byte, off int64, raw bool) {
+	n := e.node
+	i := e.obj.keys.feed(n.KeyNames, p, &v.steps)
+	if i < 0 || e.obj.keyFailAt >= 0 || !closed(n) || n.PatternProperties != nil {
+		return
+	}
+	e.obj.keyFailAt = byteOffset(off, i, raw)
+	if !v.defers(e) {
+		key := v.track.key() // holds p already: quote it up to the failing byte
+		vio := violation{keyword: "additionalProperties", node: e.node, off: e.obj.keyFailAt}
+		vio.excerpt.set(key[:len(key)-len(p)+upTo(i, p, raw)])
+		v.queue(e, vio)
+	}
+}
+
+// violateKey reports a member name that a closed object does not allow.
+func (v *Validator) violateKey(e *eval, off int64, name []byte, complete bool) {
+	vio := violation{keyword: "additionalProperties", node: e.node, off: off, complete: complete}
+	vio.excerpt.set(name)
+	v.violate(e, vio)
+}
+
+// endMemberName handles the closing quote of a member name: it marks the
+// name seen, and appends the subschemas that evaluate the member's value.
+func (v *Validator) endMemberName(e *eval, off int64, entries []entry) []entry {
+	n := e.node
+	idx := e.obj.keys.match(n.KeyNames)
+	covered := false
+	if idx >= 0 {
+		if !e.obj.hasSeen(idx) && n.Keys[idx].Required {
+			e.obj.required++
+		}
+		e.obj.seen[idx/64] |= 1 << (idx % 64)
+		if k := n.Keys[idx]; k.Declared {
+			covered = true
+			if k.Schema != nil {
+				entries = append(entries, entry{node: k.Schema, parent: e, rel: relChild})
+			}
+		}
+		v.dependentPresent(e, idx, off)
+	}
+	if pp := n.PatternProperties; pp != nil {
+		name := v.track.key()
+		for j, p := range pp.Patterns {
+			if p.Match(name) {
+				covered = true
+				entries = append(entries, entry{node: pp.Schemas[j], parent: e, rel: relChild})
+			}
+		}
+	}
+	switch {
+	case covered:
+	case closed(n):
+		covered = true
+		switch {
+		case e.obj.keyFailAt < 0:
+			// A proper prefix of a declared name, or a name only a pattern
+			// could have covered: decided at the closing quote.
+			v.violateKey(e, off, v.track.key(), true)
+		case v.defers(e):
+			v.violateKey(e, e.obj.keyFailAt, v.track.key(), true)
+		}
+	case n.Additional != nil:
+		covered = true
+		entries = append(entries, entry{node: n.Additional, parent: e, rel: relChild})
+	case n.UnevaluatedProperties != nil:
+		entries = append(entries, entry{node: n.UnevaluatedProperties, parent: e, rel: relUnevaluated})
+	}
+	e.obj.covers = covered || n.UnevaluatedProperties != nil
+	e.obj.keyFailAt = -1
+	return entries
+}
+
+// dependentPresent notes that the member Keys[idx] is present, for the
+// dependentSchemas entries that depend on it.
+func (v *Validator) dependentPresent(e *eval, idx int, off int64) {
+	for _, i := range e.node.Keys[idx].Dependents {
+		v.checkDependent(e, i, off)
+	}
+}
+
+// endObject checks what only the whole object decides.
+func (v *Validator) endObject(e *eval, off int64) {
+	n := e.node
+	if e.obj.required < len(n.Required) { // only a failure looks at each name
+		for _, idx := range n.Required {
+			if !e.obj.hasSeen(idx) {
+				v.violate(e, violation{keyword: "required", node: n, off: off, name: n.Keys[idx].Name})
+				if !e.report || v.full() {
+					break
+				}
+			}
+		}
+	}
+	for _, name := range n.RequiredForbidden {
+		v.violate(e, violation{keyword: "required", node: n, off: off, name: name})
+	}
+	for _, d := range n.DependentRequired {
+		if !e.obj.hasSeen(d.Key) {
+			continue
+		}
+		for _, r := range d.Requires {
+			if !e.obj.hasSeen(r) {
+				vio := violation{keyword: "dependentRequired", node: n, off: off, name: n.Keys[d.Key].Name}
+				vio.excerpt.set([]byte(n.Keys[r].Name))
+				v.violate(e, vio)
+			}
+		}
+	}
+	if n.MinProperties >= 0 && e.obj.count < n.MinProperties {
+		v.violate(e, violation{keyword: "minProperties", node: n, off: off, count: e.obj.count})
+	}
+}

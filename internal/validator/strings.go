@@ -1,0 +1,169 @@
+package validator
+
+import (
+	"github.com/toolgate/toolgate/internal/jsontok"
+	"github.com/toolgate/toolgate/internal/schema"
+)
+
+// This file holds the string keywords: minLength, maxLength, pattern,
+// format, and the string choices of enum and const. The length is counted
+// once per value (frame.length) and shared; each evaluation narrows its
+// own choices.
+
+// strState is one evaluation's progress through a string.
+type strState struct {
+	choice     [2]matcher // enum and const choices still possible
+	choiceOn   [2]bool
+	choiceFail [2]int64 // where the value left every choice, or -1
+	maxFail    int64    // where maxLength was exceeded, or -1
+}
+
+// stringChecks reports whether n checks a string's content.
+func stringChecks(n *schema.Node) bool {
+	return n.MinLength >= 0 || n.MaxLength >= 0 || n.Pattern != nil || n.Format != nil ||
+		n.Enum != nil || n.Const != nil
+}
+
+// stringText handles a piece of a string (or of a member name evaluated
+// by propertyNames) for every evaluation of frame fr.
+func (v *Validator) stringText(fr int32, p []byte, off int64, raw bool) {
+	f := &v.frames[fr]
+	before := f.excerpt.len()
+	f.excerpt.write(p)
+	lengthBefore := f.length
+	if f.wantLength {
+		for _, c := range p {
+			if c&0xC0 != 0x80 {
+				f.length++
+			}
+		}
+	}
+	if f.wantText {
+		f.text = append(f.text, p...)
+	}
+	for _, e := range f.evals {
+		if !e.listening() {
+			continue
+		}
+		v.steps++
+		v.stringChoicesText(e, p, off, raw, before)
+		if n := e.node.MaxLength; n >= 0 && e.str.maxFail < 0 && f.length > n {
+			i := crossing(p, n-lengthBefore)
+			e.str.maxFail = byteOffset(off, i, raw)
+			v.violateEarly(e, "maxLength", e.str.maxFail, before+upTo(i, p, raw))
+		}
+	}
+}
+
+// crossing returns the index in p of the code point that makes the
+// count pass limit, given that limit more code points fit.
+func crossing(p []byte, limit int64) int {
+	for i, c := range p {
+		if c&0xC0 == 0x80 {
+			continue
+		}
+		if limit == 0 {
+			return i
+		}
+		limit--
+	}
+	return len(p) - 1
+}
+
+// stringChoicesText narrows e's enum and const string choices.
+func (v *Validator) stringChoicesText(e *eval, p []byte, off int64, raw bool, before int) {
+	for i, c := range choiceSets(e.node) {
+		if !e.str.choiceOn[i] || e.str.choiceFail[i] >= 0 {
+			continue
+		}
+		if j := e.str.choice[i].feed(c.set.Strings, p, &v.steps); j >= 0 {
+			e.str.choiceFail[i] = byteOffset(off, j, raw)
+			v.violateEarly(e, c.keyword, e.str.choiceFail[i], before+upTo(j, p, raw))
+		}
+	}
+}
+
+// upTo is how many bytes of a Text piece p lead up to and include p[i]: an
+// escape's decoded bytes are one input byte.
+func upTo(i int, p []byte, raw bool) int {
+	if raw {
+		return i + 1
+	}
+	return len(p)
+}
+
+// violateEarly reports a violation of the current string or number found
+// before it ended, when e reports at once (streams and pass/fail
+// evaluations); a full validation's reporting evaluation reports it at the
+// value's end instead, with the whole value quoted (see heldBack). The
+// message quotes the value up to the deciding byte, the same in any split.
+//
+// The violation waits in Validator.early until the whole piece has been
+// checked (see queue), so that violations are applied in byte order.
+func (v *Validator) violateEarly(e *eval, keyword string, off int64, quoted int) {
+	if v.defers(e) {
+		return
+	}
+	f := &v.frames[e.fr]
+	vio := violation{keyword: keyword, node: e.node, off: off, got: f.kind, excerpt: f.excerpt}
+	vio.excerpt.truncate(quoted)
+	v.queue(e, vio)
+}
+
+// defers reports whether a violation found inside a name or value waits
+// for its end, so that the message quotes it whole: only for a full
+// validation's reporting evaluations.
+func (v *Validator) defers(e *eval) bool { return !v.opts.StopAtFirst && e.report }
+
+// endString checks what only the whole string decides.
+func (v *Validator) endString(e *eval, off int64) {
+	f := &v.frames[e.fr]
+	n := e.node
+	vio := violation{node: n, off: off, got: jsontok.String, excerpt: f.excerpt, complete: true}
+	for i, c := range choiceSets(n) {
+		if e.str.choiceOn[i] && e.str.choiceFail[i] < 0 && e.str.choice[i].match(c.set.Strings) < 0 {
+			vio.keyword = c.keyword // a proper prefix of a choice: decided at the closing quote
+			v.violate(e, vio)
+		}
+	}
+	v.heldBack(e, true)
+	if n.MinLength >= 0 && f.length < n.MinLength {
+		vio.keyword = "minLength"
+		v.violate(e, vio)
+	}
+	if n.Pattern != nil && !n.Pattern.Match(f.text) {
+		vio.keyword = "pattern"
+		v.violate(e, vio)
+	}
+	if n.Format != nil && !n.Format.Check(string(f.text)) {
+		vio.keyword = "format"
+		v.violate(e, vio)
+	}
+}
+
+// heldBack reports, when e defers, the violations found inside the
+// current string or number before it ended: at its end (complete), or when
+// the document broke off first.
+func (v *Validator) heldBack(e *eval, complete bool) {
+	if !v.defers(e) {
+		return
+	}
+	f := &v.frames[e.fr]
+	report := func(keyword string, at int64) {
+		if at >= 0 {
+			v.violate(e, violation{keyword: keyword, node: e.node, off: at, got: f.kind, excerpt: f.excerpt, complete: complete})
+		}
+	}
+	switch f.kind {
+	case jsontok.String:
+		report("enum", e.str.choiceFail[0])
+		report("const", e.str.choiceFail[1])
+		report("maxLength", e.str.maxFail)
+	case jsontok.Number:
+		report("enum", e.num.choiceFail[0])
+		report("const", e.num.choiceFail[1])
+		for _, b := range e.num.boundFail {
+			report(b.keyword, b.off)
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package validator_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/fixtures"
+	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/internal/validator"
+)
+
+// TestJSONSchemaSuite runs the official JSON-Schema-Test-Suite through the
+// JSON Schema profile: every required test of draft2020-12, draft2019-09
+// and draft7 (the top-level files), with the suite's remotes/ supplied as
+// request resources under http://localhost:1234/, exactly as the suite
+// prescribes. Each data value is validated whole and streamed one byte at
+// a time, and both verdicts must be the suite's. There is no expected
+// failure list for the required tests.
+func TestJSONSchemaSuite(t *testing.T) {
+	t.Parallel()
+	root := fixtures.Shared(t, filepath.Join("conformance", "json-schema-test-suite"))
+	resources := suiteRemotes(t, filepath.Join(root, "remotes"))
+	for _, dialect := range suiteDialects {
+		t.Run(dialect.dir, func(t *testing.T) {
+			t.Parallel()
+			files, err := filepath.Glob(filepath.Join(root, dialect.dir, "*.json"))
+			require.NoError(t, err)
+			require.NotEmpty(t, files)
+			failures := runSuiteFiles(t, files, dialect.dialect, resources, false)
+			if len(failures) > 0 {
+				t.Errorf("%d suite tests fail:\n%s", len(failures), strings.Join(failures, "\n"))
+			}
+		})
+	}
+}
+
+var suiteDialects = []struct {
+	dir     string
+	dialect schema.Dialect
+}{
+	{"draft2020-12", schema.Draft2020},
+	{"draft2019-09", schema.Draft2019},
+	{"draft7", schema.Draft7},
+}
+
+// suiteRemotes reads the suite's remote documents, by the URI the suite
+// serves them at.
+func suiteRemotes(t *testing.T, dir string) map[string][]byte {
+	out := map[string][]byte{}
+	err := filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() || !strings.HasSuffix(path, ".json") {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		text, err := os.ReadFile(path)
+		out["http://localhost:1234/"+filepath.ToSlash(rel)] = text
+		return err
+	})
+	require.NoError(t, err)
+	return out
+}
+
+type suiteGroup struct {
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"schema"`
+	Tests       []struct {
+		Description string          `json:"description"`
+		Data        json.RawMessage `json:"data"`
+		Valid       bool            `json:"valid"`
+	} `json:"tests"`
+}
+
+// runSuiteFiles runs every group of files and returns the failures, one
+// line each ("file/group/test: what went wrong").
+func runSuiteFiles(t *testing.T, files []string, dialect schema.Dialect, resources map[string][]byte, formats bool) []string {
+	var failures []string
+	for _, path := range files {
+		text, err := os.ReadFile(path)
+		require.NoError(t, err)
+		var groups []suiteGroup
+		require.NoError(t, json.Unmarshal(text, &groups), path)
+		file := filepath.Base(path)
+		for _, g := range groups {
+			res := schema.CompileWith(schema.JSONSchema, g.Schema, schema.Options{
+				Resources: resources, Dialect: dialect, AnyDocument: true, FormatAssertion: formats})
+			if res.Schema == nil {
+				failures = append(failures, fmt.Sprintf("%s/%s: does not compile: %s", file, g.Description, firstFindings(res.Errors)))
+				continue
+			}
+			for _, tc := range g.Tests {
+				name := fmt.Sprintf("%s/%s/%s", file, g.Description, tc.Description)
+				whole := validator.Validate(res.Schema, tc.Data, validator.Options{})
+				if whole.Valid() != tc.Valid {
+					failures = append(failures, fmt.Sprintf("%s: valid=%v, want %v %s", name, whole.Valid(), tc.Valid, firstFindings(whole.Findings)))
+					continue
+				}
+				v := validator.New(res.Schema, validator.Options{StopAtFirst: true})
+				for i := range tc.Data {
+					v.Write(tc.Data[i : i+1])
+				}
+				if streamed := v.Close(); streamed.Valid() != tc.Valid {
+					failures = append(failures, fmt.Sprintf("%s: streamed byte by byte valid=%v, want %v %s", name, streamed.Valid(), tc.Valid, firstFindings(streamed.Findings)))
+				}
+			}
+		}
+	}
+	sort.Strings(failures)
+	return failures
+}
+
+func firstFindings(fs []schema.Finding) string {
+	var parts []string
+	for i, f := range fs {
+		if i == 2 {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, fmt.Sprintf("[%s %s %s: %s]", f.Keyword, f.SchemaPath, f.InstancePath, f.Message))
+	}
+	return strings.Join(parts, " ")
+}
