@@ -693,7 +693,7 @@ func (s *splitReader) Read(p []byte) (int, error) {
 // its one result.
 func TestValidateProviderStreamRecordings(t *testing.T) {
 	t.Parallel()
-	dir := fixtures.Shared(t, filepath.Join("fixtures", "provider-streams"))
+	dir := fixtures.Testdata(t, "provider-streams")
 	c := dialReplica(t, newReplica(t, server.Config{}))
 	object, err := c.Compile(t.Context(), `{"type":"object"}`)
 	require.NoError(t, err)

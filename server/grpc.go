@@ -35,6 +35,9 @@ type Config struct {
 	MaxMessageBytes int
 	// ServerOptions are appended (TLS credentials, keepalive, ...).
 	ServerOptions []grpc.ServerOption
+	// Metrics, when set, records the server's RPC and domain metrics (see
+	// Metrics); nil records none.
+	Metrics *Metrics
 }
 
 // DefaultMaxMessageBytes is the receive limit when Config sets none.
@@ -72,6 +75,7 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 			recovery.StreamServerInterceptor(recoverOpts...),
 		),
 	}, cfg.ServerOptions...)
+	opts = append(cfg.Metrics.serverOptions(), opts...) // outermost
 	srv := grpc.NewServer(opts...)
 	svc := NewService(cfg.Options)
 	toolgatev1.RegisterValidationServiceServer(srv, svc)
@@ -80,6 +84,7 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 	hs.SetServingStatus(toolgatev1.ValidationService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	healthpb.RegisterHealthServer(srv, hs)
 	reflection.Register(srv)
+	cfg.Metrics.serve(srv, svc)
 	return srv, svc
 }
 

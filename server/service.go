@@ -5,6 +5,7 @@ package server
 
 import (
 	"context"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -20,8 +21,9 @@ import (
 // concurrent use; its only state is the store of compiled schemas.
 type Service struct {
 	toolgatev1.UnimplementedValidationServiceServer
-	opts  Options
-	store *store.Store[*schema.Schema]
+	opts    Options
+	store   *store.Store[*schema.Schema]
+	metrics *Metrics // nil: none
 }
 
 // NewService returns a Service with its own schema store.
@@ -56,7 +58,10 @@ func (s *Service) compile(req *toolgatev1.CompileSchemaRequest) (compiled, error
 	default:
 		return compiled{}, status.Error(codes.InvalidArgument, "a schema is required: set schema_json or schema_struct")
 	}
+	start := time.Now()
 	res := schema.Compile(profile, doc)
+	s.metrics.compileTime(profile, sourceSchema, start)
+	s.metrics.compiled(profile, res.Code())
 	if res.Schema == nil {
 		return compiled{res: res}, nil
 	}
@@ -128,7 +133,9 @@ func (s *Service) Validate(_ context.Context, req *toolgatev1.ValidateRequest) (
 	default:
 		return nil, status.Error(codes.InvalidArgument, "arguments are required: set arguments_json or arguments_struct")
 	}
-	return validateResponse(validator.Validate(sch, args, s.opts.validatorOptions()), handle), nil
+	res := validator.Validate(sch, args, s.opts.validatorOptions())
+	s.metrics.verdict(rpcValidate, sch.Profile, res.Code())
+	return validateResponse(res, handle), nil
 }
 
 // CompileToolset compiles every tool of a tools/list result or tool list and
@@ -157,7 +164,11 @@ func (s *Service) CompileToolset(_ context.Context, req *toolgatev1.CompileTools
 		return nil, status.Error(codes.InvalidArgument, "tools are required: set tools_list_json or tools")
 	}
 	resp := &toolgatev1.CompileToolsetResponse{Bind: map[string]string{}, Admitted: true}
-	for _, r := range toolset.Compile(profile, tools) {
+	start := time.Now()
+	results := toolset.Compile(profile, tools)
+	s.metrics.compileTime(profile, sourceToolset, start)
+	for _, r := range results {
+		s.metrics.compiled(profile, r.Code())
 		tr := &toolgatev1.ToolResult{Name: r.Name, Code: codeToProto(r.Code())}
 		tr.Errors, tr.ErrorsTruncated = findingsToProtoCapped(r.Findings(), s.opts.MaxFindings)
 		if r.Compiled != nil {

@@ -28,6 +28,8 @@ type validateStream = grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest,
 // the delta it is in.
 func (s *Service) ValidateStream(srv validateStream) error {
 	ctx := srv.Context()
+	sm := s.metrics.openStream()
+	defer sm.close()
 	out := newResultSender(srv, s.opts.StreamSendTimeout)
 	defer out.close()
 	sess := stream.NewSession(ctx, stream.Limits{
@@ -35,7 +37,11 @@ func (s *Service) ValidateStream(srv validateStream) error {
 		MaxCallBytes: s.opts.MaxCallBytes,
 		MaxTools:     s.opts.MaxToolsPerStream,
 		Validator:    s.opts.validatorOptions(),
-	}, out.send)
+	}, func(r *stream.Result) {
+		sm.result(r)
+		out.send(r)
+	})
+	sm.watch(sess)
 	requests := receive(srv)
 	idle := time.NewTimer(s.opts.StreamIdleTimeout)
 	defer idle.Stop()
@@ -58,7 +64,9 @@ func (s *Service) ValidateStream(srv validateStream) error {
 		if in.err != nil {
 			return in.err
 		}
-		if err := s.streamEvent(sess, in.req); err != nil {
+		err := s.streamEvent(sess, in.req)
+		sm.event(in.req)
+		if err != nil {
 			return streamStatus(err)
 		}
 		if err := out.failure(); err != nil {

@@ -381,11 +381,11 @@ func TestCompileToolsetFindingsCap(t *testing.T) {
 }
 
 // TestCompileToolsetMatchesCompileSchema compiles every real MCP toolset of
-// the shared fixtures and checks each tool against CompileSchema of its
+// testdata/mcp-tools and checks each tool against CompileSchema of its
 // inputSchema alone: the same code, handle and findings.
 func TestCompileToolsetMatchesCompileSchema(t *testing.T) {
 	t.Parallel()
-	dir := fixtures.Shared(t, "fixtures/mcp-tools")
+	dir := fixtures.Testdata(t, "mcp-tools")
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)

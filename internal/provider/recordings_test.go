@@ -26,12 +26,11 @@ type expectedCall struct {
 	Arguments string  `json:"arguments"`
 }
 
-// TestSharedRecordings runs every real recording in
-// ../shared/fixtures/provider-streams (next to the repository root), when
-// that directory exists.
-func TestSharedRecordings(t *testing.T) {
+// TestRealRecordings runs every real recording in the repository's
+// testdata/provider-streams (see its PROVENANCE.md).
+func TestRealRecordings(t *testing.T) {
 	t.Parallel()
-	runRecordings(t, fixtures.Shared(t, filepath.Join("fixtures", "provider-streams")))
+	runRecordings(t, fixtures.Testdata(t, "provider-streams"))
 }
 
 // TestSyntheticRecordings runs the small hand-written recordings in testdata,

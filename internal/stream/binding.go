@@ -59,7 +59,7 @@ func (s *Session) resolve(c *call, toolName string, b *Binding) {
 		s.finish(c, true, []schema.Finding{notHeld(toolName, b.Handle, viaBind)}, false)
 		return
 	}
-	c.v = validator.New(b.Schema, s.limits.Validator)
+	c.v, c.profile = validator.New(b.Schema, s.limits.Validator), b.Schema.Profile
 }
 
 func unknownTool(name string) schema.Finding {

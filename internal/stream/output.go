@@ -40,7 +40,7 @@ func (s *Session) startOutput(key string) (*call, error) {
 			Message: fmt.Sprintf("The output is bound to the handle %q, which this server does not hold, so it was not validated; bind the output schema inline (StreamBind.output_schema) or compile it on this server and bind it again.", s.output.Handle)}}, false)
 		return c, nil
 	}
-	c.v = validator.New(s.output.Schema, s.limits.Validator)
+	c.v, c.profile = validator.New(s.output.Schema, s.limits.Validator), s.output.Schema.Profile
 	if s.stripFence {
 		c.fence = &fence{}
 	}

@@ -69,6 +69,9 @@ type Result struct {
 	Early bool
 	// Bytes counts the argument bytes received when the verdict was made.
 	Bytes int64
+	// Profile is the profile of the call's schema; 0 for a call that never
+	// had one (an unknown tool).
+	Profile schema.Profile
 }
 
 // Valid reports whether the call's arguments satisfied its schema.
@@ -103,6 +106,7 @@ func errorf(kind ErrorKind, format string, args ...any) *Error {
 type call struct {
 	id, tool string
 	v        *validator.Validator
+	profile  schema.Profile
 	bytes    int64
 	done     bool // its result was sent
 	// unnamed marks a provider call whose tool is not named yet: it has no
@@ -133,6 +137,7 @@ type Session struct {
 	order   []*call // open calls in start order, for Close
 	started int
 	held    int64 // bytes held for unnamed calls, all together
+	ignored int64 // argument bytes of calls that had their verdict
 	adapter providerAdapters
 	// output is the binding of message outputs, nil when none is bound.
 	output     *Binding
@@ -228,6 +233,7 @@ func (s *Session) Delta(callID string, fragment []byte) error {
 
 func (s *Session) delta(c *call, fragment []byte) error {
 	if c.done {
+		s.ignored += int64(len(fragment))
 		return nil
 	}
 	n := int64(len(fragment))
@@ -332,7 +338,7 @@ func (s *Session) finish(c *call, early bool, findings []schema.Finding, truncat
 		s.release(c)
 	}
 	c.done = true
-	r := &Result{CallID: c.id, ToolName: c.tool, Findings: findings, Truncated: truncated, Early: early, Bytes: c.bytes}
+	r := &Result{CallID: c.id, ToolName: c.tool, Findings: findings, Truncated: truncated, Early: early, Bytes: c.bytes, Profile: c.profile}
 	s.emit(r)
 	c.v = nil
 }

@@ -343,11 +343,11 @@ func TestNumbersStayExact(t *testing.T) {
 	assert.Equal(t, above.Canonical, respelled.Canonical)
 }
 
-// mcpFixtures returns every tools/list document of the shared MCP fixtures,
-// by file name, or skips when they are absent.
+// mcpFixtures returns every tools/list document of testdata/mcp-tools, by
+// file name.
 func mcpFixtures(t *testing.T) map[string][]byte {
 	t.Helper()
-	dir := fixtures.Shared(t, "fixtures/mcp-tools")
+	dir := fixtures.Testdata(t, "mcp-tools")
 	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	require.NoError(t, err)
 	require.NotEmpty(t, paths)

@@ -141,21 +141,19 @@ func (v *Validator) branchViolation(e *eval, keyword string, off int64) violatio
 		rel = relOneOf
 	}
 	var failedAt, passedAt int64 = -1, -1
-	passes := 0
 	for _, k := range e.kids {
 		if k.rel != rel {
 			continue
 		}
 		switch k.e.status {
 		case passed:
-			passes++
 			passedAt = max(passedAt, v.decidedAt(k.e))
 		case failed:
 			failedAt = max(failedAt, v.decidedAt(k.e))
 		}
 	}
 	switch {
-	case passes > 1:
+	case rel == relOneOf && e.onePassed > 1: // positions, not branches: a branch may stand for several
 		off = passedAt
 	case failedAt >= 0:
 		off = failedAt

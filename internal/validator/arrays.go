@@ -18,8 +18,8 @@ type arrState struct {
 	uneval        []unevalRecord
 }
 
-// recycle returns the state cleared, keeping its buffers.
-func (a arrState) recycle() arrState { return arrState{uneval: a.uneval[:0]} }
+// reset clears the state, keeping its buffers.
+func (a *arrState) reset() { *a = arrState{uneval: a.uneval[:0]} }
 
 // arrayChecks reports whether n checks an array's content.
 func arrayChecks(n *schema.Node) bool {
@@ -28,6 +28,10 @@ func arrayChecks(n *schema.Node) bool {
 }
 
 func (v *Validator) startArray(e *eval) {
+	if e.arr == nil {
+		e.arr = &arrState{}
+	}
+	e.arr.reset()
 	if e.node.UniqueItems && v.frames[e.fr].unique == nil {
 		v.frames[e.fr].unique = map[uint64]struct{}{}
 		v.hashing++

@@ -82,10 +82,13 @@ type eval struct {
 	onePassed            int32 // oneOf positions decided passed
 	conditionReported    bool  // then or else already failed e
 
+	// The state of the keywords of the value's kind. The object, array
+	// and number states are allocated the first time this evaluation (which
+	// is recycled) meets such a value, and kept.
 	str     strState
-	num     numState
-	obj     objState
-	arr     arrState
+	num     *numState
+	obj     *objState
+	arr     *arrState
 	capture int32 // index of its enum/const capture in Validator.caps, or -1
 }
 
@@ -100,12 +103,14 @@ func (v *Validator) newEval(node *schema.Node, fr int32, report bool) *eval {
 	var e *eval
 	if n := len(v.free); n > 0 {
 		e, v.free = v.free[n-1], v.free[:n-1]
-		subs, kids, obj, arr := e.subs[:0], e.kids[:0], e.obj.recycle(), e.arr.recycle()
-		*e = eval{subs: subs, kids: kids, obj: obj, arr: arr}
 	} else {
 		e = &eval{}
 	}
+	// Field by field: the kind states are reset by start, for the kind met.
 	e.node, e.fr, e.report, e.capture = node, fr, report, -1
+	e.status, e.dead, e.ownDone, e.settled, e.endOff, e.pendingKids = pending, false, false, false, 0, 0
+	e.subs, e.kids = e.subs[:0], e.kids[:0]
+	e.anyFailed, e.oneFailed, e.anyPassed, e.onePassed, e.conditionReported = 0, 0, false, 0, false
 	return e
 }
 
@@ -173,6 +178,9 @@ func (v *Validator) start(e *eval) {
 	case jsontok.String:
 		e.str = strState{choiceFail: [2]int64{-1, -1}, maxFail: -1}
 	case jsontok.Number:
+		if e.num == nil {
+			e.num = &numState{}
+		}
 		v.startNumber(e)
 	case jsontok.Object:
 		v.startObject(e)
@@ -354,6 +362,8 @@ func (v *Validator) settle(e *eval) {
 		return
 	}
 	e.settled = true
-	v.settleUnevaluated(e)
+	if e.node.UnevaluatedProperties != nil || e.node.UnevaluatedItems != nil {
+		v.settleUnevaluated(e)
+	}
 	v.decide(e, passed)
 }

@@ -29,7 +29,6 @@ type frame struct {
 	// unique holds the content hashes of the elements of an array that
 	// some evaluation requires to be unique, or is nil.
 	unique map[uint64]struct{}
-	hash   contentHash // the value's content hash, while hashing
 
 	// hasUnevaluated is set when an evaluation of the object or array has
 	// unevaluatedProperties or unevaluatedItems: cover then holds, as bits
@@ -93,9 +92,11 @@ func (v *Validator) push(kind jsontok.Kind, off int64, isKey bool, entries []ent
 	}
 	fr := int32(len(v.frames) - 1)
 	f := &v.frames[fr]
-	evals, text, cover, bits, byNode := f.evals[:0], f.text[:0], f.cover[:0], f.bits[:0], f.byNode
-	*f = frame{kind: kind, off: off, pathDepth: len(v.track.levels), isKey: isKey,
-		evals: evals, text: text, cover: cover, bits: bits, byNode: byNode}
+	// Field by field, keeping the buffers (pop cleared evals and byNode).
+	f.kind, f.off, f.pathDepth, f.isKey, f.index = kind, off, len(v.track.levels), isKey, 0
+	f.excerpt.reset()
+	f.wantLength, f.length, f.wantText, f.text = false, 0, false, f.text[:0]
+	f.hasUnevaluated, f.cover, f.bits = false, f.cover[:0], f.bits[:0]
 	for _, en := range entries {
 		v.attach(fr, en.node, en.parent, en.rel, en.arg)
 		v.steps++

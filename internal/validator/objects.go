@@ -23,9 +23,9 @@ type objState struct {
 	uneval    []unevalRecord
 }
 
-// recycle returns the state cleared, keeping its buffers.
-func (o objState) recycle() objState {
-	return objState{seen: o.seen[:0], dependent: o.dependent[:0], uneval: o.uneval[:0]}
+// reset clears the state, keeping its buffers.
+func (o *objState) reset() {
+	*o = objState{seen: o.seen[:0], dependent: o.dependent[:0], uneval: o.uneval[:0], keyFailAt: -1}
 }
 
 func (o *objState) hasSeen(i int) bool { return o.seen[i/64]&(1<<(i%64)) != 0 }
@@ -49,10 +49,13 @@ func objectChecks(n *schema.Node) bool {
 }
 
 func (v *Validator) startObject(e *eval) {
+	if e.obj == nil {
+		e.obj = &objState{}
+	}
+	e.obj.reset()
 	for range (len(e.node.Keys) + 63) / 64 {
 		e.obj.seen = append(e.obj.seen, 0)
 	}
-	e.obj.keyFailAt = -1
 }
 
 // closed reports whether n refuses every member that no property or

@@ -25,7 +25,7 @@ import (
 // failure list for the required tests.
 func TestJSONSchemaSuite(t *testing.T) {
 	t.Parallel()
-	root := fixtures.Shared(t, filepath.Join("conformance", "json-schema-test-suite"))
+	root := fixtures.Testdata(t, "json-schema-test-suite")
 	resources := suiteRemotes(t, filepath.Join(root, "remotes"))
 	for _, dialect := range suiteDialects {
 		t.Run(dialect.dir, func(t *testing.T) {

@@ -74,8 +74,9 @@ type Validator struct {
 	keyFrame      bool    // a propertyNames frame is open for it
 	entries       []entry // the next element's subschemas
 	early         []queued
-	memberEntries []entry // the next member value's subschemas
-	hashing       int     // open arrays that need unique elements
+	memberEntries []entry       // the next member value's subschemas
+	hashing       int           // open arrays that need unique elements
+	hashes        []contentHash // by frame, while hashing
 	contrib       []uint64
 	walk          []*eval
 
@@ -265,10 +266,12 @@ func (v *Validator) add(off int64, format func() schema.Finding) {
 	v.findings = append(v.findings, f)
 }
 
-// stopped reports whether events at off are past the verdict.
+// stopped reports whether events at off are past the verdict; the first
+// such event halts the tokenizer, so nothing after it is read.
 func (v *Validator) stopped(off int64) bool {
-	if v.haltAt >= 0 && off > v.haltAt {
+	if v.haltAt >= 0 && off > v.haltAt && !v.halted {
 		v.halted = true
+		v.tok.Halt()
 	}
 	return v.halted
 }
