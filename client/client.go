@@ -28,7 +28,7 @@
 // in the response's code and errors. Errors returned by this package are
 // gRPC status errors (inspect them with status.Code) unless documented
 // otherwise.
-// Client.ValidateProviderStream validates the tool calls of a provider's live SSE stream as they arrive.
+// Client.ValidateProviderStream validates the tool calls of a provider's live SSE stream as they arrive, and Client.ValidateOutputStream its structured-output answer.
 // Client.CompileToolset compiles an MCP tools/list result tool by tool, and NewToolset turns the answer into the tools map of ValidateProviderStream, leaving out (and listing, with every finding) the tools that cannot be enforced.
 package client
 

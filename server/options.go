@@ -43,9 +43,18 @@ type Options struct {
 	// MaxCallBytes bounds the argument bytes of one streamed call. Default
 	// 4 MiB.
 	MaxCallBytes int64
+	// MaxToolsPerStream bounds the distinct tool names one ValidateStream
+	// may bind (each holds its compiled schema for the stream's life); the
+	// bind past it is RESOURCE_EXHAUSTED. Default 1,024.
+	MaxToolsPerStream int
 	// StreamIdleTimeout ends a ValidateStream (DEADLINE_EXCEEDED) that sends
 	// nothing for this long. Default 5 minutes.
 	StreamIdleTimeout time.Duration
+	// StreamSendTimeout ends a ValidateStream (DEADLINE_EXCEEDED) when one
+	// of its results has waited this long for the client to read it (gRPC
+	// flow control holds results a client does not read). Default 30
+	// seconds.
+	StreamSendTimeout time.Duration
 
 	// The schema limits below make a schema past them
 	// UNSUPPORTED_CAPABILITY with keyword "limit" and the measured figure
@@ -78,6 +87,8 @@ const (
 	DefaultMaxAnswerBytes = 256 << 10
 	// DefaultStreamIdleTimeout is Options.StreamIdleTimeout's default.
 	DefaultStreamIdleTimeout = 5 * time.Minute
+	// DefaultStreamSendTimeout is Options.StreamSendTimeout's default.
+	DefaultStreamSendTimeout = 30 * time.Second
 )
 
 func (o Options) withDefaults() Options {
@@ -105,8 +116,14 @@ func (o Options) withDefaults() Options {
 	if o.MaxCallBytes <= 0 {
 		o.MaxCallBytes = stream.DefaultMaxCallBytes
 	}
+	if o.MaxToolsPerStream <= 0 {
+		o.MaxToolsPerStream = stream.DefaultMaxTools
+	}
 	if o.StreamIdleTimeout <= 0 {
 		o.StreamIdleTimeout = DefaultStreamIdleTimeout
+	}
+	if o.StreamSendTimeout <= 0 {
+		o.StreamSendTimeout = DefaultStreamSendTimeout
 	}
 	return o
 }

@@ -5,18 +5,14 @@ package server
 
 import (
 	"context"
-	"errors"
-	"io"
 	"time"
 
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/store"
-	"github.com/toolgate/toolgate/internal/stream"
 	"github.com/toolgate/toolgate/internal/toolset"
 )
 
@@ -161,114 +157,6 @@ func (s *Service) Validate(ctx context.Context, req *toolgatev1.ValidateRequest)
 	}
 	s.metrics.verdict(rpcValidate, sch.Profile, r.Code())
 	return validateResponse(r, handle, s.opts.answer()), nil
-}
-
-// ValidateStream validates tool calls while they stream; see DESIGN.md §2.
-// A stream that sends nothing for Options.StreamIdleTimeout is ended with
-// DEADLINE_EXCEEDED, so abandoned streams do not hold calls forever.
-func (s *Service) ValidateStream(srv grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]) error {
-	var sendErr error
-	sm := s.metrics.openStream()
-	defer sm.close()
-	sess := stream.NewSession(stream.Limits{
-		MaxCalls:     s.opts.MaxCallsPerStream,
-		MaxCallBytes: s.opts.MaxCallBytes,
-		Validator:    s.opts.validatorOptions(),
-	}, s.store.Get, func(r *stream.Result) {
-		sm.result(r)
-		if sendErr == nil {
-			sendErr = srv.Send(callResultToProto(r, s.opts.answer()))
-		}
-	})
-	sm.watch(sess)
-	requests := receive(srv)
-	idle := time.NewTimer(s.opts.StreamIdleTimeout)
-	defer idle.Stop()
-	for {
-		var in received
-		select {
-		case in = <-requests:
-		case <-srv.Context().Done():
-			return status.FromContextError(srv.Context().Err()).Err()
-		case <-idle.C:
-			return status.Errorf(codes.DeadlineExceeded, "the stream sent nothing for %s", s.opts.StreamIdleTimeout)
-		}
-		idle.Reset(s.opts.StreamIdleTimeout)
-		if errors.Is(in.err, io.EOF) {
-			sess.Close()
-			return sendErr
-		}
-		if in.err != nil {
-			return in.err
-		}
-		err := s.streamEvent(sess, in.req)
-		sm.event(in.req)
-		if err != nil {
-			return streamStatus(err)
-		}
-		if sendErr != nil {
-			return sendErr
-		}
-	}
-}
-
-// received is one Recv outcome.
-type received struct {
-	req *toolgatev1.ValidateStreamRequest
-	err error
-}
-
-// receive reads the stream on its own goroutine, so the handler can also
-// wait for the idle timer. The goroutine ends with the stream: once the
-// handler returns, Recv fails and the last send finds the buffer or the
-// stream's context done.
-func receive(srv grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]) <-chan received {
-	out := make(chan received, 1)
-	go func() {
-		for {
-			req, err := srv.Recv()
-			select {
-			case out <- received{req, err}:
-			case <-srv.Context().Done():
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return out
-}
-
-func (s *Service) streamEvent(sess *stream.Session, req *toolgatev1.ValidateStreamRequest) error {
-	switch ev := req.GetEvent().(type) {
-	case *toolgatev1.ValidateStreamRequest_Bind:
-		return sess.Bind(ev.Bind.GetTools())
-	case *toolgatev1.ValidateStreamRequest_Start:
-		return sess.Start(ev.Start.GetCallId(), ev.Start.GetToolName(), ev.Start.GetHandle())
-	case *toolgatev1.ValidateStreamRequest_Delta:
-		return sess.Delta(ev.Delta.GetCallId(), []byte(ev.Delta.GetFragment()))
-	case *toolgatev1.ValidateStreamRequest_End:
-		return sess.End(ev.End.GetCallId())
-	case *toolgatev1.ValidateStreamRequest_ProviderEvent:
-		return sess.ProviderEvent(providerFromProto(ev.ProviderEvent.GetProvider()), []byte(ev.ProviderEvent.GetEventJson()))
-	}
-	return status.Error(codes.InvalidArgument, "a stream request must set one event")
-}
-
-// streamStatus maps a session error to a gRPC status.
-func streamStatus(err error) error {
-	var se *stream.Error
-	if !errors.As(err, &se) {
-		return err
-	}
-	switch se.Kind {
-	case stream.NotFound:
-		return status.Error(codes.NotFound, se.Msg)
-	case stream.ResourceExhausted:
-		return status.Error(codes.ResourceExhausted, se.Msg)
-	}
-	return status.Error(codes.InvalidArgument, se.Msg)
 }
 
 // CompileToolset compiles every tool of a tools/list result or tool list,

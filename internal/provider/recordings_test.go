@@ -13,18 +13,11 @@ import (
 
 	"github.com/toolgate/toolgate/internal/fixtures"
 	"github.com/toolgate/toolgate/internal/provider"
+	"github.com/toolgate/toolgate/internal/provider/recording"
 )
 
 // recordingDirs maps a recordings directory to its provider.
-var recordingDirs = map[string]provider.Provider{
-	"openai-chat":            provider.OpenAIChat,
-	"openai-chat-compatible": provider.OpenAIChat,
-	"openai-responses":       provider.OpenAIResponses,
-	"anthropic":              provider.Anthropic,
-	"gemini":                 provider.Gemini,
-	"bedrock":                provider.Bedrock,
-	"cohere":                 provider.Cohere,
-}
+var recordingDirs = recording.Dirs
 
 // expectedCall is one element of a recording's .expected.json.
 type expectedCall struct {

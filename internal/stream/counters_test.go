@@ -19,17 +19,17 @@ func TestCounters(t *testing.T) {
 	h := newHarness(t, stream.Limits{})
 	assert.Equal(t, stream.Counters{}, h.Counters())
 
-	require.NoError(t, h.Start("c1", "todo", ""))
+	require.NoError(t, h.Start("c1", "todo", nil))
 	h.deltas(t, "c1", `{"action":"up`, `date"}`)
 	assert.Equal(t, stream.Counters{Started: 1}, h.Counters(), "bytes before a verdict are not ignored")
 
-	require.NoError(t, h.Start("c2", "todo", ""))
+	require.NoError(t, h.Start("c2", "todo", nil))
 	h.deltas(t, "c2", `{"action":"x`) // no choice starts with x: rejected here
 	require.Len(t, h.results, 1)
 	h.deltas(t, "c2", `yz"}`, `  `)
 	assert.Equal(t, stream.Counters{Started: 2, IgnoredBytes: 6}, h.Counters())
 
-	require.NoError(t, h.Start("c3", "nosuchtool", "")) // rejected at its start
+	require.NoError(t, h.Start("c3", "nosuchtool", nil)) // rejected at its start
 	h.deltas(t, "c3", `{}`)
 	assert.Equal(t, stream.Counters{Started: 3, IgnoredBytes: 8}, h.Counters())
 
@@ -43,9 +43,9 @@ func TestCounters(t *testing.T) {
 func TestResultProfile(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, stream.Limits{})
-	require.NoError(t, h.Start("known", "todo", ""))
+	require.NoError(t, h.Start("known", "todo", nil))
 	require.NoError(t, h.End("known"))
-	require.NoError(t, h.Start("unknown", "nosuchtool", ""))
+	require.NoError(t, h.Start("unknown", "nosuchtool", nil))
 	require.Len(t, h.results, 2)
 	assert.Equal(t, schema.ToolInput, h.results[0].Profile)
 	assert.Equal(t, schema.Profile(0), h.results[1].Profile)
