@@ -37,8 +37,19 @@ type boundCase struct {
 	memberHashes bool
 }
 
+// hostileScale divides the hostile sizes under the race detector, which
+// makes compiling a million enum choices take minutes; the steps per byte,
+// which the test bounds, do not depend on it.
+var hostileScale = func() int {
+	if raceEnabled {
+		return 10
+	}
+	return 1
+}()
+
 func hostileCases() []boundCase {
 	repeat := func(n int, f func(i int) string) string {
+		n = max(n/hostileScale, 1)
 		parts := make([]string, n)
 		for i := range parts {
 			parts[i] = f(i)
@@ -46,6 +57,7 @@ func hostileCases() []boundCase {
 		return strings.Join(parts, ",")
 	}
 	identical := repeat(10_000, func(int) string { return `{"type":"string"}` })
+	strCount := 400_000 / hostileScale
 	strChoices := repeat(400_000, func(i int) string { return fmt.Sprintf(`"c%06d"`, i) })
 	numChoices := repeat(1_000_000, func(i int) string { return fmt.Sprintf("%d.%d", i, i%7) })
 	names := repeat(100_000, func(i int) string { return fmt.Sprintf(`"name%06d":{"type":"integer"}`, i) })
@@ -64,7 +76,7 @@ func hostileCases() []boundCase {
 			name:    "enum of 400,000 strings against 100,000 items",
 			profile: schema.ToolInput,
 			schema:  `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","enum":[` + strChoices + `]}}}}`,
-			doc:     `{"a":[` + repeat(100_000, func(i int) string { return fmt.Sprintf(`"c%06d"`, (i*7919)%400_000) }) + `]}`,
+			doc:     `{"a":[` + repeat(100_000, func(i int) string { return fmt.Sprintf(`"c%06d"`, (i*7919)%strCount) }) + `]}`,
 			valid:   true,
 			choices: 400_000,
 		},
@@ -80,7 +92,7 @@ func hostileCases() []boundCase {
 			name:    "numeric enum of a million choices against 10 KB of numbers",
 			profile: schema.ToolInput,
 			schema:  `{"type":"object","properties":{"l":{"type":"array","items":{"type":"number","enum":[` + numChoices + `]}}}}`,
-			doc:     `{"l":[` + repeat(1_000, func(i int) string { return fmt.Sprintf("%d.%d", i*997, (i*997)%7) }) + `]}`,
+			doc:     `{"l":[` + repeat(1_000, func(i int) string { return fmt.Sprintf("%d.%d", i*97, (i*97)%7) }) + `]}`,
 			valid:   true,
 			choices: 1_000_000,
 		},
@@ -88,7 +100,7 @@ func hostileCases() []boundCase {
 			name:    "100,000 declared names against 20,000 members",
 			profile: schema.ToolInput,
 			schema:  `{"type":"object","properties":{` + names + `},"additionalProperties":false}`,
-			doc:     `{` + repeat(20_000, func(i int) string { return fmt.Sprintf(`"name%06d":%d`, i*5, i) }) + `}`,
+			doc:     `{` + repeat(20_000, func(i int) string { return fmt.Sprintf(`"name%06d":%d`, i*5%(100_000/hostileScale), i) }) + `}`,
 			valid:   true,
 			choices: 100_000,
 
