@@ -154,7 +154,7 @@ breaking: $(BUF_BIN) ## Check proto/ for breaking changes against the main branc
 .PHONY: mcp-report
 mcp-report: ## Regenerate the README's report on testdata/mcp-tools
 	@report="$$(mktemp)"; trap 'rm -f "$$report" README.md.tmp' EXIT; \
-	$(GO) run ./server/cmd/toolgate check --summary testdata/mcp-tools/*.json > "$$report"; \
+	$(GO) run ./server/cmd/toolgate check --summary --profile tool_input,json_schema testdata/mcp-tools/*.json > "$$report"; \
 	awk -v report="$$report" ' \
 		/^<!-- mcp-report:begin -->$$/ { print; print ""; while ((getline line < report) > 0) print line; print ""; skip = 1; begin++; next } \
 		/^<!-- mcp-report:end -->$$/ { skip = 0; end++ } \
