@@ -33,8 +33,8 @@ package jsontok
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math/bits"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -89,7 +89,7 @@ type SyntaxError struct {
 }
 
 // Error implements error.
-func (e *SyntaxError) Error() string { return fmt.Sprintf("%s at byte %d", e.Msg, e.Offset) }
+func (e *SyntaxError) Error() string { return e.Msg + " at byte " + strconv.FormatInt(e.Offset, 10) }
 
 // DefaultMaxDepth is the nesting limit used when none is given.
 const DefaultMaxDepth = 128
@@ -184,9 +184,12 @@ func (t *Tokenizer) Err() error {
 	return t.err
 }
 
-func (t *Tokenizer) fail(off int64, format string, args ...any) error {
+// fail stops the tokenizer with a syntax error (messages are built by
+// concatenation: a document that is not JSON costs little more to reject
+// than to read).
+func (t *Tokenizer) fail(off int64, msg string) error {
 	t.state = stError
-	t.err = &SyntaxError{Offset: off, Msg: fmt.Sprintf(format, args...)}
+	t.err = &SyntaxError{Offset: off, Msg: msg}
 	return t.err
 }
 
@@ -268,7 +271,7 @@ func (t *Tokenizer) step(p []byte, i int) (int, error) {
 		return i + 1, nil
 	case stLiteral:
 		if c != t.lit[0] {
-			return i, t.fail(off, "invalid character %s in literal %s", quoteByte(c), t.litKind)
+			return i, t.fail(off, "invalid character "+quoteByte(c)+" in literal "+t.litKind.String())
 		}
 		t.lit = t.lit[1:]
 		if t.lit == "" {
@@ -283,10 +286,10 @@ func (t *Tokenizer) step(p []byte, i int) (int, error) {
 func (t *Tokenizer) structural(c byte, off int64) error {
 	switch t.state {
 	case stDone:
-		return t.fail(off, "invalid character %s after top-level value", quoteByte(c))
+		return t.fail(off, "invalid character "+quoteByte(c)+" after top-level value")
 	case stColon:
 		if c != ':' {
-			return t.fail(off, "invalid character %s after object key", quoteByte(c))
+			return t.fail(off, "invalid character "+quoteByte(c)+" after object key")
 		}
 		t.state = stValue
 		return nil
@@ -302,7 +305,7 @@ func (t *Tokenizer) structural(c byte, off int64) error {
 		if c == '}' && t.state == stKeyOrEnd {
 			return t.closeContainer(true, off)
 		}
-		return t.fail(off, "invalid character %s looking for beginning of object key string", quoteByte(c))
+		return t.fail(off, "invalid character "+quoteByte(c)+" looking for beginning of object key string")
 	}
 	if c == ']' && t.state == stValueOrEnd {
 		return t.closeContainer(false, off)
@@ -320,9 +323,9 @@ func (t *Tokenizer) afterValueByte(c byte, off int64) error {
 	case c == '}' && isObject, c == ']' && !isObject:
 		return t.closeContainer(isObject, off)
 	case isObject:
-		return t.fail(off, "invalid character %s after object key:value pair", quoteByte(c))
+		return t.fail(off, "invalid character "+quoteByte(c)+" after object key:value pair")
 	default:
-		return t.fail(off, "invalid character %s after array element", quoteByte(c))
+		return t.fail(off, "invalid character "+quoteByte(c)+" after array element")
 	}
 	return nil
 }
@@ -331,7 +334,7 @@ func (t *Tokenizer) beginValue(c byte, off int64) error {
 	switch c {
 	case '{', '[':
 		if len(t.stack) >= t.maxDepth {
-			err := t.fail(off, "nesting deeper than the limit of %d", t.maxDepth)
+			err := t.fail(off, "nesting deeper than the limit of "+strconv.Itoa(t.maxDepth))
 			t.err.TooDeep = true
 			return err
 		}
@@ -355,7 +358,7 @@ func (t *Tokenizer) beginValue(c byte, off int64) error {
 	case 'n':
 		t.beginLiteral(Null, "ull", off)
 	default:
-		return t.fail(off, "invalid character %s looking for beginning of value", quoteByte(c))
+		return t.fail(off, "invalid character "+quoteByte(c)+" looking for beginning of value")
 	}
 	return nil
 }
@@ -563,7 +566,7 @@ func (t *Tokenizer) stringSpecial(c byte, i int) (int, error) {
 	case '\\':
 		t.state = stEscape
 	default:
-		return i, t.fail(off, "invalid control character %s in string", quoteByte(c))
+		return i, t.fail(off, "invalid control character "+quoteByte(c)+" in string")
 	}
 	return i + 1, nil
 }
@@ -613,7 +616,7 @@ func (t *Tokenizer) escape(c byte, off int64) error {
 		t.state, t.hexN, t.hexVal = stUnicode, 0, 0
 		return nil
 	default:
-		return t.fail(off, "invalid escape %s in string", quoteByte(c))
+		return t.fail(off, "invalid escape "+quoteByte(c)+" in string")
 	}
 	if !t.skip {
 		t.scratch[0] = b
@@ -626,7 +629,7 @@ func (t *Tokenizer) escape(c byte, off int64) error {
 func (t *Tokenizer) hex(c byte, off int64) error {
 	v := hexValue(c)
 	if v < 0 {
-		return t.fail(off, "invalid character %s in \\u escape", quoteByte(c))
+		return t.fail(off, "invalid character "+quoteByte(c)+" in \\u escape")
 	}
 	t.hexVal = t.hexVal<<4 | rune(v)
 	if t.hexN++; t.hexN < 4 {
@@ -680,7 +683,7 @@ func (t *Tokenizer) number(p []byte, i int) (int, error) {
 		t.afterValue()
 		return i, nil // the delimiter is consumed by the next step
 	}
-	return i, t.fail(off, "invalid character %s in numeric literal", quoteByte(p[i]))
+	return i, t.fail(off, "invalid character "+quoteByte(p[i])+" in numeric literal")
 }
 
 // numberNext is the number grammar's transition function.
@@ -757,9 +760,10 @@ func hexValue(c byte) int {
 
 func quoteByte(c byte) string {
 	if c >= 0x20 && c < 0x7F {
-		return fmt.Sprintf("%q", rune(c))
+		return strconv.QuoteRune(rune(c))
 	}
-	return fmt.Sprintf("0x%02X", c)
+	const hex = "0123456789ABCDEF"
+	return string([]byte{'0', 'x', hex[c>>4], hex[c&15]})
 }
 
 // plain marks the ASCII bytes that stand for themselves inside a string.

@@ -2,11 +2,12 @@ package validator
 
 import (
 	"cmp"
-	"fmt"
 	"hash/maphash"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/toolgate/toolgate/internal/decimal"
 	"github.com/toolgate/toolgate/internal/jsontok"
@@ -179,14 +180,15 @@ func put(v *Validator) {
 
 func (v *Validator) syntax(err error) {
 	v.flushHeldBack()
-	off := v.tok.Offset()
-	msg := err.Error()
-	if se, ok := err.(*jsontok.SyntaxError); ok {
-		off, msg = se.Offset, se.Msg+fmt.Sprintf(" at byte %d", se.Offset)
+	se, ok := err.(*jsontok.SyntaxError)
+	if !ok { // the tokenizer makes no other error; keep its text all the same
+		se = &jsontok.SyntaxError{Offset: v.tok.Offset(), Msg: err.Error()}
 	}
-	v.add(off, func() schema.Finding {
+	v.add(se.Offset, func() schema.Finding {
+		var pos [20]byte
 		return schema.Finding{Code: schema.CodeValidation, Keyword: "json", InstancePath: v.track.path(len(v.track.levels)),
-			Message: "The arguments are not valid JSON: " + msg + ".", Offset: off}
+			Message: "The arguments are not valid JSON: " + se.Msg + " at byte " + string(strconv.AppendInt(pos[:0], se.Offset, 10)) + ".",
+			Offset:  se.Offset}
 	})
 }
 
@@ -262,8 +264,12 @@ func (v *Validator) add(off int64, format func() schema.Finding) {
 		return
 	}
 	f := format()
-	f.InstancePath = strings.ToValidUTF8(f.InstancePath, "\uFFFD")
-	f.Message = strings.ToValidUTF8(f.Message, "\uFFFD")
+	if !utf8.ValidString(f.InstancePath) { // proto strings must be UTF-8
+		f.InstancePath = strings.ToValidUTF8(f.InstancePath, "\uFFFD")
+	}
+	if !utf8.ValidString(f.Message) {
+		f.Message = strings.ToValidUTF8(f.Message, "\uFFFD")
+	}
 	v.findings = append(v.findings, f)
 }
 
