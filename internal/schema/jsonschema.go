@@ -88,7 +88,7 @@ func compileJSONSchema(doc []byte, opts Options) *Result {
 	res.Errors, res.Warnings = c.errors, c.warnings
 	if len(res.Errors) == 0 {
 		res.Schema = &Schema{Root: node, Profile: JSONSchema, MaxDigits: c.maxDigits, Nodes: int(c.nodes)}
-		c.finish(res, opts.Limits.MaxWidth)
+		c.finish(res, opts.Limits.MaxWidth, root.root)
 		res.Key = c.handleKey(res.Canonical)
 	}
 	return res

@@ -41,7 +41,7 @@ type realTool struct {
 
 func readRealTools(t *testing.T) []realTool {
 	var tools []realTool
-	mcp, err := filepath.Glob(fixtures.Testdata(t, "mcp-tools/*.json"))
+	mcp, err := filepath.Glob(filepath.Join(fixtures.Testdata(t, "mcp-tools"), "*.json"))
 	require.NoError(t, err)
 	for _, path := range mcp {
 		var list struct {
@@ -55,7 +55,7 @@ func readRealTools(t *testing.T) []realTool {
 			tools = append(tools, realTool{file: filepath.Base(path), name: tool.Name, schema: tool.InputSchema})
 		}
 	}
-	sigma, err := filepath.Glob(fixtures.Testdata(t, "sigma-tools/*.cases.json"))
+	sigma, err := filepath.Glob(filepath.Join(fixtures.Testdata(t, "sigma-tools"), "*.cases.json"))
 	require.NoError(t, err)
 	for _, casesPath := range sigma {
 		name := strings.TrimSuffix(filepath.Base(casesPath), ".cases.json")
@@ -77,7 +77,9 @@ func TestJSONSchemaRealTools(t *testing.T) {
 	t.Cleanup(func() {
 		n, valid := compared.Load(), validCount.Load()
 		t.Logf("%d arguments compared with the oracle, %d of them valid", n, valid)
-		assert.InDelta(t, 0.5, float64(valid)/float64(n), 0.35, "the arguments are too one-sided to be a good test")
+		if n > 0 {
+			assert.InDelta(t, 0.5, float64(valid)/float64(n), 0.35, "the arguments are too one-sided to be a good test")
+		}
 	})
 	for _, tool := range readRealTools(t) {
 		t.Run(tool.file+"/"+tool.name, func(t *testing.T) {

@@ -23,6 +23,15 @@ func (mt *matcher) feed(names []string, p []byte, steps *int64) int {
 	}
 	for i, b := range p {
 		lo, hi, pos := mt.lo, mt.hi, mt.pos
+		if hi-lo == 1 { // one candidate left: compare, no search
+			*steps++
+			if s := names[lo]; len(s) > pos && s[pos] == b {
+				mt.pos++
+				continue
+			}
+			mt.dead = true
+			return i
+		}
 		// Within [lo, hi) every name has the same pos bytes; the ones that
 		// end there come first, then they are ordered by their byte at pos.
 		first, end := lo, hi

@@ -28,12 +28,6 @@ type boundFailure struct {
 	off     int64
 }
 
-// numberChecks reports whether n checks a number's content.
-func numberChecks(n *schema.Node) bool {
-	return n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil || n.ExclusiveMaximum != nil ||
-		n.MultipleOf != nil || n.Types&schema.TypeNumber == 0 || n.Enum != nil || n.Const != nil
-}
-
 // hasBounds reports whether n has a bound that the digits may decide
 // before the number ends.
 func hasBounds(n *schema.Node) bool {

@@ -2,11 +2,12 @@ package validator
 
 import (
 	"cmp"
-	"fmt"
 	"hash/maphash"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/toolgate/toolgate/internal/decimal"
 	"github.com/toolgate/toolgate/internal/jsontok"
@@ -71,11 +72,13 @@ type Validator struct {
 
 	// Scratch state of the token being handled.
 	inKey         bool    // the current text is a member name
+	skipping      bool    // the current scalar is trivial: no frame (see events.trivial)
 	keyFrame      bool    // a propertyNames frame is open for it
 	entries       []entry // the next element's subschemas
 	early         []queued
-	memberEntries []entry // the next member value's subschemas
-	hashing       int     // open arrays that need unique elements
+	memberEntries []entry       // the next member value's subschemas
+	hashing       int           // open arrays that need unique elements
+	hashes        []contentHash // by frame, while hashing
 	contrib       []uint64
 	walk          []*eval
 
@@ -103,7 +106,7 @@ func (v *Validator) Reset() {
 	for len(v.frames) > 0 {
 		v.pop()
 	}
-	v.inKey, v.keyFrame, v.hashing, v.steps = false, false, 0, 0
+	v.inKey, v.keyFrame, v.skipping, v.hashing, v.steps = false, false, false, 0, 0
 	v.findings, v.truncated, v.haltAt, v.halted, v.closed = v.findings[:0], false, -1, false, false
 }
 
@@ -177,14 +180,15 @@ func put(v *Validator) {
 
 func (v *Validator) syntax(err error) {
 	v.flushHeldBack()
-	off := v.tok.Offset()
-	msg := err.Error()
-	if se, ok := err.(*jsontok.SyntaxError); ok {
-		off, msg = se.Offset, se.Msg+fmt.Sprintf(" at byte %d", se.Offset)
+	se, ok := err.(*jsontok.SyntaxError)
+	if !ok { // the tokenizer makes no other error; keep its text all the same
+		se = &jsontok.SyntaxError{Offset: v.tok.Offset(), Msg: err.Error()}
 	}
-	v.add(off, func() schema.Finding {
+	v.add(se.Offset, func() schema.Finding {
+		var pos [20]byte
 		return schema.Finding{Code: schema.CodeValidation, Keyword: "json", InstancePath: v.track.path(len(v.track.levels)),
-			Message: "The arguments are not valid JSON: " + msg + ".", Offset: off}
+			Message: "The arguments are not valid JSON: " + se.Msg + " at byte " + string(strconv.AppendInt(pos[:0], se.Offset, 10)) + ".",
+			Offset:  se.Offset}
 	})
 }
 
@@ -226,6 +230,20 @@ func (v *Validator) report(vio *violation, pathDepth int) {
 // full reports whether no more findings can be kept.
 func (v *Validator) full() bool { return v.truncated }
 
+// keeps reports whether a finding made at off would be kept: what add
+// decides, without changing anything.
+func (v *Validator) keeps(off int64) bool {
+	if v.opts.StopAtFirst && v.haltAt >= 0 {
+		switch {
+		case off < v.haltAt:
+			return true
+		case off > v.haltAt:
+			return false
+		}
+	}
+	return len(v.findings) < v.opts.MaxFindings
+}
+
 // add records a finding made at off, formatting it only if it is kept.
 //
 // Independent checks of one Text piece (a name, an enum capture, a string's
@@ -246,15 +264,21 @@ func (v *Validator) add(off int64, format func() schema.Finding) {
 		return
 	}
 	f := format()
-	f.InstancePath = strings.ToValidUTF8(f.InstancePath, "\uFFFD")
-	f.Message = strings.ToValidUTF8(f.Message, "\uFFFD")
+	if !utf8.ValidString(f.InstancePath) { // proto strings must be UTF-8
+		f.InstancePath = strings.ToValidUTF8(f.InstancePath, "\uFFFD")
+	}
+	if !utf8.ValidString(f.Message) {
+		f.Message = strings.ToValidUTF8(f.Message, "\uFFFD")
+	}
 	v.findings = append(v.findings, f)
 }
 
-// stopped reports whether events at off are past the verdict.
+// stopped reports whether events at off are past the verdict; the first
+// such event halts the tokenizer, so nothing after it is read.
 func (v *Validator) stopped(off int64) bool {
-	if v.haltAt >= 0 && off > v.haltAt {
+	if v.haltAt >= 0 && off > v.haltAt && !v.halted {
 		v.halted = true
+		v.tok.Halt()
 	}
 	return v.halted
 }
