@@ -160,7 +160,7 @@ func numberTails(t []byte, nums []*big.Rat) []string {
 	case p.exp != nil && len(p.exp) == 0:
 		out = []string{"0", "1", "400", "5"}
 	case p.exp != nil:
-		out = []string{"", "0", "5", "00"}
+		out = []string{"", "0", "5", "00", "9", "400"}
 	case p.frac != nil && len(p.frac) == 0:
 		out = []string{"0", "5", "9", "0001", "5e-400", "9e400", "0e1"}
 	case p.frac != nil:
