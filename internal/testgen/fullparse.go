@@ -133,11 +133,11 @@ func (p *fullParser) keyword(n *FullNode, m map[string]any, k, path string) erro
 		if list, ok = v.([]any); ok {
 			n.Enum = []any{}
 			for _, x := range list {
-				n.Enum = append(n.Enum, fromJSON(x))
+				n.Enum = append(n.Enum, FromJSON(x))
 			}
 		}
 	case "const":
-		n.Const, n.HasConst = fromJSON(v), true
+		n.Const, n.HasConst = FromJSON(v), true
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
 		var x *big.Rat
 		if x, ok = number(v); ok {
@@ -171,7 +171,7 @@ func (p *fullParser) keyword(n *FullNode, m map[string]any, k, path string) erro
 		// Read with the document's Defs.
 	default:
 		if !handledKeywords[k] {
-			n.Annotations = append(n.Annotations, Member{k, fromJSON(v)})
+			n.Annotations = append(n.Annotations, Member{k, FromJSON(v)})
 			return nil
 		}
 		err = p.subschemas(n, m, k, path)
@@ -196,7 +196,7 @@ func (p *fullParser) subschemas(n *FullNode, m map[string]any, k, path string) e
 		return one(&n.Items)
 	case "additionalItems":
 		if _, tuple := m["items"].([]any); !tuple {
-			n.Annotations = append(n.Annotations, Member{k, fromJSON(v)}) // meaningless without an items array
+			n.Annotations = append(n.Annotations, Member{k, FromJSON(v)}) // meaningless without an items array
 			return nil
 		}
 		return one(&n.Items)

@@ -275,7 +275,7 @@ func parseNode(doc any, path string) (*Node, error) {
 			ok = isList
 			n.Enum = []any{}
 			for _, x := range list {
-				n.Enum = append(n.Enum, fromJSON(x))
+				n.Enum = append(n.Enum, FromJSON(x))
 			}
 		case "oneOf":
 			list, isList := v.([]any)
@@ -301,7 +301,7 @@ func parseNode(doc any, path string) (*Node, error) {
 }
 
 // fromJSON converts a value decoded by encoding/json with UseNumber.
-func fromJSON(v any) any {
+func FromJSON(v any) any {
 	switch v := v.(type) {
 	case json.Number:
 		x, ok := new(big.Rat).SetString(string(v))
@@ -312,13 +312,13 @@ func fromJSON(v any) any {
 	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
-			out[i] = fromJSON(x)
+			out[i] = FromJSON(x)
 		}
 		return out
 	case map[string]any:
 		out := Object{}
 		for _, k := range sortedKeys(v) {
-			out = append(out, Member{k, fromJSON(v[k])})
+			out = append(out, Member{k, FromJSON(v[k])})
 		}
 		return out
 	}

@@ -338,7 +338,7 @@ func checkExact(t *testing.T, c *earlyCase, tally *earlyTally, reports *int) {
 			}
 			value := doc[span.Start:span.End]
 			if (f.Keyword == "enum" || f.Keyword == "const") && (value[0] == '{' || value[0] == '[') &&
-				bytes.ContainsAny(testgen.Compact(jsonToValue(alone[f.Keyword])), "{[") {
+				bytes.ContainsAny(testgen.Compact(testgen.FromJSON(alone[f.Keyword])), "{[") {
 				tally.add("compositeChoices", 1) // §6: compared at the value's end
 				continue
 			}
@@ -400,7 +400,7 @@ type earlyJudge struct {
 }
 
 func newEarlyJudge(t *testing.T, c *earlyCase, keyword string, value []byte, alone map[string]any) *earlyJudge {
-	j := &earlyJudge{c: c, keyword: keyword, value: value, alone: alone, text: testgen.Compact(jsonToValue(alone))}
+	j := &earlyJudge{c: c, keyword: keyword, value: value, alone: alone, text: testgen.Compact(testgen.FromJSON(alone))}
 	var err error
 	if j.oracle, err = jsOracle(j.text, c.gen.Dialect); err != nil {
 		t.Fatalf("seed %d: the oracle refuses %s: %v", c.seed, j.text, err)
@@ -492,28 +492,6 @@ func (j *earlyJudge) late(at int) earlyVerdict {
 	v := j.value
 	return earlyVerdict{kind: "late", detail: fmt.Sprintf("%s rejected at byte %d (%q) of the value %q, %d bytes after the first impossible byte %d (%q): no completion of %q satisfies %s alone",
 		j.keyword, at, v[min(at, len(v)-1)], v, at-first, first, v[first], v[:first+1], j.text)}
-}
-
-// jsonToValue turns a document decoded by jsonschema.UnmarshalJSON into
-// a testgen value, members sorted by name.
-func jsonToValue(v any) any {
-	switch v := v.(type) {
-	case json.Number:
-		return testgen.Num(string(v))
-	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = jsonToValue(x)
-		}
-		return out
-	case map[string]any:
-		out := testgen.Object{}
-		for _, k := range slices.Sorted(maps.Keys(v)) {
-			out = append(out, testgen.Member{Name: k, Value: jsonToValue(v[k])})
-		}
-		return out
-	}
-	return v
 }
 
 // TestEarlyJudgeCatchesShiftedRejections shows that the exactness check
