@@ -154,7 +154,7 @@ func jsDiffSeedCase(t *testing.T, seed uint64, tally *jsDiffTally, reports *int)
 		}
 		ours := validator.Validate(c.ours, instance, validator.Options{})
 		diffCheckSplit(t, c.ours, instance, ours, r, seed)
-		jsCheckBytewise(t, c.ours, instance, seed)
+		jsCheckBytewise(t, c.ours, instance, ours, seed)
 		for _, f := range ours.Findings {
 			if !utf8.ValidString(f.InstancePath) || !utf8.ValidString(f.Message) {
 				diffReport(t, reports, "seed %d instance %d: a finding is not UTF-8\ninstance: %q\nfinding: %+v", seed, k, instance, f)
@@ -185,8 +185,9 @@ func jsDiffSeedCase(t *testing.T, seed uint64, tally *jsDiffTally, reports *int)
 }
 
 // jsCheckBytewise checks that StopAtFirst fed one byte at a time finds
-// what it finds on the whole document.
-func jsCheckBytewise(t *testing.T, s *schema.Schema, instance []byte, seed uint64) {
+// what it finds on the whole document, and that what it finds are the
+// findings a full validation (all, whole) makes at the earliest offset.
+func jsCheckBytewise(t *testing.T, s *schema.Schema, instance []byte, all validator.Result, seed uint64) {
 	stop := validator.Options{StopAtFirst: true}
 	whole := diffFeed(s, stop, instance, []int{len(instance)})
 	ones := make([]int, len(instance))
@@ -197,4 +198,16 @@ func jsCheckBytewise(t *testing.T, s *schema.Schema, instance []byte, seed uint6
 	assert.Equal(t, fixtures.Stable(whole.Findings), fixtures.Stable(bytewise.Findings),
 		"seed %d: StopAtFirst one byte at a time differs from the whole document\ninstance: %s\nwhole:    %s\nbytewise: %s",
 		seed, instance, diffFindings(whole.Findings), diffFindings(bytewise.Findings))
+	if whole.Valid() || all.Truncated || whole.Truncated {
+		return
+	}
+	var first []schema.Finding
+	for _, f := range all.Findings {
+		if f.Offset == whole.Findings[0].Offset {
+			first = append(first, f)
+		}
+	}
+	assert.ElementsMatch(t, fixtures.Stable(first), fixtures.Stable(whole.Findings),
+		"seed %d: StopAtFirst's findings are not the full validation's at the same byte\ninstance: %s\nfull:     %s\nstop:     %s",
+		seed, instance, diffFindings(all.Findings), diffFindings(whole.Findings))
 }

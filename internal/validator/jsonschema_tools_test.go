@@ -101,7 +101,7 @@ func TestJSONSchemaRealTools(t *testing.T) {
 			compare := func(instance []byte, why string) (valid bool) {
 				ours := validator.Validate(res.Schema, instance, validator.Options{})
 				diffCheckSplit(t, res.Schema, instance, ours, r, 0)
-				jsCheckBytewise(t, res.Schema, instance, 0)
+				jsCheckBytewise(t, res.Schema, instance, ours, 0)
 				if ex := jsDiffExceptionFor(instance); ex != nil {
 					assert.False(t, ours.Valid(), "%s: DESIGN exception %s: %s", why, ex.name, instance)
 					return false
