@@ -14,6 +14,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/toolgate/toolgate/internal/fixtures"
 	"github.com/toolgate/toolgate/internal/schema"
@@ -210,4 +211,32 @@ func jsCheckBytewise(t *testing.T, s *schema.Schema, instance []byte, all valida
 	assert.ElementsMatch(t, fixtures.Stable(first), fixtures.Stable(whole.Findings),
 		"seed %d: StopAtFirst's findings are not the full validation's at the same byte\ninstance: %s\nfull:     %s\nstop:     %s",
 		seed, instance, diffFindings(all.Findings), diffFindings(whole.Findings))
+}
+
+// TestGeneratedPatternsMeanWhatTheySay checks the generator's patterns:
+// each one's samples match and its misses do not, to RE2, to us and to
+// the oracle, whole and streamed.
+func TestGeneratedPatternsMeanWhatTheySay(t *testing.T) {
+	t.Parallel()
+	for _, p := range testgen.Patterns() {
+		t.Run(p.Source, func(t *testing.T) {
+			t.Parallel()
+			text := testgen.Compact(testgen.Object{{Name: "pattern", Value: p.Source}})
+			compiled := schema.CompileWith(schema.JSONSchema, text, schema.Options{AnyDocument: true})
+			require.Empty(t, compiled.Errors)
+			oracle, err := jsOracle(text, testgen.Draft2020)
+			require.NoError(t, err)
+			r := rand.New(rand.NewPCG(uint64(len(p.Source)), 1))
+			for want, list := range map[bool][]string{true: p.Samples, false: p.Misses} {
+				for _, s := range list {
+					assert.Equal(t, want, p.Match(s), "RE2 on %q", s)
+					doc := testgen.Compact(s)
+					assert.Equal(t, want, diffOracleValidate(oracle, doc) == nil, "oracle on %s", doc)
+					ours := validator.Validate(compiled.Schema, doc, validator.Options{})
+					assert.Equal(t, want, ours.Valid(), "ours on %s: %s", doc, diffFindings(ours.Findings))
+					diffCheckSplit(t, compiled.Schema, doc, ours, r, 0)
+				}
+			}
+		})
+	}
 }
