@@ -33,7 +33,7 @@ func prefixDocs(r *rand.Rand, n int) ([][]byte, []*testgen.Dictionary) {
 func TestCompletionsFinishEveryPrefix(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(18, 19))
-	docs, dicts := prefixDocs(r, 60)
+	docs, dicts := prefixDocs(r, 25)
 	for i, doc := range docs {
 		for k := range len(doc) + 1 {
 			prefix := doc[:k]

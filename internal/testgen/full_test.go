@@ -17,7 +17,7 @@ import (
 func TestFullDocIsReadBack(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(11, 12))
-	for i := range 600 {
+	for i := range 300 {
 		s := testgen.NewFull(r, testgen.FullOptions{Dialect: testgen.Dialects[i%3]})
 		text := testgen.Encode(r, s.Doc())
 		require.True(t, json.Valid(text), "%s", text)
