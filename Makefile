@@ -78,7 +78,7 @@ $(STATICCHECK_BIN):
 
 .PHONY: test
 test: tools ## Run every test with the race detector; lists every skipped test with its reason
-	$(GO) test -race -count=1 -json ./... | $(GO) run ./internal/cmd/testsummary
+	$(GO) test -race -count=1 -timeout 30m -json ./... | $(GO) run ./internal/cmd/testsummary
 
 .PHONY: testshort
 testshort: ## Run the tests with -short (skips the end-to-end tests that build the binary)
