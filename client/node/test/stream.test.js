@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { ErrorCode, Provider, SchemaError, status } from '../index.js';
+import { ErrorCode, Provider, status } from '../index.js';
 import { connect, offsetOf, recording } from './support.js';
 
 const WEATHER = {
@@ -176,7 +176,10 @@ describe('validateStream', () => {
       ['an event of no known kind', [{ start: { call_id: 'c', tool_name: 'todo' } }, 42], {}, TypeError],
       ['a raw event without provider', ['{"type":"ping"}'], {}, /provider/],
       ['an event the server cannot parse', ['{not json'], { provider: Provider.ANTHROPIC }, { code: status.INVALID_ARGUMENT }],
-      ['a tool schema that does not compile', [], { tools: { t: { type: 'object', format: 'x' } } }, SchemaError],
+      // Bound inline, a schema is compiled by the replica the stream reaches.
+      ['a tool schema that does not compile', [], { tools: { t: { type: 'object', format: 'x' } } },
+        { code: status.INVALID_ARGUMENT, details: /^bind: the schema of tool "t" does not compile/ }],
+      ['a malformed handle', [], { handles: { t: 'tg1_x' } }, { code: status.INVALID_ARGUMENT, details: /^bind: tool "t"/ }],
     ];
     for (const [name, events, options, error] of cases) {
       await assert.rejects(collect(client.validateStream(events, { tools: { todo: TODO }, ...options })), error, name);
@@ -188,6 +191,11 @@ describe('validateStream', () => {
       ['unknown provider name', { provider: 'anthropic' }],
       ['unknown profile name', { profile: 'PROFILE_STRICT' }],
       ['schema JSON cannot hold', { tools: { t: { n: Number.NaN } } }],
+      ['tools that are not a plain object', { tools: new Map([['t', {}]]) }],
+      ['resources that are not a plain object', { tools: { t: {} }, resources: ['x'] }],
+      ['format assertion that is not a boolean', { tools: { t: {} }, formatAssertion: 'yes' }],
+      ['handle that is not a string', { handles: { t: null } }],
+      ['tool bound both ways', { tools: { t: {} }, handles: { t: `tg1_${'0'.repeat(64)}` } }],
     ];
     for (const [name, options] of cases) {
       assert.throws(() => client.validateStream([], options), TypeError, name);

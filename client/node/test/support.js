@@ -53,6 +53,7 @@ export function offsetOf(text, fragment, plus = 0) {
 export class SwitchChannel {
   #channels;
   #current;
+  #streams;
 
   constructor(addresses) {
     this.#channels = Object.fromEntries(
@@ -60,12 +61,18 @@ export class SwitchChannel {
     );
   }
 
-  route(name) {
+  /**
+   * Sends the calls made from now on to channel `name`, and the streams
+   * (ValidateStream) among them to `streams` (default `name` too).
+   */
+  route(name, { streams = name } = {}) {
     this.#current = this.#channels[name];
+    this.#streams = this.#channels[streams];
   }
 
-  createCall(...args) {
-    return this.#current.createCall(...args);
+  createCall(method, ...args) {
+    const channel = method.endsWith('/ValidateStream') ? this.#streams : this.#current;
+    return channel.createCall(method, ...args);
   }
 
   getTarget() {
