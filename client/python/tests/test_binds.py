@@ -71,6 +71,7 @@ class BindRequestsTest(unittest.TestCase):
         cases = {
             "a name bound both ways": ({"tools": {"t": tool}, "handles": {"t": "tg1_" + "0" * 64}}, ValueError),
             "a handle that is not a str": ({"handles": {"t": 5}}, TypeError),
+            "handles that are not a mapping": ({"handles": [("t", "tg1_" + "0" * 64)]}, TypeError),
             "a tool name that is not a str": ({"tools": {5: tool}}, TypeError),
         }
         for name, (options, error) in cases.items():

@@ -175,6 +175,7 @@ class StreamTest(unittest.TestCase):
             "resources that are not a mapping": ({"tools": {"t": {}}, "resources": ["x"]}, TypeError),
             "format assertion that is not a bool": ({"tools": {"t": {}}, "format_assertion": "yes"}, TypeError),
             "handle that is not a str": ({"handles": {"t": None}}, TypeError),
+            "tools that are not a mapping": ({"tools": [("t", {})]}, TypeError),
             "tool bound both ways": ({"tools": {"t": {}}, "handles": {"t": "tg1_" + "0" * 64}}, ValueError),
         }
         for name, (options, error) in cases.items():

@@ -9,6 +9,8 @@ travels in ``StreamBind.schemas`` and the output schema in
 compiled (handles are content addresses), before the first event.
 """
 
+from collections.abc import Mapping
+
 from toolgate.v1 import validation_pb2 as pb
 
 MAX_BIND_BYTES = 1 << 20
@@ -28,10 +30,13 @@ def bind_requests(*, tools=None, handles=None, output=None, strip_code_fence=Fal
     output (with ``strip_code_fence``) in the first bind. Default none of
     them; nothing to bind gives no request.
 
-    Raises ``TypeError`` for a handle or a tool name that is not a ``str``,
+    Raises ``TypeError`` for ``handles`` that is not a mapping, a handle or a
+    tool name that is not a ``str``,
     and ``ValueError`` for a name in both ``tools`` and ``handles``, which
     would leave the schema of its calls to a rule of the server's.
     """
+    if handles is not None and not isinstance(handles, Mapping):
+        raise TypeError(f"handles must map tool names to handles; got {type(handles).__name__}")
     tools, handles = dict(tools or {}), dict(handles or {})
     for name, handle in handles.items():
         if not isinstance(name, str) or not isinstance(handle, str):

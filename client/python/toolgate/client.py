@@ -1,5 +1,7 @@
 """The Client: one toolgate ValidationService, one method per RPC."""
 
+from collections.abc import Mapping
+
 import grpc
 
 from toolgate.binds import bind_requests
@@ -151,6 +153,8 @@ class Client:
         iterating raises and how to stop early.
         """
         to_number(Profile, profile)  # checked even when there are no tools to compile
+        if not isinstance(tools or {}, Mapping):
+            raise TypeError(f"tools must map tool names to schemas; got {type(tools).__name__}")
         tools = {name: compile_request(schema, profile, resources, format_assertion)
                  for name, schema in (tools or {}).items()}
         binds = bind_requests(tools=tools, handles=handles)
