@@ -9,16 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client, ErrorCode, Profile, Provider, status } from '../index.js';
 import { bindRequests, MAX_BIND_BYTES } from '../lib/binds.js';
 import { compileRequest } from '../lib/messages.js';
-import { connect, offsetOf, recording, replicaAddress, SwitchChannel, unique } from './support.js';
-
-const WEATHER = {
-  type: 'object',
-  properties: { city: { type: 'string' }, country: { type: 'string' }, units: { type: 'string', enum: ['c', 'f'] } },
-  required: ['city', 'country', 'units'],
-  additionalProperties: false,
-};
-const STOCK = { type: 'object', properties: { ticker: { type: 'string' }, exchange: { type: 'string' } }, required: ['ticker'], additionalProperties: false };
-const countryIn = (...codes) => ({ ...WEATHER, properties: { ...WEATHER.properties, country: { type: 'string', enum: codes } } });
+import { collect, connect, countryIn, offsetOf, recording, replicaAddress, STOCK, SwitchChannel, unique, WEATHER } from './support.js';
 
 // The recording: GetWeatherArgs, then get_stock_price (see testdata/PROVENANCE.md).
 const { events: EVENTS, expected: CALLS } = recording('openai-chat/parallel-weather-and-stock');
@@ -35,14 +26,6 @@ function calls(tool, prefix, ...args) {
     { delta: { call_id: `${prefix}${i}`, fragment } },
     { end: { call_id: `${prefix}${i}` } },
   ]);
-}
-
-async function collect(results) {
-  const out = [];
-  for await (const result of results) {
-    out.push(result);
-  }
-  return out;
 }
 
 const byId = (results) => results.map((r) => [r.call_id, r.valid, r.errors.map((e) => e.keyword)]).sort(([a], [b]) => (a < b ? -1 : 1));

@@ -4,15 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { ErrorCode, Provider, status } from '../index.js';
-import { connect, offsetOf, recording } from './support.js';
+import { collect, connect, countryIn, offsetOf, recording, STOCK, WEATHER } from './support.js';
 
-const WEATHER = {
-  type: 'object',
-  properties: { city: { type: 'string' }, country: { type: 'string' }, units: { type: 'string', enum: ['c', 'f'] } },
-  required: ['city', 'country', 'units'],
-  additionalProperties: false,
-};
-const STOCK = { type: 'object', properties: { ticker: { type: 'string' }, exchange: { type: 'string' } }, required: ['ticker'], additionalProperties: false };
 const TODO = {
   type: 'object',
   required: ['action'],
@@ -24,16 +17,6 @@ const TODO = {
 const { events: EVENTS, expected: CALLS } = recording('openai-chat/parallel-weather-and-stock');
 // In it, the event whose fragment starts the country code "GB".
 const COUNTRY_EVENT = EVENTS.findIndex((e) => e.includes('"arguments":"GB'));
-
-const countryIn = (...codes) => ({ ...WEATHER, properties: { ...WEATHER.properties, country: { type: 'string', enum: codes } } });
-
-async function collect(results) {
-  const out = [];
-  for await (const result of results) {
-    out.push(result);
-  }
-  return out;
-}
 
 /**
  * A provider still generating: yields the recording's events up to and
