@@ -78,7 +78,7 @@ $(STATICCHECK_BIN):
 
 .PHONY: test
 test: tools ## Run every test with the race detector; lists every skipped test with its reason
-	$(GO) test -race -count=1 -json ./... | $(GO) run ./internal/cmd/testsummary
+	$(GO) test -race -count=1 -timeout 30m -json ./... | $(GO) run ./internal/cmd/testsummary
 
 .PHONY: testshort
 testshort: ## Run the tests with -short (skips the end-to-end tests that build the binary)
@@ -154,7 +154,7 @@ breaking: $(BUF_BIN) ## Check proto/ for breaking changes against the main branc
 .PHONY: mcp-report
 mcp-report: ## Regenerate the README's report on testdata/mcp-tools
 	@report="$$(mktemp)"; trap 'rm -f "$$report" README.md.tmp' EXIT; \
-	$(GO) run ./server/cmd/toolgate check --summary testdata/mcp-tools/*.json > "$$report"; \
+	$(GO) run ./server/cmd/toolgate check --summary --profile tool_input,json_schema testdata/mcp-tools/*.json > "$$report"; \
 	awk -v report="$$report" ' \
 		/^<!-- mcp-report:begin -->$$/ { print; print ""; while ((getline line < report) > 0) print line; print ""; skip = 1; begin++; next } \
 		/^<!-- mcp-report:end -->$$/ { skip = 0; end++ } \

@@ -22,7 +22,8 @@ type Service struct {
 	toolgatev1.UnimplementedValidationServiceServer
 	opts    Options
 	store   *store.Store[*schema.Schema]
-	metrics *Metrics // nil: none
+	cache   *store.Store[cached] // request digest -> handle (see cache.go)
+	metrics *Metrics             // nil: none
 	// progress, when set (by tests), is told after each bounded step of a
 	// unary request's work how far it got; see step.
 	progress func(ctx context.Context, done int64)
@@ -31,7 +32,8 @@ type Service struct {
 // NewService returns a Service with its own schema store.
 func NewService(opts Options) *Service {
 	opts = opts.withDefaults()
-	return &Service{opts: opts, store: store.New[*schema.Schema](opts.StoreEntries, opts.StoreBytes)}
+	return &Service{opts: opts, store: store.New[*schema.Schema](opts.StoreEntries, opts.StoreBytes),
+		cache: newCompileCache(opts.StoreEntries)}
 }
 
 // compiled is the outcome of compiling a request's schema.
@@ -68,6 +70,12 @@ func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequ
 	if err := alive(ctx); err != nil {
 		return compiled{}, err
 	}
+	key := requestKey(profile, opts, doc)
+	if c, ok := s.cache.Get(key); ok {
+		if sch, ok := s.store.Get(c.handle); ok {
+			return compiled{handle: c.handle, res: &schema.Result{Schema: sch, Warnings: c.warnings}}, nil
+		}
+	}
 	start := time.Now()
 	res := schema.CompileWith(profile, doc, opts)
 	s.metrics.compileTime(profile, sourceSchema, start)
@@ -75,7 +83,10 @@ func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequ
 	if res.Schema == nil {
 		return compiled{res: res}, nil
 	}
-	return compiled{handle: s.put(profile, res), res: res}, nil
+	h := s.put(profile, res)
+	entry := cached{handle: h, warnings: res.Warnings}
+	s.cache.Put(key, entry, cacheSize(entry))
+	return compiled{handle: h, res: res}, nil
 }
 
 // put stores a compiled schema under its handle and returns the handle.

@@ -33,8 +33,8 @@ package jsontok
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math/bits"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -82,14 +82,33 @@ type SyntaxError struct {
 	// Offset is the byte offset of the offending byte, or the document
 	// length when the input ended too soon.
 	Offset int64
-	// Msg describes the problem in lower case, without the offset.
-	Msg string
 	// TooDeep is set when the problem is nesting past the depth limit.
 	TooDeep bool
+	// The description is head, then the offending byte quoted when hasByte,
+	// then tail: kept in parts, so that making the error costs no
+	// formatting and reporting it costs one append.
+	head, tail string
+	b          byte
+	hasByte    bool
+}
+
+// Msg describes the problem in lower case, without the offset.
+func (e *SyntaxError) Msg() string { return string(e.AppendMsg(nil)) }
+
+// AppendMsg appends Msg to dst.
+func (e *SyntaxError) AppendMsg(dst []byte) []byte {
+	dst = append(dst, e.head...)
+	if e.hasByte {
+		dst = appendQuotedByte(dst, e.b)
+	}
+	return append(dst, e.tail...)
 }
 
 // Error implements error.
-func (e *SyntaxError) Error() string { return fmt.Sprintf("%s at byte %d", e.Msg, e.Offset) }
+func (e *SyntaxError) Error() string {
+	var buf [128]byte
+	return string(strconv.AppendInt(append(e.AppendMsg(buf[:0]), " at byte "...), e.Offset, 10))
+}
 
 // DefaultMaxDepth is the nesting limit used when none is given.
 const DefaultMaxDepth = 128
@@ -184,10 +203,20 @@ func (t *Tokenizer) Err() error {
 	return t.err
 }
 
-func (t *Tokenizer) fail(off int64, format string, args ...any) error {
-	t.state = stError
-	t.err = &SyntaxError{Offset: off, Msg: fmt.Sprintf(format, args...)}
-	return t.err
+// fail stops the tokenizer with a syntax error described by msg.
+func (t *Tokenizer) fail(off int64, msg string) error {
+	return t.failOn(&SyntaxError{Offset: off, head: msg})
+}
+
+// failByte stops the tokenizer with a syntax error at the byte c, described
+// as head, c quoted, tail.
+func (t *Tokenizer) failByte(off int64, head string, c byte, tail string) error {
+	return t.failOn(&SyntaxError{Offset: off, head: head, b: c, hasByte: true, tail: tail})
+}
+
+func (t *Tokenizer) failOn(e *SyntaxError) error {
+	t.state, t.err = stError, e
+	return e
 }
 
 // End reports that the document is complete. It finishes a pending top-level
@@ -268,7 +297,7 @@ func (t *Tokenizer) step(p []byte, i int) (int, error) {
 		return i + 1, nil
 	case stLiteral:
 		if c != t.lit[0] {
-			return i, t.fail(off, "invalid character %s in literal %s", quoteByte(c), t.litKind)
+			return i, t.failByte(off, "invalid character ", c, literalTail[t.litKind])
 		}
 		t.lit = t.lit[1:]
 		if t.lit == "" {
@@ -283,10 +312,10 @@ func (t *Tokenizer) step(p []byte, i int) (int, error) {
 func (t *Tokenizer) structural(c byte, off int64) error {
 	switch t.state {
 	case stDone:
-		return t.fail(off, "invalid character %s after top-level value", quoteByte(c))
+		return t.failByte(off, "invalid character ", c, " after top-level value")
 	case stColon:
 		if c != ':' {
-			return t.fail(off, "invalid character %s after object key", quoteByte(c))
+			return t.failByte(off, "invalid character ", c, " after object key")
 		}
 		t.state = stValue
 		return nil
@@ -302,7 +331,7 @@ func (t *Tokenizer) structural(c byte, off int64) error {
 		if c == '}' && t.state == stKeyOrEnd {
 			return t.closeContainer(true, off)
 		}
-		return t.fail(off, "invalid character %s looking for beginning of object key string", quoteByte(c))
+		return t.failByte(off, "invalid character ", c, " looking for beginning of object key string")
 	}
 	if c == ']' && t.state == stValueOrEnd {
 		return t.closeContainer(false, off)
@@ -320,9 +349,9 @@ func (t *Tokenizer) afterValueByte(c byte, off int64) error {
 	case c == '}' && isObject, c == ']' && !isObject:
 		return t.closeContainer(isObject, off)
 	case isObject:
-		return t.fail(off, "invalid character %s after object key:value pair", quoteByte(c))
+		return t.failByte(off, "invalid character ", c, " after object key:value pair")
 	default:
-		return t.fail(off, "invalid character %s after array element", quoteByte(c))
+		return t.failByte(off, "invalid character ", c, " after array element")
 	}
 	return nil
 }
@@ -331,9 +360,7 @@ func (t *Tokenizer) beginValue(c byte, off int64) error {
 	switch c {
 	case '{', '[':
 		if len(t.stack) >= t.maxDepth {
-			err := t.fail(off, "nesting deeper than the limit of %d", t.maxDepth)
-			t.err.TooDeep = true
-			return err
+			return t.failOn(&SyntaxError{Offset: off, TooDeep: true, head: "nesting deeper than the limit of ", tail: strconv.Itoa(t.maxDepth)})
 		}
 		isObject := c == '{'
 		t.stack = append(t.stack, isObject)
@@ -355,7 +382,7 @@ func (t *Tokenizer) beginValue(c byte, off int64) error {
 	case 'n':
 		t.beginLiteral(Null, "ull", off)
 	default:
-		return t.fail(off, "invalid character %s looking for beginning of value", quoteByte(c))
+		return t.failByte(off, "invalid character ", c, " looking for beginning of value")
 	}
 	return nil
 }
@@ -563,7 +590,7 @@ func (t *Tokenizer) stringSpecial(c byte, i int) (int, error) {
 	case '\\':
 		t.state = stEscape
 	default:
-		return i, t.fail(off, "invalid control character %s in string", quoteByte(c))
+		return i, t.failByte(off, "invalid control character ", c, " in string")
 	}
 	return i + 1, nil
 }
@@ -613,7 +640,7 @@ func (t *Tokenizer) escape(c byte, off int64) error {
 		t.state, t.hexN, t.hexVal = stUnicode, 0, 0
 		return nil
 	default:
-		return t.fail(off, "invalid escape %s in string", quoteByte(c))
+		return t.failByte(off, "invalid escape ", c, " in string")
 	}
 	if !t.skip {
 		t.scratch[0] = b
@@ -626,7 +653,7 @@ func (t *Tokenizer) escape(c byte, off int64) error {
 func (t *Tokenizer) hex(c byte, off int64) error {
 	v := hexValue(c)
 	if v < 0 {
-		return t.fail(off, "invalid character %s in \\u escape", quoteByte(c))
+		return t.failByte(off, "invalid character ", c, " in \\u escape")
 	}
 	t.hexVal = t.hexVal<<4 | rune(v)
 	if t.hexN++; t.hexN < 4 {
@@ -680,7 +707,7 @@ func (t *Tokenizer) number(p []byte, i int) (int, error) {
 		t.afterValue()
 		return i, nil // the delimiter is consumed by the next step
 	}
-	return i, t.fail(off, "invalid character %s in numeric literal", quoteByte(p[i]))
+	return i, t.failByte(off, "invalid character ", p[i], " in numeric literal")
 }
 
 // numberNext is the number grammar's transition function.
@@ -755,12 +782,22 @@ func hexValue(c byte) int {
 	return -1
 }
 
-func quoteByte(c byte) string {
-	if c >= 0x20 && c < 0x7F {
-		return fmt.Sprintf("%q", rune(c))
+// appendQuotedByte appends c as encoding/json's messages show a byte: a
+// printable ASCII byte quoted as strconv.QuoteRune quotes it, any other in
+// hex.
+func appendQuotedByte(dst []byte, c byte) []byte {
+	switch {
+	case c == '\'' || c == '\\':
+		return append(dst, '\'', '\\', c, '\'')
+	case c >= 0x20 && c < 0x7F:
+		return append(dst, '\'', c, '\'')
 	}
-	return fmt.Sprintf("0x%02X", c)
+	const hex = "0123456789ABCDEF"
+	return append(dst, '0', 'x', hex[c>>4], hex[c&15])
 }
+
+// literalTail ends the message for a literal broken off by a wrong byte.
+var literalTail = map[Kind]string{True: " in literal true", False: " in literal false", Null: " in literal null"}
 
 // plain marks the ASCII bytes that stand for themselves inside a string.
 var plain = func() (t [utf8.RuneSelf]bool) {

@@ -2,11 +2,12 @@ package validator
 
 import (
 	"cmp"
-	"fmt"
 	"hash/maphash"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/toolgate/toolgate/internal/decimal"
 	"github.com/toolgate/toolgate/internal/jsontok"
@@ -180,13 +181,21 @@ func put(v *Validator) {
 func (v *Validator) syntax(err error) {
 	v.flushHeldBack()
 	off := v.tok.Offset()
-	msg := err.Error()
-	if se, ok := err.(*jsontok.SyntaxError); ok {
-		off, msg = se.Offset, se.Msg+fmt.Sprintf(" at byte %d", se.Offset)
+	se, ok := err.(*jsontok.SyntaxError)
+	if ok {
+		off = se.Offset
 	}
 	v.add(off, func() schema.Finding {
+		var buf [192]byte
+		msg := append(buf[:0], "The arguments are not valid JSON: "...)
+		if ok {
+			msg = se.AppendMsg(msg)
+		} else { // the tokenizer makes no other error; keep its text all the same
+			msg = append(msg, err.Error()...)
+		}
+		msg = append(strconv.AppendInt(append(msg, " at byte "...), off, 10), '.')
 		return schema.Finding{Code: schema.CodeValidation, Keyword: "json", InstancePath: v.track.path(len(v.track.levels)),
-			Message: "The arguments are not valid JSON: " + msg + ".", Offset: off}
+			Message: string(msg), Offset: off}
 	})
 }
 
@@ -262,9 +271,19 @@ func (v *Validator) add(off int64, format func() schema.Finding) {
 		return
 	}
 	f := format()
-	f.InstancePath = strings.ToValidUTF8(f.InstancePath, "\uFFFD")
-	f.Message = strings.ToValidUTF8(f.Message, "\uFFFD")
+	f.InstancePath = validUTF8(f.InstancePath)
 	v.findings = append(v.findings, f)
+}
+
+// validUTF8 returns s with each invalid byte sequence replaced: proto
+// strings must be UTF-8, and a path or a quote may end inside a character
+// the document broke off in. A syntax error's message is ASCII and needs
+// no check.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
 // stopped reports whether events at off are past the verdict; the first

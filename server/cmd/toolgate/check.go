@@ -27,7 +27,7 @@ const (
 	checkTrouble = 2
 )
 
-const checkUsage = `Usage: toolgate check [--profile tool_input|output_bindable] [--summary] FILE...
+const checkUsage = `Usage: toolgate check [--profile tool_input|output_bindable|json_schema] [--summary] FILE...
 
 Compiles each FILE offline, without a server, and prints every finding.
 A FILE is either one JSON schema or an MCP tools/list result
@@ -37,13 +37,16 @@ Output, on stdout (POINTER is an RFC 6901 pointer into FILE, empty for the
 whole document; in a tools/list result it leads through the tool, like
 /tools/3/inputSchema/properties/url/format):
   FILE:POINTER: CODE KEYWORD: MESSAGE      a finding; CODE is UNSUPPORTED_CAPABILITY or VALIDATION
-  FILE:POINTER: WARNING KEYWORD: MESSAGE   accepted but not enforced (output_bindable)
+  FILE:POINTER: WARNING KEYWORD: MESSAGE   accepted but not enforced (output_bindable), an
+                                           unknown keyword (json_schema), or a schema that
+                                           constrains nothing
   FILE: N of M tools can be enforced       the last line for a tools/list result
   FILE: ok                                 the last line for a schema (or: cannot be enforced (...))
 Usage and I/O errors go to stderr.
 
 With --summary, prints instead a Markdown report over all files: how many
-tools can be enforced, and what blocks the rest.
+tools can be enforced, and what blocks the rest. With --summary, --profile
+may list several profiles, comma-separated, compared side by side.
 
 Exit status: 0 when everything compiles (warnings allowed) and always after
 --summary or -h; 1 when anything is unsupported or malformed; 2 for a usage
@@ -70,7 +73,7 @@ Flags (flags come before the files; they have no TOOLGATE_* fallbacks):
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("toolgate check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	profileName := fs.String("profile", schema.ToolInput.String(), "the profile to compile for: tool_input or output_bindable")
+	profileName := fs.String("profile", schema.ToolInput.String(), "the profile to compile for: tool_input, output_bindable or json_schema (with --summary, a comma-separated list)")
 	summary := fs.Bool("summary", false, "print a Markdown report of what can be enforced and what blocks the rest, instead of the findings")
 	usage := func(w io.Writer) {
 		fmt.Fprint(w, checkUsage)
@@ -87,9 +90,17 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		usage(stderr) // the flag package has printed the error itself
 		return checkTrouble
 	}
-	profile, ok := parseProfile(*profileName)
-	if !ok {
-		fmt.Fprintf(stderr, "toolgate check: unknown profile %q; use tool_input or output_bindable\n", *profileName)
+	var profiles []schema.Profile
+	for _, name := range strings.Split(*profileName, ",") {
+		p, ok := parseProfile(name)
+		if !ok {
+			fmt.Fprintf(stderr, "toolgate check: unknown profile %q; use tool_input, output_bindable or json_schema\n", name)
+			return checkTrouble
+		}
+		profiles = append(profiles, p)
+	}
+	if len(profiles) > 1 && !*summary {
+		fmt.Fprintln(stderr, "toolgate check: several profiles are compared only with --summary")
 		return checkTrouble
 	}
 	if fs.NArg() == 0 {
@@ -98,7 +109,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return checkTrouble
 	}
 	status := checkOK
-	var reports []fileReport
+	reports := make([][]fileReport, len(profiles))
 	for _, name := range fs.Args() {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -106,14 +117,16 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			status = checkTrouble
 			continue
 		}
-		r := checkFile(profile, name, data)
-		if !*summary {
-			r.print(stdout)
+		for i, profile := range profiles {
+			r := checkFile(profile, name, data)
+			if !*summary {
+				r.print(stdout)
+			}
+			if !r.enforceable() && status == checkOK {
+				status = checkRefused
+			}
+			reports[i] = append(reports[i], r)
 		}
-		if !r.enforceable() && status == checkOK {
-			status = checkRefused
-		}
-		reports = append(reports, r)
 	}
 	if !*summary {
 		return status
@@ -121,13 +134,13 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if status == checkTrouble {
 		return status // a report over some of the files would mislead
 	}
-	writeSummary(stdout, profile, reports)
+	writeSummary(stdout, profiles, reports)
 	return checkOK
 }
 
 // parseProfile returns the profile whose String() is name.
 func parseProfile(name string) (schema.Profile, bool) {
-	for _, p := range []schema.Profile{schema.ToolInput, schema.OutputBindable} {
+	for _, p := range []schema.Profile{schema.ToolInput, schema.OutputBindable, schema.JSONSchema} {
 		if p.String() == name {
 			return p, true
 		}
@@ -226,31 +239,87 @@ type blocker struct {
 	occurrences int // distinct schema paths with a finding in the row
 }
 
-// writeSummary prints the Markdown report of --summary.
-func writeSummary(w io.Writer, profile schema.Profile, reports []fileReport) {
+// writeSummary prints the Markdown report of --summary: for each profile
+// (reports[i] holds the files compiled under profiles[i]) how many tools
+// can be enforced, side by side, then what blocks the rest under each.
+func writeSummary(w io.Writer, profiles []schema.Profile, reports [][]fileReport) {
+	tallies := make([]tally, len(profiles))
+	for i, p := range profiles {
+		tallies[i] = tallyReports(p, reports[i])
+	}
+	files := reports[0]
+	var heads []string
+	for i, p := range profiles {
+		heads = append(heads, fmt.Sprintf("**%d of %d** under `%s`", tallies[i].enforced, tallies[i].total, p))
+	}
+	fmt.Fprintf(w, "Tools in %s that can be enforced: %s.\n\n", plural(len(files), "file"), strings.Join(heads, ", "))
+	fmt.Fprint(w, "| file | tools |")
+	for _, p := range profiles {
+		fmt.Fprintf(w, " `%s` |", p)
+	}
+	fmt.Fprint(w, "\n|---|---:|"+strings.Repeat("---:|", len(profiles))+"\n")
+	for f, r := range files {
+		fmt.Fprintf(w, "| `%s` | %d |", filepath.Base(r.name), len(r.tools))
+		for i := range profiles {
+			fmt.Fprintf(w, " %d |", tallies[i].perFile[f])
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "| **total** | **%d** |", tallies[0].total)
+	for i := range profiles {
+		fmt.Fprintf(w, " **%d** |", tallies[i].enforced)
+	}
+	fmt.Fprintln(w)
+	blocked := false
+	for i, p := range profiles {
+		t := tallies[i]
+		if t.enforced == t.total {
+			continue
+		}
+		blocked = true
+		fmt.Fprintf(w, "\nWhat blocks the other %d under `%s`:\n\n", t.total-t.enforced, p)
+		fmt.Fprint(w, "| blocker | tools | only blocker | occurrences |\n|---|---:|---:|---:|\n")
+		for _, b := range t.blockers {
+			fmt.Fprintf(w, "| %s | %d | %d | %d |\n", b.label, b.tools, b.only, b.occurrences)
+		}
+	}
+	if blocked {
+		fmt.Fprint(w, summaryNotes)
+	}
+}
+
+// tally is what one profile makes of the files of a report.
+type tally struct {
+	total, enforced int
+	perFile         []int      // tools enforced, per file
+	blockers        []*blocker // sorted, most tools first
+}
+
+// tallyReports counts the tools of reports (sorted by file name, in place)
+// that profile can enforce, and what blocks the others.
+func tallyReports(profile schema.Profile, reports []fileReport) tally {
 	slices.SortStableFunc(reports, func(a, b fileReport) int {
 		return strings.Compare(filepath.Base(a.name), filepath.Base(b.name))
 	})
-	total, enforced := 0, 0
+	var t tally
 	rows := map[string]*blocker{}
-	var files strings.Builder
 	for _, r := range reports {
 		fileEnforced := 0
 		for i := range r.tools {
-			t := &r.tools[i]
-			total++
-			if t.Code() == schema.CodeNone {
-				enforced++
+			tool := &r.tools[i]
+			t.total++
+			if tool.Code() == schema.CodeNone {
+				t.enforced++
 				fileEnforced++
 				continue
 			}
 			// The labels and schema paths of this tool's findings.
 			paths := map[string]map[string]bool{}
-			for _, f := range t.Problems {
+			for _, f := range tool.Problems {
 				addPath(paths, toolLabel(f), "")
 			}
-			if t.Compiled != nil {
-				for _, f := range t.Compiled.Errors {
+			if tool.Compiled != nil {
+				for _, f := range tool.Compiled.Errors {
 					addPath(paths, schemaLabel(profile, f), f.SchemaPath)
 				}
 			}
@@ -267,29 +336,16 @@ func writeSummary(w io.Writer, profile schema.Profile, reports []fileReport) {
 				}
 			}
 		}
-		fmt.Fprintf(&files, "| `%s` | %d | %d |\n", filepath.Base(r.name), len(r.tools), fileEnforced)
+		t.perFile = append(t.perFile, fileEnforced)
 	}
-	fmt.Fprintf(w, "**%d of %d** tools in %s can be enforced under the `%s` profile.\n\n",
-		enforced, total, plural(len(reports), "file"), profile)
-	fmt.Fprintf(w, "| file | tools | can be enforced |\n|---|---:|---:|\n%s| **total** | **%d** | **%d** |\n",
-		files.String(), total, enforced)
-	if enforced == total {
-		return
-	}
-	sorted := make([]*blocker, 0, len(rows))
 	for _, b := range rows {
-		sorted = append(sorted, b)
+		t.blockers = append(t.blockers, b)
 	}
-	slices.SortFunc(sorted, func(a, b *blocker) int {
+	slices.SortFunc(t.blockers, func(a, b *blocker) int {
 		return cmp.Or(cmp.Compare(b.tools, a.tools), cmp.Compare(b.occurrences, a.occurrences),
 			strings.Compare(a.label, b.label))
 	})
-	fmt.Fprintf(w, "\nWhat blocks the other %d:\n\n", total-enforced)
-	fmt.Fprint(w, "| blocker | tools | only blocker | occurrences |\n|---|---:|---:|---:|\n")
-	for _, b := range sorted {
-		fmt.Fprintf(w, "| %s | %d | %d | %d |\n", b.label, b.tools, b.only, b.occurrences)
-	}
-	fmt.Fprint(w, summaryNotes)
+	return t
 }
 
 // summaryNotes says what the --summary report counts.

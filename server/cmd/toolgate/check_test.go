@@ -122,7 +122,8 @@ func TestCheckOwnFiles(t *testing.T) {
 			extraction + `: cannot be enforced (UNSUPPORTED_CAPABILITY, 1 finding)`,
 		}, "toolgate check: open " + missing + ": no such file or directory"},
 		{"a directory", []string{tmp}, 2, nil, "is a directory"},
-		{"unknown profile", []string{"--profile", "full", ok}, 2, nil, `toolgate check: unknown profile "full"; use tool_input or output_bindable`},
+		{"unknown profile", []string{"--profile", "full", ok}, 2, nil, `toolgate check: unknown profile "full"; use tool_input, output_bindable or json_schema`},
+		{"several profiles without --summary", []string{"--profile", "tool_input,json_schema", ok}, 2, nil, "several profiles are compared only with --summary"},
 		{"no files", nil, 2, nil, "toolgate check: no files given\nUsage: toolgate check"},
 		{"unknown flag", []string{"--strict", ok}, 2, nil, "flag provided but not defined: -strict\nUsage: toolgate check"},
 		{"flag without value", []string{"--profile"}, 2, nil, "flag needs an argument: -profile"},
@@ -159,7 +160,7 @@ func TestCheckHelp(t *testing.T) {
 		status, stdout, stderr := check(t, arg)
 		assert.Equal(t, 0, status)
 		assert.Empty(t, stderr)
-		assert.True(t, strings.HasPrefix(stdout, "Usage: toolgate check [--profile tool_input|output_bindable] [--summary] FILE...\n"), stdout)
+		assert.True(t, strings.HasPrefix(stdout, "Usage: toolgate check [--profile tool_input|output_bindable|json_schema] [--summary] FILE...\n"), stdout)
 		for _, s := range []string{"-profile string", `(default "tool_input")`, "-summary", "Exit status: 0", "FILE:POINTER: CODE KEYWORD: MESSAGE"} {
 			assert.Contains(t, stdout, s)
 		}
@@ -173,8 +174,8 @@ func TestCheckSummaryOwnFiles(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join(fixtures.Testdata(t, "mcp"), "*.json"))
 	require.NoError(t, err)
 	require.Len(t, paths, 4)
-	want := "**3 of 10** tools in 4 files can be enforced under the `tool_input` profile.\n" + `
-| file | tools | can be enforced |
+	want := "Tools in 4 files that can be enforced: **3 of 10** under `tool_input`.\n" + `
+| file | tools | ` + "`tool_input`" + ` |
 |---|---:|---:|
 | ` + "`duplicate.json`" + ` | 3 | 0 |
 | ` + "`extraction.json`" + ` | 1 | 0 |
@@ -182,7 +183,7 @@ func TestCheckSummaryOwnFiles(t *testing.T) {
 | ` + "`small.json`" + ` | 4 | 1 |
 | **total** | **10** | **3** |
 
-What blocks the other 7:
+What blocks the other 7 under ` + "`tool_input`" + `:
 
 | blocker | tools | only blocker | occurrences |
 |---|---:|---:|---:|
@@ -204,8 +205,15 @@ What blocks the other 7:
 	// Everything enforced: no blocker table.
 	status, stdout, _ := check(t, "--summary", fixtures.Testdata(t, "mcp/ok.json"))
 	assert.Equal(t, 0, status)
-	assert.Equal(t, "**2 of 2** tools in 1 file can be enforced under the `tool_input` profile.\n\n"+
-		"| file | tools | can be enforced |\n|---|---:|---:|\n| `ok.json` | 2 | 2 |\n| **total** | **2** | **2** |\n", stdout)
+	assert.Equal(t, "Tools in 1 file that can be enforced: **2 of 2** under `tool_input`.\n\n"+
+		"| file | tools | `tool_input` |\n|---|---:|---:|\n| `ok.json` | 2 | 2 |\n| **total** | **2** | **2** |\n", stdout)
+
+	// Profiles side by side: each column counts its own profile.
+	status, stdout, _ = check(t, append([]string{"--summary", "--profile", "tool_input,json_schema"}, paths...)...)
+	assert.Equal(t, 0, status)
+	assert.Contains(t, stdout, "Tools in 4 files that can be enforced: **3 of 10** under `tool_input`, **")
+	assert.Contains(t, stdout, "| file | tools | `tool_input` | `json_schema` |\n")
+	assert.Contains(t, stdout, "| `ok.json` | 2 | 2 | 2 |\n", "ok.json compiles under both")
 }
 
 func TestLeadsToSchema(t *testing.T) {
@@ -310,7 +318,7 @@ func TestREADMEMCPReport(t *testing.T) {
 	dir := fixtures.Testdata(t, "mcp-tools")
 	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	require.NoError(t, err)
-	status, stdout, stderr := check(t, append([]string{"--summary"}, paths...)...)
+	status, stdout, stderr := check(t, append([]string{"--summary", "--profile", "tool_input,json_schema"}, paths...)...)
 	require.Equal(t, 0, status, stderr)
 
 	readme, err := os.ReadFile(filepath.Join(fixtures.RepoRoot(t), "README.md"))
