@@ -3,6 +3,7 @@ module github.com/toolgate/toolgate
 go 1.26.0
 
 require (
+	github.com/goccy/go-json v0.12.0 // indirect
 	github.com/grpc-ecosystem/go-grpc-middleware/v2 v2.3.4 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/stretchr/testify v1.12.1 // indirect
