@@ -12,6 +12,7 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
+	"github.com/toolgate/toolgate/internal/benchcpu"
 	"github.com/toolgate/toolgate/internal/benchdoc"
 	"github.com/toolgate/toolgate/internal/fixtures"
 	"github.com/toolgate/toolgate/server"
@@ -148,7 +149,8 @@ func TestGRPCBenchCasesWork(t *testing.T) {
 // BenchmarkGRPC measures RPCs one at a time over a real TCP loopback
 // connection (issue 10), with the standard health Check as the baseline of
 // the same run: what a request costs for transport, framing and the
-// server's interceptors alone. The Validate cases carry benchdoc.Small, a
+// server's interceptors alone. CPU time (benchcpu) counts the client's and
+// the server's goroutines, both in this process. The Validate cases carry benchdoc.Small, a
 // 280-byte edit_file call: Validate by handle, Validate with the schema
 // inline (compiled before, by CompileSchema), and ValidateStream, where
 // one op is one call (start, 32-byte deltas, end, its result) on a stream
@@ -159,11 +161,13 @@ func BenchmarkGRPC(b *testing.B) {
 	b.Run("HealthCheck", func(b *testing.B) {
 		b.ReportAllocs()
 		req := &healthpb.HealthCheckRequest{}
+		stop := benchcpu.Start(b)
 		for b.Loop() {
 			if r, err := g.health.Check(ctx, req); err != nil || r.GetStatus() != healthpb.HealthCheckResponse_SERVING {
 				b.Fatal(r, err)
 			}
 		}
+		stop()
 	})
 	for _, tc := range []struct {
 		name string
@@ -172,21 +176,25 @@ func BenchmarkGRPC(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(g.args)))
 			b.ReportAllocs()
+			stop := benchcpu.Start(b)
 			for b.Loop() {
 				if r, err := g.tg.Validate(ctx, tc.req); err != nil || !r.GetValid() {
 					b.Fatal(r, err)
 				}
 			}
+			stop()
 		})
 	}
 	b.Run("ValidateStream", func(b *testing.B) {
 		b.SetBytes(int64(len(g.args)))
 		b.ReportAllocs()
 		b.ReportMetric(float64(len(g.argPiece)), "deltas/op")
+		stop := benchcpu.Start(b)
 		for n := b.N; n > 0; n -= streamBenchCalls {
 			if err := g.streamCalls(b, min(n, streamBenchCalls)); err != nil {
 				b.Fatal(err)
 			}
 		}
+		stop()
 	})
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/internal/benchcpu"
 	"github.com/toolgate/toolgate/internal/benchdoc"
 	"github.com/toolgate/toolgate/internal/fixtures"
 	"github.com/toolgate/toolgate/internal/schema"
@@ -93,12 +94,14 @@ func BenchmarkStream(b *testing.B) {
 			b.Run(sz.name+"/"+pieceName(piece), func(b *testing.B) {
 				b.SetBytes(int64(len(doc)))
 				b.ReportAllocs()
+				stop := benchcpu.Start(b)
 				for b.Loop() {
 					r, err := streamCall(lookup, doc, piece)
 					if err != nil || r == nil || !r.Valid() {
 						b.Fatalf("call not valid: %v %+v", err, r)
 					}
 				}
+				stop()
 			})
 		}
 	}

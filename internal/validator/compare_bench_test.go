@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/internal/benchcpu"
 	"github.com/toolgate/toolgate/internal/benchdoc"
 	"github.com/toolgate/toolgate/internal/fixtures"
 	"github.com/toolgate/toolgate/internal/schema"
@@ -134,8 +135,9 @@ func TestCompareFindings(t *testing.T) {
 
 // BenchmarkCompare measures toolgate against other Go JSON implementations
 // on the documents of package benchdoc (issue 10): <doc>/<impl>, with
-// throughput (SetBytes) and allocations. Compare the ratios of one run;
-// `make benchmarks` computes them into docs/BENCHMARKS.md.
+// throughput (SetBytes), CPU time (benchcpu) and allocations. Compare the
+// ratios of one run; `make benchmarks` computes them into
+// docs/BENCHMARKS.md.
 func BenchmarkCompare(b *testing.B) {
 	schemaText := editSchema(b)
 	for _, doc := range benchdoc.Docs() {
@@ -146,11 +148,13 @@ func BenchmarkCompare(b *testing.B) {
 					want := impl.accepts(doc.Verdict)
 					b.SetBytes(int64(len(doc.Data)))
 					b.ReportAllocs()
+					stop := benchcpu.Start(b)
 					for b.Loop() {
 						if check(doc.Data) != want {
 							b.Fatalf("%s on %s: accepted=%v, want %v", impl.name, doc.Name, !want, want)
 						}
 					}
+					stop()
 				})
 			}
 		})
