@@ -68,7 +68,7 @@ func report(now, base *results, commit string) string {
 
 func writeTargets(b *strings.Builder, now, base *results) {
 	b.WriteString("\n### Targets\n\n")
-	b.WriteString("Figures are ratios of medians; the range is the same ratio taken round by round.\n\n")
+	b.WriteString("Times are CPU times (package benchcpu). Figures are ratios of medians; the range is the same ratio taken round by round.\n\n")
 	b.WriteString("| target | figure | range over rounds | bar | |\n|---|---:|---:|---:|---|\n")
 	for _, t := range issueTargets() {
 		o := t.evaluate(now)
@@ -86,7 +86,7 @@ func writeTargets(b *strings.Builder, now, base *results) {
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", t.goal, figure, spread, t.barText(), o.status)
 	}
-	goal := fmt.Sprintf("no toolgate benchmark slower than the baseline (time > +%.0f%%, instructions > +%.0f%%)", noise["ns/op"]*100, noise["instr/op"]*100)
+	goal := fmt.Sprintf("no toolgate benchmark slower than the baseline (CPU time > +%.0f%%, instructions > +%.0f%%)", noise[unitCPU]*100, noise[unitInstr]*100)
 	if base == nil {
 		fmt.Fprintf(b, "| %s | – | no baseline given | – | %s |\n", goal, notMeasured)
 		return
@@ -101,53 +101,53 @@ func writeTargets(b *strings.Builder, now, base *results) {
 
 func writeCompare(b *strings.Builder, r *results) {
 	b.WriteString("\n### BenchmarkCompare\n\n")
-	b.WriteString("| doc | bytes | impl | time/op | MB/s | B/op | allocs/op | × jsonvalid |\n|---|---:|---|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| doc | bytes | impl | CPU/op | wall/op | MB/s | B/op | allocs/op | CPU × jsonvalid |\n|---|---:|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, d := range benchdoc.Docs() {
-		base, _ := r.median(compareName(d.Name, "jsonvalid"), "ns/op")
+		base, _ := r.median(compareName(d.Name, "jsonvalid"), unitCPU)
 		for _, impl := range compareImpls {
 			name := compareName(d.Name, impl)
 			if _, ok := r.samples[name]; !ok {
 				continue
 			}
-			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", d.Name, formatCount(float64(len(d.Data))), impl,
-				cell(r, name, "ns/op", formatTime), cell(r, name, "MB/s", formatSig),
-				cell(r, name, "B/op", formatCount), cell(r, name, "allocs/op", formatCount), ratioTo(r, name, "ns/op", base))
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", d.Name, formatCount(float64(len(d.Data))), impl,
+				cell(r, name, unitCPU, formatTime), cell(r, name, unitWall, formatTime), cell(r, name, unitRate, formatSig),
+				cell(r, name, "B/op", formatCount), cell(r, name, "allocs/op", formatCount), ratioTo(r, name, unitCPU, base))
 		}
 	}
 }
 
 func writeStream(b *strings.Builder, r *results) {
 	b.WriteString("\n### BenchmarkStream\n\n")
-	b.WriteString("| size | piece | time/op | MB/s | ns/byte | B/op | allocs/op | per byte × whole |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| size | piece | CPU/op | wall/op | CPU ns/byte | B/op | allocs/op | per byte × whole |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, size := range streamSizes {
-		whole, _ := r.median(streamName(size, "whole"), "ns/B")
+		whole, _ := r.median(streamName(size, "whole"), unitCPUPerByte)
 		for _, piece := range streamPieces {
 			name := streamName(size, piece)
 			if _, ok := r.samples[name]; !ok {
 				continue
 			}
 			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", size, piece,
-				cell(r, name, "ns/op", formatTime), cell(r, name, "MB/s", formatSig), cell(r, name, "ns/B", formatSig),
-				cell(r, name, "B/op", formatCount), cell(r, name, "allocs/op", formatCount), ratioTo(r, name, "ns/B", whole))
+				cell(r, name, unitCPU, formatTime), cell(r, name, unitWall, formatTime), cell(r, name, unitCPUPerByte, formatSig),
+				cell(r, name, "B/op", formatCount), cell(r, name, "allocs/op", formatCount), ratioTo(r, name, unitCPUPerByte, whole))
 		}
 	}
 }
 
 func writeGRPC(b *strings.Builder, r *results) {
 	b.WriteString("\n### BenchmarkGRPC\n\n")
-	b.WriteString("| rpc | time/op | calls/s | B/op | allocs/op | throughput × HealthCheck |\n|---|---:|---:|---:|---:|---:|\n")
-	health, _ := r.median(grpcName("HealthCheck"), "ns/op")
+	b.WriteString("| rpc | CPU/op | wall/op | B/op | allocs/op | throughput × HealthCheck (CPU) |\n|---|---:|---:|---:|---:|---:|\n")
+	health, _ := r.median(grpcName("HealthCheck"), unitCPU)
 	for _, rpc := range grpcRPCs {
 		name := grpcName(rpc)
-		ns, ok := r.median(name, "ns/op")
+		cpu, ok := r.median(name, unitCPU)
 		if !ok {
 			continue
 		}
 		throughput := "–"
-		if health > 0 {
-			throughput = formatRatio(health / ns)
+		if health > 0 && cpu > 0 {
+			throughput = formatRatio(health / cpu)
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", rpc, formatTime(ns), formatCount(math.Round(1e9/ns)),
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", rpc, formatTime(cpu), cell(r, name, unitWall, formatTime),
 			cell(r, name, "B/op", formatCount), cell(r, name, "allocs/op", formatCount), throughput)
 	}
 }
@@ -157,15 +157,15 @@ func writeCallgrind(b *strings.Builder, r *results) {
 	b.WriteString("Instructions executed inside the checking loop, per document and per byte: the figure machine load does not move.\n\n")
 	b.WriteString("| doc | impl | instructions/op | instructions/byte | × json.Valid |\n|---|---|---:|---:|---:|\n")
 	for _, d := range benchdoc.Docs() {
-		base, _ := r.median(callgrindName(d.Name, "jsonvalid"), "instr/op")
+		base, _ := r.median(callgrindName(d.Name, "jsonvalid"), unitInstr)
 		for _, impl := range callgrindImp {
 			name := callgrindName(d.Name, impl)
-			instr, ok := r.median(name, "instr/op")
+			instr, ok := r.median(name, unitInstr)
 			if !ok {
 				continue
 			}
 			fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", d.Name, impl, formatCount(math.Round(instr)),
-				formatSig(instr/float64(len(d.Data))), ratioTo(r, name, "instr/op", base))
+				formatSig(instr/float64(len(d.Data))), ratioTo(r, name, unitInstr, base))
 		}
 	}
 }
@@ -184,10 +184,10 @@ func writeOthers(b *strings.Builder, r *results) {
 		return
 	}
 	b.WriteString("\n### Other benchmarks in the run\n\n")
-	b.WriteString("| benchmark | time/op | MB/s | B/op | allocs/op |\n|---|---:|---:|---:|---:|\n")
+	b.WriteString("| benchmark | wall/op | MB/s | B/op | allocs/op |\n|---|---:|---:|---:|---:|\n")
 	for _, name := range others {
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", strings.TrimPrefix(name, "Benchmark"),
-			cell(r, name, "ns/op", formatTime), cell(r, name, "MB/s", formatSig), cell(r, name, "B/op", formatCount), cell(r, name, "allocs/op", formatCount))
+			cell(r, name, unitWall, formatTime), cell(r, name, unitRate, formatSig), cell(r, name, "B/op", formatCount), cell(r, name, "allocs/op", formatCount))
 	}
 }
 
@@ -196,7 +196,7 @@ func writeChanges(b *strings.Builder, cs []change) {
 	b.WriteString("| benchmark | unit | baseline | now | now × baseline |\n|---|---|---:|---:|---:|\n")
 	for _, c := range cs {
 		format := formatTime
-		if c.unit != "ns/op" {
+		if c.unit == unitInstr {
 			format = func(v float64) string { return formatCount(math.Round(v)) }
 		}
 		ratio := formatRatio(c.ratio())
@@ -258,13 +258,17 @@ func formatTime(ns float64) string {
 // formatRatio writes a ratio: "0.91×".
 func formatRatio(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) + "×" }
 
-// formatCount writes a whole number with thousands separators, or another
-// number with one decimal.
+// formatCount writes a number with thousands separators, and one decimal
+// when it is not whole (a median of an even count of samples).
 func formatCount(v float64) string {
-	if v != math.Trunc(v) || math.Abs(v) >= 1e15 {
-		return strconv.FormatFloat(v, 'f', 1, 64)
+	decimals := 0
+	if v != math.Trunc(v) {
+		decimals = 1
 	}
-	digits := strconv.FormatInt(int64(math.Abs(v)), 10)
+	digits, fraction, _ := strings.Cut(strconv.FormatFloat(math.Abs(v), 'f', decimals, 64), ".")
+	if fraction != "" {
+		fraction = "." + fraction
+	}
 	var groups []string
 	for len(digits) > 3 {
 		groups = append(groups, digits[len(digits)-3:])
@@ -276,5 +280,5 @@ func formatCount(v float64) string {
 	if v < 0 {
 		sign = "-"
 	}
-	return sign + strings.Join(groups, ",")
+	return sign + strings.Join(groups, ",") + fraction
 }

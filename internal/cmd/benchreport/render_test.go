@@ -58,6 +58,7 @@ func TestFormat(t *testing.T) {
 		{formatCount(7175760), "7,175,760"},
 		{formatCount(-1234), "-1,234"},
 		{formatCount(0.5), "0.5"},
+		{formatCount(2015819.5), "2,015,819.5"},
 	} {
 		assert.Equal(t, tc.want, tc.got)
 	}
@@ -68,15 +69,15 @@ func TestFormat(t *testing.T) {
 func TestReport(t *testing.T) {
 	t.Parallel()
 	now := resultsOf(t,
-		"BenchmarkCompare/medium/toolgate ns/op 50 60 40",
-		"BenchmarkCompare/medium/jsonvalid ns/op 100 100 100",
-		"BenchmarkStream/64KiB/1 MB/s 10",
-		"BenchmarkStream/64KiB/whole MB/s 50",
-		"BenchmarkGRPC/HealthCheck ns/op 100000",
-		"BenchmarkGRPC/ValidateHandle ns/op 125000",
-		"BenchmarkCallgrind/small/toolgate instr/op 28000",
-		"BenchmarkCallgrind/small/jsonvalid instr/op 14000",
-		"BenchmarkValidate/toolgate/300B ns/op 3000")
+		"BenchmarkCompare/medium/toolgate ns/op=55,65,45 cpu-ns/op=50,60,40 MB/s=545.5,461.5,666.7",
+		"BenchmarkCompare/medium/jsonvalid ns/op=100,100,100 cpu-ns/op=100,100,100",
+		"BenchmarkStream/64KiB/1 ns/op=6553600 cpu-ns/op=6553600 MB/s=10",
+		"BenchmarkStream/64KiB/whole ns/op=1310720 cpu-ns/op=655360 MB/s=50",
+		"BenchmarkGRPC/HealthCheck ns/op=200000 cpu-ns/op=100000",
+		"BenchmarkGRPC/ValidateHandle ns/op=150000 cpu-ns/op=125000",
+		"BenchmarkCallgrind/small/toolgate instr/op=28000",
+		"BenchmarkCallgrind/small/jsonvalid instr/op=14000",
+		"BenchmarkValidate/toolgate/300B ns/op=3000 B/op=1874.5")
 	now.config["cpu"] = "Test CPU"
 	text := report(now, nil, "abc123")
 	for _, want := range []string{
@@ -84,23 +85,25 @@ func TestReport(t *testing.T) {
 		"rounds: 3;",
 		"| toolgate ≤ 1.0× jsonvalid on medium | 0.50× | 0.40× – 0.60× | ≤ 1.00× | met |",
 		"| toolgate ≤ 1.0× jsonvalid on small | – | no samples of BenchmarkCompare/small/toolgate | ≤ 1.00× | not measured |",
-		"| stream 64KiB: 1-byte pieces ≤ 4× whole, per byte | 5.00× | 5.00× – 5.00× | ≤ 4.00× | **missed** |",
+		// CPU per byte: 6553600 ns and 655360 ns over 65536 bytes each (MB/s × ns/op ÷ 1000).
+		"| stream 64KiB: 1-byte pieces ≤ 4× whole, per byte | 10.00× | 10.00× – 10.00× | ≤ 4.00× | **missed** |",
 		"| Validate by handle ≥ 0.9× the Health/Check throughput | 0.80× |",
-		"| medium | 30,000 | toolgate | 50.0 ns | – | – | – | 0.50× |",
-		"| 64KiB | 1 | – | 10.0 | 100 | – | – | 5.00× |",
-		"| ValidateHandle | 125 µs | 8,000 | – | – | 0.80× |",
+		"| medium | 30,000 | toolgate | 50.0 ns | 55.0 ns | 546 | – | – | 0.50× |",
+		"| 64KiB | 1 | 6.55 ms | 6.55 ms | 100 | – | – | 10.00× |",
+		"| 64KiB | whole | 655 µs | 1.31 ms | 10.0 | – | – | 1.00× |",
+		"| ValidateHandle | 125 µs | 150 µs | – | – | 0.80× |",
 		"| small | toolgate | 28,000 | 100 | 2.00× |",
-		"| Validate/toolgate/300B | 3.00 µs |",
+		"| Validate/toolgate/300B | 3.00 µs | – | 1,874.5 | – |",
 		"no baseline given",
 	} {
 		assert.Contains(t, text, want)
 	}
 	assert.NotContains(t, text, "Against the baseline")
 
-	base := resultsOf(t, "BenchmarkCompare/medium/toolgate ns/op 40", "BenchmarkCallgrind/small/toolgate instr/op 28000")
+	base := resultsOf(t, "BenchmarkCompare/medium/toolgate cpu-ns/op=40", "BenchmarkCallgrind/small/toolgate instr/op=28000")
 	text = report(now, base, "abc123")
-	assert.Contains(t, text, "| no toolgate benchmark slower than the baseline (time > +10%, instructions > +1%) | 1 slower | Compare/medium/toolgate 1.25× | 0 | **missed** |")
-	assert.Contains(t, text, "| Compare/medium/toolgate | ns/op | 40.0 ns | 50.0 ns | **1.25×** |")
+	assert.Contains(t, text, "| no toolgate benchmark slower than the baseline (CPU time > +10%, instructions > +1%) | 1 slower | Compare/medium/toolgate 1.25× | 0 | **missed** |")
+	assert.Contains(t, text, "| Compare/medium/toolgate | cpu-ns/op | 40.0 ns | 50.0 ns | **1.25×** |")
 	assert.Contains(t, text, "| Callgrind/small/toolgate | instr/op | 28,000 | 28,000 | 1.00× |")
 }
 
@@ -122,7 +125,7 @@ func TestRun(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(string(written), "# B\n"+beginMarker+"\n\nMeasured at `c0ffee`"))
 	assert.True(t, strings.HasSuffix(string(written), "\n"+endMarker+"\ntail\n"))
-	assert.Contains(t, string(written), "| small | 280 | toolgate | 3.20 µs |")
+	assert.Contains(t, string(written), "| small | 280 | toolgate | 3.10 µs | 3.20 µs | 87.6 | 0 | 0 | 3.10× |")
 	assert.Empty(t, stdout.String())
 
 	stdout.Reset()

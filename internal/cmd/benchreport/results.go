@@ -12,6 +12,18 @@ import (
 // sample is one result line: its values by unit ("ns/op", "MB/s", ...).
 type sample map[string]float64
 
+// Units of the samples: those go test prints, the CPU time package
+// benchcpu reports, callgrind's instruction count, and two derived per byte
+// (see values).
+const (
+	unitWall        = "ns/op"
+	unitCPU         = "cpu-ns/op" // benchcpu.Unit
+	unitInstr       = "instr/op"
+	unitRate        = "MB/s"
+	unitWallPerByte = "ns/B"     // 1000 ÷ MB/s
+	unitCPUPerByte  = "cpu-ns/B" // cpu-ns/op ÷ bytes/op, bytes/op = MB/s × ns/op ÷ 1000
+)
+
 // results holds every sample of a benchmark run, by benchmark name
 // (without the -GOMAXPROCS suffix), in the order the lines came: sample i
 // of two names is from the same round when each round runs every
@@ -103,22 +115,31 @@ func parseConfig(line string) (string, string, bool) {
 }
 
 // values returns the unit's values over the samples of name, in order; a
-// sample without the unit is skipped. "ns/B" (nanoseconds per byte) is
-// derived from MB/s.
+// sample without the unit (or what it is derived from) is skipped.
 func (r *results) values(name, unit string) []float64 {
 	var out []float64
 	for _, s := range r.samples[name] {
-		if unit == "ns/B" {
-			if mbps, ok := s["MB/s"]; ok && mbps > 0 {
-				out = append(out, 1e3/mbps)
-			}
-			continue
-		}
-		if v, ok := s[unit]; ok {
+		if v, ok := s.value(unit); ok {
 			out = append(out, v)
 		}
 	}
 	return out
+}
+
+// value returns the sample's unit, deriving the per-byte units from the
+// throughput go test reports for benchmarks that call SetBytes.
+func (s sample) value(unit string) (float64, bool) {
+	rate := s[unitRate]
+	switch unit {
+	case unitWallPerByte:
+		return 1e3 / rate, rate > 0
+	case unitCPUPerByte:
+		cpu, okCPU := s[unitCPU]
+		bytesPerOp := rate * s[unitWall] / 1e3
+		return cpu / bytesPerOp, okCPU && bytesPerOp > 0
+	}
+	v, ok := s[unit]
+	return v, ok
 }
 
 // median returns the unit's median over the samples of name, and whether

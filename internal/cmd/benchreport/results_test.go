@@ -7,7 +7,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/benchcpu"
 )
+
+func TestCPUUnitIsBenchcpus(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, benchcpu.Unit, unitCPU)
+}
 
 // twoRounds is go test output of two rounds, with the lines a real run
 // mixes in.
@@ -15,13 +22,13 @@ const twoRounds = `goos: linux
 goarch: amd64
 pkg: github.com/toolgate/toolgate/internal/validator
 cpu: AMD EPYC
-BenchmarkCompare/small/toolgate-2         	   77215	      3100 ns/op	  90.33 MB/s	       0 B/op	       0 allocs/op
-BenchmarkCompare/small/jsonvalid-2        	  232561	      1200 ns/op	 229.21 MB/s	       0 B/op	       0 allocs/op
+BenchmarkCompare/small/toolgate-2         	   77215	      3100 ns/op	  90.33 MB/s	      3000 cpu-ns/op	       0 B/op	       0 allocs/op
+BenchmarkCompare/small/jsonvalid-2        	  232561	      1200 ns/op	 229.21 MB/s	      1000 cpu-ns/op	       0 B/op	       0 allocs/op
 PASS
 ok  	github.com/toolgate/toolgate/internal/validator	4.367s
 goos: linux
-BenchmarkCompare/small/toolgate-2         	   77215	      3300 ns/op	  84.85 MB/s	       0 B/op	       0 allocs/op
-BenchmarkCompare/small/jsonvalid-2        	  232561	      1000 ns/op	 280.00 MB/s	       0 B/op	       0 allocs/op
+BenchmarkCompare/small/toolgate-2         	   77215	      3300 ns/op	  84.85 MB/s	      3200 cpu-ns/op	       0 B/op	       0 allocs/op
+BenchmarkCompare/small/jsonvalid-2        	  232561	      1000 ns/op	 280.00 MB/s	      1000 cpu-ns/op	       0 B/op	       0 allocs/op
 BenchmarkGRPC/ValidateStream-2      	     117	     95737 ns/op	   2.92 MB/s	         9.000 deltas/op	   15115 B/op	     260 allocs/op
 BenchmarkCallgrind/small/toolgate 10715 34027.8 instr/op
 `
@@ -37,6 +44,9 @@ func TestParse(t *testing.T) {
 	assert.Empty(t, r.values("BenchmarkCallgrind/small/toolgate", "ns/op"))
 	assert.Equal(t, map[string]string{"goos": "linux", "goarch": "amd64", "pkg": "github.com/toolgate/toolgate/internal/validator", "cpu": "AMD EPYC"}, r.config)
 	assert.InDeltaSlice(t, []float64{1e3 / 90.33, 1e3 / 84.85}, r.values("BenchmarkCompare/small/toolgate", "ns/B"), 1e-12, "ns/B is derived from MB/s")
+	assert.InDeltaSlice(t, []float64{3000 / (90.33 * 3100 / 1e3), 3200 / (84.85 * 3300 / 1e3)}, r.values("BenchmarkCompare/small/toolgate", "cpu-ns/B"), 1e-12,
+		"cpu-ns/B is CPU time over the bytes per op, which MB/s and ns/op give")
+	assert.Empty(t, r.values("BenchmarkGRPC/ValidateStream", "cpu-ns/B"), "no CPU time")
 
 	m, ok := r.median("BenchmarkCompare/small/toolgate", "ns/op")
 	require.True(t, ok)

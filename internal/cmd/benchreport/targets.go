@@ -80,18 +80,18 @@ func issueTargets() []target {
 	var ts []target
 	for _, doc := range docNames() {
 		ts = append(ts, target{goal: "toolgate ≤ 1.0× jsonvalid on " + doc,
-			num: compareName(doc, "toolgate"), den: compareName(doc, "jsonvalid"), unit: "ns/op", cmp: atMost, bar: 1})
+			num: compareName(doc, "toolgate"), den: compareName(doc, "jsonvalid"), unit: unitCPU, cmp: atMost, bar: 1})
 	}
 	for _, doc := range []string{"medium", "large"} {
 		ts = append(ts, target{goal: "toolgate ≤ 0.6× jsonvalid on " + doc,
-			num: compareName(doc, "toolgate"), den: compareName(doc, "jsonvalid"), unit: "ns/op", cmp: atMost, bar: 0.6})
+			num: compareName(doc, "toolgate"), den: compareName(doc, "jsonvalid"), unit: unitCPU, cmp: atMost, bar: 0.6})
 	}
 	for _, doc := range docNames() {
 		if doc == "syntax" {
 			continue
 		}
 		ts = append(ts, target{goal: "toolgate ≥ 5× faster than santhosh on " + doc,
-			num: compareName(doc, "santhosh"), den: compareName(doc, "toolgate"), unit: "ns/op", cmp: atLeast, bar: 5})
+			num: compareName(doc, "santhosh"), den: compareName(doc, "toolgate"), unit: unitCPU, cmp: atLeast, bar: 5})
 	}
 	for _, doc := range []string{"small", "medium", "large"} {
 		ts = append(ts, target{goal: "0 allocs/op on valid " + doc,
@@ -99,27 +99,27 @@ func issueTargets() []target {
 	}
 	ts = append(ts,
 		target{goal: "invalid/toolgatefirst ≤ 0.1× medium/toolgate",
-			num: compareName("invalid", "toolgatefirst"), den: compareName("medium", "toolgate"), unit: "ns/op", cmp: atMost, bar: 0.1},
+			num: compareName("invalid", "toolgatefirst"), den: compareName("medium", "toolgate"), unit: unitCPU, cmp: atMost, bar: 0.1},
 		target{goal: "syntax/toolgate ≤ 2× syntax/jsonvalid",
-			num: compareName("syntax", "toolgate"), den: compareName("syntax", "jsonvalid"), unit: "ns/op", cmp: atMost, bar: 2})
+			num: compareName("syntax", "toolgate"), den: compareName("syntax", "jsonvalid"), unit: unitCPU, cmp: atMost, bar: 2})
 	for _, size := range streamSizes {
 		for _, p := range []struct {
 			piece string
 			bar   float64
 		}{{"1", 4}, {"8", 1.5}, {"32", 1.15}} {
 			ts = append(ts, target{goal: fmt.Sprintf("stream %s: %s-byte pieces ≤ %g× whole, per byte", size, p.piece, p.bar),
-				num: streamName(size, p.piece), den: streamName(size, "whole"), unit: "ns/B", cmp: atMost, bar: p.bar})
+				num: streamName(size, p.piece), den: streamName(size, "whole"), unit: unitCPUPerByte, cmp: atMost, bar: p.bar})
 		}
 	}
 	for _, piece := range streamPieces {
 		ts = append(ts, target{goal: "stream, pieces " + piece + ": 1MiB within ±20% of 64KiB, per byte",
-			num: streamName("1MiB", piece), den: streamName("64KiB", piece), unit: "ns/B", cmp: within, bar: 0.2})
+			num: streamName("1MiB", piece), den: streamName("64KiB", piece), unit: unitCPUPerByte, cmp: within, bar: 0.2})
 	}
 	ts = append(ts,
 		target{goal: "Validate by handle ≥ 0.9× the Health/Check throughput",
-			num: grpcName("HealthCheck"), den: grpcName("ValidateHandle"), unit: "ns/op", cmp: atLeast, bar: 0.9},
+			num: grpcName("HealthCheck"), den: grpcName("ValidateHandle"), unit: unitCPU, cmp: atLeast, bar: 0.9},
 		target{goal: "Validate inline (schema seen before) ≥ 0.85× the Health/Check throughput",
-			num: grpcName("HealthCheck"), den: grpcName("ValidateInline"), unit: "ns/op", cmp: atLeast, bar: 0.85})
+			num: grpcName("HealthCheck"), den: grpcName("ValidateInline"), unit: unitCPU, cmp: atLeast, bar: 0.85})
 	return ts
 }
 
@@ -188,7 +188,7 @@ func (c change) ratio() float64 { return c.now / c.base }
 // noise is how far a median may move between runs and still count as
 // unchanged: time on a shared machine moves a lot, instruction counts
 // hardly at all.
-var noise = map[string]float64{"ns/op": 0.10, "instr/op": 0.01}
+var noise = map[string]float64{unitCPU: 0.10, unitWall: 0.10, unitInstr: 0.01}
 
 // regressed reports whether c grew past its unit's noise.
 func (c change) regressed() bool { return c.ratio() > 1+noise[c.unit] }
@@ -209,16 +209,18 @@ func measuresToolgate(name string) bool {
 }
 
 // changes compares every benchmark present in both runs, toolgate's first
-// and then the others, each in the current run's order, by its median
-// time per op (or instructions for callgrind lines).
+// and then the others, each in the current run's order, by its median CPU
+// time per op, or instructions for callgrind lines, or wall time for
+// benchmarks that report neither.
 func changes(base, now *results) []change {
 	var out []change
 	for _, name := range now.names {
-		for _, unit := range []string{"ns/op", "instr/op"} {
+		for _, unit := range []string{unitCPU, unitInstr, unitWall} {
 			b, okB := base.median(name, unit)
 			n, okN := now.median(name, unit)
 			if okB && okN && b > 0 {
 				out = append(out, change{name: name, unit: unit, base: b, now: n})
+				break
 			}
 		}
 	}

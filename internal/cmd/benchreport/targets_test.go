@@ -9,16 +9,29 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// resultsOf builds results from "name unit v1 v2 ..." specs, one sample
-// per value (a round each).
+// resultsOf builds results from specs "name unit=v1,v2,... unit=...": one
+// sample (a round) per position, holding every unit's value at it.
 func resultsOf(t *testing.T, specs ...string) *results {
 	t.Helper()
 	var b strings.Builder
 	for _, spec := range specs {
 		f := strings.Fields(spec)
-		require.GreaterOrEqual(t, len(f), 3, spec)
-		for _, v := range f[2:] {
-			fmt.Fprintf(&b, "%s-2 1 %s %s\n", f[0], v, f[1])
+		require.GreaterOrEqual(t, len(f), 2, spec)
+		var units []string
+		var values [][]string
+		for _, uv := range f[1:] {
+			unit, vs, ok := strings.Cut(uv, "=")
+			require.True(t, ok, spec)
+			units = append(units, unit)
+			values = append(values, strings.Split(vs, ","))
+		}
+		for i := range values[0] {
+			fmt.Fprintf(&b, "%s-2 1", f[0])
+			for u, unit := range units {
+				require.Len(t, values[u], len(values[0]), spec)
+				fmt.Fprintf(&b, " %s %s", values[u][i], unit)
+			}
+			b.WriteString("\n")
 		}
 	}
 	r, err := parse(strings.NewReader(b.String()))
@@ -38,24 +51,24 @@ func TestTargetEvaluate(t *testing.T) {
 		lo, hi     float64
 		missingFor string
 	}{
-		{"ratio under the bar", ratio, []string{"BenchmarkA ns/op 90 100 80", "BenchmarkB ns/op 100 100 100"}, met, 0.9, 0.8, 1, ""},
-		{"ratio at the bar", ratio, []string{"BenchmarkA ns/op 100", "BenchmarkB ns/op 100"}, met, 1, 1, 1, ""},
-		{"ratio over the bar", ratio, []string{"BenchmarkA ns/op 101 150 99", "BenchmarkB ns/op 100 100 100"}, missed, 1.01, 0.99, 1.5, ""},
-		{"no numerator", ratio, []string{"BenchmarkB ns/op 100"}, notMeasured, 0, 0, 0, "BenchmarkA"},
-		{"no denominator", ratio, []string{"BenchmarkA ns/op 100"}, notMeasured, 0, 0, 0, "BenchmarkB"},
-		{"other unit only", ratio, []string{"BenchmarkA B/op 1", "BenchmarkB ns/op 1"}, notMeasured, 0, 0, 0, "BenchmarkA"},
+		{"ratio under the bar", ratio, []string{"BenchmarkA ns/op=90,100,80", "BenchmarkB ns/op=100,100,100"}, met, 0.9, 0.8, 1, ""},
+		{"ratio at the bar", ratio, []string{"BenchmarkA ns/op=100", "BenchmarkB ns/op=100"}, met, 1, 1, 1, ""},
+		{"ratio over the bar", ratio, []string{"BenchmarkA ns/op=101,150,99", "BenchmarkB ns/op=100,100,100"}, missed, 1.01, 0.99, 1.5, ""},
+		{"no numerator", ratio, []string{"BenchmarkB ns/op=100"}, notMeasured, 0, 0, 0, "BenchmarkA"},
+		{"no denominator", ratio, []string{"BenchmarkA ns/op=100"}, notMeasured, 0, 0, 0, "BenchmarkB"},
+		{"other unit only", ratio, []string{"BenchmarkA B/op=1", "BenchmarkB ns/op=1"}, notMeasured, 0, 0, 0, "BenchmarkA"},
 		{"at least, met", target{num: "BenchmarkA", den: "BenchmarkB", unit: "ns/op", cmp: atLeast, bar: 5},
-			[]string{"BenchmarkA ns/op 500", "BenchmarkB ns/op 100"}, met, 5, 5, 5, ""},
+			[]string{"BenchmarkA ns/op=500", "BenchmarkB ns/op=100"}, met, 5, 5, 5, ""},
 		{"at least, missed", target{num: "BenchmarkA", den: "BenchmarkB", unit: "ns/op", cmp: atLeast, bar: 5},
-			[]string{"BenchmarkA ns/op 499", "BenchmarkB ns/op 100"}, missed, 4.99, 4.99, 4.99, ""},
+			[]string{"BenchmarkA ns/op=499", "BenchmarkB ns/op=100"}, missed, 4.99, 4.99, 4.99, ""},
 		{"within, below", target{num: "BenchmarkA", den: "BenchmarkB", unit: "ns/op", cmp: within, bar: 0.2},
-			[]string{"BenchmarkA ns/op 81", "BenchmarkB ns/op 100"}, met, 0.81, 0.81, 0.81, ""},
+			[]string{"BenchmarkA ns/op=81", "BenchmarkB ns/op=100"}, met, 0.81, 0.81, 0.81, ""},
 		{"within, too far above", target{num: "BenchmarkA", den: "BenchmarkB", unit: "ns/op", cmp: within, bar: 0.2},
-			[]string{"BenchmarkA ns/op 121", "BenchmarkB ns/op 100"}, missed, 1.21, 1.21, 1.21, ""},
+			[]string{"BenchmarkA ns/op=121", "BenchmarkB ns/op=100"}, missed, 1.21, 1.21, 1.21, ""},
 		{"absolute, met", target{num: "BenchmarkA", unit: "allocs/op", cmp: atMost, bar: 0},
-			[]string{"BenchmarkA allocs/op 0 1 0"}, met, 0, 0, 0, ""},
+			[]string{"BenchmarkA allocs/op=0,1,0"}, met, 0, 0, 0, ""},
 		{"absolute, missed", target{num: "BenchmarkA", unit: "allocs/op", cmp: atMost, bar: 0},
-			[]string{"BenchmarkA allocs/op 1 1 0"}, missed, 1, 0, 0, ""},
+			[]string{"BenchmarkA allocs/op=1,1,0"}, missed, 1, 0, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -132,11 +145,11 @@ func TestMeasuresToolgate(t *testing.T) {
 func TestRegressions(t *testing.T) {
 	t.Parallel()
 	base := resultsOf(t,
-		"BenchmarkCompare/small/toolgate ns/op 100",
-		"BenchmarkCompare/small/jsonvalid ns/op 100",
-		"BenchmarkStream/1MiB/1 ns/op 1000",
-		"BenchmarkCallgrind/small/toolgate instr/op 10000",
-		"BenchmarkGone ns/op 5")
+		"BenchmarkCompare/small/toolgate ns/op=100 cpu-ns/op=100",
+		"BenchmarkCompare/small/jsonvalid ns/op=100 cpu-ns/op=100",
+		"BenchmarkStream/1MiB/1 ns/op=1000",
+		"BenchmarkCallgrind/small/toolgate instr/op=10000",
+		"BenchmarkGone ns/op=5")
 	for _, tc := range []struct {
 		name  string
 		now   []string
@@ -144,17 +157,19 @@ func TestRegressions(t *testing.T) {
 		worse []string
 	}{
 		{"within noise", []string{
-			"BenchmarkCompare/small/toolgate ns/op 110",
-			"BenchmarkCompare/small/jsonvalid ns/op 300",
-			"BenchmarkStream/1MiB/1 ns/op 500",
-			"BenchmarkCallgrind/small/toolgate instr/op 10100"}, met, nil},
-		{"slower in time", []string{
-			"BenchmarkCompare/small/toolgate ns/op 111",
-			"BenchmarkCallgrind/small/toolgate instr/op 10000"}, missed, []string{"BenchmarkCompare/small/toolgate"}},
+			"BenchmarkCompare/small/toolgate ns/op=300 cpu-ns/op=110",
+			"BenchmarkCompare/small/jsonvalid ns/op=300",
+			"BenchmarkStream/1MiB/1 ns/op=500",
+			"BenchmarkCallgrind/small/toolgate instr/op=10100"}, met, nil},
+		{"slower in CPU time", []string{
+			"BenchmarkCompare/small/toolgate ns/op=90 cpu-ns/op=111",
+			"BenchmarkCallgrind/small/toolgate instr/op=10000"}, missed, []string{"BenchmarkCompare/small/toolgate"}},
+		{"slower in wall time, without CPU time", []string{
+			"BenchmarkStream/1MiB/1 ns/op=1101"}, missed, []string{"BenchmarkStream/1MiB/1"}},
 		{"more instructions", []string{
-			"BenchmarkCompare/small/toolgate ns/op 90",
-			"BenchmarkCallgrind/small/toolgate instr/op 10101"}, missed, []string{"BenchmarkCallgrind/small/toolgate"}},
-		{"only other implementations in common", []string{"BenchmarkCompare/small/jsonvalid ns/op 100", "BenchmarkNew ns/op 1"}, notMeasured, nil},
+			"BenchmarkCompare/small/toolgate ns/op=90 cpu-ns/op=90",
+			"BenchmarkCallgrind/small/toolgate instr/op=10101"}, missed, []string{"BenchmarkCallgrind/small/toolgate"}},
+		{"only other implementations in common", []string{"BenchmarkCompare/small/jsonvalid ns/op=100", "BenchmarkNew ns/op=1"}, notMeasured, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
