@@ -1,22 +1,43 @@
 # toolgate developer tasks. `make help` lists them.
 #
-# Tools that are not part of the service are pinned here and run with
-# `go run module@version` (see docs TOOLCHAIN.md): buf stays out of go.mod.
-# The protoc plugins are `tool` lines in go.mod, so they match the runtime.
+# Tools that are not part of the service are pinned here (see docs
+# TOOLCHAIN.md): buf stays out of go.mod. Each is built once, with
+# `go install module@version`, into bin/ under a name that carries its
+# version, so a later make finds the file and builds nothing, and a new pin
+# builds a new file. Tests that run a tool (the gen/ staleness check, the
+# README walkthrough) use these binaries and never compile a tool under
+# go test's timeout. The protoc plugins are `tool` lines in go.mod, so they
+# match the runtime.
 BUF_VERSION := v1.75.0
 GRPCURL_VERSION := v1.9.4
 STATICCHECK_VERSION := v0.8.2
 
-# The staleness test in internal/gencheck runs the same buf version.
-export BUF_VERSION
+# Tests find the tools in bin/ by these pins (internal/fixtures.Tool).
+export BUF_VERSION GRPCURL_VERSION
 
 GO ?= go
-BUF := $(GO) run github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION)
-GRPCURL := $(GO) run github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION)
-STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+TOOLS_DIR := $(CURDIR)/bin
+BUF_BIN := $(TOOLS_DIR)/buf-$(BUF_VERSION)
+GRPCURL_BIN := $(TOOLS_DIR)/grpcurl-$(GRPCURL_VERSION)
+STATICCHECK_BIN := $(TOOLS_DIR)/staticcheck-$(STATICCHECK_VERSION)
+BUF := $(BUF_BIN)
+GRPCURL := $(GRPCURL_BIN)
+STATICCHECK := $(STATICCHECK_BIN)
+
+# The image `make image` builds; the Kubernetes manifest runs this tag.
+IMAGE ?= toolgate:dev
+
+# The interpreter of the Python client and its tests: Debian's, which has
+# python3-grpcio and python3-protobuf (the default python3 may not).
+PYTHON ?= /usr/bin/python3
 
 # How long `make fuzz` runs each Fuzz target.
 FUZZTIME ?= 10s
+# How long `make test-fuzz` (run by CI) fuzzes each target.
+TEST_FUZZTIME ?= 8s
+# How long `make soak` runs its load, and with how many workers of each kind.
+SOAK_DURATION ?= 30s
+SOAK_WORKERS ?= 4
 # `make benchmarks`: interleaved rounds, time per benchmark per round, the
 # documents callgrind counts, where the raw results go, and the earlier
 # results compared with (by default the last recorded run; empty for none).
@@ -41,24 +62,52 @@ help: ## Describe the targets
 run: ## Run the server (pass flags with ARGS='--addr 127.0.0.1:50051')
 	$(GO) run ./server/cmd/toolgate $(ARGS)
 
+.PHONY: tools
+tools: $(BUF_BIN) $(GRPCURL_BIN) ## Build the pinned tools the tests run into bin/ (once per version)
+
+# go-install builds module@version into $@: into a fresh folder first, so an
+# interrupted build leaves no file that make would take for a finished one.
+define go-install
+	@mkdir -p $(TOOLS_DIR)
+	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	echo "building $(notdir $@) (once; later runs use bin/)"; \
+	GOBIN="$$tmp" $(GO) install $(1); \
+	mv "$$tmp/$(2)" $@
+endef
+
+$(BUF_BIN):
+	$(call go-install,github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION),buf)
+
+$(GRPCURL_BIN):
+	$(call go-install,github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION),grpcurl)
+
+$(STATICCHECK_BIN):
+	$(call go-install,honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION),staticcheck)
+
 .PHONY: test
-test: ## Run every test with the race detector, including the gen/ staleness check
-	$(GO) test -race -count=1 ./...
+test: tools ## Run every test with the race detector; lists every skipped test with its reason
+	$(GO) test -race -count=1 -json ./... | $(GO) run ./internal/cmd/testsummary
 
 .PHONY: testshort
-testshort: ## Run the tests with -short (skips the gen/ staleness check)
+testshort: ## Run the tests with -short (skips the end-to-end tests that build the binary)
 	$(GO) test -short -race ./...
 
+# The Python stubs need Debian's protobuf-compiler and protobuf-compiler-grpc
+# (buf.gen.python.yaml); the Node client loads its own copy of proto/.
 .PHONY: generate
-generate: ## Regenerate gen/ from proto/
+generate: $(BUF_BIN) ## Regenerate gen/ and the Python client's stubs from proto/, and copy proto/ into the Node client
 	$(BUF) generate
+	rm -f client/python/toolgate/v1/*_pb2.py client/python/toolgate/v1/*_pb2.pyi client/python/toolgate/v1/*_pb2_grpc.py
+	$(BUF) generate --template buf.gen.python.yaml
+	rm -rf client/node/proto
+	cp -R proto client/node/proto
 
 .PHONY: checkgenerate
-checkgenerate: ## Fail if gen/ differs from what proto/ generates (work tree untouched)
+checkgenerate: $(BUF_BIN) ## Fail if gen/ differs from what proto/ generates (work tree untouched)
 	$(GO) test -count=1 -run '^TestGeneratedCodeIsCurrent$$' ./internal/gencheck/
 
 .PHONY: lint
-lint: ## buf lint, buf format, go vet, staticcheck and gofmt
+lint: $(BUF_BIN) $(STATICCHECK_BIN) ## buf lint, buf format, go vet, staticcheck and gofmt
 	$(BUF) lint
 	$(BUF) format -d --exit-code
 	$(GO) vet ./...
@@ -68,6 +117,16 @@ lint: ## buf lint, buf format, go vet, staticcheck and gofmt
 	if [[ -n "$$unformatted" ]]; then \
 		echo "gofmt needed on:"; echo "$$unformatted"; exit 1; \
 	fi
+
+.PHONY: interop
+interop: client/node/node_modules/.package-lock.json ## Test the Python and Node clients against the real binary on loopback
+	@bin="$$(mktemp -d)"; trap 'rm -rf "$$bin"' EXIT; \
+	$(GO) build -o "$$bin/toolgate" ./server/cmd/toolgate; \
+	PYTHON='$(PYTHON)' client/interop/run.sh "$$bin/toolgate"
+
+# npm ci again whenever the Node client's dependencies change.
+client/node/node_modules/.package-lock.json: client/node/package.json client/node/package-lock.json
+	cd client/node && npm ci --no-audit --no-fund
 
 .PHONY: bench
 bench: ## Run every benchmark once, with allocation counts
@@ -117,8 +176,17 @@ fuzz: ## Fuzz every Fuzz target for FUZZTIME each (default 10s)
 		done; \
 	done
 
+.PHONY: test-fuzz
+test-fuzz: ## Fuzz every Fuzz target for TEST_FUZZTIME each (default 8s), as CI does
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME)
+
+.PHONY: soak
+soak: ## Mixed unary and streaming load on loopback for SOAK_DURATION (30s); zero errors, p99, no leaks
+	$(GO) test -tags soak -run '^TestSoak$$' -count=1 -timeout 0 -v ./server/ \
+		-soak.duration=$(SOAK_DURATION) -soak.workers=$(SOAK_WORKERS)
+
 .PHONY: breaking
-breaking: ## Check proto/ for breaking changes against the main branch
+breaking: $(BUF_BIN) ## Check proto/ for breaking changes against the main branch
 	@if git cat-file -e main:buf.yaml 2>/dev/null; then \
 		$(BUF) breaking --against '.git#branch=main'; \
 	else \
@@ -126,13 +194,9 @@ breaking: ## Check proto/ for breaking changes against the main branch
 	fi
 
 .PHONY: mcp-report
-mcp-report: ## Regenerate the README's report on ../shared/fixtures/mcp-tools
-	@if [[ ! -d ../shared/fixtures/mcp-tools ]]; then \
-		echo "mcp-report: ../shared/fixtures/mcp-tools not found; it needs the shared fixtures beside this repository" >&2; \
-		exit 1; \
-	fi
+mcp-report: ## Regenerate the README's report on testdata/mcp-tools
 	@report="$$(mktemp)"; trap 'rm -f "$$report" README.md.tmp' EXIT; \
-	$(GO) run ./server/cmd/toolgate check --summary ../shared/fixtures/mcp-tools/*.json > "$$report"; \
+	$(GO) run ./server/cmd/toolgate check --summary testdata/mcp-tools/*.json > "$$report"; \
 	awk -v report="$$report" ' \
 		/^<!-- mcp-report:begin -->$$/ { print; print ""; while ((getline line < report) > 0) print line; print ""; skip = 1; begin++; next } \
 		/^<!-- mcp-report:end -->$$/ { skip = 0; end++ } \
@@ -142,6 +206,14 @@ mcp-report: ## Regenerate the README's report on ../shared/fixtures/mcp-tools
 	mv README.md.tmp README.md; \
 	echo "README.md: MCP report regenerated"
 
+.PHONY: image
+image: ## Build the container image IMAGE (toolgate:dev) from server/deploy/Dockerfile; needs a Docker daemon
+	docker build -f server/deploy/Dockerfile -t $(IMAGE) \
+		--build-arg VERSION="$$(git describe --tags --always --dirty 2>/dev/null || echo '(devel)')" \
+		--build-arg REVISION="$$(git rev-parse HEAD 2>/dev/null || echo unknown)" \
+		--build-arg REVISION_TIME="$$(TZ=UTC0 git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd 2>/dev/null || echo unknown)" \
+		.
+
 .PHONY: grpcurl
-grpcurl: ## Run the pinned grpcurl (ARGS='-plaintext 127.0.0.1:50051 list')
+grpcurl: $(GRPCURL_BIN) ## Run the pinned grpcurl (ARGS='-plaintext 127.0.0.1:50051 list')
 	$(GRPCURL) $(ARGS)

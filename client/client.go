@@ -28,7 +28,7 @@
 // in the response's code and errors. Errors returned by this package are
 // gRPC status errors (inspect them with status.Code) unless documented
 // otherwise.
-// Client.ValidateProviderStream validates the tool calls of a provider's live SSE stream as they arrive.
+// Client.ValidateProviderStream validates the tool calls of a provider's live SSE stream as they arrive, and Client.ValidateOutputStream its structured-output answer.
 // Client.CompileToolset compiles an MCP tools/list result tool by tool, and NewToolset turns the answer into the tools map of ValidateProviderStream, leaving out (and listing, with every finding) the tools that cannot be enforced.
 package client
 
@@ -142,14 +142,7 @@ func (c *Client) validateInline(ctx context.Context, schema *toolgatev1.CompileS
 }
 
 func compileRequest(schemaJSON string, opts []CompileOption) *toolgatev1.CompileSchemaRequest {
-	var cfg compileConfig
-	for _, o := range opts {
-		o.applyToCompile(&cfg)
-	}
-	return &toolgatev1.CompileSchemaRequest{
-		Profile: cfg.profile,
-		Schema:  &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: schemaJSON},
-	}
+	return keyOf(schemaJSON, newCompileConfig(opts)).request()
 }
 
 // errEmptyToken is returned by Dial for WithBearerToken("").

@@ -90,6 +90,95 @@ func TestWithProfile(t *testing.T) {
 	}, rec.profiles)
 }
 
+// TestJSONSchemaOptions checks WithResources and WithFormatAssertion: they
+// reach the server in Compile, Validator.Register, Validator.ValidateSchema
+// and CompileTools, and a Validator that recompiles on a replica without
+// the handle sends them again.
+func TestJSONSchemaOptions(t *testing.T) {
+	t.Parallel()
+	const ref = `{"type":"object","properties":{"port":{"$ref":"https://example.com/port.json"}}}`
+	port := client.WithResources(map[string]string{"https://example.com/port.json": `{"type":"integer","maximum":65535}`})
+	full := client.WithProfile(toolgatev1.Profile_PROFILE_JSON_SCHEMA)
+	a, b := newReplica(t, server.Config{}), newReplica(t, server.Config{})
+
+	t.Run("Compile", func(t *testing.T) {
+		t.Parallel()
+		c := dialReplica(t, a)
+		resp, err := c.Compile(t.Context(), ref, full, port)
+		require.NoError(t, err)
+		assert.NotEmpty(t, resp.GetHandle(), "%v", resp.GetErrors())
+		missing, err := c.Compile(t.Context(), ref, full)
+		require.NoError(t, err)
+		assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_UNSUPPORTED_CAPABILITY, missing.GetCode(), "without the document")
+		unknown, err := c.Compile(t.Context(), `{"type":"object","properties":{"d":{"format":"x-unknown"}}}`, full, client.WithFormatAssertion())
+		require.NoError(t, err)
+		assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_UNSUPPORTED_CAPABILITY, unknown.GetCode(), "format assertion on")
+		_, err = c.Compile(t.Context(), weatherSchema, client.WithFormatAssertion())
+		assert.Equal(t, codes.InvalidArgument, status.Code(err), "only the JSON Schema profile takes it")
+	})
+	t.Run("a Validator re-sends them to a replica without the handle", func(t *testing.T) {
+		t.Parallel()
+		sw := &switchConn{}
+		sw.route(connTo(t, a))
+		v := client.New(sw).Validator()
+		handle, _, err := v.Register(t.Context(), ref, full, port)
+		require.NoError(t, err)
+		sw.route(connTo(t, b))
+		resp, err := v.Validate(t.Context(), handle, `{"port":70000}`)
+		require.NoError(t, err)
+		assert.Equal(t, handle, resp.GetHandle(), "the same schema, documents included")
+		require.Len(t, resp.GetErrors(), 1)
+		assert.Equal(t, "maximum", resp.GetErrors()[0].GetKeyword())
+		again, err := v.ValidateSchema(t.Context(), ref, `{"port":1}`, full, port)
+		require.NoError(t, err)
+		assert.True(t, again.GetValid())
+	})
+	t.Run("CompileTools", func(t *testing.T) {
+		t.Parallel()
+		resp, err := dialReplica(t, a).CompileTools(t.Context(), []client.ToolSchema{{Name: "listen", SchemaJSON: ref}}, full, port)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"listen"}, sortedKeys(resp.GetBind()))
+	})
+}
+
+// TestWithAdmission checks that WithAdmission reaches CompileToolset and
+// CompileTools: under ADMISSION_STRICT one tool that does not compile
+// leaves nothing bound, while the default binds what compiled.
+func TestWithAdmission(t *testing.T) {
+	t.Parallel()
+	c := dialReplica(t, newReplica(t, server.Config{}))
+	tools := []client.ToolSchema{{Name: "weather", SchemaJSON: weatherSchema}, {Name: "grep", SchemaJSON: patternSchema}}
+	toolsList := `{"tools":[{"name":"weather","inputSchema":` + weatherSchema + `},{"name":"grep","inputSchema":` + patternSchema + `}]}`
+	strict := client.WithAdmission(toolgatev1.Admission_ADMISSION_STRICT)
+	for name, compile := range map[string]func(...client.CompileOption) (*toolgatev1.CompileToolsetResponse, error){
+		"CompileTools": func(opts ...client.CompileOption) (*toolgatev1.CompileToolsetResponse, error) {
+			return c.CompileTools(t.Context(), tools, opts...)
+		},
+		"CompileToolset": func(opts ...client.CompileOption) (*toolgatev1.CompileToolsetResponse, error) {
+			return c.CompileToolset(t.Context(), toolsList, opts...)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			quarantine, err := compile()
+			require.NoError(t, err)
+			assert.True(t, quarantine.GetAdmitted())
+			assert.Equal(t, []string{"weather"}, sortedKeys(client.NewToolset(quarantine).Bind()))
+
+			resp, err := compile(strict)
+			require.NoError(t, err)
+			assert.False(t, resp.GetAdmitted())
+			assert.Empty(t, resp.GetBind())
+			assert.Empty(t, client.NewToolset(resp).Bind())
+			assert.Len(t, client.NewToolset(resp).Refused(), 2)
+			assert.Equal(t, quarantine.GetTools()[0].GetHandle(), resp.GetTools()[0].GetHandle(), "the compiled tool still reports its handle")
+
+			_, err = compile(client.WithAdmission(toolgatev1.Admission(9)))
+			assert.Equal(t, codes.InvalidArgument, status.Code(err), "%v", err)
+		})
+	}
+}
+
 func TestValidate(t *testing.T) {
 	t.Parallel()
 	r := newReplica(t, server.Config{})

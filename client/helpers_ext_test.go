@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -169,42 +167,6 @@ func (s *switchConn) Invoke(ctx context.Context, method string, args, reply any,
 
 func (s *switchConn) NewStream(ctx context.Context, desc *grpc.StreamDesc, method string, opts ...grpc.CallOption) (grpc.ClientStream, error) {
 	return s.cur.Load().NewStream(ctx, desc, method, opts...)
-}
-
-// TestMain fails the package if grpc goroutines outlive the tests: every
-// test must stop its servers and close its clients.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if code == 0 {
-		if leaked := waitForGoroutines(5 * time.Second); leaked != "" {
-			fmt.Fprintf(os.Stderr, "goroutines leaked by the tests:\n%s\n", leaked)
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
-
-// waitForGoroutines waits until no goroutine runs grpc or bufconn code and
-// returns the stacks of those still running when d has passed.
-func waitForGoroutines(d time.Duration) string {
-	deadline := time.Now().Add(d)
-	for {
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		var leaked []string
-		for _, g := range strings.Split(string(buf), "\n\n") {
-			if strings.Contains(g, "google.golang.org/grpc") && !strings.Contains(g, "waitForGoroutines") {
-				leaked = append(leaked, g)
-			}
-		}
-		if len(leaked) == 0 {
-			return ""
-		}
-		if time.Now().After(deadline) {
-			return strings.Join(leaked, "\n\n")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // heldBody returns a provider body that yields head, then holds until the

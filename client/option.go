@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"crypto/tls"
+	"maps"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
@@ -17,7 +18,8 @@ type Option interface {
 }
 
 // A CompileOption configures how a schema is compiled: by Client.Compile,
-// Validator.Register and Validator.ValidateSchema.
+// Validator.Register, Validator.ValidateSchema, Client.CompileToolset and
+// Client.CompileTools (which compile every tool with the same options).
 type CompileOption interface {
 	applyToCompile(*compileConfig)
 }
@@ -58,7 +60,19 @@ func (cfg *dialConfig) dialOptions() ([]grpc.DialOption, error) {
 }
 
 type compileConfig struct {
-	profile toolgatev1.Profile
+	profile         toolgatev1.Profile
+	admission       toolgatev1.Admission
+	resources       map[string]string
+	formatAssertion bool
+}
+
+// newCompileConfig applies opts, in order, to the defaults.
+func newCompileConfig(opts []CompileOption) compileConfig {
+	var cfg compileConfig
+	for _, o := range opts {
+		o.applyToCompile(&cfg)
+	}
+	return cfg
 }
 
 type dialOptionFunc func(*dialConfig)
@@ -119,12 +133,54 @@ func WithDialOptions(opts ...grpc.DialOption) Option {
 // WithProfile compiles the schema with profile p. The default,
 // toolgatev1.Profile_PROFILE_UNSPECIFIED, is the tool input profile (the
 // same as toolgatev1.Profile_PROFILE_TOOL_INPUT); use
-// toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE for structured-output schemas.
-// A value the server does not know makes the call fail with
-// codes.InvalidArgument.
+// toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE for structured-output schemas
+// and toolgatev1.Profile_PROFILE_JSON_SCHEMA for full JSON Schema (see
+// WithResources and WithFormatAssertion). A value the server does not know
+// makes the call fail with codes.InvalidArgument.
 func WithProfile(p toolgatev1.Profile) CompileOption {
 	return compileOptionFunc(func(cfg *compileConfig) {
 		cfg.profile = p
+	})
+}
+
+// WithAdmission sets what Client.CompileToolset and Client.CompileTools
+// bind when some tools cannot be enforced (other calls ignore it). The
+// default, toolgatev1.Admission_ADMISSION_UNSPECIFIED, is
+// ADMISSION_QUARANTINE: every tool that compiled is bound and the others
+// are reported. With ADMISSION_STRICT nothing is bound unless every tool
+// compiled: the response's bind map is then empty and its admitted false,
+// though each compiled tool still reports its handle. A value the server
+// does not know makes the call fail with codes.InvalidArgument.
+func WithAdmission(a toolgatev1.Admission) CompileOption {
+	return compileOptionFunc(func(cfg *compileConfig) {
+		cfg.admission = a
+	})
+}
+
+// WithResources supplies documents that a PROFILE_JSON_SCHEMA schema may
+// refer to, from absolute URI (as $ref or $schema names them, without a
+// fragment) to the document's JSON text; the server never fetches anything
+// over the network. Documents the schema never refers to are not compiled
+// and do not change the handle. The other profiles refuse them with
+// codes.InvalidArgument. Repeated uses add to the map (a URI given again
+// takes the later document); the map is copied. Default: none.
+func WithResources(resources map[string]string) CompileOption {
+	return compileOptionFunc(func(cfg *compileConfig) {
+		if cfg.resources == nil {
+			cfg.resources = make(map[string]string, len(resources))
+		}
+		maps.Copy(cfg.resources, resources)
+	})
+}
+
+// WithFormatAssertion makes a PROFILE_JSON_SCHEMA schema assert "format"
+// for the standard formats (an unknown format is then
+// ERROR_CODE_UNSUPPORTED_CAPABILITY) instead of treating it as an
+// annotation; it is part of the handle. The other profiles refuse it with
+// codes.InvalidArgument. Default: off.
+func WithFormatAssertion() CompileOption {
+	return compileOptionFunc(func(cfg *compileConfig) {
+		cfg.formatAssertion = true
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"iter"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -41,6 +42,9 @@ type StreamOption interface {
 
 type streamConfig struct {
 	maxEventBytes int
+	toolset       *Toolset
+	outputProfile toolgatev1.Profile // for ValidateOutputStream
+	stripFence    bool
 }
 
 type streamOptionFunc func(*streamConfig)
@@ -57,6 +61,48 @@ func WithMaxEventBytes(n int) StreamOption {
 	})
 }
 
+// WithToolset binds the tools of ts on the stream, in addition to the
+// tools argument (ts wins for a name in both): inline, schema and all, for
+// a Toolset that knows its schemas (LoadToolset, LoadTools), so that every
+// call is validated on whichever replica the stream reaches; by handle for
+// one that does not (NewToolset), like the tools argument. Default: none.
+func WithToolset(ts *Toolset) StreamOption {
+	return streamOptionFunc(func(cfg *streamConfig) {
+		cfg.toolset = ts
+	})
+}
+
+// maxBindBytes bounds the schema text of one bind message, so that a large
+// toolset bound inline stays far below a server's message limit (4 MiB by
+// default); more schemas go in further binds.
+const maxBindBytes = 1 << 20
+
+// binds returns the StreamBind messages that bind tools and cfg's toolset.
+func (cfg *streamConfig) binds(tools map[string]string) []*toolgatev1.StreamBind {
+	handles := maps.Clone(tools)
+	if handles == nil {
+		handles = map[string]string{}
+	}
+	maps.Copy(handles, cfg.toolset.Bind())
+	var binds []*toolgatev1.StreamBind
+	size := 0
+	inline := cfg.toolset.inline()
+	for _, name := range slices.Sorted(maps.Keys(inline)) {
+		req := inline[name]
+		delete(handles, name)
+		n := len(name) + len(req.GetSchemaJson())
+		if len(binds) == 0 || size+n > maxBindBytes {
+			binds, size = append(binds, &toolgatev1.StreamBind{Schemas: map[string]*toolgatev1.CompileSchemaRequest{}}), 0
+		}
+		binds[len(binds)-1].Schemas[name] = req
+		size += n
+	}
+	if len(handles) > 0 {
+		binds = append(binds, &toolgatev1.StreamBind{Tools: handles})
+	}
+	return binds
+}
+
 // A BodyError reports that ValidateProviderStream could not read the
 // provider's stream body: Err is the body's read error, or an error
 // wrapping ErrEventTooLong. errors.Is and errors.As see through it.
@@ -70,19 +116,20 @@ func (e *BodyError) Error() string { return "client: reading the provider stream
 // Unwrap returns Err.
 func (e *BodyError) Unwrap() error { return e.Err }
 
-// errIteratedTwice is yielded by a ValidateProviderStream sequence ranged
-// over a second time.
-var errIteratedTwice = errors.New("client: ValidateProviderStream: the sequence can be iterated only once")
+// errIteratedTwice is yielded by a stream sequence ranged over a second
+// time.
+var errIteratedTwice = errors.New("client: the stream sequence can be iterated only once")
 
 // ValidateProviderStream validates the tool calls of a live provider
 // stream while the model generates them. body is the provider's response
 // body as it arrives over HTTP (server-sent events: "event:" and "data:"
 // lines, blank-line separated; see SSEReader), p says which provider's
 // format its events have (Anthropic, OpenAIChat, ...), and tools maps each
-// tool name the model may call to the handle of its compiled input schema.
+// tool name the model may call to the handle of its compiled input schema
+// (it may be nil when WithToolset names the tools).
 //
-// Ranging over the returned sequence opens one ValidateStream, sends tools
-// as its bind, and sends each event's data as a ProviderEvent as soon as
+// Ranging over the returned sequence opens one ValidateStream, binds tools
+// and WithToolset's tools, and sends each event's data as a ProviderEvent as soon as
 // the event has arrived ("[DONE]", OpenAI's end marker, and events without
 // data are skipped). Meanwhile it yields each CallResult as soon as the
 // server sends it: an early rejection (Early true, Errors[0].Offset the
@@ -92,16 +139,17 @@ var errIteratedTwice = errors.New("client: ValidateProviderStream: the sequence 
 // (an incomplete one is VALIDATION with keyword "json"), and the sequence
 // yields the last results and ends. The server sends exactly one result
 // per call; a call naming a tool that tools lacks is VALIDATION with
-// keyword "tool_name".
+// keyword "tool_name", and a call to a tool bound by a handle that the
+// replica serving the stream does not hold has code ERROR_CODE_NOT_FOUND
+// (keyword "handle"): bind with WithToolset and a Toolset from LoadToolset
+// or LoadTools, and the schemas travel inline, so that never happens.
 //
 // A failure is yielded once, as the last pair, with a nil result: a
 // *BodyError when body could not be read or an event was too long (see
 // WithMaxEventBytes), and otherwise the gRPC status error of the stream:
-// codes.InvalidArgument for an event the server cannot parse,
-// codes.NotFound for a handle in tools the server does not hold (the
-// stream does not recompile schemas: register them on the replica, or
-// retry), codes.Canceled or codes.DeadlineExceeded when ctx ends, and so
-// on. A failure ends the stream at once; calls still open get no result.
+// codes.InvalidArgument for an event the server cannot parse or a
+// malformed handle, codes.ResourceExhausted past a server limit,
+// codes.Canceled or codes.DeadlineExceeded when ctx ends, and so on. A failure ends the stream at once; calls still open get no result.
 //
 // The sequence owns body: ranging reads it to its end or until the loop
 // ends, and when the loop ends — body read through, a failure, ctx done,
@@ -119,7 +167,12 @@ func (c *Client) ValidateProviderStream(ctx context.Context, p toolgatev1.Provid
 	for _, o := range opts {
 		o.applyToStream(&cfg)
 	}
-	tools = maps.Clone(tools)
+	return c.streamSeq(ctx, p, body, cfg, cfg.binds(tools))
+}
+
+// streamSeq returns the sequence of one provider stream: binds sent first,
+// then body's events (see ValidateProviderStream).
+func (c *Client) streamSeq(ctx context.Context, p toolgatev1.Provider, body io.Reader, cfg streamConfig, binds []*toolgatev1.StreamBind) iter.Seq2[*toolgatev1.CallResult, error] {
 	var used atomic.Bool
 	return func(yield func(*toolgatev1.CallResult, error) bool) {
 		if used.Swap(true) {
@@ -127,7 +180,7 @@ func (c *Client) ValidateProviderStream(ctx context.Context, p toolgatev1.Provid
 			return
 		}
 		r := &providerStream{provider: p, body: body, sse: NewSSEReader(body, cfg.maxEventBytes)}
-		r.run(ctx, c.api, tools, yield)
+		r.run(ctx, c.api, binds, yield)
 	}
 }
 
@@ -149,8 +202,8 @@ type providerStream struct {
 	err error // the first failure, reported to the caller
 }
 
-func (r *providerStream) run(parent context.Context, api toolgatev1.ValidationServiceClient, tools map[string]string, yield func(*toolgatev1.CallResult, error) bool) {
-	if r.results(parent, api, tools, yield) {
+func (r *providerStream) run(parent context.Context, api toolgatev1.ValidationServiceClient, binds []*toolgatev1.StreamBind, yield func(*toolgatev1.CallResult, error) bool) {
+	if r.results(parent, api, binds, yield) {
 		return // the caller stopped: yield must not be called again
 	}
 	if err := r.failure(); err != nil {
@@ -161,7 +214,7 @@ func (r *providerStream) run(parent context.Context, api toolgatev1.ValidationSe
 // results yields the results as they arrive until the stream ends, and
 // reports whether the caller stopped. The stream and both goroutines have
 // ended when it returns, even when yield panics or exits the goroutine.
-func (r *providerStream) results(parent context.Context, api toolgatev1.ValidationServiceClient, tools map[string]string, yield func(*toolgatev1.CallResult, error) bool) (stopped bool) {
+func (r *providerStream) results(parent context.Context, api toolgatev1.ValidationServiceClient, binds []*toolgatev1.StreamBind, yield func(*toolgatev1.CallResult, error) bool) (stopped bool) {
 	r.parent = parent
 	r.ctx, r.cancel = context.WithCancel(parent)
 	var readerDone, senderDone chan struct{}
@@ -182,9 +235,7 @@ func (r *providerStream) results(parent context.Context, api toolgatev1.Validati
 	r.stream = stream
 	// A bind that fails to send (io.EOF) means the stream already failed:
 	// skip the body and let Recv say why.
-	if len(tools) == 0 || stream.Send(&toolgatev1.ValidateStreamRequest{
-		Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: &toolgatev1.StreamBind{Tools: tools}},
-	}) == nil {
+	if sendBinds(stream, binds) == nil {
 		events := make(chan string)
 		readerDone, senderDone = make(chan struct{}), make(chan struct{})
 		go r.read(events, readerDone)
@@ -202,6 +253,16 @@ func (r *providerStream) results(parent context.Context, api toolgatev1.Validati
 			return true
 		} // a response without a result is a kind of event this client does not know
 	}
+}
+
+// sendBinds sends the bind messages, and stops at the first that fails.
+func sendBinds(stream grpc.BidiStreamingClient[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse], binds []*toolgatev1.StreamBind) error {
+	for _, b := range binds {
+		if err := stream.Send(&toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: b}}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // read parses body into events and hands their data to the sender. It

@@ -346,11 +346,11 @@ func TestValidateProviderStreamErrors(t *testing.T) {
 			check: func(t *testing.T, err error) {
 				assert.Equal(t, codes.InvalidArgument, status.Code(err), "%v", err)
 			}},
-		{name: "handle the server does not hold", provider: client.Anthropic,
+		{name: "malformed handle", provider: client.Anthropic,
 			body:  strings.NewReader(valid),
-			tools: map[string]string{"todo": "tg1_" + strings.Repeat("0", 64)},
+			tools: map[string]string{"todo": "tg1_x"},
 			check: func(t *testing.T, err error) {
-				assert.Equal(t, codes.NotFound, status.Code(err), "%v", err)
+				assert.Equal(t, codes.InvalidArgument, status.Code(err), "%v", err)
 			}},
 		{name: "context already cancelled", ctx: cancelled, provider: client.Anthropic,
 			body: strings.NewReader(valid),
@@ -693,7 +693,7 @@ func (s *splitReader) Read(p []byte) (int, error) {
 // its one result.
 func TestValidateProviderStreamRecordings(t *testing.T) {
 	t.Parallel()
-	dir := fixtures.Shared(t, filepath.Join("fixtures", "provider-streams"))
+	dir := fixtures.Testdata(t, "provider-streams")
 	c := dialReplica(t, newReplica(t, server.Config{}))
 	object, err := c.Compile(t.Context(), `{"type":"object"}`)
 	require.NoError(t, err)

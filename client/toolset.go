@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
 )
@@ -12,7 +13,8 @@ import (
 // JSON-RPC response that carries it in "result". Members other
 // than each tool's name and inputSchema are ignored. Every schema is
 // compiled unchanged, with the tool input profile unless WithProfile says
-// otherwise.
+// otherwise; WithAdmission(ADMISSION_STRICT) binds nothing unless every tool
+// compiles.
 //
 // The response has one ToolResult per tool, in the order of the list, and
 // the bind map of the tools that compiled; NewToolset reads it. A tool that
@@ -31,9 +33,13 @@ import (
 // The handles are stored on the server that answered. Compiling the same
 // list again, on any replica, gives the same handles.
 func (c *Client) CompileToolset(ctx context.Context, toolsListJSON string, opts ...CompileOption) (*toolgatev1.CompileToolsetResponse, error) {
+	cfg := newCompileConfig(opts)
 	return c.api.CompileToolset(ctx, &toolgatev1.CompileToolsetRequest{
-		Profile: compileProfile(opts),
-		Source:  &toolgatev1.CompileToolsetRequest_ToolsListJson{ToolsListJson: toolsListJSON},
+		Profile:         cfg.profile,
+		Admission:       cfg.admission,
+		Resources:       cfg.resources,
+		FormatAssertion: cfg.formatAssertion,
+		Source:          &toolgatev1.CompileToolsetRequest_ToolsListJson{ToolsListJson: toolsListJSON},
 	})
 }
 
@@ -60,19 +66,14 @@ func (c *Client) CompileTools(ctx context.Context, tools []ToolSchema, opts ...C
 	for i, t := range tools {
 		list.Tools[i] = &toolgatev1.ToolSchema{Name: t.Name, SchemaJson: t.SchemaJSON}
 	}
+	cfg := newCompileConfig(opts)
 	return c.api.CompileToolset(ctx, &toolgatev1.CompileToolsetRequest{
-		Profile: compileProfile(opts),
-		Source:  &toolgatev1.CompileToolsetRequest_Tools{Tools: list},
+		Profile:         cfg.profile,
+		Admission:       cfg.admission,
+		Resources:       cfg.resources,
+		FormatAssertion: cfg.formatAssertion,
+		Source:          &toolgatev1.CompileToolsetRequest_Tools{Tools: list},
 	})
-}
-
-// compileProfile returns the profile that opts select.
-func compileProfile(opts []CompileOption) toolgatev1.Profile {
-	var cfg compileConfig
-	for _, o := range opts {
-		o.applyToCompile(&cfg)
-	}
-	return cfg.profile
 }
 
 // A Toolset reads a CompileToolsetResponse: which tools a stream can
@@ -95,21 +96,127 @@ func compileProfile(opts []CompileOption) toolgatev1.Profile {
 //	}
 type Toolset struct {
 	resp *toolgatev1.CompileToolsetResponse
+	// schemas holds, for a Toolset made by LoadToolset or LoadTools, each
+	// tool's schema text by name, compiled with cfg (profile, resources,
+	// format assertion); nil otherwise.
+	schemas map[string]string
+	cfg     compileConfig
 }
 
 // NewToolset returns the Toolset that resp, an answer of CompileToolset or
 // CompileTools, describes. It keeps resp, which must not be modified
-// afterwards. A nil resp is an empty Toolset.
+// afterwards. A nil resp is an empty Toolset. Such a Toolset knows only
+// handles; LoadToolset and LoadTools make one that also knows the schemas,
+// so that WithToolset binds them inline.
 func NewToolset(resp *toolgatev1.CompileToolsetResponse) *Toolset {
 	return &Toolset{resp: resp}
+}
+
+// LoadToolset is CompileToolset followed by NewToolset, and the Toolset
+// also keeps the exact text of each tool's inputSchema (read from
+// toolsListJSON in the client), so that a stream given WithToolset binds
+// the tools inline and validates them on whichever replica it reaches.
+// The schemas are kept only when the client reads the same tools, in the
+// same order and with the same names, as the server's answer lists;
+// otherwise the Toolset knows handles only. Errors are CompileToolset's.
+func (c *Client) LoadToolset(ctx context.Context, toolsListJSON string, opts ...CompileOption) (*Toolset, error) {
+	resp, err := c.CompileToolset(ctx, toolsListJSON, opts...)
+	if err != nil {
+		return nil, err
+	}
+	ts := &Toolset{resp: resp, cfg: newCompileConfig(opts)}
+	if tools, ok := readToolsList(toolsListJSON); ok && sameTools(tools, resp.GetTools()) {
+		ts.schemas = schemaTexts(tools)
+	}
+	return ts, nil
+}
+
+// LoadTools is CompileTools followed by NewToolset, and the Toolset also
+// keeps each tool's SchemaJSON, so that a stream given WithToolset binds
+// the tools inline. Errors are CompileTools'.
+func (c *Client) LoadTools(ctx context.Context, tools []ToolSchema, opts ...CompileOption) (*Toolset, error) {
+	resp, err := c.CompileTools(ctx, tools, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &Toolset{resp: resp, cfg: newCompileConfig(opts), schemas: schemaTexts(tools)}, nil
+}
+
+// schemaTexts maps each tool's name to its schema text.
+func schemaTexts(tools []ToolSchema) map[string]string {
+	m := make(map[string]string, len(tools))
+	for _, t := range tools {
+		m[t.Name] = t.SchemaJSON
+	}
+	return m
+}
+
+// readToolsList reads the name and the exact inputSchema text of each
+// tool of an MCP tools/list result (or of a JSON-RPC response carrying one
+// in "result", as the server reads it).
+func readToolsList(doc string) ([]ToolSchema, bool) {
+	var top map[string]json.RawMessage
+	if json.Unmarshal([]byte(doc), &top) != nil {
+		return nil, false
+	}
+	if _, ok := top["tools"]; !ok {
+		var result map[string]json.RawMessage
+		if json.Unmarshal(top["result"], &result) == nil && result != nil {
+			top = result
+		}
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(top["tools"], &items) != nil {
+		return nil, false
+	}
+	tools := make([]ToolSchema, len(items))
+	for i, item := range items {
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(item, &fields) != nil {
+			continue
+		}
+		_ = json.Unmarshal(fields["name"], &tools[i].Name) // not a string: no name, as the server reads it
+		tools[i].SchemaJSON = string(fields["inputSchema"])
+	}
+	return tools, true
+}
+
+// sameTools reports whether tools names the results' tools, in order.
+func sameTools(tools []ToolSchema, results []*toolgatev1.ToolResult) bool {
+	if len(tools) != len(results) {
+		return false
+	}
+	for i, r := range results {
+		if tools[i].Name != r.GetName() {
+			return false
+		}
+	}
+	return true
+}
+
+// inline returns, for the tools Bind binds, the inline schema of each one
+// whose schema ts knows.
+func (ts *Toolset) inline() map[string]*toolgatev1.CompileSchemaRequest {
+	if ts == nil || ts.schemas == nil {
+		return nil
+	}
+	out := map[string]*toolgatev1.CompileSchemaRequest{}
+	for name := range ts.Bind() {
+		if text, ok := ts.schemas[name]; ok {
+			out[name] = &toolgatev1.CompileSchemaRequest{Profile: ts.cfg.profile, Resources: ts.cfg.resources,
+				FormatAssertion: ts.cfg.formatAssertion, Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: text}}
+		}
+	}
+	return out
 }
 
 // Bind returns a new map from tool name to handle of every tool that
 // compiled, ready to be the tools of ValidateProviderStream (or the tools of
 // a StreamBind). The caller may modify it. The handles are held by the
-// server that compiled them: a stream on a replica that does not hold them
-// fails with codes.NotFound (compile the list again there; the handles are
-// the same).
+// server that compiled them: on a replica that does not hold them, each
+// call gets a result with code ERROR_CODE_NOT_FOUND (keyword "handle").
+// Give the stream WithToolset instead, with a Toolset from LoadToolset or
+// LoadTools, and the schemas travel with the stream.
 //
 // Tools that did not compile are NOT in it: a call the model makes to such
 // a tool, like a call to a name the list never had, gets a result that is

@@ -132,3 +132,51 @@ func ExampleToolset() {
 	// toolu_1 get_weather invalid: minimum at "/days"
 	// toolu_2 fetch invalid: tool_name at ""
 }
+
+// Two replicas behind a load balancer: the toolset is compiled on one, and
+// the stream reaches the other, which has never seen it. LoadToolset keeps
+// the schemas, and WithToolset binds them inline, so the second replica
+// validates every call all the same.
+func ExampleClient_LoadToolset() {
+	c, stop := exampleClient()
+	defer stop()
+	other, stopOther := exampleClient() // another replica
+	defer stopOther()
+	ctx := context.Background()
+
+	ts, err := c.LoadToolset(ctx, mcpToolsList)
+	if err != nil {
+		log.Fatal(err)
+	}
+	body := io.NopCloser(strings.NewReader(anthropicWeatherBody))
+	for r, err := range other.ValidateProviderStream(ctx, client.Anthropic, body, nil, client.WithToolset(ts)) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(r.GetCallId(), r.GetToolName(), r.GetCode(), r.GetErrors()[0].GetKeyword())
+	}
+	// Output:
+	// toolu_1 get_weather ERROR_CODE_VALIDATION minimum
+	// toolu_2 fetch ERROR_CODE_VALIDATION tool_name
+}
+
+func ExampleClient_LoadTools() {
+	c, stop := exampleClient()
+	defer stop()
+	ctx := context.Background()
+
+	ts, err := c.LoadTools(ctx, []client.ToolSchema{{Name: "todo", SchemaJSON: todoSchema}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	body := io.NopCloser(strings.NewReader(anthropicBody))
+	for r, err := range c.ValidateProviderStream(ctx, client.Anthropic, body, nil, client.WithToolset(ts)) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(r.GetCallId(), r.GetValid())
+	}
+	// Output:
+	// toolu_1 false
+	// toolu_2 true
+}

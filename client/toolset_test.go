@@ -323,3 +323,86 @@ func verdicts(results []*toolgatev1.CallResult) []verdict {
 	}
 	return out
 }
+
+// TestToolsetOnAnyReplica: tools compiled on replica A, and a stream that
+// reaches a replica B which has never seen them (a fresh one per case: an
+// inline bind stores the schemas on B). Bound by handle, each call
+// is answered NOT_FOUND in-band; bound with WithToolset and a Toolset from
+// LoadToolset or LoadTools, the schemas travel with the stream and every
+// call is validated on B.
+func TestToolsetOnAnyReplica(t *testing.T) {
+	t.Parallel()
+	a := dialReplica(t, newReplica(t, server.Config{}))
+	toolsList, err := os.ReadFile(fixtures.Testdata(t, "mcp-e2e/tools_list.json"))
+	require.NoError(t, err)
+	data, err := os.ReadFile(fixtures.Testdata(t, "mcp-e2e/anthropic.sse"))
+	require.NoError(t, err)
+	validated := []verdict{
+		{CallID: "toolu_01ReadFile", Tool: "read_file", Valid: true},
+		{CallID: "toolu_02Search", Tool: "search", Early: true, Keyword: "enum"},
+		{CallID: "toolu_03Delete", Tool: "delete_file", Early: true, Keyword: "tool_name"},
+	}
+
+	listed, err := a.LoadToolset(t.Context(), string(toolsList))
+	require.NoError(t, err)
+	require.Equal(t, []string{"read_file", "search", "write_file"}, sortedKeys(listed.Bind()))
+	pairs := []client.ToolSchema{{Name: "read_file", SchemaJSON: `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`},
+		{Name: "search", SchemaJSON: `{"type":"object","properties":{"query":{"type":"string"},"scope":{"type":"string","enum":["workspace","file"]}},"required":["query"]}`}}
+	paired, err := a.LoadTools(t.Context(), pairs)
+	require.NoError(t, err)
+
+	cases := []struct {
+		name  string
+		tools map[string]string
+		opts  []client.StreamOption
+		want  []verdict
+	}{
+		{"by handle", listed.Bind(), nil, []verdict{
+			{CallID: "toolu_01ReadFile", Tool: "read_file", Early: true, Keyword: "handle"},
+			{CallID: "toolu_02Search", Tool: "search", Early: true, Keyword: "handle"},
+			{CallID: "toolu_03Delete", Tool: "delete_file", Early: true, Keyword: "tool_name"},
+		}},
+		{"LoadToolset inline", nil, []client.StreamOption{client.WithToolset(listed)}, validated},
+		{"LoadTools inline", nil, []client.StreamOption{client.WithToolset(paired)}, validated},
+		{"NewToolset knows only handles", nil, []client.StreamOption{client.WithToolset(client.NewToolset(&toolgatev1.CompileToolsetResponse{
+			Tools: []*toolgatev1.ToolResult{{Name: "search", Handle: listed.Bind()["search"]}}, Bind: map[string]string{"search": listed.Bind()["search"]}}))},
+			[]verdict{
+				{CallID: "toolu_01ReadFile", Tool: "read_file", Early: true, Keyword: "tool_name"},
+				{CallID: "toolu_02Search", Tool: "search", Early: true, Keyword: "handle"},
+				{CallID: "toolu_03Delete", Tool: "delete_file", Early: true, Keyword: "tool_name"},
+			}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			b := dialReplica(t, newReplica(t, server.Config{})) // a replica that has seen nothing
+			results, err := collect(t, b.ValidateProviderStream(t.Context(), client.Anthropic, strings.NewReader(string(data)), tc.tools, tc.opts...))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, verdicts(results))
+			for _, r := range results {
+				if verdictOf(r).Keyword == "handle" {
+					assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_NOT_FOUND, r.GetCode())
+				}
+			}
+		})
+	}
+}
+
+// TestLoadToolsetKeepsSchemasOnlyWhenItReadsTheSameTools: a tools/list the
+// client reads differently from the server (here: the server sees no
+// tools/list at all) gives an error, and one it reads alike keeps every
+// bound tool's schema, so a stream binds them inline.
+func TestLoadToolsetKeepsSchemasOnlyWhenItReadsTheSameTools(t *testing.T) {
+	t.Parallel()
+	c := dialReplica(t, newReplica(t, server.Config{}))
+	_, err := c.LoadToolset(t.Context(), `{"tools": {}}`)
+	assert.Equal(t, codes.InvalidArgument, status.Code(err))
+	ts, err := c.LoadToolset(t.Context(), `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"todo","inputSchema":`+todoSchema+`},{"name":"x"}]}}`)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"todo"}, sortedKeys(ts.Bind()))
+	body := anthropicStream(anthropicCall{id: "toolu_1", name: "todo", fragments: []string{`{"action":"list"}`}})
+	other := dialReplica(t, newReplica(t, server.Config{}))
+	results, err := collect(t, other.ValidateProviderStream(t.Context(), client.Anthropic, strings.NewReader(body), nil, client.WithToolset(ts)))
+	require.NoError(t, err)
+	assert.Equal(t, []verdict{{CallID: "toolu_1", Tool: "todo", Valid: true}}, verdicts(results))
+}

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 
@@ -29,17 +30,36 @@ type Validator struct {
 	bySchema map[schemaKey]string // schema -> handle, for ValidateSchema
 }
 
-// schemaKey is a schema as registered: its exact text and profile.
+// schemaKey is a schema as registered: its exact text and how it is
+// compiled (profile, format assertion, extra documents).
 type schemaKey struct {
-	profile toolgatev1.Profile
-	json    string
+	profile         toolgatev1.Profile
+	json            string
+	formatAssertion bool
+	resources       string // the extra documents as a JSON object (keys sorted); "" for none
 }
 
-func (k schemaKey) request() *toolgatev1.CompileSchemaRequest {
-	return &toolgatev1.CompileSchemaRequest{
-		Profile: k.profile,
-		Schema:  &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: k.json},
+// keyOf returns the key of schemaJSON compiled as cfg says.
+func keyOf(schemaJSON string, cfg compileConfig) schemaKey {
+	k := schemaKey{profile: cfg.profile, json: schemaJSON, formatAssertion: cfg.formatAssertion}
+	if len(cfg.resources) > 0 {
+		b, _ := json.Marshal(cfg.resources) // a map[string]string always marshals, its keys sorted
+		k.resources = string(b)
 	}
+	return k
+}
+
+// request returns the CompileSchemaRequest that compiles the key's schema.
+func (k schemaKey) request() *toolgatev1.CompileSchemaRequest {
+	req := &toolgatev1.CompileSchemaRequest{
+		Profile:         k.profile,
+		Schema:          &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: k.json},
+		FormatAssertion: k.formatAssertion,
+	}
+	if k.resources != "" {
+		_ = json.Unmarshal([]byte(k.resources), &req.Resources) // keyOf wrote it
+	}
+	return req
 }
 
 // Validator returns a new Validator that calls the server through c and
@@ -60,15 +80,14 @@ func (c *Client) Validator() *Validator {
 // Registering a schema again compiles it again on the server; it is
 // harmless.
 func (v *Validator) Register(ctx context.Context, schemaJSON string, opts ...CompileOption) (string, *toolgatev1.CompileSchemaResponse, error) {
-	req := compileRequest(schemaJSON, opts)
-	resp, err := v.c.api.CompileSchema(ctx, req)
+	key := keyOf(schemaJSON, newCompileConfig(opts))
+	resp, err := v.c.api.CompileSchema(ctx, key.request())
 	if err != nil {
 		return "", nil, err
 	}
 	if resp.GetHandle() == "" || resp.GetCode() != toolgatev1.ErrorCode_ERROR_CODE_UNSPECIFIED {
 		return "", resp, &SchemaError{Response: resp}
 	}
-	key := schemaKey{profile: req.GetProfile(), json: schemaJSON}
 	v.mu.Lock()
 	v.byHandle[resp.GetHandle()] = key
 	v.bySchema[key] = resp.GetHandle()
@@ -112,11 +131,7 @@ func (v *Validator) Validate(ctx context.Context, handle, argumentsJSON string) 
 // is not valid and carries the schema's code and findings (nothing is
 // remembered then). The error return is for the call itself.
 func (v *Validator) ValidateSchema(ctx context.Context, schemaJSON, argumentsJSON string, opts ...CompileOption) (*toolgatev1.ValidateResponse, error) {
-	var cfg compileConfig
-	for _, o := range opts {
-		o.applyToCompile(&cfg)
-	}
-	key := schemaKey{profile: cfg.profile, json: schemaJSON}
+	key := keyOf(schemaJSON, newCompileConfig(opts))
 	v.mu.RLock()
 	handle, ok := v.bySchema[key]
 	v.mu.RUnlock()

@@ -10,6 +10,7 @@ import (
 	"github.com/toolgate/toolgate/internal/provider"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/stream"
+	"github.com/toolgate/toolgate/internal/toolset"
 	"github.com/toolgate/toolgate/internal/validator"
 )
 
@@ -23,6 +24,8 @@ func profileFromProto(p toolgatev1.Profile) (schema.Profile, error) {
 		return schema.ToolInput, nil
 	case toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE:
 		return schema.OutputBindable, nil
+	case toolgatev1.Profile_PROFILE_JSON_SCHEMA:
+		return schema.JSONSchema, nil
 	}
 	return 0, status.Errorf(codes.InvalidArgument, "profile %d is not a known Profile", p)
 }
@@ -57,34 +60,6 @@ func codeToProto(c schema.Code) toolgatev1.ErrorCode {
 	return toolgatev1.ErrorCode_ERROR_CODE_UNSPECIFIED
 }
 
-// findingsToProto converts findings; schema findings (offset -1) get offset 0.
-func findingsToProto(fs []schema.Finding) []*toolgatev1.Error {
-	if len(fs) == 0 {
-		return nil
-	}
-	out := make([]*toolgatev1.Error, len(fs))
-	for i, f := range fs {
-		out[i] = &toolgatev1.Error{
-			Code:         codeToProto(f.Code),
-			Keyword:      f.Keyword,
-			SchemaPath:   f.SchemaPath,
-			InstancePath: f.InstancePath,
-			Message:      f.Message,
-			Offset:       max(f.Offset, 0),
-		}
-	}
-	return out
-}
-
-// findingsToProtoCapped converts at most n findings and reports whether any
-// were left out.
-func findingsToProtoCapped(fs []schema.Finding, n int) ([]*toolgatev1.Error, bool) {
-	if len(fs) > n {
-		return findingsToProto(fs[:n]), true
-	}
-	return findingsToProto(fs), false
-}
-
 // structJSON renders a Struct as JSON text. Struct numbers are float64, so
 // the exact *_json fields are preferred for numbers beyond 2^53.
 func structJSON(s *structpb.Struct) ([]byte, error) {
@@ -94,25 +69,86 @@ func structJSON(s *structpb.Struct) ([]byte, error) {
 	return protojson.Marshal(s)
 }
 
-func validateResponse(r validator.Result, handle string) *toolgatev1.ValidateResponse {
-	return &toolgatev1.ValidateResponse{
-		Valid:           r.Valid(),
-		Code:            codeToProto(r.Code()),
-		Errors:          findingsToProto(r.Findings),
-		Handle:          handle,
-		ErrorsTruncated: r.Truncated,
-	}
+func validateResponse(r validator.Result, handle string, a *answer) *toolgatev1.ValidateResponse {
+	resp := &toolgatev1.ValidateResponse{Valid: r.Valid(), Code: codeToProto(r.Code()), Handle: handle}
+	resp.Errors, resp.ErrorsTruncated = a.findings(r.Findings)
+	resp.ErrorsTruncated = resp.ErrorsTruncated || r.Truncated
+	return resp
 }
 
-func callResultToProto(r *stream.Result) *toolgatev1.ValidateStreamResponse {
-	return &toolgatev1.ValidateStreamResponse{Event: &toolgatev1.ValidateStreamResponse_Result{Result: &toolgatev1.CallResult{
-		CallId:          r.CallID,
-		ToolName:        r.ToolName,
-		Valid:           r.Valid(),
-		Code:            codeToProto(schema.Summarize(r.Findings)),
-		Errors:          findingsToProto(r.Findings),
-		Early:           r.Early,
-		Bytes:           r.Bytes,
-		ErrorsTruncated: r.Truncated,
-	}}}
+func callResultToProto(r *stream.Result, a *answer) *toolgatev1.ValidateStreamResponse {
+	res := &toolgatev1.CallResult{
+		CallId:   r.CallID,
+		ToolName: r.ToolName,
+		Valid:    r.Valid(),
+		Code:     codeToProto(schema.Summarize(r.Findings)),
+		Early:    r.Early,
+		Bytes:    r.Bytes,
+	}
+	res.Errors, res.ErrorsTruncated = a.findings(r.Findings)
+	res.ErrorsTruncated = res.ErrorsTruncated || r.Truncated
+	return &toolgatev1.ValidateStreamResponse{Event: &toolgatev1.ValidateStreamResponse_Result{Result: res}}
+}
+
+// compileOptions returns the schema compile options of a request: the
+// server's schema limits, and for PROFILE_JSON_SCHEMA the request's extra
+// documents (resources) and format assertion. The other profiles reject
+// those two with INVALID_ARGUMENT, as the proto says.
+func (o Options) compileOptions(profile schema.Profile, resources map[string]string, formatAssertion bool) (schema.Options, error) {
+	opts := schema.Options{Limits: o.schemaLimits()}
+	if profile != schema.JSONSchema {
+		if len(resources) > 0 {
+			return opts, status.Errorf(codes.InvalidArgument, "resources: only PROFILE_JSON_SCHEMA takes extra schema documents, not the %s profile", profile)
+		}
+		if formatAssertion {
+			return opts, status.Errorf(codes.InvalidArgument, "format_assertion: only PROFILE_JSON_SCHEMA asserts format, not the %s profile", profile)
+		}
+		return opts, nil
+	}
+	opts.FormatAssertion = formatAssertion
+	if len(resources) > 0 {
+		opts.Resources = make(map[string][]byte, len(resources))
+		for uri, doc := range resources {
+			opts.Resources[uri] = []byte(doc)
+		}
+	}
+	return opts, nil
+}
+
+// strictAdmission maps the API's admission mode: true for ADMISSION_STRICT,
+// false for ADMISSION_QUARANTINE and UNSPECIFIED; an unknown value is
+// INVALID_ARGUMENT.
+func strictAdmission(a toolgatev1.Admission) (bool, error) {
+	switch a {
+	case toolgatev1.Admission_ADMISSION_UNSPECIFIED, toolgatev1.Admission_ADMISSION_QUARANTINE:
+		return false, nil
+	case toolgatev1.Admission_ADMISSION_STRICT:
+		return true, nil
+	}
+	return false, status.Errorf(codes.InvalidArgument, "admission %d is not a known Admission", a)
+}
+
+// toolsFromProto reads a CompileToolsetRequest's tools; a tools_list_json
+// that is not a tools/list document, or a request without tools, is
+// INVALID_ARGUMENT.
+func toolsFromProto(req *toolgatev1.CompileToolsetRequest) ([]toolset.Tool, error) {
+	switch src := req.GetSource().(type) {
+	case *toolgatev1.CompileToolsetRequest_ToolsListJson:
+		tools, err := toolset.ParseToolsList([]byte(src.ToolsListJson))
+		if err != nil {
+			return nil, status.Errorf(codes.InvalidArgument, "tools_list_json: %v", err)
+		}
+		return tools, nil
+	case *toolgatev1.CompileToolsetRequest_Tools:
+		tools := make([]toolset.Tool, 0, len(src.Tools.GetTools()))
+		for _, t := range src.Tools.GetTools() {
+			tool := toolset.Tool{Name: t.GetName()}
+			if t.GetSchemaJson() != "" {
+				tool.Schema = []byte(t.GetSchemaJson())
+			}
+			tools = append(tools, tool)
+		}
+		return tools, nil
+	}
+	return nil, status.Error(codes.InvalidArgument, "tools are required: set tools_list_json or tools")
 }

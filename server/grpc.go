@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
@@ -12,6 +13,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
@@ -33,17 +35,68 @@ type Config struct {
 	// MaxMessageBytes bounds each received message; larger ones get
 	// RESOURCE_EXHAUSTED. Default 4 MiB.
 	MaxMessageBytes int
-	// ServerOptions are appended (TLS credentials, keepalive, ...).
+	// Keepalive sets the HTTP/2 keepalive pings the server allows and sends.
+	Keepalive Keepalive
+	// ServerOptions are appended (TLS credentials, ...); they win over the
+	// options NewGRPCServer derives.
 	ServerOptions []grpc.ServerOption
+	// Metrics, when set, records the server's RPC and domain metrics (see
+	// Metrics); nil records none.
+	Metrics *Metrics
 }
 
 // DefaultMaxMessageBytes is the receive limit when Config sets none.
 const DefaultMaxMessageBytes = 4 << 20
 
+// Keepalive configures HTTP/2 keepalive. Zero fields take the defaults
+// listed.
+type Keepalive struct {
+	// MinTime is the shortest interval at which a client may ping, also on
+	// a connection with no call in flight; a client that pings more often
+	// gets GOAWAY "too_many_pings" and its calls fail UNAVAILABLE. Default
+	// DefaultKeepaliveMinTime (5 s): half the 10 s that clients commonly
+	// set (and the least grpc-go clients allow), so their pings never come
+	// too early. grpc-go's own default, 5 minutes, closed the idle streams
+	// of clients pinging every 10 s after about 30 s.
+	MinTime time.Duration
+	// Time is how long a connection may be silent before the server pings
+	// the client. Default DefaultKeepaliveTime (1 minute); grpc-go allows no
+	// less than 1 s.
+	Time time.Duration
+	// Timeout is how long the server waits for the answer to a ping before
+	// it closes the connection, ending its calls. Default
+	// DefaultKeepaliveTimeout (20 s).
+	Timeout time.Duration
+}
+
+// Defaults for Keepalive.
+const (
+	DefaultKeepaliveMinTime = 5 * time.Second
+	DefaultKeepaliveTime    = time.Minute
+	DefaultKeepaliveTimeout = 20 * time.Second
+)
+
+// serverOptions returns the keepalive policy and parameters.
+func (k Keepalive) serverOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: orDefault(k.MinTime, DefaultKeepaliveMinTime), PermitWithoutStream: true}),
+		grpc.KeepaliveParams(keepalive.ServerParameters{Time: orDefault(k.Time, DefaultKeepaliveTime), Timeout: orDefault(k.Timeout, DefaultKeepaliveTimeout)}),
+	}
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
 // NewGRPCServer returns a grpc.Server serving the ValidationService, the
 // standard health service (SERVING for "" and the service name) and
 // reflection. Interceptors run logging outermost, then authentication, then
-// panic recovery (a panic becomes INTERNAL and is logged).
+// panic recovery (a panic becomes INTERNAL and is logged). A request that
+// cannot be decoded (invalid UTF-8 in a string field) is INVALID_ARGUMENT,
+// not grpc-go's INTERNAL (see decodeErrors).
 func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 	logger := cfg.Logger
 	if logger == nil {
@@ -59,8 +112,10 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 		return status.Error(codes.Internal, "internal error")
 	})}
 	auth := bearerAuth(cfg.BearerToken)
+	decode := newDecodeErrors()
 	opts := append([]grpc.ServerOption{
 		grpc.MaxRecvMsgSize(maxMsg),
+		grpc.ForceServerCodecV2(decode),
 		grpc.ChainUnaryInterceptor(
 			logging.UnaryServerInterceptor(slogAdapter(logger), logOpts...),
 			auth.unary,
@@ -71,15 +126,18 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 			auth.stream,
 			recovery.StreamServerInterceptor(recoverOpts...),
 		),
-	}, cfg.ServerOptions...)
+	}, cfg.Keepalive.serverOptions()...)
+	opts = append(opts, cfg.ServerOptions...)
+	opts = append(cfg.Metrics.serverOptions(), opts...) // outermost
 	srv := grpc.NewServer(opts...)
 	svc := NewService(cfg.Options)
-	toolgatev1.RegisterValidationServiceServer(srv, svc)
+	srv.RegisterService(decode.wrap(&toolgatev1.ValidationService_ServiceDesc), svc)
 	hs := health.NewServer()
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	hs.SetServingStatus(toolgatev1.ValidationService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
-	healthpb.RegisterHealthServer(srv, hs)
+	srv.RegisterService(decode.wrap(&healthpb.Health_ServiceDesc), hs)
 	reflection.Register(srv)
+	cfg.Metrics.serve(srv, svc)
 	return srv, svc
 }
 

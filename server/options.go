@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/internal/jsontok"
+	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/stream"
 	"github.com/toolgate/toolgate/internal/validator"
 )
@@ -15,10 +16,26 @@ type Options struct {
 	// MaxFindings caps the findings in one answer; errors_truncated reports
 	// more. Default 100.
 	MaxFindings int
+	// MaxFindingMessage bounds one finding's message, in bytes: a longer
+	// message is cut on a UTF-8 boundary after this many bytes and ends with
+	// "… (N more bytes)". A keyword or an RFC 6901 pointer longer than this
+	// is shortened too: a keyword like a message, a pointer to its longest
+	// ancestor that fits (so it still names a value that holds the one the
+	// finding is about). Default DefaultMaxFindingMessage (1 KiB).
+	MaxFindingMessage int
+	// MaxAnswerBytes bounds the findings of one answer (a response, or one
+	// CallResult): the bytes of their keywords, pointers and messages
+	// together, warnings included. Findings past it are left out and
+	// errors_truncated is set; the first finding of an answer is always
+	// sent. A CompileToolset response shares one budget among its tools.
+	// Default DefaultMaxAnswerBytes (256 KiB), well below a client's
+	// default 4 MiB receive limit.
+	MaxAnswerBytes int
 	// StoreEntries bounds how many compiled schemas are kept. Default 10,000.
 	StoreEntries int
-	// StoreBytes bounds the compiled schemas kept, counted as their
-	// canonical JSON length. Default 256 MiB.
+	// StoreBytes bounds the compiled schemas kept, counted as the heap
+	// each holds (the engine's estimate, Schema.Bytes; a compiled schema
+	// holds about 14 times its canonical JSON). Default 256 MiB.
 	StoreBytes int64
 	// MaxCallsPerStream bounds the calls one ValidateStream may start.
 	// Default 1,024.
@@ -26,17 +43,52 @@ type Options struct {
 	// MaxCallBytes bounds the argument bytes of one streamed call. Default
 	// 4 MiB.
 	MaxCallBytes int64
+	// MaxToolsPerStream bounds the distinct tool names one ValidateStream
+	// may bind (each holds its compiled schema for the stream's life); the
+	// bind past it is RESOURCE_EXHAUSTED. Default 1,024.
+	MaxToolsPerStream int
 	// StreamIdleTimeout ends a ValidateStream (DEADLINE_EXCEEDED) that sends
 	// nothing for this long. Default 5 minutes.
 	StreamIdleTimeout time.Duration
+	// StreamSendTimeout ends a ValidateStream (DEADLINE_EXCEEDED) when one
+	// of its results has waited this long for the client to read it (gRPC
+	// flow control holds results a client does not read). Default 30
+	// seconds.
+	StreamSendTimeout time.Duration
+
+	// The schema limits below make a schema past them
+	// UNSUPPORTED_CAPABILITY with keyword "limit" and the measured figure
+	// (DESIGN.md §8). Zero fields take the engine's defaults.
+
+	// MaxWidth bounds how many subschemas may evaluate one argument value
+	// at once (nested oneOf/anyOf/allOf, $ref, ...), measured when a schema
+	// is compiled: the bound on the work per argument byte, in every
+	// profile. Default 1,000.
+	MaxWidth int
+	// MaxSchemaBytes bounds a JSON Schema profile document. Default 1 MiB.
+	MaxSchemaBytes int
+	// MaxSchemaDepth bounds the nesting of a JSON Schema profile document
+	// (the subset profiles allow 64). Default 128.
+	MaxSchemaDepth int
+	// MaxSchemaNodes bounds the subschemas of a JSON Schema. Default
+	// 100,000.
+	MaxSchemaNodes int
+	// MaxSchemaRefs bounds the references of a JSON Schema. Default 10,000.
+	MaxSchemaRefs int
 }
 
 // Defaults for Options.
 const (
 	DefaultStoreEntries = 10_000
 	DefaultStoreBytes   = 256 << 20
+	// DefaultMaxFindingMessage is Options.MaxFindingMessage's default.
+	DefaultMaxFindingMessage = 1 << 10
+	// DefaultMaxAnswerBytes is Options.MaxAnswerBytes's default.
+	DefaultMaxAnswerBytes = 256 << 10
 	// DefaultStreamIdleTimeout is Options.StreamIdleTimeout's default.
 	DefaultStreamIdleTimeout = 5 * time.Minute
+	// DefaultStreamSendTimeout is Options.StreamSendTimeout's default.
+	DefaultStreamSendTimeout = 30 * time.Second
 )
 
 func (o Options) withDefaults() Options {
@@ -45,6 +97,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxFindings <= 0 {
 		o.MaxFindings = validator.DefaultMaxFindings
+	}
+	if o.MaxFindingMessage <= 0 {
+		o.MaxFindingMessage = DefaultMaxFindingMessage
+	}
+	if o.MaxAnswerBytes <= 0 {
+		o.MaxAnswerBytes = DefaultMaxAnswerBytes
 	}
 	if o.StoreEntries <= 0 {
 		o.StoreEntries = DefaultStoreEntries
@@ -58,12 +116,30 @@ func (o Options) withDefaults() Options {
 	if o.MaxCallBytes <= 0 {
 		o.MaxCallBytes = stream.DefaultMaxCallBytes
 	}
+	if o.MaxToolsPerStream <= 0 {
+		o.MaxToolsPerStream = stream.DefaultMaxTools
+	}
 	if o.StreamIdleTimeout <= 0 {
 		o.StreamIdleTimeout = DefaultStreamIdleTimeout
+	}
+	if o.StreamSendTimeout <= 0 {
+		o.StreamSendTimeout = DefaultStreamSendTimeout
 	}
 	return o
 }
 
+// schemaLimits returns the schema limits; zero fields are the engine's
+// defaults.
+func (o Options) schemaLimits() schema.Limits {
+	return schema.Limits{MaxBytes: o.MaxSchemaBytes, MaxDepth: o.MaxSchemaDepth, MaxNodes: o.MaxSchemaNodes,
+		MaxRefs: o.MaxSchemaRefs, MaxWidth: o.MaxWidth}
+}
+
 func (o Options) validatorOptions() validator.Options {
 	return validator.Options{MaxDepth: o.MaxDepth, MaxFindings: o.MaxFindings}
+}
+
+// answer returns a fresh budget for one answer's findings.
+func (o Options) answer() *answer {
+	return &answer{maxFindings: o.MaxFindings, maxText: o.MaxFindingMessage, left: o.MaxAnswerBytes}
 }

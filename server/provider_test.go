@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -121,4 +122,35 @@ func TestTodoThroughProviderStreams(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestToolNameSplitAcrossDeltas: an OpenAI-compatible stream that names
+// the tool "to", then "do". openai-python joins the fragments and
+// dispatches todo; the Vercel AI SDK keeps "to". Either way the call must
+// not be validated against the permissive "to": it is rejected, in-band,
+// before its arguments are checked against either tool.
+func TestToolNameSplitAcrossDeltas(t *testing.T) {
+	t.Parallel()
+	c, s := openStream(t, server.Config{})
+	permissive, err := c.CompileSchema(t.Context(), compileJSON(`{"type":"object"}`))
+	require.NoError(t, err)
+	send(t, s, bind(map[string]string{"to": permissive.Handle, "todo": compileTodo(t, c)}))
+	chunk := func(delta string) *toolgatev1.ValidateStreamRequest {
+		return providerEvent(toolgatev1.Provider_PROVIDER_OPENAI_CHAT,
+			`{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[`+delta+`]},"finish_reason":null}]}`)
+	}
+	send(t, s,
+		chunk(`{"index":0,"id":"call_1","type":"function","function":{"name":"to","arguments":""}}`),
+		chunk(`{"index":0,"function":{"name":"do","arguments":"{\"rm\": \"-rf /\"}"}}`),
+		providerEvent(toolgatev1.Provider_PROVIDER_OPENAI_CHAT, `{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`))
+	r := recvResult(t, s)
+	assert.Equal(t, "call_1", r.CallId)
+	assert.False(t, r.Valid, "never validated against the tool named first")
+	require.Len(t, r.Errors, 1)
+	assert.Equal(t, "tool_name", r.Errors[0].Keyword)
+	assert.Contains(t, r.Errors[0].Message, "changed during the call")
+	assert.True(t, r.Early)
+	require.NoError(t, s.CloseSend())
+	_, err = s.Recv()
+	assert.ErrorIs(t, err, io.EOF, "exactly one result")
 }

@@ -5,28 +5,27 @@ package server
 
 import (
 	"context"
-	"errors"
-	"io"
 	"time"
 
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/store"
-	"github.com/toolgate/toolgate/internal/stream"
 	"github.com/toolgate/toolgate/internal/toolset"
-	"github.com/toolgate/toolgate/internal/validator"
 )
 
 // Service implements toolgate.v1.ValidationService. It is safe for
 // concurrent use; its only state is the store of compiled schemas.
 type Service struct {
 	toolgatev1.UnimplementedValidationServiceServer
-	opts  Options
-	store *store.Store[*schema.Schema]
+	opts    Options
+	store   *store.Store[*schema.Schema]
+	metrics *Metrics // nil: none
+	// progress, when set (by tests), is told after each bounded step of a
+	// unary request's work how far it got; see step.
+	progress func(ctx context.Context, done int64)
 }
 
 // NewService returns a Service with its own schema store.
@@ -43,9 +42,14 @@ type compiled struct {
 
 // compile compiles a CompileSchemaRequest and stores the schema under its
 // handle. Problems with the schema are in res; an error is a problem with the
-// request itself.
-func (s *Service) compile(req *toolgatev1.CompileSchemaRequest) (compiled, error) {
+// request itself, or ctx's end (checked before compiling: one compilation
+// is bounded by the message size limit and the engine's own limits).
+func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequest) (compiled, error) {
 	profile, err := profileFromProto(req.GetProfile())
+	if err != nil {
+		return compiled{}, err
+	}
+	opts, err := s.opts.compileOptions(profile, req.GetResources(), req.GetFormatAssertion())
 	if err != nil {
 		return compiled{}, err
 	}
@@ -61,7 +65,13 @@ func (s *Service) compile(req *toolgatev1.CompileSchemaRequest) (compiled, error
 	default:
 		return compiled{}, status.Error(codes.InvalidArgument, "a schema is required: set schema_json or schema_struct")
 	}
-	res := schema.Compile(profile, doc)
+	if err := alive(ctx); err != nil {
+		return compiled{}, err
+	}
+	start := time.Now()
+	res := schema.CompileWith(profile, doc, opts)
+	s.metrics.compileTime(profile, sourceSchema, start)
+	s.metrics.compiled(profile, res.Code())
 	if res.Schema == nil {
 		return compiled{res: res}, nil
 	}
@@ -69,29 +79,37 @@ func (s *Service) compile(req *toolgatev1.CompileSchemaRequest) (compiled, error
 }
 
 // put stores a compiled schema under its handle and returns the handle.
+// The handle covers res.Key (the canonical schema, and for the JSON Schema
+// profile the options and documents that change what it accepts); the
+// store counts the heap the compiled schema holds (Schema.Bytes), so that
+// Options.StoreBytes bounds memory, not text.
 func (s *Service) put(profile schema.Profile, res *schema.Result) string {
-	h := store.Handle(profile.String(), res.Canonical)
-	s.store.Put(h, res.Schema, int64(len(res.Canonical)))
+	h := store.Handle(profile.String(), res.Key)
+	s.store.Put(h, res.Schema, res.Schema.Bytes)
 	return h
 }
 
 // CompileSchema checks a schema against a profile and returns its handle,
-// or every finding that keeps it from compiling.
-func (s *Service) CompileSchema(_ context.Context, req *toolgatev1.CompileSchemaRequest) (*toolgatev1.CompileSchemaResponse, error) {
-	c, err := s.compile(req)
+// or every finding that keeps it from compiling (within Options'
+// answer bounds: errors first, then warnings).
+func (s *Service) CompileSchema(ctx context.Context, req *toolgatev1.CompileSchemaRequest) (*toolgatev1.CompileSchemaResponse, error) {
+	c, err := s.compile(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	resp := &toolgatev1.CompileSchemaResponse{Handle: c.handle, Code: codeToProto(c.res.Code())}
-	resp.Errors, resp.ErrorsTruncated = findingsToProtoCapped(c.res.Errors, s.opts.MaxFindings)
-	resp.Warnings, _ = findingsToProtoCapped(c.res.Warnings, s.opts.MaxFindings)
+	a := s.opts.answer()
+	resp.Errors, resp.ErrorsTruncated = a.findings(c.res.Errors)
+	resp.Warnings, _ = a.findings(c.res.Warnings)
 	return resp, nil
 }
 
 // Validate checks arguments against a stored (by handle) or inline schema.
 // An empty arguments_json is the empty object, as a provider sends for a tool
-// without parameters.
-func (s *Service) Validate(_ context.Context, req *toolgatev1.ValidateRequest) (*toolgatev1.ValidateResponse, error) {
+// without parameters. The arguments are fed to the validator in bounded
+// chunks (see validate), so a request ends with DEADLINE_EXCEEDED or
+// CANCELLED soon after its deadline passes or its caller leaves.
+func (s *Service) Validate(ctx context.Context, req *toolgatev1.ValidateRequest) (*toolgatev1.ValidateResponse, error) {
 	var sch *schema.Schema
 	var handle string
 	switch src := req.GetSchema().(type) {
@@ -105,13 +123,13 @@ func (s *Service) Validate(_ context.Context, req *toolgatev1.ValidateRequest) (
 		}
 		handle = src.Handle
 	case *toolgatev1.ValidateRequest_Inline:
-		c, err := s.compile(src.Inline)
+		c, err := s.compile(ctx, src.Inline)
 		if err != nil {
 			return nil, err
 		}
 		if c.res.Schema == nil {
 			resp := &toolgatev1.ValidateResponse{Code: codeToProto(c.res.Code())}
-			resp.Errors, resp.ErrorsTruncated = findingsToProtoCapped(c.res.Errors, s.opts.MaxFindings)
+			resp.Errors, resp.ErrorsTruncated = s.opts.answer().findings(c.res.Errors)
 			return resp, nil
 		}
 		sch, handle = c.res.Schema, c.handle
@@ -133,148 +151,64 @@ func (s *Service) Validate(_ context.Context, req *toolgatev1.ValidateRequest) (
 	default:
 		return nil, status.Error(codes.InvalidArgument, "arguments are required: set arguments_json or arguments_struct")
 	}
-	return validateResponse(validator.Validate(sch, args, s.opts.validatorOptions()), handle), nil
-}
-
-// ValidateStream validates tool calls while they stream; see DESIGN.md §2.
-// A stream that sends nothing for Options.StreamIdleTimeout is ended with
-// DEADLINE_EXCEEDED, so abandoned streams do not hold calls forever.
-func (s *Service) ValidateStream(srv grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]) error {
-	var sendErr error
-	sess := stream.NewSession(stream.Limits{
-		MaxCalls:     s.opts.MaxCallsPerStream,
-		MaxCallBytes: s.opts.MaxCallBytes,
-		Validator:    s.opts.validatorOptions(),
-	}, s.store.Get, func(r *stream.Result) {
-		if sendErr == nil {
-			sendErr = srv.Send(callResultToProto(r))
-		}
-	})
-	requests := receive(srv)
-	idle := time.NewTimer(s.opts.StreamIdleTimeout)
-	defer idle.Stop()
-	for {
-		var in received
-		select {
-		case in = <-requests:
-		case <-srv.Context().Done():
-			return status.FromContextError(srv.Context().Err()).Err()
-		case <-idle.C:
-			return status.Errorf(codes.DeadlineExceeded, "the stream sent nothing for %s", s.opts.StreamIdleTimeout)
-		}
-		idle.Reset(s.opts.StreamIdleTimeout)
-		if errors.Is(in.err, io.EOF) {
-			sess.Close()
-			return sendErr
-		}
-		if in.err != nil {
-			return in.err
-		}
-		if err := s.streamEvent(sess, in.req); err != nil {
-			return streamStatus(err)
-		}
-		if sendErr != nil {
-			return sendErr
-		}
+	r, err := s.validate(ctx, sch, args)
+	if err != nil {
+		return nil, err
 	}
+	s.metrics.verdict(rpcValidate, sch.Profile, r.Code())
+	return validateResponse(r, handle, s.opts.answer()), nil
 }
 
-// received is one Recv outcome.
-type received struct {
-	req *toolgatev1.ValidateStreamRequest
-	err error
-}
-
-// receive reads the stream on its own goroutine, so the handler can also
-// wait for the idle timer. The goroutine ends with the stream: once the
-// handler returns, Recv fails and the last send finds the buffer or the
-// stream's context done.
-func receive(srv grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]) <-chan received {
-	out := make(chan received, 1)
-	go func() {
-		for {
-			req, err := srv.Recv()
-			select {
-			case out <- received{req, err}:
-			case <-srv.Context().Done():
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return out
-}
-
-func (s *Service) streamEvent(sess *stream.Session, req *toolgatev1.ValidateStreamRequest) error {
-	switch ev := req.GetEvent().(type) {
-	case *toolgatev1.ValidateStreamRequest_Bind:
-		return sess.Bind(ev.Bind.GetTools())
-	case *toolgatev1.ValidateStreamRequest_Start:
-		return sess.Start(ev.Start.GetCallId(), ev.Start.GetToolName(), ev.Start.GetHandle())
-	case *toolgatev1.ValidateStreamRequest_Delta:
-		return sess.Delta(ev.Delta.GetCallId(), []byte(ev.Delta.GetFragment()))
-	case *toolgatev1.ValidateStreamRequest_End:
-		return sess.End(ev.End.GetCallId())
-	case *toolgatev1.ValidateStreamRequest_ProviderEvent:
-		return sess.ProviderEvent(providerFromProto(ev.ProviderEvent.GetProvider()), []byte(ev.ProviderEvent.GetEventJson()))
-	}
-	return status.Error(codes.InvalidArgument, "a stream request must set one event")
-}
-
-// streamStatus maps a session error to a gRPC status.
-func streamStatus(err error) error {
-	var se *stream.Error
-	if !errors.As(err, &se) {
-		return err
-	}
-	switch se.Kind {
-	case stream.NotFound:
-		return status.Error(codes.NotFound, se.Msg)
-	case stream.ResourceExhausted:
-		return status.Error(codes.ResourceExhausted, se.Msg)
-	}
-	return status.Error(codes.InvalidArgument, se.Msg)
-}
-
-// CompileToolset compiles every tool of a tools/list result or tool list and
-// binds the ones that can be enforced.
-func (s *Service) CompileToolset(_ context.Context, req *toolgatev1.CompileToolsetRequest) (*toolgatev1.CompileToolsetResponse, error) {
+// CompileToolset compiles every tool of a tools/list result or tool list,
+// tool by tool (checking ctx before each), and binds the ones that can be
+// enforced: all of them under ADMISSION_QUARANTINE, none unless every tool
+// compiled under ADMISSION_STRICT. The tools' findings share one answer
+// budget (Options.MaxAnswerBytes).
+func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToolsetRequest) (*toolgatev1.CompileToolsetResponse, error) {
 	profile, err := profileFromProto(req.GetProfile())
 	if err != nil {
 		return nil, err
 	}
-	var tools []toolset.Tool
-	switch src := req.GetSource().(type) {
-	case *toolgatev1.CompileToolsetRequest_ToolsListJson:
-		var err error
-		if tools, err = toolset.ParseToolsList([]byte(src.ToolsListJson)); err != nil {
-			return nil, status.Errorf(codes.InvalidArgument, "tools_list_json: %v", err)
-		}
-	case *toolgatev1.CompileToolsetRequest_Tools:
-		for _, t := range src.Tools.GetTools() {
-			tool := toolset.Tool{Name: t.GetName()}
-			if t.GetSchemaJson() != "" {
-				tool.Schema = []byte(t.GetSchemaJson())
-			}
-			tools = append(tools, tool)
-		}
-	default:
-		return nil, status.Error(codes.InvalidArgument, "tools are required: set tools_list_json or tools")
+	opts, err := s.opts.compileOptions(profile, req.GetResources(), req.GetFormatAssertion())
+	if err != nil {
+		return nil, err
+	}
+	strict, err := strictAdmission(req.GetAdmission())
+	if err != nil {
+		return nil, err
+	}
+	tools, err := toolsFromProto(req)
+	if err != nil {
+		return nil, err
 	}
 	resp := &toolgatev1.CompileToolsetResponse{Bind: map[string]string{}, Admitted: true}
-	for _, r := range toolset.Compile(profile, tools) {
+	a := s.opts.answer()
+	start := time.Now()
+	results := toolset.Check(tools)
+	for i := range results {
+		if err := alive(ctx); err != nil {
+			return nil, err
+		}
+		r := &results[i]
+		r.Compile(profile, opts)
+		s.step(ctx, int64(i+1))
+		s.metrics.compiled(profile, r.Code())
 		tr := &toolgatev1.ToolResult{Name: r.Name, Code: codeToProto(r.Code())}
-		tr.Errors, tr.ErrorsTruncated = findingsToProtoCapped(r.Findings(), s.opts.MaxFindings)
+		tr.Errors, tr.ErrorsTruncated = a.findings(r.Findings())
 		if r.Compiled != nil {
-			tr.Warnings, _ = findingsToProtoCapped(r.Compiled.Warnings, s.opts.MaxFindings)
+			tr.Warnings, _ = a.findings(r.Compiled.Warnings)
 		}
 		if r.Code() == schema.CodeNone {
 			tr.Handle = s.put(profile, r.Compiled)
 			resp.Bind[r.Name] = tr.Handle
+		} else if strict {
+			resp.Admitted = false
 		}
 		resp.Tools = append(resp.Tools, tr)
+	}
+	s.metrics.compileTime(profile, sourceToolset, start)
+	if !resp.Admitted {
+		clear(resp.Bind)
 	}
 	return resp, nil
 }

@@ -30,8 +30,17 @@ const todoSchema = `{"type":"object","properties":{
 // start serves cfg on an in-memory listener and returns a connection to it.
 func start(t *testing.T, cfg server.Config) *grpc.ClientConn {
 	t.Helper()
+	return startService(t, cfg, nil)
+}
+
+// startService is start with a hook that sees the Service before it serves.
+func startService(t *testing.T, cfg server.Config, setup func(*server.Service)) *grpc.ClientConn {
+	t.Helper()
 	lis := bufconn.Listen(1 << 20)
-	srv, _ := server.NewGRPCServer(cfg)
+	srv, svc := server.NewGRPCServer(cfg)
+	if setup != nil {
+		setup(svc)
+	}
 	srv.RegisterService(&panicService, struct{}{})
 	go func() { _ = srv.Serve(lis) }()
 	conn, err := grpc.NewClient("passthrough:///bufnet",

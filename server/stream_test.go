@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -15,6 +16,9 @@ import (
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
 	"github.com/toolgate/toolgate/server"
 )
+
+// missingHandle is well formed, and held by no server.
+var missingHandle = "tg1_" + strings.Repeat("0", 64)
 
 type bidi = grpc.BidiStreamingClient[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]
 
@@ -35,6 +39,20 @@ func send(t *testing.T, s bidi, reqs ...*toolgatev1.ValidateStreamRequest) {
 
 func bind(tools map[string]string) *toolgatev1.ValidateStreamRequest {
 	return &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: &toolgatev1.StreamBind{Tools: tools}}}
+}
+
+// bindInline binds tools to inline schemas (StreamBind.schemas).
+func bindInline(schemas map[string]string) *toolgatev1.ValidateStreamRequest {
+	b := &toolgatev1.StreamBind{Schemas: map[string]*toolgatev1.CompileSchemaRequest{}}
+	for name, src := range schemas {
+		b.Schemas[name] = compileJSON(src)
+	}
+	return &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: b}}
+}
+
+// startInline starts a call with its schema inline (CallStart.inline).
+func startInline(id, tool, src string) *toolgatev1.ValidateStreamRequest {
+	return &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Start{Start: &toolgatev1.CallStart{CallId: id, ToolName: tool, Inline: compileJSON(src)}}}
 }
 
 func startCall(id, tool, handle string) *toolgatev1.ValidateStreamRequest {
@@ -135,15 +153,43 @@ func TestStreamStatusCodes(t *testing.T) {
 		{"start twice", server.Config{}, func(h string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{startCall("a", "", h), startCall("a", "", h)}
 		}, codes.InvalidArgument, "already started"},
-		{"bind unknown handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+		{"bind malformed handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{bind(map[string]string{"t": "tg1_missing"})}
-		}, codes.NotFound, "tg1_missing"},
-		{"start unknown handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+		}, codes.InvalidArgument, `"tg1_missing" is not a toolgate handle`},
+		{"start malformed handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{startCall("a", "", "tg1_missing")}
-		}, codes.NotFound, "tg1_missing"},
+		}, codes.InvalidArgument, `"tg1_missing" is not a toolgate handle`},
+		{"bind inline schema that does not compile", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{bindInline(map[string]string{"bad": `{"type":"object","properties":{"u":{"type":"string","format":"uri"}}}`})}
+		}, codes.InvalidArgument, `the schema of tool "bad" does not compile (ERROR_CODE_UNSUPPORTED_CAPABILITY, 1 findings): format`},
+		{"start inline schema that does not compile", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{startInline("a", "t", `{"type":5}`)}
+		}, codes.InvalidArgument, `the inline schema of call "a" does not compile`},
+		{"inline schema without a schema", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: &toolgatev1.StreamBind{
+				Schemas: map[string]*toolgatev1.CompileSchemaRequest{"t": {}}}}}}
+		}, codes.InvalidArgument, `bind: the schema of tool "t": a schema is required`},
+		{"malformed output handle", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: &toolgatev1.StreamBind{OutputHandle: "h"}}}}
+		}, codes.InvalidArgument, `bind: the output: handle "h" is not a toolgate handle`},
+		{"output schema that does not compile", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: &toolgatev1.StreamBind{
+				OutputSchema: &toolgatev1.CompileSchemaRequest{Profile: toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE, Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: `{"type":"object","properties":{"a":{"type":"object"}}}`}}}}}}
+		}, codes.InvalidArgument, "bind: the output schema does not compile (ERROR_CODE_UNSUPPORTED_CAPABILITY"},
+		{"too many tools", server.Config{Options: server.Options{MaxToolsPerStream: 2}}, func(h string) []*toolgatev1.ValidateStreamRequest {
+			return []*toolgatev1.ValidateStreamRequest{bind(map[string]string{"a": h, "b": h}), bind(map[string]string{"c": h})}
+		}, codes.ResourceExhausted, "at most 2 tool names"},
 		{"too many calls", server.Config{Options: server.Options{MaxCallsPerStream: 1}}, func(h string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{startCall("a", "", h), startCall("b", "", h)}
 		}, codes.ResourceExhausted, "limit of 1 calls"},
+		{"provider calls not named yet count", server.Config{Options: server.Options{MaxCallsPerStream: 2}}, func(string) []*toolgatev1.ValidateStreamRequest {
+			var reqs []*toolgatev1.ValidateStreamRequest
+			for i := range 3 {
+				reqs = append(reqs, providerEvent(toolgatev1.Provider_PROVIDER_OPENAI_CHAT,
+					fmt.Sprintf(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":%d,"function":{"arguments":"{"}}]}}]}`, i)))
+			}
+			return reqs
+		}, codes.ResourceExhausted, "limit of 2 calls"},
 		{"malformed provider event", server.Config{}, func(string) []*toolgatev1.ValidateStreamRequest {
 			return []*toolgatev1.ValidateStreamRequest{providerEvent(toolgatev1.Provider_PROVIDER_ANTHROPIC, `{"type":`)}
 		}, codes.InvalidArgument, "provider_event"},
@@ -193,4 +239,132 @@ func TestStreamActivityKeepsItOpen(t *testing.T) {
 	}
 	send(t, s, end("a"))
 	assert.True(t, recvResult(t, s).Valid)
+}
+
+// TestStreamOnAnyReplica: a schema compiled on replica A, and a stream that
+// reaches replica B. Bound by A's handle, B does not hold it: each call gets
+// an in-band NOT_FOUND result and the stream goes on. Bound inline (the
+// bind's schemas, or a call's inline schema), every call is validated on B,
+// under the same handle A computed.
+func TestStreamOnAnyReplica(t *testing.T) {
+	t.Parallel()
+	a, b := client(t, server.Config{}), client(t, server.Config{})
+	handle := compileTodo(t, a)
+	s, err := b.ValidateStream(t.Context())
+	require.NoError(t, err)
+	send(t, s, bind(map[string]string{"todo": handle}), startCall("by-handle", "todo", ""), startCall("start-handle", "", handle))
+	for _, id := range []string{"by-handle", "start-handle"} {
+		r := recvResult(t, s)
+		assert.Equal(t, id, r.CallId)
+		assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_NOT_FOUND, r.Code)
+		require.Len(t, r.Errors, 1)
+		assert.Equal(t, "handle", r.Errors[0].Keyword)
+		assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_NOT_FOUND, r.Errors[0].Code)
+		assert.Contains(t, r.Errors[0].Message, handle)
+		assert.True(t, r.Early)
+	}
+
+	send(t, s, bindInline(map[string]string{"todo": todoSchema}),
+		startCall("ok", "todo", ""), startCall("bad", "todo", ""), startInline("inline", "whatever", todoSchema),
+		delta("ok", `{"action":"list"}`), delta("bad", `{"action":"fly"}`), delta("inline", `{"action":"add"}`),
+		end("ok"), end("bad"), end("inline"))
+	got := map[string]*toolgatev1.CallResult{}
+	for range 3 {
+		r := recvResult(t, s)
+		got[r.CallId] = r
+	}
+	assert.True(t, got["ok"].Valid, "%v", got["ok"].Errors)
+	assert.False(t, got["bad"].Valid)
+	assert.Equal(t, "enum", got["bad"].Errors[0].Keyword)
+	assert.True(t, got["inline"].Valid, "%v", got["inline"].Errors)
+	assert.Equal(t, "whatever", got["inline"].ToolName, "echoed")
+
+	// The inline bind stored the schema on B under A's handle.
+	v, err := b.Validate(t.Context(), &toolgatev1.ValidateRequest{
+		Schema:    &toolgatev1.ValidateRequest_Handle{Handle: handle},
+		Arguments: &toolgatev1.ValidateRequest_ArgumentsJson{ArgumentsJson: `{"action":"clear"}`},
+	})
+	require.NoError(t, err)
+	assert.True(t, v.Valid)
+	require.NoError(t, s.CloseSend())
+	_, err = s.Recv()
+	assert.ErrorIs(t, err, io.EOF)
+}
+
+// returnIntake is the bindable output schema of a return-intake extraction
+// (testdata/output/return_intake.json), cut to three keys.
+const returnIntake = `{"type":"object","required":["order_id","reason","confidence"],"properties":{
+	"order_id":{"type":["string","null"]},
+	"reason":{"type":"string","enum":["damaged_item","wrong_item","changed_mind","other"]},
+	"confidence":{"type":"number","minimum":0,"maximum":1}}}`
+
+// anthropicText renders an Anthropic message whose text block streams the
+// given pieces.
+func anthropicText(pieces ...string) []string {
+	events := []string{
+		`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}`,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+	}
+	for _, p := range pieces {
+		events = append(events, `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":`+quoteJSON(p)+`}}`)
+	}
+	return append(events, `{"type":"content_block_stop","index":0}`, `{"type":"message_delta","delta":{"stop_reason":"end_turn"}}`, `{"type":"message_stop"}`)
+}
+
+// TestStreamOutput: a bind's output schema (inline, or by handle) applies to
+// the message text of provider events: a valid answer, an answer rejected
+// early at the byte no enum choice starts, a fenced answer with
+// strip_code_fence, and a handle this server lacks as an in-band
+// NOT_FOUND. Results have call_id output/<n> and no tool_name.
+func TestStreamOutput(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{})
+	compiled, err := c.CompileSchema(t.Context(), &toolgatev1.CompileSchemaRequest{Profile: toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE,
+		Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: returnIntake}})
+	require.NoError(t, err)
+	require.Empty(t, compiled.Errors)
+	inline := &toolgatev1.StreamBind{OutputSchema: &toolgatev1.CompileSchemaRequest{Profile: toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE,
+		Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: returnIntake}}}
+	bad := `{"order_id": "A-4", "reason": "broken", "confidence": 0.8}`
+	cases := []struct {
+		name    string
+		bind    *toolgatev1.StreamBind
+		pieces  []string
+		valid   bool
+		early   bool
+		keyword string
+		offset  int64
+	}{
+		{"valid, inline", inline, []string{`{"order_id": null, `, `"reason": "other", "confidence": 1}`}, true, false, "", 0},
+		{"valid, by handle", &toolgatev1.StreamBind{OutputHandle: compiled.Handle}, []string{`{"order_id": "A-1", "reason": "wrong_item", "confidence": 0}`}, true, false, "", 0},
+		{"out of enum, early", inline, []string{bad[:33], bad[33:]}, false, true, "enum", int64(strings.Index(bad, "broken"))},
+		{"fenced without stripping", inline, []string{"```json\n", `{"order_id": null, "reason": "other", "confidence": 1}`, "\n```"}, false, true, "json", 0},
+		{"fenced, stripped", &toolgatev1.StreamBind{OutputSchema: inline.OutputSchema, StripCodeFence: true},
+			[]string{"```json\n", `{"order_id": null, "reason": "other", "confidence": 1}`, "\n```"}, true, false, "", 0},
+		{"a handle not held", &toolgatev1.StreamBind{OutputHandle: missingHandle}, []string{`{}`}, false, true, "handle", 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := c.ValidateStream(t.Context())
+			require.NoError(t, err)
+			send(t, s, &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: tc.bind}})
+			for _, ev := range anthropicText(tc.pieces...) {
+				send(t, s, providerEvent(toolgatev1.Provider_PROVIDER_ANTHROPIC, ev))
+			}
+			r := recvResult(t, s)
+			assert.Equal(t, "output/0", r.CallId)
+			assert.Empty(t, r.ToolName)
+			assert.Equal(t, tc.valid, r.Valid, "%v", r.Errors)
+			assert.Equal(t, tc.early, r.Early)
+			if !tc.valid {
+				require.NotEmpty(t, r.Errors)
+				assert.Equal(t, tc.keyword, r.Errors[0].Keyword)
+				assert.Equal(t, tc.offset, r.Errors[0].Offset)
+			}
+			require.NoError(t, s.CloseSend())
+			_, err = s.Recv()
+			assert.ErrorIs(t, err, io.EOF, "one result for the one output")
+		})
+	}
 }

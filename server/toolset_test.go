@@ -381,11 +381,11 @@ func TestCompileToolsetFindingsCap(t *testing.T) {
 }
 
 // TestCompileToolsetMatchesCompileSchema compiles every real MCP toolset of
-// the shared fixtures and checks each tool against CompileSchema of its
+// testdata/mcp-tools and checks each tool against CompileSchema of its
 // inputSchema alone: the same code, handle and findings.
 func TestCompileToolsetMatchesCompileSchema(t *testing.T) {
 	t.Parallel()
-	dir := fixtures.Shared(t, "fixtures/mcp-tools")
+	dir := fixtures.Testdata(t, "mcp-tools")
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
@@ -568,4 +568,102 @@ func TestToolsetEndToEnd(t *testing.T) {
 		_, err = s.Recv()
 		assert.ErrorIs(t, err, io.EOF)
 	})
+}
+
+// TestCompileToolsetAdmission checks issue 11's admission modes: quarantine
+// (the default) binds what compiled, strict binds nothing unless every tool
+// compiled, and each compiled tool reports a handle that works either way.
+func TestCompileToolsetAdmission(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{})
+	const allCompile = `{"tools":[
+		{"name":"weather","inputSchema":` + weatherToolSchema + `},
+		{"name":"add","inputSchema":{"type":"object","properties":{"a":{"type":"number"}}}}]}`
+	sameName := `{"name":"t","inputSchema":{"type":"object"}}`
+	cases := []struct {
+		name      string
+		admission toolgatev1.Admission
+		doc       string
+		bound     []string
+		admitted  bool
+		handles   int // tools that report a handle
+	}{
+		{"unspecified is quarantine", toolgatev1.Admission_ADMISSION_UNSPECIFIED, mixedToolsList, []string{"add", "weather"}, true, 2},
+		{"quarantine", toolgatev1.Admission_ADMISSION_QUARANTINE, mixedToolsList, []string{"add", "weather"}, true, 2},
+		{"strict with a tool that does not compile", toolgatev1.Admission_ADMISSION_STRICT, mixedToolsList, nil, false, 2},
+		{"strict when every tool compiles", toolgatev1.Admission_ADMISSION_STRICT, allCompile, []string{"add", "weather"}, true, 2},
+		{"strict with a repeated name", toolgatev1.Admission_ADMISSION_STRICT, `{"tools":[` + sameName + `,` + sameName + `]}`, nil, false, 0},
+		{"strict with no tools", toolgatev1.Admission_ADMISSION_STRICT, `{"tools":[]}`, nil, true, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			req := toolsListRequest(toolgatev1.Profile_PROFILE_UNSPECIFIED, tc.doc)
+			req.Admission = tc.admission
+			resp, err := c.CompileToolset(t.Context(), req)
+			require.NoError(t, err)
+			assert.Equal(t, tc.bound, mapsKeys(resp.GetBind()))
+			assert.Equal(t, tc.admitted, resp.GetAdmitted())
+			handles := 0
+			for _, r := range resp.GetTools() {
+				if r.GetHandle() == "" {
+					continue
+				}
+				handles++
+				assert.Equal(t, compiles, r.GetCode())
+				v, err := c.Validate(t.Context(), &toolgatev1.ValidateRequest{Schema: &toolgatev1.ValidateRequest_Handle{Handle: r.GetHandle()},
+					Arguments: &toolgatev1.ValidateRequest_ArgumentsJson{ArgumentsJson: `{}`}})
+				require.NoError(t, err, "tool %q: the server holds its handle", r.GetName())
+				assert.NotNil(t, v)
+			}
+			assert.Equal(t, tc.handles, handles)
+		})
+	}
+	t.Run("an unknown admission is INVALID_ARGUMENT", func(t *testing.T) {
+		t.Parallel()
+		req := toolsListRequest(toolgatev1.Profile_PROFILE_UNSPECIFIED, allCompile)
+		req.Admission = 7
+		_, err := c.CompileToolset(t.Context(), req)
+		assert.Equal(t, codes.InvalidArgument, code(err))
+		assert.Contains(t, err.Error(), "admission 7")
+	})
+}
+
+// TestJSONSchemaOnlyOptions checks that the compile options only
+// PROFILE_JSON_SCHEMA takes (resources, format_assertion) are
+// INVALID_ARGUMENT under the other profiles, in every RPC that compiles.
+func TestJSONSchemaOnlyOptions(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{})
+	type options struct {
+		resources       map[string]string
+		formatAssertion bool
+		field           string
+	}
+	for _, opt := range []options{
+		{map[string]string{"https://example.com/a.json": `{"type":"string"}`}, false, "resources"},
+		{nil, true, "format_assertion"},
+	} {
+		for _, profile := range []toolgatev1.Profile{toolgatev1.Profile_PROFILE_UNSPECIFIED, toolgatev1.Profile_PROFILE_TOOL_INPUT, toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE} {
+			compile := &toolgatev1.CompileSchemaRequest{Profile: profile, Resources: opt.resources, FormatAssertion: opt.formatAssertion,
+				Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: `{"type":"object","properties":{"a":{"type":"string"}}}`}}
+			toolset := toolListRequest(profile, &toolgatev1.ToolSchema{Name: "a", SchemaJson: `{"type":"object"}`})
+			toolset.Resources, toolset.FormatAssertion = opt.resources, opt.formatAssertion
+			for rpc, call := range map[string]func() error{
+				"CompileSchema": func() error { _, err := c.CompileSchema(t.Context(), compile); return err },
+				"Validate inline": func() error {
+					_, err := c.Validate(t.Context(), &toolgatev1.ValidateRequest{Schema: &toolgatev1.ValidateRequest_Inline{Inline: compile},
+						Arguments: &toolgatev1.ValidateRequest_ArgumentsJson{ArgumentsJson: `{}`}})
+					return err
+				},
+				"CompileToolset": func() error { _, err := c.CompileToolset(t.Context(), toolset); return err },
+			} {
+				t.Run(opt.field+"/"+profile.String()+"/"+rpc, func(t *testing.T) {
+					err := call()
+					assert.Equal(t, codes.InvalidArgument, code(err), "%v", err)
+					assert.Contains(t, err.Error(), opt.field+": only PROFILE_JSON_SCHEMA")
+				})
+			}
+		}
+	}
 }

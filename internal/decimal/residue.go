@@ -24,13 +24,10 @@ type Residue struct {
 	part    part
 }
 
-// smallLimit keeps r*10+9 within uint64.
-const smallLimit = 1e18
-
 // Reset prepares r to test multiples of m, a positive value known exactly.
 func (r *Residue) Reset(m Decimal) {
 	r.small, r.big, r.exp, r.r, r.zeros, r.started, r.part = 0, nil, m.Exp-int64(len(m.Digits)), 0, 0, false, partInt
-	if len(m.Digits) < 18 {
+	if len(m.Digits) < 18 { // fits in a uint64 with room for r*10+9
 		for _, c := range m.Digits {
 			r.small = r.small*10 + uint64(c-'0')
 		}

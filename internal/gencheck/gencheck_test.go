@@ -1,7 +1,6 @@
 package gencheck
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -24,21 +22,18 @@ const genDir = "gen"
 
 // TestGeneratedCodeIsCurrent runs `buf generate` with the repository's
 // buf.gen.yaml into a temporary folder and compares the result byte for byte
-// with the committed gen/. It leaves the work tree untouched.
+// with the committed gen/. It leaves the work tree untouched. buf is the
+// binary `make tools` built (the test skips, saying so, without it).
 func TestGeneratedCodeIsCurrent(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping under -short: regenerates gen/ with buf, whose first build takes minutes; run `make checkgenerate` or go test without -short")
-	}
 	root := fixtures.RepoRoot(t)
-	version := bufVersion(t, root)
+	buf := fixtures.Tool(t, "buf", "BUF_VERSION")
 
 	out := t.TempDir()
 	// buf runs in the module root so that it reads buf.yaml and buf.gen.yaml
 	// there and the plugins run as `go tool` of this module; --output moves
 	// every plugin's `out` under the temporary folder, and clean: true then
 	// only empties that copy.
-	cmd := exec.Command("go", "run", "github.com/bufbuild/buf/cmd/buf@"+version,
-		"generate", "--output", out)
+	cmd := exec.Command(buf, "generate", "--output", out)
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stdout = &stderr
@@ -70,35 +65,6 @@ func TestGeneratedCodeIsCurrent(t *testing.T) {
 	if len(problems) > 0 {
 		t.Errorf("gen/ is stale; run `make generate` and commit the result:\n  %s", strings.Join(problems, "\n  "))
 	}
-}
-
-// bufVersionLine matches the pin in the Makefile, e.g. "BUF_VERSION := v1.75.0".
-var bufVersionLine = regexp.MustCompile(`^BUF_VERSION\s*[:?]?=\s*(v\S+)\s*$`)
-
-// bufVersion returns the buf version to run: $BUF_VERSION when set (the
-// Makefile exports its pin, so `make` overrides reach the test), otherwise
-// the pin read from the Makefile, the one place it is written.
-func bufVersion(t *testing.T, root string) string {
-	t.Helper()
-	if v := os.Getenv("BUF_VERSION"); v != "" {
-		return v
-	}
-	f, err := os.Open(filepath.Join(root, "Makefile"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if m := bufVersionLine.FindStringSubmatch(sc.Text()); m != nil {
-			return m[1]
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	t.Fatal("Makefile has no BUF_VERSION line")
-	return ""
 }
 
 // readTree returns the regular files under dir, keyed by slash-separated

@@ -96,9 +96,19 @@ func Parse(data []byte, maxDepth int) (*Value, error) {
 	return v, err
 }
 
+// Bounds on the repetitions ParseDuplicates returns: past them the rest
+// are not recorded (their pointers, each up to the document's depth of
+// names, could otherwise hold the document's size many times over).
+const (
+	maxDuplicates     = 100
+	maxDuplicateBytes = 1 << 20 // pointers and names, all together
+)
+
 // ParseDuplicates parses one JSON document like Parse, but keeps going past
-// duplicate member names: the tree holds every member as written, and each
-// repetition is returned. It lets a caller judge a duplicate by where it is.
+// duplicate member names: the tree holds every member as written, and the
+// repetitions are returned (the first 100, within 1 MiB of pointers and
+// names; a document has at least as many as are returned). It lets a
+// caller judge a duplicate by where it is.
 func ParseDuplicates(data []byte, maxDepth int) (*Value, []*DuplicateError, error) {
 	b := builder{}
 	tok := jsontok.New(&b, maxDepth)
@@ -119,6 +129,7 @@ type builder struct {
 	sets  []map[string]bool // member names per open object, once it is large
 	text  strings.Builder
 	dups  []*DuplicateError
+	held  int // bytes of the recorded repetitions
 }
 
 // smallObject is how many members an object may have before its duplicate
@@ -151,8 +162,10 @@ func (b *builder) Text(p []byte, _ int64, _ bool) { b.text.Write(p) }
 func (b *builder) EndKey(off int64) {
 	n := len(b.stack)
 	name := b.text.String()
-	if b.seen(n-1, name) {
-		b.dups = append(b.dups, &DuplicateError{Pointer: b.pointer(n - 1), Name: name, Offset: off})
+	if b.seen(n-1, name) && len(b.dups) < maxDuplicates && b.held < maxDuplicateBytes {
+		d := &DuplicateError{Pointer: b.pointer(n - 1), Name: name, Offset: off}
+		b.held += len(d.Pointer) + len(d.Name)
+		b.dups = append(b.dups, d)
 	}
 	b.names[n-1] = name
 }
@@ -215,5 +228,17 @@ func EscapePointerToken(s string) string {
 	if !strings.ContainsAny(s, "~/") {
 		return s
 	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+	var sb strings.Builder
+	sb.Grow(len(s) + 8)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '~':
+			sb.WriteString("~0")
+		case '/':
+			sb.WriteString("~1")
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String()
 }

@@ -18,10 +18,23 @@
 //
 // After the first error the tokenizer is dead: every later Feed or End returns
 // the same error. Reset makes it reusable without allocating.
+//
+// # Fast paths
+//
+// Plain string bytes are scanned eight at a time (a word holds no quote,
+// backslash, control byte or non-ASCII byte), and complete escapes and
+// UTF-8 sequences are decoded in place rather than through the state
+// machine, which only takes over for a token cut by the end of a piece. A
+// handler that needs nothing of a string's or number's text calls SkipText
+// from Begin: the value is still checked byte for byte, but no Text event
+// is made for it. A handler that has its verdict calls Halt: Feed then
+// stops at once and consumes nothing more.
 package jsontok
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -71,6 +84,8 @@ type SyntaxError struct {
 	Offset int64
 	// Msg describes the problem in lower case, without the offset.
 	Msg string
+	// TooDeep is set when the problem is nesting past the depth limit.
+	TooDeep bool
 }
 
 // Error implements error.
@@ -115,6 +130,8 @@ type Tokenizer struct {
 	maxDepth int
 	state    state
 	inKey    bool   // the current string is a member name
+	skip     bool   // the current string or number makes no Text events
+	halted   bool   // Halt was called
 	stack    []bool // open containers: true for objects
 	off      int64  // offset of the first byte of the current piece
 	err      *SyntaxError
@@ -149,6 +166,16 @@ func (t *Tokenizer) Reset(h Handler, maxDepth int) {
 // Offset returns the number of bytes consumed so far.
 func (t *Tokenizer) Offset() int64 { return t.off }
 
+// SkipText, called from Handler.Begin for a string or a number, makes the
+// value's text arrive as no Text event: the handler needs nothing of it.
+// The value is checked as always.
+func (t *Tokenizer) SkipText() { t.skip = true }
+
+// Halt stops the tokenizer: the current Feed returns once the handler
+// call in progress returns, and every later Feed and End returns nil
+// without reading anything. It is for a handler that has its verdict.
+func (t *Tokenizer) Halt() { t.halted = true }
+
 // Err returns the error that stopped the tokenizer, or nil.
 func (t *Tokenizer) Err() error {
 	if t.err == nil {
@@ -166,8 +193,8 @@ func (t *Tokenizer) fail(off int64, format string, args ...any) error {
 // End reports that the document is complete. It finishes a pending top-level
 // number and fails when the document is empty or incomplete.
 func (t *Tokenizer) End() error {
-	if t.err != nil {
-		return t.err
+	if t.err != nil || t.halted {
+		return t.Err()
 	}
 	switch t.state {
 	case stNumZero, stNumInt, stNumFrac, stNumExp:
@@ -184,11 +211,11 @@ func (t *Tokenizer) End() error {
 
 // Feed consumes the next piece of the document.
 func (t *Tokenizer) Feed(p []byte) error {
-	if t.err != nil {
-		return t.err
+	if t.err != nil || t.halted {
+		return t.Err()
 	}
 	i := 0
-	for i < len(p) {
+	for i < len(p) && !t.halted {
 		var err error
 		if i, err = t.step(p, i); err != nil {
 			return err
@@ -217,6 +244,7 @@ func (t *Tokenizer) step(p []byte, i int) (int, error) {
 		if (c == '-' || c >= '0' && c <= '9') && t.expectsValue() {
 			// The number's first byte is consumed by number, so that Text
 			// carries the whole number text.
+			t.skip = false
 			t.h.Begin(Number, off)
 			t.state = stNumStart
 			return i, nil
@@ -266,6 +294,7 @@ func (t *Tokenizer) structural(c byte, off int64) error {
 		return t.afterValueByte(c, off)
 	case stKeyOrEnd, stKey:
 		if c == '"' {
+			t.skip = false
 			t.h.BeginKey(off)
 			t.state, t.inKey = stString, true
 			return nil
@@ -302,7 +331,9 @@ func (t *Tokenizer) beginValue(c byte, off int64) error {
 	switch c {
 	case '{', '[':
 		if len(t.stack) >= t.maxDepth {
-			return t.fail(off, "nesting deeper than the limit of %d", t.maxDepth)
+			err := t.fail(off, "nesting deeper than the limit of %d", t.maxDepth)
+			t.err.TooDeep = true
+			return err
 		}
 		isObject := c == '{'
 		t.stack = append(t.stack, isObject)
@@ -314,6 +345,7 @@ func (t *Tokenizer) beginValue(c byte, off int64) error {
 			t.state = stValueOrEnd
 		}
 	case '"':
+		t.skip = false
 		t.h.Begin(String, off)
 		t.state, t.inKey = stString, false
 	case 't':
@@ -359,7 +391,10 @@ func (t *Tokenizer) afterValue() {
 }
 
 // stringRun consumes string bytes from p[i:], delivering plain runs in one
-// Text call each, until the string ends, an escape starts or p runs out.
+// Text call each, until the string ends, an escape is cut by the end of p
+// or p runs out. Complete escapes and UTF-8 sequences are handled here
+// (see the package's fast paths); what is cut, or wrong, goes to the
+// state machine, which makes the same calls and the same errors.
 func (t *Tokenizer) stringRun(p []byte, i int) (int, error) {
 	start := i
 	for i < len(p) {
@@ -374,14 +409,36 @@ func (t *Tokenizer) stringRun(p []byte, i int) (int, error) {
 			i++
 			continue
 		}
+		for i+8 <= len(p) {
+			m := special8(binary.LittleEndian.Uint64(p[i:]))
+			if m != 0 {
+				i += bits.TrailingZeros64(m) / 8 // the first special byte
+				break
+			}
+			i += 8
+		}
+		if i == len(p) {
+			break
+		}
 		c := p[i]
 		if c < utf8.RuneSelf {
 			if plain[c] {
 				i++
 				continue
 			}
+			if c == '\\' {
+				if n := t.escapeInPlace(p, i, start); n > 0 {
+					i += n
+					start = i
+					continue
+				}
+			}
 			t.flushText(p, start, i)
 			return t.stringSpecial(c, i)
+		}
+		if r, n := utf8.DecodeRune(p[i:]); r != utf8.RuneError || n > 1 {
+			i += n // a whole, valid sequence
+			continue
 		}
 		if !t.utfStart(c) {
 			t.flushText(p, start, i)
@@ -393,8 +450,100 @@ func (t *Tokenizer) stringRun(p []byte, i int) (int, error) {
 	return i, nil
 }
 
+// special8 returns the high bits of the bytes of w (little-endian) that
+// need more than copying inside a string: a quote, a backslash, a control
+// byte or a non-ASCII byte. The lowest bit set is always the first such
+// byte (the borrow tricks can only mark bytes above a true one), so
+// 0 means eight plain bytes.
+func special8(w uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote := w ^ (ones * '"')
+	backslash := w ^ (ones * '\\')
+	return (w | (w - ones*0x20) | (quote-ones)&^quote | (backslash-ones)&^backslash) & highs
+}
+
+// escapeInPlace handles the escape starting at p[i] when it is complete
+// and valid within p: it delivers the run before it (from start) and the
+// decoded bytes, and returns the escape's length. It returns 0 for an
+// escape cut by the end of p, or a wrong one, which the state machine
+// then handles (with its errors).
+func (t *Tokenizer) escapeInPlace(p []byte, i, start int) int {
+	if i+1 >= len(p) {
+		return 0
+	}
+	var b byte
+	switch p[i+1] {
+	case '"', '\\', '/':
+		b = p[i+1]
+	case 'b':
+		b = '\b'
+	case 'f':
+		b = '\f'
+	case 'n':
+		b = '\n'
+	case 'r':
+		b = '\r'
+	case 't':
+		b = '\t'
+	case 'u':
+		return t.unicodeInPlace(p, i, start)
+	default:
+		return 0
+	}
+	t.flushText(p, start, i)
+	if !t.skip {
+		t.scratch[0] = b
+		t.h.Text(t.scratch[:1], t.off+int64(i+1), false)
+	}
+	return 2
+}
+
+// unicodeInPlace handles a complete, valid \uXXXX escape (or surrogate
+// pair of them) at p[i], like escapeInPlace.
+func (t *Tokenizer) unicodeInPlace(p []byte, i, start int) int {
+	r, ok := hex4(p, i+2)
+	n := 6
+	switch {
+	case !ok:
+		return 0
+	case r >= 0xDC00 && r <= 0xDFFF:
+		return 0 // a lone low surrogate: an error
+	case r >= 0xD800 && r <= 0xDBFF:
+		if i+12 > len(p) || p[i+6] != '\\' || p[i+7] != 'u' {
+			return 0
+		}
+		low, ok := hex4(p, i+8)
+		if !ok || low < 0xDC00 || low > 0xDFFF {
+			return 0
+		}
+		r, n = 0x10000+(r-0xD800)<<10+(low-0xDC00), 12
+	}
+	t.flushText(p, start, i)
+	if !t.skip {
+		w := utf8.EncodeRune(t.scratch[:], r)
+		t.h.Text(t.scratch[:w], t.off+int64(i+n-1), false)
+	}
+	return n
+}
+
+// hex4 reads four hex digits at p[i:], when p has them.
+func hex4(p []byte, i int) (rune, bool) {
+	if i+4 > len(p) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range p[i : i+4] {
+		v := hexValue(c)
+		if v < 0 {
+			return 0, false
+		}
+		r = r<<4 | rune(v)
+	}
+	return r, true
+}
+
 func (t *Tokenizer) flushText(p []byte, start, end int) {
-	if end > start {
+	if end > start && !t.skip {
 		t.h.Text(p[start:end], t.off+int64(start), true)
 	}
 }
@@ -466,8 +615,10 @@ func (t *Tokenizer) escape(c byte, off int64) error {
 	default:
 		return t.fail(off, "invalid escape %s in string", quoteByte(c))
 	}
-	t.scratch[0] = b
-	t.h.Text(t.scratch[:1], off, false)
+	if !t.skip {
+		t.scratch[0] = b
+		t.h.Text(t.scratch[:1], off, false)
+	}
 	t.state = stString
 	return nil
 }
@@ -496,8 +647,10 @@ func (t *Tokenizer) hex(c byte, off int64) error {
 			return t.fail(off, "lone surrogate in string escape")
 		}
 	}
-	n := utf8.EncodeRune(t.scratch[:], r)
-	t.h.Text(t.scratch[:n], off, false)
+	if !t.skip {
+		n := utf8.EncodeRune(t.scratch[:], r)
+		t.h.Text(t.scratch[:n], off, false)
+	}
 	t.state = stString
 	return nil
 }
@@ -514,7 +667,7 @@ func (t *Tokenizer) number(p []byte, i int) (int, error) {
 		}
 		t.state = next
 	}
-	if i > start {
+	if i > start && !t.skip {
 		t.h.Text(p[start:i], t.off+int64(start), true)
 	}
 	if i == len(p) {

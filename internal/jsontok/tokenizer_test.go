@@ -569,7 +569,7 @@ func TestMillionDeep(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		var se *jsontok.SyntaxError
 		require.ErrorAs(t, err, &se)
-		assert.Equal(t, &jsontok.SyntaxError{Offset: jsontok.DefaultMaxDepth, Msg: "nesting deeper than the limit of 128"}, se)
+		assert.Equal(t, &jsontok.SyntaxError{Offset: jsontok.DefaultMaxDepth, Msg: "nesting deeper than the limit of 128", TooDeep: true}, se)
 		assert.Equal(t, jsontok.DefaultMaxDepth, c.begins)
 		// The input is 1 MB; the tokenizer must not have allocated in
 		// proportion to it.
@@ -583,7 +583,7 @@ func TestMillionDeep(t *testing.T) {
 				break
 			}
 		}
-		assert.Equal(t, &jsontok.SyntaxError{Offset: jsontok.DefaultMaxDepth, Msg: "nesting deeper than the limit of 128"}, err)
+		assert.Equal(t, &jsontok.SyntaxError{Offset: jsontok.DefaultMaxDepth, Msg: "nesting deeper than the limit of 128", TooDeep: true}, err)
 	})
 	for _, size := range []int{len(doc), 4096, 1} {
 		t.Run(fmt.Sprintf("accepted with a 2,000,000 limit in %d-byte pieces", size), func(t *testing.T) {
@@ -600,7 +600,7 @@ func TestMillionDeep(t *testing.T) {
 		c := &counter{}
 		tok := jsontok.New(c, depth-1)
 		err := feedChunks(tok, doc, 1<<16)
-		assert.Equal(t, &jsontok.SyntaxError{Offset: depth - 1, Msg: "nesting deeper than the limit of 999999"}, err)
+		assert.Equal(t, &jsontok.SyntaxError{Offset: depth - 1, Msg: "nesting deeper than the limit of 999999", TooDeep: true}, err)
 	})
 }
 

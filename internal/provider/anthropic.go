@@ -18,6 +18,7 @@ type anthropicBlock struct {
 	ID    string          `json:"id"`
 	Name  string          `json:"name"`
 	Input json.RawMessage `json:"input"`
+	Text  string          `json:"text"` // a text block's initial text
 }
 
 // isCall reports whether b is a tool call: tool_use, server_tool_use,
@@ -32,6 +33,7 @@ type anthropicEvent struct {
 	Delta        struct {
 		Type        string `json:"type"`
 		PartialJSON string `json:"partial_json"`
+		Text        string `json:"text"` // text_delta
 		StopReason  string `json:"stop_reason"`
 	} `json:"delta"`
 	Message struct {
@@ -41,7 +43,8 @@ type anthropicEvent struct {
 
 // feed keys a call by message number and content-block index
 // ("msg0/block1"): block indices count text blocks too and restart with
-// every message_start. content_block_start opens a call, input_json_delta
+// every message_start. content_block_start opens a call (a second one for
+// a block still open is the same call: the same name again or a Conflict), input_json_delta
 // appends partial_json (the first is usually ""), content_block_stop ends it.
 // Input that arrives whole — a non-empty content_block_start input
 // (programmatic tool calling) or a tool_use pre-populated in
@@ -52,6 +55,12 @@ type anthropicEvent struct {
 // text. A message_delta with a stop_reason, message_stop and the next
 // message_start end calls still open: a call cut off by max_tokens ends
 // there with incomplete text.
+//
+// A message's text is one output ("output/<message number>"): the
+// text_delta of all its text blocks (and any initial text of a block), in
+// order, across tool calls; the message's end ends it (max_tokens leaves it
+// incomplete). A stop_reason "refusal" is a Refusal. thinking_delta,
+// signature_delta and citations_delta are never text.
 func (a *anthropic) feed(t *tracker, event []byte) error {
 	typ, err := t.eventType(event)
 	if err != nil {
@@ -69,19 +78,25 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 	}
 	switch typ {
 	case "message_start":
-		t.endAll("")
+		t.endAll()
 		if a.started {
 			a.msg++
 		}
 		a.started = true
 		for i := range ev.Message.Content {
-			if b := &ev.Message.Content[i]; b.isCall() {
+			if b := &ev.Message.Content[i]; b.Type == "text" {
+				a.text(t, b.Text)
+			} else if b.isCall() {
 				c := t.begin(a.key(i), b.ID, b.Name)
 				c.fallback = compactJSON(b.Input)
 				t.end(c)
 			}
 		}
 	case "content_block_start":
+		if ev.ContentBlock.Type == "text" {
+			a.text(t, ev.ContentBlock.Text)
+			return nil
+		}
 		if !ev.ContentBlock.isCall() {
 			return nil
 		}
@@ -89,10 +104,16 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 			return t.errorf("", "content_block_start without index")
 		}
 		b := &ev.ContentBlock
-		c := t.begin(a.key(*ev.Index), b.ID, b.Name)
-		c.fallback = compactJSON(b.Input)
-		c.placeholder = c.fallback == "{}"
+		c := t.open(a.key(*ev.Index), b.ID, b.Name)
+		if c.fallback == "" {
+			c.fallback = compactJSON(b.Input)
+			c.placeholder = c.fallback == "{}"
+		}
 	case "content_block_delta":
+		if ev.Delta.Type == "text_delta" {
+			a.text(t, ev.Delta.Text)
+			return nil
+		}
 		if ev.Delta.Type != "input_json_delta" {
 			return nil
 		}
@@ -110,14 +131,26 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 			t.end(c)
 		}
 	case "message_delta":
+		if ev.Delta.StopReason == "refusal" {
+			t.refuse(t.output(a.textBase(), a.msg), "")
+		}
 		if ev.Delta.StopReason != "" {
-			t.endAll("")
+			t.endAll()
 		}
 	case "message_stop":
-		t.endAll("")
+		t.endAll()
 	}
 	return nil
 }
+
+// text appends message text to the current message's output.
+func (a *anthropic) text(t *tracker, s string) {
+	if s != "" {
+		t.write(t.output(a.textBase(), a.msg), s)
+	}
+}
+
+func (a *anthropic) textBase() string { return numbered("msg", a.msg) + "/output" }
 
 func (a *anthropic) key(index int) string {
 	return numbered("msg", a.msg) + numbered("/block", index)

@@ -1,25 +1,37 @@
 package provider
 
-import "strconv"
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"hash"
+	"strconv"
+	"strings"
+	"sync"
+)
 
-// maxHeld bounds the argument text held back while a call waits for its tool
-// name; past it the call is announced without a name.
-const maxHeld = 64 << 10
-
-// call is the state of one tool call in a stream.
+// call is the state of one tool call, or of one message output (output
+// set), in a stream.
 type call struct {
-	base string // the provider key (block index, item id, ...)
-	key  string // Event.Key: base, plus "#n" when base was used before
-	gen  int    // how many calls used base before this one
+	base  string // the provider key (block index, item id, ...)
+	key   string // Event.Key (see claim)
+	group string // base up to its first "/" ("choice0/"), for endGroup
 
-	id, name  string
-	announced bool   // Start was emitted
-	ended     bool   // End was emitted
-	held      []byte // argument text that arrived before the name
+	// The call's places in the tracker's list of active calls and in its
+	// group's, while it is active.
+	inAll, inGroup link
 
-	text     int    // argument bytes so far, emitted or held
-	sum      uint64 // FNV-1a of those bytes, to compare with a final copy
-	sawDelta bool   // write was called, even with empty text
+	id, name string
+	renamed  bool // a Conflict was emitted
+	ended    bool // End (TextEnd) was emitted
+
+	output  bool // a message output: Text, Refusal and TextEnd events
+	refused bool // a Refusal was emitted
+	part    int  // Responses: the content part the text counters are for
+
+	text     int       // argument bytes so far (of an output: of its current part)
+	sum      hash.Hash // keyed SHA-256 of those bytes, when the provider sends a final copy
+	sawDelta bool      // write was called, even with empty text
 
 	// fallback is argument text known whole from the call's opening event
 	// (Anthropic's content_block_start input), used at the end when no
@@ -31,36 +43,147 @@ type call struct {
 
 // tracker is the provider-independent half of an Adapter: the calls of one
 // stream, and the rules that keep every call's events in order (one Start
-// before any Delta, at most one End, no event after End).
+// before any Delta, at most one Name, at most one End, no event after End)
+// and that fail closed when the provider contradicts itself about a call's
+// tool.
 type tracker struct {
-	p     Provider
-	out   []Event          // events produced by the current Feed or Close
-	calls map[string]*call // base key -> the latest call with that key
-	open  []*call          // calls not yet ended, in the order they began
+	p      Provider
+	out    []Event          // events produced by the current Feed or Close
+	calls  map[string]*call // base key -> the latest call with that key
+	active list             // calls not yet ended, in the order they began
+	groups map[string]*list // the same, by group
+	// work counts bookkeeping steps whose number depends on the stream:
+	// calls visited by endAll and endGroup, keys tried by claim, Gemini
+	// candidate lookups. Every
+	// step is O(1), and a test holds work linear in the events.
+	work int
+	// finalCopies is set for providers that repeat a call's whole text at
+	// its end (Responses), which complete compares with what streamed.
+	finalCopies bool
+	// taken holds every Event.Key given out, and made counts the keys made
+	// from each wanted key, so that no key is ever given twice (see claim).
+	taken map[string]bool
+	made  map[string]int
 }
 
-// begin opens a new call at base. A call already open at base is ended
-// first — unless it is still waiting for its name (it was opened by an early
-// delta) and its id does not contradict id: then it is that call, and begin
-// only fills in what it lacks.
+// begin opens a new call at base and emits its Start. A call already open
+// at base is ended first — unless it is still waiting for its name (it was
+// opened by an early delta) and its id does not contradict id: then it is
+// that call, and begin only fills in what it lacks. Providers whose events
+// come in sequence (a new call after the last) use begin; providers that key
+// every event of a call use open.
 func (t *tracker) begin(base, id, name string) *call {
 	prev := t.calls[base]
 	if prev != nil && !prev.ended {
-		if !prev.announced && (id == "" || prev.id == "" || prev.id == id) {
+		if prev.name == "" && (id == "" || prev.id == "" || prev.id == id) {
 			t.identify(prev, id, name)
 			return prev
 		}
 		t.end(prev)
 	}
-	c := &call{base: base, key: base}
-	if prev != nil {
-		c.gen = prev.gen + 1
-		c.key = base + "#" + strconv.Itoa(c.gen+1)
+	return t.create(base, id, name)
+}
+
+// open returns the call open at base, after identify has recorded id and
+// name for it (a second, different name is a Conflict), or begins one. It is
+// for providers that name a call by its key in every event (an Anthropic or
+// Bedrock block index, a Responses item id, a Cohere index): a second
+// opening event for a key still open is the same call, not a new one.
+func (t *tracker) open(base, id, name string) *call {
+	if c := t.find(base); c != nil {
+		t.identify(c, id, name)
+		return c
+	}
+	return t.create(base, id, name)
+}
+
+// create makes a call at base and emits its Start.
+func (t *tracker) create(base, id, name string) *call {
+	c := t.track(base, base)
+	c.id, c.name = id, name
+	t.out = append(t.out, Event{Kind: Start, Key: c.key, CallID: id, ToolName: name})
+	return c
+}
+
+// track makes a call at base with a key claimed from want, active and in
+// its group, and emits nothing.
+func (t *tracker) track(base, want string) *call {
+	c := &call{base: base, key: t.claim(want)}
+	if i := strings.IndexByte(base, '/'); i >= 0 {
+		c.group = base[:i+1]
 	}
 	t.calls[base] = c
-	t.open = append(t.open, c)
-	t.identify(c, id, name)
+	t.active.push(c, all)
+	g := t.groups[c.group]
+	if g == nil {
+		if t.groups == nil {
+			t.groups = map[string]*list{}
+		}
+		g = &list{}
+		t.groups[c.group] = g
+	}
+	g.push(c, grouped)
 	return c
+}
+
+// output returns the output open at base, or begins one for the
+// provider's choice, candidate, message or item index n, with the key
+// "output/<n>" ("output/<n>#2", ... when n was used before). An output has
+// no Start: its first Text or Refusal begins it, so an output the provider
+// opens but never writes to does not exist.
+func (t *tracker) output(base string, n int) *call {
+	if c := t.find(base); c != nil {
+		return c
+	}
+	c := t.track(base, numbered("output/", n))
+	c.output = true
+	return c
+}
+
+// claim returns want as a key never given out in this stream, or, when it
+// was, want with the first free "#2", "#3", ... suffix: a provider key used
+// by a second call, an output index used again (a second response in one
+// stream), or a provider key that spells another's key ("output/0" as a
+// Responses item id) all get keys of their own.
+func (t *tracker) claim(want string) string {
+	if t.taken == nil {
+		t.taken, t.made = map[string]bool{}, map[string]int{}
+	}
+	for n := t.made[want]; ; n++ {
+		t.work++
+		key := want
+		if n > 0 {
+			key += "#" + strconv.Itoa(n+1)
+		}
+		if !t.taken[key] {
+			t.taken[key], t.made[want] = true, n+1
+			return key
+		}
+	}
+}
+
+// refuse emits a Refusal for output c (once; the first piece of the
+// refusal text, which may be empty, is its Fragment).
+func (t *tracker) refuse(c *call, text string) {
+	if c.ended || c.refused {
+		return
+	}
+	c.refused = true
+	t.out = append(t.out, Event{Kind: Refusal, Key: c.key, Fragment: text})
+}
+
+// part moves output c's counters to content part n, for complete: a
+// Responses message may have several output_text parts, each repeated at
+// its end. A part before the current one cannot be reconciled.
+func (t *tracker) part(c *call, n int) error {
+	switch {
+	case n == c.part:
+		return nil
+	case n < c.part:
+		return t.errorf(c.key, "text for content part %d after part %d", n, c.part)
+	}
+	c.part, c.text, c.sum = n, 0, nil
+	return nil
 }
 
 // follow returns the call that a continuation event for base belongs to:
@@ -71,7 +194,7 @@ func (t *tracker) follow(base string) *call {
 	c := t.calls[base]
 	switch {
 	case c == nil:
-		return t.begin(base, "", "")
+		return t.create(base, "", "")
 	case c.ended:
 		return nil
 	}
@@ -86,67 +209,70 @@ func (t *tracker) find(base string) *call {
 	return nil
 }
 
-// identify records an id and a name that arrived for c; the first non-empty
-// value wins. A call is announced as soon as its name is known; an id that
-// arrives after that is dropped.
+// identify records an id and a name that arrived for c after its Start. The
+// first non-empty id wins; an id that arrives after the name is dropped
+// (Key, not CallID, identifies the call). A name that c lacked is emitted as
+// a Name event, with the id known by then. An empty name, or the same name
+// again, says nothing new; a different non-empty name is a Conflict (once
+// per call): the provider's events name two tools, so whichever one a
+// client dispatches, the call cannot be validated against it.
 func (t *tracker) identify(c *call, id, name string) {
-	if c.announced || c.ended {
+	if c.ended {
 		return
 	}
-	if c.id == "" {
-		c.id = id
-	}
-	if c.name == "" {
-		c.name = name
-	}
-	if c.name != "" {
-		t.announce(c)
-	}
-}
-
-// announce emits c's Start and any argument text held back for it.
-func (t *tracker) announce(c *call) {
-	c.announced = true
-	t.out = append(t.out, Event{Kind: Start, Key: c.key, CallID: c.id, ToolName: c.name})
-	if len(c.held) > 0 {
-		t.out = append(t.out, Event{Kind: Delta, Key: c.key, Fragment: string(c.held)})
-		c.held = nil
+	switch {
+	case c.name == "":
+		if c.id == "" {
+			c.id = id
+		}
+		if name != "" {
+			c.name = name
+			t.out = append(t.out, Event{Kind: Name, Key: c.key, CallID: c.id, ToolName: name})
+		}
+	case name != "" && name != c.name && !c.renamed:
+		c.renamed = true
+		t.out = append(t.out, Event{Kind: Conflict, Key: c.key, ToolName: name})
 	}
 }
 
-// write appends argument text to c: a Delta once c is announced, held back
-// before that.
+// write appends text to c: argument text as a Delta, or an output's
+// message text as a Text.
 func (t *tracker) write(c *call, frag string) {
 	c.sawDelta = true
 	if frag == "" || c.ended {
 		return
 	}
-	if c.text == 0 {
-		c.sum = fnvOffset
+	if t.finalCopies {
+		if c.sum == nil {
+			c.sum = newTextHash()
+		}
+		c.sum.Write([]byte(frag))
 	}
 	c.text += len(frag)
-	c.sum = fnv1a(c.sum, frag)
-	if c.announced {
-		t.out = append(t.out, Event{Kind: Delta, Key: c.key, Fragment: frag})
-		return
+	kind := Delta
+	if c.output {
+		kind = Text
 	}
-	c.held = append(c.held, frag...)
-	if len(c.held) > maxHeld {
-		t.announce(c)
-	}
+	t.out = append(t.out, Event{Kind: kind, Key: c.key, Fragment: frag})
 }
 
 // complete reconciles c with its whole argument text sent at the end
 // (Responses ".done"): the whole text when nothing streamed, the missing tail
 // when the streamed text is a prefix of it, and an error when they disagree.
+// The prefix is compared through a keyed SHA-256 of the streamed bytes, so
+// no final copy can be made to look like a different stream.
 func (t *tracker) complete(c *call, whole string) error {
 	switch {
 	case c.text == 0:
 		t.write(c, whole)
-	case len(whole) >= c.text && fnv1a(fnvOffset, whole[:c.text]) == c.sum:
+	case len(whole) >= c.text && bytes.Equal(textHash(whole[:c.text]), c.sum.Sum(nil)):
 		t.write(c, whole[c.text:])
 	default:
-		return t.errorf(c.key, "final arguments (%d bytes) disagree with the %d bytes streamed", len(whole), c.text)
+		what := "arguments"
+		if c.output {
+			what = "text"
+		}
+		return t.errorf(c.key, "final %s (%d bytes) disagree with the %d bytes streamed", what, len(whole), c.text)
 	}
 	return nil
 }
@@ -161,8 +287,8 @@ func (t *tracker) finish(c *call, whole *string) error {
 	return err
 }
 
-// end emits c's End, after its fallback text and its Start if those are
-// still due. Ending an ended call does nothing.
+// end emits c's End, after its fallback text if that is still due. Ending
+// an ended call does nothing.
 func (t *tracker) end(c *call) {
 	if c.ended {
 		return
@@ -170,41 +296,94 @@ func (t *tracker) end(c *call) {
 	if c.text == 0 && c.fallback != "" && !(c.placeholder && c.sawDelta) {
 		t.write(c, c.fallback)
 	}
-	if !c.announced {
-		t.announce(c)
-	}
 	c.ended = true
-	c.held = nil
-	t.out = append(t.out, Event{Kind: End, Key: c.key})
-	for i, o := range t.open {
-		if o == c {
-			t.open = append(t.open[:i], t.open[i+1:]...)
-			break
-		}
+	c.sum = nil
+	kind := End
+	if c.output {
+		kind = TextEnd
+	}
+	t.out = append(t.out, Event{Kind: kind, Key: c.key})
+	t.active.remove(c, all)
+	g := t.groups[c.group]
+	g.remove(c, grouped)
+	if g.head == nil {
+		delete(t.groups, c.group)
 	}
 }
 
-// endAll ends, in the order they began, the open calls whose base key starts
-// with prefix ("" ends them all).
-func (t *tracker) endAll(prefix string) {
-	for i := 0; i < len(t.open); {
-		c := t.open[i]
-		if len(c.base) >= len(prefix) && c.base[:len(prefix)] == prefix {
-			t.end(c) // removes t.open[i]
-			continue
-		}
-		i++
+// endAll ends the open calls in the order they began.
+func (t *tracker) endAll() {
+	for c := t.active.head; c != nil; c = t.active.head {
+		t.work++
+		t.end(c)
 	}
 }
 
-// fnvOffset starts a 64-bit FNV-1a hash.
-const fnvOffset = 14695981039346656037
-
-// fnv1a continues the 64-bit FNV-1a hash h over s.
-func fnv1a(h uint64, s string) uint64 {
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
+// endGroup ends, in the order they began, the open calls of group: those
+// whose base starts with group, which ends in "/" ("choice0/").
+func (t *tracker) endGroup(group string) {
+	g := t.groups[group]
+	for g != nil && g.head != nil {
+		t.work++
+		t.end(g.head) // may delete g from t.groups; g stays valid here
 	}
+}
+
+// list is a doubly linked list of calls, threaded through one of their
+// links (see all and grouped), so that a call leaves it in O(1).
+type list struct{ head, tail *call }
+
+// link is a call's place in one list.
+type link struct{ prev, next *call }
+
+// all and grouped select the link of a call that a list uses.
+func all(c *call) *link     { return &c.inAll }
+func grouped(c *call) *link { return &c.inGroup }
+
+// push appends c.
+func (l *list) push(c *call, at func(*call) *link) {
+	*at(c) = link{prev: l.tail}
+	if l.tail != nil {
+		at(l.tail).next = c
+	} else {
+		l.head = c
+	}
+	l.tail = c
+}
+
+// remove takes c out of l.
+func (l *list) remove(c *call, at func(*call) *link) {
+	lk := at(c)
+	if lk.prev != nil {
+		at(lk.prev).next = lk.next
+	} else {
+		l.head = lk.next
+	}
+	if lk.next != nil {
+		at(lk.next).prev = lk.prev
+	} else {
+		l.tail = lk.prev
+	}
+	*lk = link{}
+}
+
+// hashKey keys the text hashes of this process, drawn once from crypto/rand.
+var hashKey = sync.OnceValue(func() []byte {
+	k := make([]byte, 32)
+	_, _ = rand.Read(k) // never fails on supported platforms
+	return k
+})
+
+// newTextHash returns a keyed SHA-256 state (the key, then the text).
+func newTextHash() hash.Hash {
+	h := sha256.New()
+	h.Write(hashKey())
 	return h
+}
+
+// textHash returns the keyed SHA-256 of s.
+func textHash(s string) []byte {
+	h := newTextHash()
+	h.Write([]byte(s))
+	return h.Sum(nil)
 }

@@ -1,8 +1,10 @@
 // Package provider turns the raw stream events of LLM providers into tool-call
-// events: an Adapter takes one event at a time (the JSON payload of one SSE
-// data line) and emits Start, Delta (argument JSON text) and End for the call
-// the event belongs to. It knows each provider's wire format and its quirks,
-// so that the stream session above it sees one uniform sequence per call.
+// and message-text events: an Adapter takes one event at a time (the JSON
+// payload of one SSE data line) and emits Start, Delta (argument JSON text)
+// and End for the call the event belongs to, and Text, Refusal and TextEnd
+// for the message output (structured output is the message's text). It
+// knows each provider's wire format and its quirks, so that the stream
+// session above it sees one uniform sequence per call and per output.
 //
 // # Contract
 //
@@ -14,12 +16,48 @@
 // or terminator legitimately repeats). An event that is not valid JSON or not
 // of the provider's shape is an *EventError; nothing panics.
 //
-// A call is announced (Start) as soon as its tool name is known. Argument text
-// that arrives before the name is held back (up to 64 KiB) and emitted right
-// after the Start; a call that ends before any name arrives is announced with
-// an empty ToolName. The first non-empty id and name win; an id that arrives
-// after the Start is dropped (Key, not CallID, identifies the call). Events
-// for a call that has ended are ignored.
+// A call begins (Start) at its first event, named or not, so that the layer
+// above counts it from there: the adapter holds no argument text back. When
+// the provider names the tool only later (some OpenAI-compatible servers send
+// the arguments first), the Start has an empty ToolName and a Name event
+// follows; a call that ends before any name arrives has none. The first
+// non-empty id wins; an id that arrives after the name is dropped (Key, not
+// CallID, identifies the call). Events for a call that has ended are
+// ignored.
+//
+// # Message outputs
+//
+// Each provider choice, candidate, message or Responses message item is one
+// output, keyed "output/<n>" (n: the choice or candidate index, the
+// Responses output_index, the message number for Anthropic, Bedrock and
+// Cohere, whose one document per message is the concatenation of its text
+// blocks; "#2", ... when n is used again, as by a second response in one
+// stream). An output begins at its first non-empty Text or its Refusal, so
+// a choice that only calls tools has none, and ends with TextEnd at the
+// provider's end of the choice, candidate, item or message, or at Close.
+// Text is the answer only, never reasoning: OpenAI reasoning_content and
+// reasoning, Anthropic thinking_delta and signature_delta, Gemini parts with
+// thought: true, Responses reasoning items, Bedrock reasoningContent, Cohere
+// thinking content and tool plans are not read. A refusal (OpenAI
+// delta.refusal, Responses refusal events, Anthropic stop_reason "refusal")
+// is a Refusal, never text.
+//
+// # Tool names
+//
+// A call's tool is the first non-empty name its events carry; an empty name
+// (GLM repeats "name": "") or the same name again changes nothing. A second,
+// different name is a Conflict, in every adapter: the events then name two
+// tools, and which one a client dispatches depends on how it reads them.
+// openai-python's accumulate_delta concatenates the name fragments of an
+// OpenAI Chat call (and so reads "to" then "do" as "todo"), while the Vercel
+// AI SDK keeps the name of the call's first delta ("to"): no single name is
+// safe to validate against, so the call is rejected rather than checked
+// against the wrong tool. Names are never concatenated here; no recording
+// splits one. Where a key names a call in every event (an Anthropic or
+// Bedrock block index, a Responses item id, a Cohere index), a second
+// opening event for a key still open is the same call: its name is a repeat
+// or a Conflict. Gemini sends calls one after another, so a named part
+// begins the next call; it cannot rename one.
 //
 // # Providers
 //
@@ -39,7 +77,9 @@
 // .done is missing). Some servers (LM Studio) send no deltas: then the .done
 // arguments are the whole text; when deltas came, .done is only checked
 // against them (an extension is appended, a contradiction is an *EventError
-// with the Key) and never duplicates them.
+// with the Key) and never duplicates them. The check compares a keyed
+// SHA-256 of the streamed bytes (a random key per process), so a final copy
+// cannot pass for a different stream the way a colliding 64-bit hash could.
 //
 // Anthropic Messages: key "msg<m>/block<i>", by content-block index, which
 // counts text blocks too and restarts with each message_start. The first

@@ -10,8 +10,9 @@ import (
 
 // gemini adapts Google Gemini / Vertex AI streamGenerateContent responses.
 type gemini struct {
-	cands []*geminiCand // in order of first appearance
-	buf   []byte        // scratch for one part's argument text
+	cands map[int]*geminiCand // by candidate index
+	order []*geminiCand       // in order of first appearance, for close
+	buf   []byte              // scratch for one part's argument text
 }
 
 // geminiCand is the state of one candidate.
@@ -28,6 +29,8 @@ type geminiChunk struct {
 		Content struct {
 			Parts []struct {
 				FunctionCall *geminiCall `json:"functionCall"`
+				Text         string      `json:"text"`
+				Thought      bool        `json:"thought"` // a thought summary, never text
 			} `json:"parts"`
 		} `json:"content"`
 		FinishReason string `json:"finishReason"`
@@ -61,7 +64,9 @@ type geminiPartialArg struct {
 // functionCall {} terminator, or a last partialArgs part — or at the
 // candidate's finishReason or Close, whichever comes first. A call with
 // neither args nor partialArgs therefore has the text "{}". Bare
-// {willContinue: true} parts change nothing.
+// {willContinue: true} parts change nothing. The text parts of a
+// candidate, except those with thought: true, are its output
+// ("output/<candidate index>"), ended by its finishReason.
 func (g *gemini) feed(t *tracker, event []byte) error {
 	var ev geminiChunk
 	if err := t.decode(event, &ev); err != nil {
@@ -77,8 +82,11 @@ func (g *gemini) feed(t *tracker, event []byte) error {
 	var first error
 	for i := range ev.Candidates {
 		cand := &ev.Candidates[i]
-		gc := g.cand(cand.Index)
+		gc := g.cand(t, cand.Index)
 		for _, part := range cand.Content.Parts {
+			if part.Text != "" && !part.Thought {
+				t.write(t.output(gc.prefix()+"output", gc.index), part.Text)
+			}
 			if part.FunctionCall == nil {
 				continue
 			}
@@ -88,6 +96,7 @@ func (g *gemini) feed(t *tracker, event []byte) error {
 		}
 		if cand.FinishReason != "" {
 			g.finish(t, gc)
+			t.endGroup(gc.prefix())
 		}
 	}
 	return first
@@ -102,7 +111,7 @@ func (g *gemini) part(t *tracker, gc *geminiCand, fc *geminiCall) error {
 		// A new call; partialArgs with no opening part make a call whose
 		// name never came.
 		g.finish(t, gc)
-		c := t.begin(numbered(numbered("cand", gc.index)+"/call", gc.calls), fc.ID, fc.Name)
+		c := t.begin(numbered(gc.prefix()+"call", gc.calls), fc.ID, fc.Name)
 		gc.calls++
 		if hasArgs {
 			t.write(c, compactJSON(fc.Args))
@@ -136,6 +145,9 @@ func (g *gemini) part(t *tracker, gc *geminiCand, fc *geminiCall) error {
 	return first
 }
 
+// prefix is the group of the candidate's calls and output ("cand0/").
+func (gc *geminiCand) prefix() string { return numbered("cand", gc.index) + "/" }
+
 // hasArgs reports whether fc carries a whole args value.
 func (fc *geminiCall) hasArgs() bool {
 	return len(fc.Args) > 0 && string(fc.Args) != "null"
@@ -152,19 +164,24 @@ func (g *gemini) finish(t *tracker, gc *geminiCand) {
 	gc.c = nil
 }
 
-func (g *gemini) cand(index int) *geminiCand {
-	for _, gc := range g.cands {
-		if gc.index == index {
-			return gc
-		}
+// cand returns the state of the candidate with index, made at its first
+// appearance. It is a map lookup: an event may name many candidates.
+func (g *gemini) cand(t *tracker, index int) *geminiCand {
+	t.work++
+	if gc := g.cands[index]; gc != nil {
+		return gc
+	}
+	if g.cands == nil {
+		g.cands = map[int]*geminiCand{}
 	}
 	gc := &geminiCand{index: index}
-	g.cands = append(g.cands, gc)
+	g.cands[index] = gc
+	g.order = append(g.order, gc)
 	return gc
 }
 
 func (g *gemini) close(t *tracker) {
-	for _, gc := range g.cands {
+	for _, gc := range g.order {
 		g.finish(t, gc)
 	}
 }

@@ -8,6 +8,11 @@ type chatChunk struct {
 	Choices []struct {
 		Index int `json:"index"`
 		Delta struct {
+			// Content is the message text (null while the model calls
+			// tools); Refusal the refusal text of a structured-output
+			// request. reasoning_content and reasoning are not read.
+			Content   *string `json:"content"`
+			Refusal   *string `json:"refusal"`
 			ToolCalls []struct {
 				Index    *int   `json:"index"` // Mistral omits it
 				ID       string `json:"id"`
@@ -33,12 +38,16 @@ type chatChunk struct {
 // entry whose non-empty id differs from the id of the call at its key (or
 // whose call has ended) begins a new call. Name and id are taken from the
 // first entry that carries them; later empty or repeated names (GLM sends
-// "name": "") change nothing. A choice's finish_reason ends all of that
+// "name": "") change nothing, and a different name is a Conflict (see the
+// package doc: clients disagree on how to join name fragments). A choice's finish_reason ends all of that
 // choice's calls, after the tool_calls of the same chunk (Groq, xAI and
 // Mistral send a whole call in one chunk, Mistral together with the
 // finish_reason). A chunk without choices (the usage chunk) is ignored.
 // The legacy delta.function_call form is one call per choice, keyed
-// "choice0/function", with no call id.
+// "choice0/function", with no call id. A choice's delta.content is its
+// output's text ("output/<choice index>") and delta.refusal a Refusal; the
+// finish_reason ends the output too (a "length" finish leaves its text
+// incomplete). reasoning_content and reasoning are never text.
 func (*openAIChat) feed(t *tracker, event []byte) error {
 	var ev chatChunk
 	if err := t.decode(event, &ev); err != nil {
@@ -46,6 +55,15 @@ func (*openAIChat) feed(t *tracker, event []byte) error {
 	}
 	for _, ch := range ev.Choices {
 		prefix := numbered("choice", ch.Index) + "/"
+		if d := &ch.Delta; (d.Content != nil && *d.Content != "") || (d.Refusal != nil && *d.Refusal != "") {
+			out := t.output(prefix+"output", ch.Index)
+			if d.Content != nil {
+				t.write(out, *d.Content)
+			}
+			if d.Refusal != nil && *d.Refusal != "" {
+				t.refuse(out, *d.Refusal)
+			}
+		}
 		for pos, tc := range ch.Delta.ToolCalls {
 			if tc.Index != nil {
 				pos = *tc.Index
@@ -74,7 +92,7 @@ func (*openAIChat) feed(t *tracker, event []byte) error {
 			t.write(c, fc.Arguments)
 		}
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
-			t.endAll(prefix)
+			t.endGroup(prefix)
 		}
 	}
 	return nil

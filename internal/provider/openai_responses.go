@@ -27,17 +27,36 @@ type responsesArgsEvent struct {
 	Arguments *string `json:"arguments"`
 }
 
+// responsesTextEvent is an output_text or refusal event of a message item.
+type responsesTextEvent struct {
+	ItemID       string  `json:"item_id"`
+	OutputIndex  int     `json:"output_index"`
+	ContentIndex int     `json:"content_index"`
+	Delta        string  `json:"delta"`
+	Text         *string `json:"text"`    // output_text.done
+	Refusal      *string `json:"refusal"` // refusal.done
+}
+
 // feed keys a call by its item id (the "fc_..." id; Event.CallID is the
 // item's call_id). response.output_item.added opens the call with call_id
-// and name; response.function_call_arguments.delta appends; .done (or, if
+// and name (an output_item.done, or a second .added, naming another tool is
+// a Conflict); response.function_call_arguments.delta appends; .done (or, if
 // .done is missing, response.output_item.done) ends it. The final arguments
 // in .done are the whole text when no delta came (LM Studio sends none), and
 // only a check — or the missing tail — when deltas came; arguments that
 // contradict the deltas are an *EventError with the call's Key. A delta that
-// comes before its output_item.added opens the call and is held until the
-// name arrives. response.created and the terminal response.completed,
+// comes before its output_item.added opens the call without a name; the
+// output_item.added then names it. response.created and the terminal response.completed,
 // .incomplete and .failed end any call still open; one stream may hold
 // several responses back to back.
+//
+// A message item's text is its output ("output/<output_index>"): the
+// response.output_text.delta of all its content parts, in order. An
+// output_text.done is reconciled with its part as .done is with a call's
+// arguments (the whole text when no delta came); response.refusal.delta is
+// a Refusal (refusal.done too, when no delta came); output_item.done of the
+// message ends the output. Reasoning items and summary events are never
+// text.
 func (*openAIResponses) feed(t *tracker, event []byte) error {
 	typ, err := t.eventType(event)
 	if err != nil {
@@ -50,6 +69,12 @@ func (*openAIResponses) feed(t *tracker, event []byte) error {
 			return err
 		}
 		it := &ev.Item
+		if it.Type == "message" && typ == "response.output_item.done" {
+			if c := t.find("text/" + it.ID); c != nil {
+				t.end(c)
+			}
+			return nil
+		}
 		if it.Type != "function_call" {
 			return nil
 		}
@@ -64,7 +89,7 @@ func (*openAIResponses) feed(t *tracker, event []byte) error {
 			}
 		}
 		if typ == "response.output_item.added" {
-			c := t.begin(it.ID, it.CallID, it.Name)
+			c := t.open(it.ID, it.CallID, it.Name)
 			if args != nil {
 				t.write(c, *args) // normally ""
 			}
@@ -95,10 +120,67 @@ func (*openAIResponses) feed(t *tracker, event []byte) error {
 		}
 		return t.finish(c, ev.Arguments)
 
+	case "response.output_text.delta", "response.output_text.done", "response.refusal.delta", "response.refusal.done":
+		var ev responsesTextEvent
+		if err := t.decode(event, &ev); err != nil {
+			return err
+		}
+		if ev.ItemID == "" {
+			return t.errorf("", "%s without item_id", typ)
+		}
+		return text(t, typ, &ev)
+
 	case "response.created", "response.completed", "response.incomplete", "response.failed":
-		t.endAll("")
+		t.endAll()
 	}
 	return nil
+}
+
+// text handles one output_text or refusal event of a message item.
+func text(t *tracker, typ string, ev *responsesTextEvent) error {
+	base := "text/" + ev.ItemID
+	if c := t.calls[base]; c != nil && c.ended {
+		return nil // late text of an ended item
+	}
+	var piece string
+	switch typ {
+	case "response.output_text.delta", "response.refusal.delta":
+		piece = ev.Delta
+	case "response.output_text.done":
+		piece = *ptrOr(ev.Text)
+	case "response.refusal.done":
+		piece = *ptrOr(ev.Refusal)
+	}
+	c := t.find(base)
+	if c == nil && piece == "" {
+		return nil // nothing written: no output yet
+	}
+	if c == nil {
+		c = t.output(base, ev.OutputIndex)
+	}
+	switch typ {
+	case "response.output_text.delta":
+		if err := t.part(c, ev.ContentIndex); err != nil {
+			return err
+		}
+		t.write(c, piece)
+	case "response.output_text.done":
+		if err := t.part(c, ev.ContentIndex); err != nil {
+			return err
+		}
+		return t.complete(c, piece)
+	default:
+		t.refuse(c, piece)
+	}
+	return nil
+}
+
+// ptrOr returns p, or a pointer to "" when p is nil.
+func ptrOr(p *string) *string {
+	if p == nil {
+		return new(string)
+	}
+	return p
 }
 
 func (*openAIResponses) close(*tracker) {}

@@ -47,12 +47,27 @@ type Kind uint8
 
 // The kinds of Event. The zero Kind is not used.
 const (
-	Start Kind = iota + 1 // the call begins: Key, CallID and ToolName are set
+	Start Kind = iota + 1 // the call begins: Key is set, CallID and ToolName when known
 	Delta                 // Fragment is argument JSON text to append to the call
 	End                   // the call's arguments are complete
+	Name                  // the tool name that the call's Start lacked: ToolName, and CallID when known
+	// Conflict: the provider named a second, different tool for a named
+	// call (ToolName is that name). The call cannot be validated against
+	// either name and must be rejected; its events go on as before.
+	Conflict
+	// Text: Fragment is message text of the output Key ("output/<n>"),
+	// never reasoning. The first Text or Refusal of a Key begins the output.
+	Text
+	// Refusal: the model refused to answer in the output Key; Fragment is
+	// the first piece of the refusal text (possibly empty). At most once.
+	Refusal
+	// TextEnd: the output Key's message ended (its choice, candidate, item
+	// or message finished, or the stream closed).
+	TextEnd
 )
 
-// String returns "start", "delta" or "end".
+// String returns the kind's name: "start", "delta", "end", "name",
+// "conflict", "text", "refusal" or "textend".
 func (k Kind) String() string {
 	switch k {
 	case Start:
@@ -61,6 +76,16 @@ func (k Kind) String() string {
 		return "delta"
 	case End:
 		return "end"
+	case Name:
+		return "name"
+	case Conflict:
+		return "conflict"
+	case Text:
+		return "text"
+	case Refusal:
+		return "refusal"
+	case TextEnd:
+		return "textend"
 	}
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -68,10 +93,18 @@ func (k Kind) String() string {
 // Event is one step of one tool call, produced by an Adapter.
 //
 // For every Key an adapter emits exactly one Start, then any number of Delta,
-// then at most one End (exactly one once Close has run). Concatenating a
-// call's Fragments in order gives its argument text; it may be empty (a
-// provider that sends nothing for a call without parameters) and it may be
-// incomplete JSON (a generation cut off by a token limit).
+// then at most one End (exactly one once Close has run); a call whose Start
+// had no ToolName gets at most one Name event before its End, when the
+// provider names the tool later, and a named call gets at most one Conflict
+// when the provider names a different tool for it. Concatenating a call's Fragments in order
+// gives its argument text; it may be empty (a provider that sends nothing
+// for a call without parameters) and it may be incomplete JSON (a
+// generation cut off by a token limit).
+//
+// For every output Key ("output/<n>", never a call's key) an adapter emits
+// Text events and at most one Refusal, then at most one TextEnd (exactly
+// one once Close has run); Text fragments concatenated are the message's
+// text.
 type Event struct {
 	Kind Kind
 	// Key identifies the call within the stream; it is never reused for
@@ -79,13 +112,16 @@ type Event struct {
 	// "msg0/block2", "cand0/call0", "block3", "call0". A call that reuses a
 	// provider key already taken gets a "#2", "#3", ... suffix.
 	Key string
-	// CallID is the provider's id for the call, on Start; empty when the
-	// provider sends none (Gemini usually) or sends it only after the Start.
+	// CallID is the provider's id for the call, on Start (and on Name, when
+	// it arrived between the two); empty when the provider sends none
+	// (Gemini usually) or sends it only later.
 	CallID string
-	// ToolName is the tool's name, on Start; empty only when the provider
-	// sent none before the call ended or its held-back text passed 64 KiB.
+	// ToolName is the tool's name, on Start and Name; empty on Start when
+	// the provider has not named the tool yet (a Name event follows if it
+	// does). On Conflict, the second name.
 	ToolName string
-	// Fragment is argument JSON text, on Delta; never empty.
+	// Fragment is argument JSON text on Delta, message text on Text (never
+	// empty on either), the first piece of the refusal on Refusal.
 	Fragment string
 }
 
@@ -158,7 +194,7 @@ func New(p Provider) (*Adapter, error) {
 	default:
 		return nil, &EventError{Provider: p, Reason: "unknown provider", Err: ErrUnknownProvider}
 	}
-	return &Adapter{t: tracker{p: p, calls: make(map[string]*call)}, f: f}, nil
+	return &Adapter{t: tracker{p: p, calls: make(map[string]*call), finalCopies: p == OpenAIResponses}, f: f}, nil
 }
 
 // Feed handles one raw provider event — the JSON payload of one SSE data
@@ -188,7 +224,7 @@ func (a *Adapter) Close(dst []Event) []Event {
 	}
 	a.t.out = dst
 	a.f.close(&a.t)
-	a.t.endAll("")
+	a.t.endAll()
 	dst, a.t.out = a.t.out, nil
 	return dst
 }

@@ -1,6 +1,8 @@
 package provider_test
 
 import (
+	"encoding/json"
+	"hash/fnv"
 	"strings"
 	"testing"
 
@@ -129,6 +131,29 @@ func TestOpenAIChatQuirks(t *testing.T) {
 			},
 		},
 		{
+			// openai-python would join the fragments ("todo"), the Vercel AI
+			// SDK keep the first ("to"): the call names two tools.
+			name: "name_split_across_deltas_is_a_conflict",
+			events: []string{
+				`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"to","arguments":""}}]}}]}`,
+				`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"do","arguments":"{}"}}]}}]}`,
+				`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"x"}}]}}]}`,
+			},
+			want: []call{{Key: "choice0/tool0", ID: "a", Name: "to", Args: `{}`, Conflict: "do"}},
+			check: func(t *testing.T, per [][]provider.Event) {
+				assert.Equal(t, []string{"conflict choice0/tool0", "delta choice0/tool0"}, kinds(per[1]))
+				assert.Empty(t, per[2], "one conflict per call")
+			},
+		},
+		{
+			name: "legacy_function_call_renamed_is_a_conflict",
+			events: []string{
+				`{"choices":[{"index":0,"delta":{"function_call":{"name":"get_weather","arguments":"{"}}}]}`,
+				`{"choices":[{"index":0,"delta":{"function_call":{"name":"rm","arguments":"}"}}}]}`,
+			},
+			want: []call{{Key: "choice0/function", Name: "get_weather", Args: `{}`, Conflict: "rm"}},
+		},
+		{
 			name: "same_id_repeated_continues_call",
 			events: []string{
 				`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"{\"k\""}}]}}]}`,
@@ -137,15 +162,17 @@ func TestOpenAIChatQuirks(t *testing.T) {
 			want: []call{{Key: "choice0/tool0", ID: "a", Name: "f", Args: `{"k":1}`}},
 		},
 		{
-			name: "name_arriving_late_is_held_back",
+			name: "name_arriving_late_follows_the_start",
 			events: []string{
 				`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"q\":"}}]}}]}`,
 				`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"late","function":{"name":"search","arguments":"1}"}}]}}]}`,
 			},
 			want: []call{{Key: "choice0/tool0", ID: "late", Name: "search", Args: `{"q":1}`}},
 			check: func(t *testing.T, per [][]provider.Event) {
-				assert.Empty(t, per[0], "nothing before the name")
-				assert.Equal(t, []string{"start choice0/tool0", "delta choice0/tool0", "delta choice0/tool0"}, kinds(per[1]))
+				assert.Equal(t, []string{"start choice0/tool0", "delta choice0/tool0"}, kinds(per[0]), "the call begins at its first event, unnamed")
+				assert.Equal(t, "", per[0][0].ToolName)
+				assert.Equal(t, []string{"name choice0/tool0", "delta choice0/tool0"}, kinds(per[1]))
+				assert.Equal(t, provider.Event{Kind: provider.Name, Key: "choice0/tool0", CallID: "late", ToolName: "search"}, per[1][0])
 			},
 		},
 		{
@@ -235,9 +262,20 @@ func TestOpenAIResponsesQuirks(t *testing.T) {
 			},
 		},
 		{
-			name:   "delta_before_output_item_added_is_held",
+			name:   "delta_before_output_item_added_is_named_by_it",
 			events: []string{delta("fc_1", `"{}"`), added("fc_1", "call_1", "f"), done("fc_1", `"{}"`)},
 			want:   []call{{Key: "fc_1", ID: "call_1", Name: "f", Args: `{}`}},
+		},
+		{
+			name: "output_item_done_naming_another_tool_is_a_conflict",
+			events: []string{added("fc_1", "call_1", "f"), delta("fc_1", `"{}"`),
+				`{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"g","arguments":"{}","status":"completed"}}`},
+			want: []call{{Key: "fc_1", ID: "call_1", Name: "f", Args: `{}`, Conflict: "g"}},
+		},
+		{
+			name:   "output_item_added_again_is_the_same_call",
+			events: []string{added("fc_1", "call_1", "f"), delta("fc_1", `"{"`), added("fc_1", "call_1", "f"), delta("fc_1", `"}"`), added("fc_1", "call_1", "g")},
+			want:   []call{{Key: "fc_1", ID: "call_1", Name: "f", Args: `{}`, Conflict: "g"}},
 		},
 		{
 			name: "other_items_with_object_arguments_ignored",
@@ -277,22 +315,38 @@ func TestOpenAIResponsesQuirks(t *testing.T) {
 		},
 	})
 
-	t.Run("done_contradicting_deltas_is_error", func(t *testing.T) {
-		t.Parallel()
+	contradiction := func(t *testing.T, streamed, final string) {
+		t.Helper()
 		a, err := provider.New(provider.OpenAIResponses)
 		require.NoError(t, err)
 		ck := newChecker()
-		for _, e := range []string{added("fc_1", "call_1", "f"), delta("fc_1", `"{\"a\":2}"`)} {
+		for _, e := range []string{added("fc_1", "call_1", "f"), delta("fc_1", quoteJSON(streamed))} {
 			evs, err := a.Feed(nil, []byte(e))
 			require.NoError(t, err)
 			require.NoError(t, ck.add(evs))
 		}
-		evs, err := a.Feed(nil, []byte(done("fc_1", `"{\"a\":1}"`)))
+		evs, err := a.Feed(nil, []byte(done("fc_1", quoteJSON(final))))
 		var ee *provider.EventError
 		require.ErrorAs(t, err, &ee)
 		assert.Equal(t, "fc_1", ee.Key)
 		assert.Equal(t, []string{"end fc_1"}, kinds(evs), "the call still ends")
 		require.NoError(t, ck.add(evs))
+	}
+	t.Run("done_contradicting_deltas_is_error", func(t *testing.T) {
+		t.Parallel()
+		contradiction(t, `{"a":2}`, `{"a":1}`)
+	})
+	// Two texts of one length with the same 64-bit FNV-1a (found by a
+	// distinguished-point search): a final copy that a 64-bit hash
+	// comparison would take for the streamed text.
+	t.Run("done_colliding_with_deltas_under_fnv1a_is_error", func(t *testing.T) {
+		t.Parallel()
+		streamed, final := "johcchfgdnmedaoc", "mobnfnjidcaknfdm"
+		h1, h2 := fnv.New64a(), fnv.New64a()
+		h1.Write([]byte(streamed))
+		h2.Write([]byte(final))
+		require.Equal(t, h1.Sum64(), h2.Sum64(), "precondition: the texts collide under FNV-1a")
+		contradiction(t, streamed, final)
 	})
 }
 
@@ -355,7 +409,7 @@ func TestAnthropicQuirks(t *testing.T) {
 			},
 			want: []call{{Key: "msg0/block1", ID: "t1", Name: "roll", Args: `{"player":"p2"}`}},
 			check: func(t *testing.T, per [][]provider.Event) {
-				assert.Equal(t, []string{"start msg0/block1", "delta msg0/block1", "end msg0/block1"}, kinds(per[0]))
+				assert.Equal(t, []string{"text output/0", "start msg0/block1", "delta msg0/block1", "end msg0/block1"}, kinds(per[0]), "the text block is the message's output")
 			},
 		},
 		{
@@ -369,6 +423,13 @@ func TestAnthropicQuirks(t *testing.T) {
 			check: func(t *testing.T, per [][]provider.Event) {
 				assert.Equal(t, []string{"end msg0/block0"}, kinds(per[4]), "message_delta ends the cut-off call")
 			},
+		},
+		{
+			name: "second_start_for_an_open_block_renames_it",
+			events: []string{msgStart, start("0", "t1", "{}"), delta("0", `"{"`), start("0", "t1", "{}"),
+				`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"g","input":{}}}`,
+				delta("0", `"}"`), stop("0")},
+			want: []call{{Key: "msg0/block0", ID: "t1", Name: "f", Args: `{}`, Conflict: "g"}},
 		},
 		{
 			name:   "content_block_stop_ends_call",
@@ -623,6 +684,12 @@ func TestBedrockQuirks(t *testing.T) {
 			want: []call{{Key: "block3", ID: "functions.glob_search:0", Name: "f", Args: `{"pattern": "**"}`}},
 		},
 		{
+			name: "second_start_for_an_open_block_renames_it",
+			events: []string{start("0", "t"), delta("0", `"{"`), start("0", "t"),
+				`{"contentBlockStart":{"contentBlockIndex":0,"start":{"toolUse":{"toolUseId":"t","name":"g"}}}}`, delta("0", `"}"`), stop("0")},
+			want: []call{{Key: "block0", ID: "t", Name: "f", Args: `{}`, Conflict: "g"}},
+		},
+		{
 			name:   "single_empty_input_fragment",
 			events: []string{start("1", "t"), delta("1", `""`), stop("1")},
 			want:   []call{{Key: "block1", ID: "t", Name: "f", Args: ``}},
@@ -672,6 +739,12 @@ func TestCohereQuirks(t *testing.T) {
 			},
 		},
 		{
+			name: "second_start_for_an_open_index_renames_it",
+			events: []string{start("0", "a", `"{"`), start("0", "a", `""`),
+				`{"type":"tool-call-start","index":0,"delta":{"message":{"tool_calls":{"id":"a","type":"function","function":{"name":"g","arguments":"}"}}}}}`, end("0")},
+			want: []call{{Key: "call0", ID: "a", Name: "f", Args: `{}`, Conflict: "g"}},
+		},
+		{
 			name:   "start_without_deltas_gives_empty_text",
 			events: []string{start("0", "a", `""`), end("0"), `{"type":"message-end","delta":{"finish_reason":"TOOL_CALL"}}`},
 			want:   []call{{Key: "call0", ID: "a", Name: "f", Args: ``}},
@@ -707,7 +780,9 @@ func TestCohereQuirks(t *testing.T) {
 	})
 }
 
-func TestHeldTextIsBounded(t *testing.T) {
+// TestUnnamedCallStreamsAtOnce: the adapter holds nothing back for a call
+// that has no name yet; its text streams from the call's first event.
+func TestUnnamedCallStreamsAtOnce(t *testing.T) {
 	t.Parallel()
 	a, err := provider.New(provider.OpenAIChat)
 	require.NoError(t, err)
@@ -715,10 +790,16 @@ func TestHeldTextIsBounded(t *testing.T) {
 	ev := `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"` + frag + `"}}]}}]}`
 	evs, err := a.Feed(nil, []byte(ev))
 	require.NoError(t, err)
-	assert.Empty(t, evs, "held back while no name")
+	assert.Equal(t, []provider.Event{{Kind: provider.Start, Key: "choice0/tool0"}, {Kind: provider.Delta, Key: "choice0/tool0", Fragment: frag}}, evs)
 	evs, err = a.Feed(nil, []byte(ev))
 	require.NoError(t, err)
-	require.Len(t, evs, 2, "past the bound the call is announced without a name")
-	assert.Equal(t, provider.Event{Kind: provider.Start, Key: "choice0/tool0"}, evs[0])
-	assert.Len(t, evs[1].Fragment, 80<<10)
+	assert.Equal(t, []provider.Event{{Kind: provider.Delta, Key: "choice0/tool0", Fragment: frag}}, evs)
+}
+
+func quoteJSON(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }

@@ -13,18 +13,11 @@ import (
 
 	"github.com/toolgate/toolgate/internal/fixtures"
 	"github.com/toolgate/toolgate/internal/provider"
+	"github.com/toolgate/toolgate/internal/provider/recording"
 )
 
 // recordingDirs maps a recordings directory to its provider.
-var recordingDirs = map[string]provider.Provider{
-	"openai-chat":            provider.OpenAIChat,
-	"openai-chat-compatible": provider.OpenAIChat,
-	"openai-responses":       provider.OpenAIResponses,
-	"anthropic":              provider.Anthropic,
-	"gemini":                 provider.Gemini,
-	"bedrock":                provider.Bedrock,
-	"cohere":                 provider.Cohere,
-}
+var recordingDirs = recording.Dirs
 
 // expectedCall is one element of a recording's .expected.json.
 type expectedCall struct {
@@ -33,12 +26,11 @@ type expectedCall struct {
 	Arguments string  `json:"arguments"`
 }
 
-// TestSharedRecordings runs every real recording in
-// ../shared/fixtures/provider-streams (next to the repository root), when
-// that directory exists.
-func TestSharedRecordings(t *testing.T) {
+// TestRealRecordings runs every real recording in the repository's
+// testdata/provider-streams (see its PROVENANCE.md).
+func TestRealRecordings(t *testing.T) {
 	t.Parallel()
-	runRecordings(t, fixtures.Shared(t, filepath.Join("fixtures", "provider-streams")))
+	runRecordings(t, fixtures.Testdata(t, "provider-streams"))
 }
 
 // TestSyntheticRecordings runs the small hand-written recordings in testdata,

@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/decimal"
@@ -136,7 +137,7 @@ func CompileWith(profile Profile, doc []byte, opts Options) *Result {
 	res.Errors, res.Warnings = c.errors, c.warnings
 	if len(res.Errors) == 0 {
 		res.Schema = &Schema{Root: root, Profile: profile, MaxDigits: c.maxDigits, Nodes: int(c.nodes)}
-		c.finish(res, opts.Limits.MaxWidth)
+		c.finish(res, opts.Limits.MaxWidth, v)
 		res.Key = res.Canonical
 	}
 	return res
@@ -364,17 +365,27 @@ func finishKeys(n *Node) {
 
 // compileNumberBound returns the exact value of a bound keyword.
 func (c *compiler) number(v *jsondoc.Value, path, kw string) *decimal.Decimal {
-	if v.Kind != jsontok.Number {
-		c.malformed(path, kw, "%s must be a number, not %s.", kw, article(v.TypeName()))
+	if !c.exactNumber(v, func() string { return path }, kw) {
 		return nil
 	}
-	if !v.Num.InRange() {
-		c.unsupported(path, kw, "The number %s is too large in magnitude for this service.", v.Raw)
-		return nil
-	}
-	c.maxDigits = max(c.maxDigits, len(v.Num.Digits))
 	d := v.Num
 	return &d
+}
+
+// exactNumber reports whether v is a number the engine compares exactly,
+// reporting it at the path path returns (computed only for a finding)
+// otherwise, and sizes the validators' digit buffers.
+func (c *compiler) exactNumber(v *jsondoc.Value, path func() string, kw string) bool {
+	if v.Kind != jsontok.Number {
+		c.malformed(path(), kw, "%s must be a number, not %s.", kw, article(v.TypeName()))
+		return false
+	}
+	if !v.Num.InRange() {
+		c.unsupported(path(), kw, "The number %s is too large in magnitude for this service.", v.Raw)
+		return false
+	}
+	c.maxDigits = max(c.maxDigits, len(v.Num.Digits))
+	return true
 }
 
 func compileMinimum(c *compiler, n *Node, v *jsondoc.Value, path string) {
@@ -395,25 +406,40 @@ func compileEnum(c *compiler, n *Node, v *jsondoc.Value, path string) {
 }
 
 // enum compiles a list of choices (of enum, or the one value of const),
-// each found at path/i (or at path itself for const).
+// each found at path/i (or at path itself for const). Its work and memory
+// are linear in the choices: paths are made only for findings, and the
+// message text stops growing once it is long enough to be cut.
 func (c *compiler) enum(choices []*jsondoc.Value, path, kw string) *Enum {
 	e := &Enum{}
 	var text []byte
-	for i, choice := range choices {
-		if i > 0 {
-			text = append(text, ", "...)
+	at := func(i int) func() string {
+		return func() string {
+			if kw == "enum" {
+				return child(path, strconv.Itoa(i))
+			}
+			return path
 		}
-		text = jsondoc.AppendCanonical(text, choice)
-		cpath := path
-		if kw == "enum" {
-			cpath = child(path, fmt.Sprint(i))
+	}
+	numbers := 0
+	for _, choice := range choices {
+		if choice.Kind == jsontok.Number {
+			numbers++
+		}
+	}
+	e.Numbers = make([]decimal.Decimal, 0, numbers)
+	for i, choice := range choices {
+		if len(text) <= enumTextLen {
+			if i > 0 {
+				text = append(text, ", "...)
+			}
+			text = jsondoc.AppendCanonical(text, choice)
 		}
 		switch choice.Kind {
 		case jsontok.String:
 			e.Strings = append(e.Strings, choice.Str)
 		case jsontok.Number:
-			if d := c.number(choice, cpath, kw); d != nil {
-				e.Numbers = append(e.Numbers, *d)
+			if c.exactNumber(choice, at(i), kw) {
+				e.Numbers = append(e.Numbers, choice.Num)
 			}
 		case jsontok.True:
 			e.True = true
@@ -422,16 +448,19 @@ func (c *compiler) enum(choices []*jsondoc.Value, path, kw string) *Enum {
 		case jsontok.Null:
 			e.Null = true
 		default:
-			c.composite(choice, cpath, kw)
+			c.composite(choice, at(i)(), kw)
 			canon := string(jsondoc.Canonical(choice))
 			e.Composite = append(e.Composite, canon)
 			e.MaxComposite = max(e.MaxComposite, len(canon))
 		}
 	}
 	e.finish()
-	e.Text = Truncate(string(text), 200)
+	e.Text = Truncate(string(text), enumTextLen)
 	return e
 }
+
+// enumTextLen is how many bytes of an enum's choices messages quote.
+const enumTextLen = 200
 
 // composite checks the numbers inside an object or array choice: they
 // must be in range, and they size the validators' digit buffers.
@@ -502,7 +531,7 @@ const (
 
 // finish measures a compiled schema: its width, which must stay within
 // the bound, and its memory.
-func (c *compiler) finish(res *Result, maxWidth int) {
+func (c *compiler) finish(res *Result, maxWidth int, doc *jsondoc.Value) {
 	s := res.Schema
 	width, ok := measureWidth(s.Root, widthBudget)
 	switch {
@@ -518,6 +547,40 @@ func (c *compiler) finish(res *Result, maxWidth int) {
 		return
 	}
 	s.Width, s.Bytes = width, estimateBytes(s.Root)
+	walk(s.Root, summarize)
+	// A schema that names no type at all and accepts every object is
+	// usually a mistake (an empty Struct from a client that could not
+	// serialise its schema compiles as {}); a tool without parameters says
+	// "type": "object" and is not warned about.
+	if (doc.Kind != jsontok.Object || doc.Get("type") == nil) && acceptsEveryObject(s.Root, map[*Node]bool{}) {
+		res.Warnings = append(res.Warnings, Finding{Code: CodeUnsupported, Keyword: "schema", Offset: -1,
+			Message: "This schema constrains nothing: it names no type and every object passes it, so validating against it checks only that the arguments are one JSON object (a client that sent its schema as an empty Struct gets this); write \"type\": \"object\" for a tool without parameters."})
+	}
+}
+
+// acceptsEveryObject reports whether n accepts every object: it checks
+// nothing of an object's content and its in-place subschemas, all "must
+// match", accept every object too.
+func acceptsEveryObject(n *Node, seen map[*Node]bool) bool {
+	if n.Never || n.Types&TypeObject == 0 || n.Checks&TypeObject != 0 ||
+		len(n.AnyOf) > 0 || len(n.OneOf) > 0 || n.Not != nil || n.If != nil || len(n.DependentSchemas) > 0 {
+		return false
+	}
+	if seen[n] {
+		return true
+	}
+	seen[n] = true
+	for _, s := range n.AllOf {
+		if !acceptsEveryObject(s, seen) {
+			return false
+		}
+	}
+	for _, r := range n.Refs {
+		if !acceptsEveryObject(r.Target, seen) {
+			return false
+		}
+	}
+	return true
 }
 
 // Truncate shortens s to at most n bytes on a UTF-8 boundary, marking the cut

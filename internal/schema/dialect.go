@@ -90,7 +90,10 @@ var dialects = func() map[Dialect]*dialectInfo {
 		"enum", "type", "format", "contentMediaType", "contentEncoding", "if", "then", "else", "allOf", "anyOf",
 		"oneOf", "not")
 	for _, d := range []*dialectInfo{d2020, d2019} {
-		d.keywords = map[string]bool{}
+		// dependencies was split into dependentRequired and
+		// dependentSchemas; the newer meta-schemas still describe it, and
+		// real schemas still use it, so it keeps its draft-07 meaning.
+		d.keywords = map[string]bool{"dependencies": true}
 		for _, kws := range d.vocabularies {
 			for _, k := range kws {
 				d.keywords[k] = true
@@ -157,10 +160,15 @@ type vocabulary struct {
 	format  bool            // format asserts (format-assertion vocabulary)
 }
 
-// isActive reports whether keyword kw is in effect.
+// isActive reports whether keyword kw is in effect. dependencies, which no
+// vocabulary of the newer dialects lists, follows the applicator and
+// validation vocabularies it was split into.
 func (v *vocabulary) isActive(kw string) bool {
 	if !dialects[v.dialect].keywords[kw] {
 		return false
+	}
+	if kw == "dependencies" && v.active != nil {
+		return v.active["dependentSchemas"] && v.active["dependentRequired"]
 	}
 	return v.active == nil || v.active[kw]
 }

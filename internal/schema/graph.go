@@ -276,6 +276,42 @@ func mapKeys(m map[string]bool) func(func(string) bool) {
 	}
 }
 
+// summarize sets n's Checks, InPlace and Trivial.
+func summarize(n *Node) {
+	choices := n.Enum != nil || n.Const != nil
+	var checks Types
+	if len(n.Keys) > 0 || len(n.RequiredForbidden) > 0 || n.PatternProperties != nil || n.Additional != nil ||
+		n.PropertyNames != nil || n.MinProperties >= 0 || n.MaxProperties >= 0 || len(n.DependentSchemas) > 0 ||
+		n.UnevaluatedProperties != nil || choices {
+		checks |= TypeObject
+	}
+	if len(n.PrefixItems) > 0 || n.Items != nil || n.Contains != nil || n.MinItems >= 0 || n.MaxItems >= 0 ||
+		n.UniqueItems || n.UnevaluatedItems != nil || choices {
+		checks |= TypeArray
+	}
+	if n.MinLength >= 0 || n.MaxLength >= 0 || n.Pattern != nil || n.Format != nil || choices {
+		checks |= TypeString
+	}
+	if n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil || n.ExclusiveMaximum != nil ||
+		n.MultipleOf != nil || n.Types&TypeNumber == 0 || choices {
+		checks |= TypeNumber // an integer is told apart at its end
+	}
+	if choices {
+		checks |= TypeBoolean | TypeNull
+	}
+	n.Checks = checks
+	n.InPlace = len(n.AllOf) > 0 || len(n.AnyOf) > 0 || len(n.OneOf) > 0 || n.Not != nil || n.If != nil ||
+		len(n.Refs) > 0 || len(n.DependentSchemas) > 0
+	n.Trivial = 0
+	if !n.Never && !n.InPlace {
+		accepted := n.Types
+		if accepted&TypeInteger != 0 {
+			accepted |= TypeNumber // the number kind, told apart at its end by Checks
+		}
+		n.Trivial = accepted &^ checks & (TypeString | TypeNumber | TypeBoolean | TypeNull)
+	}
+}
+
 // walk calls f once for every node reachable from root.
 func walk(root *Node, f func(*Node)) {
 	seen := map[int32]bool{}
@@ -316,18 +352,28 @@ func walk(root *Node, f func(*Node)) {
 // Memory estimates, in bytes, for Schema.Bytes (checked against the heap
 // by a test).
 const (
-	nodeBytes   = 640 // a Node and its slice headers, with allocator slack
-	stringBytes = 32  // a string header and allocator rounding
-	regexpBytes = 16  // per byte of pattern source: Go's compiled program
+	nodeBytes    = 640 // a Node and its slice headers, with allocator slack
+	stringBytes  = 16  // a string header
+	patternBytes = 96  // a Pattern and its automaton's headers
 )
+
+// stringSize estimates a string held by the schema, rounded as the
+// allocator rounds it.
+func stringSize(s string) int64 { return stringBytes + int64(len(s)+7)&^7 }
+
+// patternSize estimates a compiled pattern (its automaton says what it
+// holds).
+func patternSize(p *Pattern) int64 {
+	return patternBytes + int64(p.Compiled.Size()) + stringSize(p.Source)
+}
 
 // estimateBytes estimates the heap a compiled schema holds.
 func estimateBytes(root *Node) int64 {
 	var total int64
 	walk(root, func(n *Node) {
-		total += nodeBytes + int64(len(n.Path))
+		total += nodeBytes + stringSize(n.Path)
 		for _, k := range n.Keys {
-			total += 2*(stringBytes+int64(len(k.Name))) + 48
+			total += 2*stringSize(k.Name) + 48
 		}
 		total += int64(len(n.Required)+len(n.AllOf)+len(n.PrefixItems)) * 8
 		total += int64(len(n.AnyOf)+len(n.OneOf)) * 48
@@ -337,22 +383,23 @@ func estimateBytes(root *Node) int64 {
 			}
 			total += 256 + int64(len(e.Text))
 			for _, s := range e.Strings {
-				total += stringBytes + int64(len(s))
+				total += stringSize(s)
 			}
 			for _, s := range e.Composite {
-				total += stringBytes + int64(len(s))
+				total += stringSize(s)
 			}
 			for _, d := range e.Numbers {
 				total += 64 + int64(len(d.Digits))
 			}
 		}
 		if n.Pattern != nil {
-			total += 512 + regexpBytes*int64(len(n.Pattern.Source))
+			total += patternSize(n.Pattern)
 		}
 		if pp := n.PatternProperties; pp != nil {
 			for _, p := range pp.Patterns {
-				total += 512 + regexpBytes*int64(len(p.Source))
+				total += patternSize(p)
 			}
+			total += patternBytes + int64(pp.Set.Size())
 		}
 	})
 	return total

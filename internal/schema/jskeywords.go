@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/jsontok"
+	"github.com/toolgate/toolgate/internal/pattern"
 )
 
 // This file holds how the JSON Schema profile compiles each keyword. The
@@ -52,7 +53,7 @@ func init() {
 		"unevaluatedProperties": {compile: jsSingle, dialects: since2019},
 		"dependentRequired":     {compile: jsDependentRequired, dialects: since2019},
 		"dependentSchemas":      {compile: jsDependentSchemas, dialects: since2019},
-		"dependencies":          {compile: jsDependencies, dialects: onlyDraft7},
+		"dependencies":          {compile: jsDependencies},
 
 		"prefixItems":      {compile: jsPrefixItems, dialects: only2020},
 		"items":            {compile: jsItems},
@@ -191,13 +192,9 @@ func jsPattern(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
 // malformed one or one Go's RE2 cannot run with the same meaning is a
 // finding at path.
 func (c *jsCompiler) pattern(path, kw, source string) *Pattern {
-	p, err := compileECMA(source)
+	p, err := compilePatternOf(source, pattern.ECMA262)
 	if err != nil {
-		code := CodeValidation
-		if err.unsupported {
-			code = CodeUnsupported
-		}
-		c.errors = append(c.errors, Finding{Code: code, Keyword: kw, SchemaPath: path, Message: err.msg, Offset: -1})
+		c.errors = append(c.errors, patternFinding(err, path, kw))
 	}
 	return p
 }
@@ -268,7 +265,8 @@ func dependentSchema(c *jsCompiler, s *nodeScope, kw string, m jsondoc.Member) {
 	s.n.DependentSchemas = append(s.n.DependentSchemas, DependentSchema{Schema: sub})
 }
 
-// jsDependencies is draft-07's dependencies: a list of names is
+// jsDependencies is draft-07's dependencies (kept in the newer dialects,
+// whose meta-schemas still describe it): a list of names is
 // dependentRequired, a schema is dependentSchemas.
 func jsDependencies(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
 	if v.Kind != jsontok.Object {
@@ -298,12 +296,25 @@ func jsPatternProperties(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Valu
 		return
 	}
 	pp := &PatternProperties{}
+	var exprs []string
+	failed := false
 	for _, m := range v.Members {
 		suffix := "/" + jsondoc.EscapePointerToken(m.Name)
 		p := c.pattern(s.child(kw)+suffix, kw, m.Name)
+		failed = failed || p == nil
 		pp.Patterns = append(pp.Patterns, p)
 		pp.Schemas = append(pp.Schemas, c.sub(s, kw, suffix, m.Value))
+		exprs = append(exprs, m.Name)
 	}
+	if failed {
+		return // each refused pattern has its finding
+	}
+	set, err := pattern.CompileSet(exprs, pattern.ECMA262, pattern.Limits{})
+	if err != nil {
+		c.errors = append(c.errors, patternFinding(err, s.child(kw), kw))
+		return
+	}
+	pp.Set = set
 	s.n.PatternProperties = pp
 }
 

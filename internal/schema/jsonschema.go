@@ -26,10 +26,6 @@ type jsCompiler struct {
 	ctxs  map[string]*dynContext
 	empty *dynContext
 	refs  int
-	// checking is set while a document is checked against its
-	// meta-schema, so that a meta-schema referring to itself does not
-	// check itself again.
-	skipMeta bool
 }
 
 // nodeKey identifies one compiled node: a schema value in a dynamic
@@ -64,6 +60,11 @@ func compileJSONSchema(doc []byte, opts Options) *Result {
 	root := &document{uri: defaultBase, text: doc}
 	c.reg.docs[defaultBase] = root
 	if err := c.reg.parse(root); err != nil {
+		if se, ok := err.(*jsontok.SyntaxError); ok && se.TooDeep {
+			c.limit("", "The schema nests deeper than the limit of %d.", opts.Limits.MaxDepth)
+			res.Errors = c.errors
+			return res
+		}
 		res.Errors = append(res.Errors, parseFinding(err))
 		return res
 	}
@@ -87,7 +88,7 @@ func compileJSONSchema(doc []byte, opts Options) *Result {
 	res.Errors, res.Warnings = c.errors, c.warnings
 	if len(res.Errors) == 0 {
 		res.Schema = &Schema{Root: node, Profile: JSONSchema, MaxDigits: c.maxDigits, Nodes: int(c.nodes)}
-		c.finish(res, opts.Limits.MaxWidth)
+		c.finish(res, opts.Limits.MaxWidth, root.root)
 		res.Key = c.handleKey(res.Canonical)
 	}
 	return res

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"github.com/toolgate/toolgate/internal/decimal"
+	"github.com/toolgate/toolgate/internal/pattern"
 )
 
 // Profile names a subset of JSON Schema: which keywords a schema may use and
@@ -194,6 +195,19 @@ type Node struct {
 	// Refs are the resolved references of the node ($ref, $dynamicRef,
 	// $recursiveRef): subschemas that must match the value.
 	Refs []Ref
+
+	// Summaries, set when the schema is compiled (see summarize).
+
+	// Checks holds the types whose content the node's own keywords check
+	// past the value's first byte (TypeNumber standing for every number).
+	Checks Types
+	// InPlace reports whether the node has in-place applicators (allOf,
+	// anyOf, oneOf, not, if, references, dependentSchemas).
+	InPlace bool
+	// Trivial holds the scalar types (string, number, boolean, null) that
+	// the node accepts at a value's first byte, needing nothing more of
+	// the value: no in-place applicator, enum, const or content keyword.
+	Trivial Types
 }
 
 // Key is one member name an object node knows.
@@ -228,6 +242,9 @@ type DependentSchema struct {
 
 // PatternProperties are the patternProperties of one node.
 type PatternProperties struct {
+	// Set matches every pattern at once, so a member name costs one
+	// automaton step per byte however many patterns there are.
+	Set *pattern.Set
 	// Patterns are the member-name patterns, in schema order.
 	Patterns []*Pattern
 	// Schemas constrain the members whose names match the pattern of the

@@ -1,14 +1,11 @@
 package schema
 
 import (
-	"errors"
 	"fmt"
-	"regexp"
-	"regexp/syntax"
-	"strings"
 
 	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/jsontok"
+	"github.com/toolgate/toolgate/internal/pattern"
 )
 
 // outputBindableRules is the bindable output profile of DESIGN.md §4, for
@@ -119,55 +116,21 @@ func compileMaxLength(c *compiler, n *Node, v *jsondoc.Value, path string) {
 	n.MaxLength = c.length(v, path, "maxLength")
 }
 
-// compilePattern compiles a pattern for an unanchored RE2 search. A pattern
-// that is not a regular expression is malformed; one that needs a construct
-// RE2 cannot run (look-around, back-references, atomic or possessive forms)
-// is unsupported.
+// compilePattern compiles a pattern for an unanchored RE2 search (Go's
+// syntax, as written). A pattern that is not a regular expression is
+// malformed; one that needs a construct RE2 cannot run (look-around,
+// back-references, atomic or possessive forms) is unsupported.
 func compilePattern(c *compiler, n *Node, v *jsondoc.Value, path string) {
 	if v.Kind != jsontok.String {
 		c.malformed(path, "pattern", "pattern must be a string, not %s.", article(v.TypeName()))
 		return
 	}
-	re, err := regexp.Compile(v.Str)
-	if err == nil {
-		n.Pattern = &Pattern{Source: v.Str, re: re}
+	p, err := compilePatternOf(v.Str, pattern.RE2)
+	if err != nil {
+		c.errors = append(c.errors, patternFinding(err, path, "pattern"))
 		return
 	}
-	if construct := unsupportedRegexp(v.Str, err); construct != "" {
-		c.unsupported(path, "pattern", "The pattern uses %s, which Go's RE2 engine cannot run (it guarantees linear time); rewrite the pattern without it.", construct)
-		return
-	}
-	c.malformed(path, "pattern", "The pattern is not a valid regular expression: %s.", err)
-}
-
-// unsupportedRegexp names the non-RE2 construct behind a compile error, or
-// returns "" when the pattern is simply malformed.
-func unsupportedRegexp(pattern string, err error) string {
-	var se *syntax.Error
-	if !errors.As(err, &se) {
-		return ""
-	}
-	for _, c := range []struct{ prefix, name string }{
-		{"(?<=", "look-behind"}, {"(?<!", "negative look-behind"},
-		{"(?=", "look-ahead"}, {"(?!", "negative look-ahead"}, {"(?>", "an atomic group"},
-	} {
-		if strings.Contains(pattern, c.prefix) {
-			return c.name
-		}
-	}
-	switch se.Code {
-	case syntax.ErrInvalidEscape:
-		if len(se.Expr) >= 2 && (se.Expr[1] >= '1' && se.Expr[1] <= '9' || se.Expr[1] == 'k') {
-			return "a back-reference"
-		}
-	case syntax.ErrInvalidRepeatOp:
-		for _, q := range []string{"++", "*+", "?+", "}+"} {
-			if strings.Contains(pattern, q) {
-				return "a possessive quantifier"
-			}
-		}
-	}
-	return ""
+	n.Pattern = p
 }
 
 // checkBindableNode applies the node rules of the bindable output profile:

@@ -1,43 +1,52 @@
 package schema
 
 import (
-	"fmt"
-	"regexp"
+	"errors"
+
+	"github.com/toolgate/toolgate/internal/pattern"
 )
 
-// Pattern is a compiled regular expression for pattern and
-// patternProperties: it must match somewhere in the string (an unanchored
-// search).
+// Pattern is a compiled regular expression for pattern: it must match
+// somewhere in the string (an unanchored search). Validators match it
+// while the string streams (pattern.Matcher), so a string is rejected at
+// the first byte no completion can match.
 type Pattern struct {
 	// Source is the expression as the schema wrote it.
 	Source string
-	re     *regexp.Regexp
+	// Compiled is its automaton.
+	Compiled *pattern.Pattern
 }
 
 // MatchString reports whether the pattern matches somewhere in s.
-func (p *Pattern) MatchString(s string) bool { return p.re.MatchString(s) }
-
-// Match reports whether the pattern matches somewhere in b.
-func (p *Pattern) Match(b []byte) bool { return p.re.Match(b) }
+func (p *Pattern) MatchString(s string) bool { return p.Compiled.MatchString(s) }
 
 // String returns the pattern's source.
 func (p *Pattern) String() string { return p.Source }
 
-// patternError is a pattern that cannot be compiled: malformed, or
-// unsupported (legal, but not with the same meaning on RE2).
-type patternError struct {
-	unsupported bool
-	msg         string
+// patternFinding turns a pattern compile error into a finding at path
+// under keyword kw: malformed (not a regular expression) is VALIDATION;
+// unsupported (legal, but not with the same meaning on RE2) is
+// UNSUPPORTED_CAPABILITY; an automaton past the limits is
+// UNSUPPORTED_CAPABILITY with keyword "limit".
+func patternFinding(err error, path, kw string) Finding {
+	f := Finding{Code: CodeValidation, Keyword: kw, SchemaPath: path, Message: err.Error(), Offset: -1}
+	var pe *pattern.Error
+	if errors.As(err, &pe) {
+		switch pe.Kind {
+		case pattern.Unsupported:
+			f.Code = CodeUnsupported
+		case pattern.Limit:
+			f.Code, f.Keyword = CodeUnsupported, "limit"
+		}
+	}
+	return f
 }
 
-// compileECMA compiles a JSON Schema pattern (ECMA-262 syntax).
-func compileECMA(source string) (*Pattern, *patternError) {
-	re, err := regexp.Compile(source)
-	if err == nil {
-		return &Pattern{Source: source, re: re}, nil
+// compilePatternOf compiles one expression in syntax syn.
+func compilePatternOf(source string, syn pattern.Syntax) (*Pattern, error) {
+	p, err := pattern.Compile(source, syn, pattern.Limits{})
+	if err != nil {
+		return nil, err
 	}
-	if construct := unsupportedRegexp(source, err); construct != "" {
-		return nil, &patternError{true, fmt.Sprintf("The pattern uses %s, which Go's RE2 engine cannot run (it guarantees linear time); rewrite the pattern without it.", construct)}
-	}
-	return nil, &patternError{false, fmt.Sprintf("The pattern is not a valid regular expression: %s.", err)}
+	return &Pattern{Source: source, Compiled: p}, nil
 }

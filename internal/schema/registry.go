@@ -271,8 +271,10 @@ func subschemaKeyword(d Dialect, kw string) bool {
 		return true
 	case "additionalItems":
 		return d != Draft2020
-	case "definitions", "dependencies":
+	case "definitions":
 		return d == Draft7
+	case "dependencies":
+		return true
 	case "$defs", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties", "contentSchema":
 		return d != Draft7
 	case "prefixItems":

@@ -19,6 +19,7 @@ type Store[V any] struct {
 	maxEntries int
 	maxBytes   int64
 	bytes      int64
+	stats      Stats // Hits, Misses and Evictions; the sizes are computed
 	entries    map[string]*entry[V]
 	// lru is the sentinel of a circular doubly linked list of the entries:
 	// lru.next is the most recently used, lru.prev the least.
@@ -54,9 +55,11 @@ func (s *Store[V]) Get(handle string) (V, bool) {
 	defer s.mu.Unlock()
 	e, ok := s.entries[handle]
 	if !ok {
+		s.stats.Misses++
 		var zero V
 		return zero, false
 	}
+	s.stats.Hits++
 	s.moveToFront(e)
 	return e.value, true
 }
@@ -87,6 +90,7 @@ func (s *Store[V]) Put(handle string, v V, size int64) bool {
 		// The new entry is at the front and fits alone, so eviction stops
 		// before it.
 		s.remove(s.lru.prev)
+		s.stats.Evictions++
 	}
 	return true
 }
@@ -103,6 +107,28 @@ func (s *Store[V]) Bytes() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.bytes
+}
+
+// Stats is a snapshot of a Store: its size and its counters since New.
+type Stats struct {
+	// Entries and Bytes are Len and Bytes.
+	Entries int
+	Bytes   int64
+	// Hits and Misses count the Gets that found their handle and those
+	// that did not.
+	Hits, Misses uint64
+	// Evictions counts the entries Put removed to keep within the bounds
+	// (replacing a handle's value is not an eviction).
+	Evictions uint64
+}
+
+// Stats returns a consistent snapshot of the store's size and counters.
+func (s *Store[V]) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.stats
+	st.Entries, st.Bytes = len(s.entries), s.bytes
+	return st
 }
 
 // overBounds reports whether the store holds more than either bound allows.

@@ -214,6 +214,28 @@ func TestStoreEvictionOrder(t *testing.T) {
 		assert.Equal(t, n, s.Len())
 		checkInvariants(t, s)
 	}
+	assert.Equal(t, Stats{Entries: n, Bytes: n, Hits: n / 2, Misses: n, Evictions: n}, s.Stats(),
+		"four touches hit, eight checks for a victim miss, eight puts evict one each")
+}
+
+// TestStoreStats counts hits, misses and evictions; replacing a value and
+// refusing one too large for the store are not evictions.
+func TestStoreStats(t *testing.T) {
+	t.Parallel()
+	s := New[int](2, 10)
+	assert.Equal(t, Stats{}, s.Stats())
+	s.Put("a", 1, 4)
+	s.Put("a", 2, 5) // replaces
+	s.Put("b", 3, 5)
+	assert.False(t, s.Put("huge", 4, 11)) // refused
+	s.Get("a")
+	s.Get("a")
+	s.Get("zz")
+	assert.Equal(t, Stats{Entries: 2, Bytes: 10, Hits: 2, Misses: 1}, s.Stats())
+	s.Put("c", 5, 5) // a third entry: evicts b, the least recently used
+	assert.Equal(t, Stats{Entries: 2, Bytes: 10, Hits: 2, Misses: 1, Evictions: 1}, s.Stats())
+	s.Put("d", 6, 10) // needs the whole byte bound: evicts a and c
+	assert.Equal(t, Stats{Entries: 1, Bytes: 10, Hits: 2, Misses: 1, Evictions: 3}, s.Stats())
 }
 
 // TestStoreConcurrent hammers one store from many goroutines; run it with
@@ -249,6 +271,8 @@ func TestStoreConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	st := s.Stats()
+	assert.Equal(t, uint64(goroutines*ops/2), st.Hits+st.Misses, "every Get is a hit or a miss")
 	assert.LessOrEqual(t, s.Len(), maxEntries)
 	assert.LessOrEqual(t, s.Bytes(), int64(maxBytes))
 	checkInvariants(t, s)

@@ -40,7 +40,7 @@ func BenchmarkStreamPieces(b *testing.B) {
 	if len(res.Errors) > 0 {
 		b.Fatal(res.Errors)
 	}
-	lookup := func(string) (*schema.Schema, bool) { return res.Schema, true }
+	bound := &stream.Binding{Handle: "h", Schema: res.Schema}
 	for _, size := range []int{64 << 10, 1 << 20} {
 		doc := batchDocument(size)
 		for _, piece := range []int{1, 16, len(doc)} {
@@ -52,8 +52,8 @@ func BenchmarkStreamPieces(b *testing.B) {
 				b.SetBytes(int64(len(doc)))
 				valid := true
 				for b.Loop() {
-					sess := stream.NewSession(stream.Limits{}, lookup, func(r *stream.Result) { valid = r.Valid() })
-					if err := sess.Start("c", "", "h"); err != nil {
+					sess := stream.NewSession(b.Context(), stream.Limits{}, func(r *stream.Result) { valid = r.Valid() })
+					if err := sess.Start("c", "", bound); err != nil {
 						b.Fatal(err)
 					}
 					for i := 0; i < len(doc); i += piece {

@@ -38,9 +38,8 @@ func streamed(t *testing.T, s *schema.Schema, pieces [][]byte) (stream.Result, i
 	t.Helper()
 	var got []stream.Result
 	arrived := -1
-	sess := stream.NewSession(stream.Limits{}, func(string) (*schema.Schema, bool) { return s, true },
-		func(r *stream.Result) { got = append(got, *r) })
-	require.NoError(t, sess.Start("c", "", "h"))
+	sess := stream.NewSession(t.Context(), stream.Limits{}, func(r *stream.Result) { got = append(got, *r) })
+	require.NoError(t, sess.Start("c", "", &stream.Binding{Handle: "h", Schema: s}))
 	for i, p := range pieces {
 		require.NoError(t, sess.Delta("c", p))
 		if arrived < 0 && len(got) > 0 {

@@ -3,10 +3,12 @@ package stream
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 
 	"github.com/toolgate/toolgate/internal/provider"
+	"github.com/toolgate/toolgate/internal/schema"
 )
 
 // providerAdapters holds one adapter per provider a stream has used, and
@@ -14,6 +16,7 @@ import (
 type providerAdapters struct {
 	adapters map[provider.Provider]*provider.Adapter
 	calls    map[providerKey]*call
+	outputs  map[providerKey]*call
 	events   []provider.Event
 }
 
@@ -23,12 +26,19 @@ type providerKey struct {
 }
 
 // ProviderEvent feeds one raw provider stream event (an SSE data payload).
-// Calls start when the provider names their tool, which must be bound; the
-// result's CallID is the provider's call id, or the adapter's key when the
-// provider sends none.
+// A call starts at its first event and counts toward the limits from there;
+// it is validated once the provider names its tool, which must be bound
+// (text that arrives before the name is held, within MaxCallBytes, and a
+// call that ends unnamed is a "tool_name" verdict). The result's CallID is
+// the provider's call id, or the adapter's key when the provider sends none.
+// While an output is bound (BindOutput), the message text of each provider
+// output is one document, with the result's CallID "output/<n>"; a refusal
+// is its "refusal" verdict, and the output ends with the provider's end of
+// the choice, candidate, item or message (see package provider).
 //
 // An empty payload and OpenAI's "[DONE]" sentinel carry no event and are
-// ignored, so a runtime may forward every SSE data payload as it is.
+// ignored, so a runtime may forward every SSE data payload as it is. Once
+// the session's context is done, it returns the context's error.
 func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
 	if trimmed := bytes.TrimSpace(event); len(trimmed) == 0 || string(trimmed) == "[DONE]" {
 		return nil
@@ -41,7 +51,7 @@ func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
 			return errorf(InvalidArgument, "provider_event: %v", err)
 		}
 		if pa.adapters == nil {
-			pa.adapters, pa.calls = map[provider.Provider]*provider.Adapter{}, map[providerKey]*call{}
+			pa.adapters, pa.calls, pa.outputs = map[provider.Provider]*provider.Adapter{}, map[providerKey]*call{}, map[providerKey]*call{}
 		}
 		pa.adapters[p] = a
 	}
@@ -55,6 +65,14 @@ func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
 		return errorf(InvalidArgument, "provider_event: %v", err)
 	}
 	return s.applyProvider(p, pa.events)
+}
+
+// renamed is the verdict on a call whose provider named a second tool:
+// clients read such a stream differently (see package provider), so the
+// call is validated against neither name.
+func renamed(first, second string, at int64) schema.Finding {
+	return schema.Finding{Code: schema.CodeValidation, Keyword: "tool_name", Offset: at,
+		Message: fmt.Sprintf("The tool name changed during the call, from %q to %q, so its arguments cannot be validated.", first, second)}
 }
 
 // flushProviders ends the calls every adapter still holds open.
@@ -76,17 +94,53 @@ func (s *Session) applyProvider(p provider.Provider, events []provider.Event) er
 			if id == "" {
 				id = ev.Key
 			}
-			c, err := s.startCall(id, ev.ToolName, "")
+			var c *call
+			var err error
+			if ev.ToolName == "" {
+				c, err = s.startUnnamed(id, ev.CallID == "")
+			} else if c, err = s.newCall(id); err == nil {
+				s.resolve(c, ev.ToolName, nil)
+			}
 			if err != nil {
 				return err
 			}
 			pa.calls[k] = c
+		case provider.Name:
+			if c := pa.calls[k]; c != nil {
+				if err := s.name(c, ev.CallID, ev.ToolName); err != nil {
+					return err
+				}
+			}
+		case provider.Conflict:
+			if c := pa.calls[k]; c != nil && !c.done {
+				s.finish(c, true, []schema.Finding{renamed(c.tool, ev.ToolName, c.bytes)}, false)
+			}
 		case provider.Delta:
 			if c := pa.calls[k]; c != nil {
-				s.delta(c, []byte(ev.Fragment))
+				if err := s.delta(c, []byte(ev.Fragment)); err != nil {
+					return err
+				}
 			}
 		case provider.End:
 			if c := pa.calls[k]; c != nil {
+				s.end(c)
+			}
+		case provider.Text, provider.Refusal:
+			c := pa.outputs[k]
+			if c == nil {
+				var err error
+				if c, err = s.startOutput(ev.Key); err != nil {
+					return err
+				}
+				pa.outputs[k] = c
+			}
+			if ev.Kind == provider.Refusal {
+				s.refuse(c, ev.Fragment)
+			} else if err := s.delta(c, []byte(ev.Fragment)); err != nil {
+				return err
+			}
+		case provider.TextEnd:
+			if c := pa.outputs[k]; c != nil {
 				s.end(c)
 			}
 		}

@@ -1,11 +1,13 @@
-// Package stream validates tool calls while they are being generated: a
-// Session assembles any number of concurrent calls from argument deltas (or
-// from raw provider events, through package provider) and runs one streaming
-// validator per call, so each call's verdict is known at the first byte no
-// valid completion could follow.
+// Package stream validates tool calls, and structured output, while they
+// are being generated: a Session assembles any number of concurrent calls
+// from argument deltas (or from raw provider events, through package
+// provider), and the message text of each provider output as one JSON
+// document, and runs one streaming validator per call or output, so each
+// verdict is known at the first byte no valid completion could follow.
 package stream
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/toolgate/toolgate/internal/schema"
@@ -16,16 +18,25 @@ import (
 const (
 	DefaultMaxCalls     = 1024
 	DefaultMaxCallBytes = 4 << 20
+	DefaultMaxTools     = 1024
 )
 
 // Limits bound what one stream may hold. Zero fields take the defaults.
 type Limits struct {
-	// MaxCalls is the most calls one stream may start over its life.
-	// Default DefaultMaxCalls.
+	// MaxCalls is the most calls one stream may start over its life,
+	// counting a provider's call from its first event, named or not; the
+	// next start is a ResourceExhausted error. Default DefaultMaxCalls.
 	MaxCalls int
 	// MaxCallBytes is the most argument bytes one call may carry; a call
-	// past it is rejected (keyword "maxBytes"). Default DefaultMaxCallBytes.
+	// past it is rejected (keyword "maxBytes"). It also bounds the text the
+	// stream holds, all calls together, for provider calls whose tool is not
+	// named yet: the call whose text would pass it is rejected the same way.
+	// Default DefaultMaxCallBytes.
 	MaxCallBytes int64
+	// MaxTools is the most distinct tool names one stream may bind over its
+	// life; the bind past it is a ResourceExhausted error. Default
+	// DefaultMaxTools.
+	MaxTools int
 	// Validator configures each call's validator; StopAtFirst is always set.
 	Validator validator.Options
 }
@@ -36,6 +47,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxCallBytes <= 0 {
 		l.MaxCallBytes = DefaultMaxCallBytes
+	}
+	if l.MaxTools <= 0 {
+		l.MaxTools = DefaultMaxTools
 	}
 	l.Validator.StopAtFirst = true
 	return l
@@ -55,6 +69,9 @@ type Result struct {
 	Early bool
 	// Bytes counts the argument bytes received when the verdict was made.
 	Bytes int64
+	// Profile is the profile of the call's schema; 0 for a call that never
+	// had one (an unknown tool).
+	Profile schema.Profile
 }
 
 // Valid reports whether the call's arguments satisfied its schema.
@@ -68,8 +85,6 @@ const (
 	// InvalidArgument: an event that breaks the protocol (unknown call,
 	// repeated start, malformed provider event).
 	InvalidArgument ErrorKind = iota + 1
-	// NotFound: a handle the store does not hold.
-	NotFound
 	// ResourceExhausted: a stream limit was reached.
 	ResourceExhausted
 )
@@ -87,98 +102,123 @@ func errorf(kind ErrorKind, format string, args ...any) *Error {
 	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
 }
 
-// Lookup resolves a handle to a compiled schema.
-type Lookup func(handle string) (*schema.Schema, bool)
-
 // call is one call in flight.
 type call struct {
 	id, tool string
 	v        *validator.Validator
+	profile  schema.Profile
 	bytes    int64
 	done     bool // its result was sent
+	// unnamed marks a provider call whose tool is not named yet: it has no
+	// validator, and held is its text so far.
+	unnamed bool
+	held    []byte
+	keyID   bool // id is the adapter's key, standing in for a provider id
+	// output marks a message output (see BindOutput); fence, when the bind
+	// strips one, and shift, the text bytes before the validator's first.
+	output bool
+	fence  *fence
+	shift  int64
 }
+
+// chunk bounds the argument bytes validated between two looks at the
+// session's context, so that a stream stops soon after its context ends
+// even inside one delta of megabytes.
+const chunk = 4 << 10
 
 // Session is one stream's state. It is not safe for concurrent use: a
 // stream's events arrive in order on one goroutine.
 type Session struct {
+	ctx     context.Context
 	limits  Limits
-	lookup  Lookup
 	emit    func(*Result)
-	tools   map[string]string
+	tools   map[string]Binding
 	calls   map[string]*call
 	order   []*call // open calls in start order, for Close
 	started int
+	held    int64 // bytes held for unnamed calls, all together
+	ignored int64 // argument bytes of calls that had their verdict
 	adapter providerAdapters
+	// output is the binding of message outputs, nil when none is bound.
+	output     *Binding
+	stripFence bool
 }
 
-// NewSession returns a Session that resolves handles with lookup and
-// reports each call's verdict to emit, synchronously.
-func NewSession(limits Limits, lookup Lookup, emit func(*Result)) *Session {
-	return &Session{limits: limits.withDefaults(), lookup: lookup, emit: emit,
-		tools: map[string]string{}, calls: map[string]*call{}}
+// NewSession returns a Session that reports each call's verdict to emit,
+// synchronously. Argument text is
+// validated in chunks of a few KiB with ctx checked before each: once ctx
+// is done, Delta and ProviderEvent stop and return ctx's error (the stream
+// cannot go on).
+func NewSession(ctx context.Context, limits Limits, emit func(*Result)) *Session {
+	return &Session{ctx: ctx, limits: limits.withDefaults(), emit: emit,
+		tools: map[string]Binding{}, calls: map[string]*call{}}
 }
 
-// Bind maps tool names to handles for calls that name a tool. Later binds
-// add to (and override) earlier ones. Every handle must be known.
-func (s *Session) Bind(tools map[string]string) error {
-	for name, h := range tools {
-		if _, ok := s.lookup(h); !ok {
-			return errorf(NotFound, "bind: tool %q names handle %q, which this server does not hold; compile the schema first", name, h)
-		}
-	}
-	for name, h := range tools {
-		s.tools[name] = h
-	}
-	return nil
-}
-
-// Start begins a call, validated against handle when given, or else against
-// the handle bound to toolName. An unknown tool name is the call's verdict
-// (keyword "tool_name", early), not a stream error.
-func (s *Session) Start(callID, toolName, handle string) error {
+// Start begins a call, validated against b when it is not nil, or else
+// against the binding of toolName. An unknown tool name, and a schema this
+// server does not hold, are the call's verdict (keyword "tool_name" or
+// "handle", early), not stream errors.
+func (s *Session) Start(callID, toolName string, b *Binding) error {
 	if callID == "" {
 		return errorf(InvalidArgument, "start: call_id is empty")
 	}
 	if _, ok := s.calls[callID]; ok {
 		return errorf(InvalidArgument, "start: call %q was already started", callID)
 	}
-	c, err := s.startCall(callID, toolName, handle)
+	c, err := s.newCall(callID)
 	if err != nil {
 		return err
 	}
+	s.resolve(c, toolName, b)
 	s.calls[callID] = c
 	return nil
 }
 
-// startCall creates a call and its validator. Provider calls are not in
-// s.calls: their ids are the provider's and may repeat across providers.
-func (s *Session) startCall(callID, toolName, handle string) (*call, error) {
+// newCall counts a call toward MaxCalls and puts it in start order.
+// Provider calls are not in s.calls: their ids are the provider's and may
+// repeat across providers.
+func (s *Session) newCall(callID string) (*call, error) {
 	if s.started >= s.limits.MaxCalls {
 		return nil, errorf(ResourceExhausted, "start: the stream reached its limit of %d calls", s.limits.MaxCalls)
 	}
 	s.started++
-	c := &call{id: callID, tool: toolName}
-	if handle == "" {
-		h, ok := s.tools[toolName]
-		if !ok {
-			// Known at the start, so early: the runtime can stop the call.
-			s.finish(c, true, []schema.Finding{unknownTool(toolName)}, false)
-			return c, nil
-		}
-		handle = h
-	}
-	sch, ok := s.lookup(handle)
-	if !ok {
-		return nil, errorf(NotFound, "start: call %q names handle %q, which this server does not hold; compile the schema first", callID, handle)
-	}
-	c.v = validator.New(sch, s.limits.Validator)
+	c := &call{id: callID}
 	s.order = append(s.order, c)
 	return c, nil
 }
 
-func unknownTool(name string) schema.Finding {
-	return schema.Finding{Code: schema.CodeValidation, Keyword: "tool_name", Offset: 0,
-		Message: fmt.Sprintf("The tool %q is not bound on this stream, so its arguments cannot be validated.", name)}
+// startUnnamed begins a provider call whose tool is not named yet; its text
+// is held (within MaxCallBytes) until name resolves it.
+func (s *Session) startUnnamed(callID string, keyID bool) (*call, error) {
+	c, err := s.newCall(callID)
+	if err != nil {
+		return nil, err
+	}
+	c.unnamed, c.keyID = true, keyID
+	return c, nil
+}
+
+// name resolves an unnamed call once its provider names the tool, and
+// validates the text held for it.
+func (s *Session) name(c *call, callID, toolName string) error {
+	if c.done || !c.unnamed {
+		return nil
+	}
+	if c.keyID && callID != "" {
+		c.id = callID
+	}
+	held := c.held
+	s.release(c)
+	if s.resolve(c, toolName, nil); c.done {
+		return nil
+	}
+	return s.write(c, held)
+}
+
+// release frees the text held for an unnamed call.
+func (s *Session) release(c *call) {
+	s.held -= int64(len(c.held))
+	c.unnamed, c.held = false, nil
 }
 
 // Delta appends a fragment of a call's arguments. Fragments of a call that
@@ -188,26 +228,58 @@ func (s *Session) Delta(callID string, fragment []byte) error {
 	if !ok {
 		return errorf(InvalidArgument, "delta: call %q was not started", callID)
 	}
-	s.delta(c, fragment)
-	return nil
+	return s.delta(c, fragment)
 }
 
-func (s *Session) delta(c *call, fragment []byte) {
+func (s *Session) delta(c *call, fragment []byte) error {
 	if c.done {
-		return
+		s.ignored += int64(len(fragment))
+		return nil
 	}
-	if c.bytes+int64(len(fragment)) > s.limits.MaxCallBytes {
-		c.bytes += int64(len(fragment))
+	n := int64(len(fragment))
+	if c.bytes+n > s.limits.MaxCallBytes {
+		c.bytes += n
 		s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "maxBytes", Offset: s.limits.MaxCallBytes,
 			Message: fmt.Sprintf("The arguments are longer than the limit of %d bytes.", s.limits.MaxCallBytes)}}, false)
-		return
+		return nil
 	}
-	c.bytes += int64(len(fragment))
-	c.v.Write(fragment)
-	if c.v.Rejected() {
-		r := c.v.Result()
-		s.finish(c, true, r.Findings, r.Truncated)
+	if c.unnamed {
+		if s.held+n > s.limits.MaxCallBytes {
+			at := c.bytes + s.limits.MaxCallBytes - s.held
+			c.bytes += n
+			s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "maxBytes", Offset: at,
+				Message: fmt.Sprintf("The stream holds more than the limit of %d bytes of arguments for calls whose tool is not named yet.", s.limits.MaxCallBytes)}}, false)
+			return nil
+		}
+		c.bytes += n
+		s.held += n
+		c.held = append(c.held, fragment...)
+		return nil
 	}
+	c.bytes += n
+	if c.fence != nil {
+		return s.writeFenced(c, fragment)
+	}
+	return s.write(c, fragment)
+}
+
+// write feeds text to c's validator, a chunk at a time with the session's
+// context checked before each, and sends the verdict once it is known. It
+// returns the context's error when the context is done.
+func (s *Session) write(c *call, p []byte) error {
+	for len(p) > 0 {
+		if err := s.ctx.Err(); err != nil {
+			return err
+		}
+		n := min(len(p), chunk)
+		c.v.Write(p[:n])
+		p = p[n:]
+		if c.v.Rejected() {
+			s.verdict(c, true, c.v.Result())
+			return nil
+		}
+	}
+	return nil
 }
 
 // End ends a call and sends its verdict, unless it was sent already.
@@ -224,11 +296,30 @@ func (s *Session) end(c *call) {
 	if c.done {
 		return
 	}
+	if c.output {
+		s.endOutput(c)
+		return
+	}
+	if c.unnamed {
+		s.finish(c, false, []schema.Finding{{Code: schema.CodeValidation, Keyword: "tool_name", Offset: c.bytes,
+			Message: "The call ended without naming its tool, so its arguments cannot be validated."}}, false)
+		return
+	}
 	if c.bytes == 0 {
 		c.v.Write([]byte("{}")) // a call without arguments is a call with none
 	}
-	r := c.v.Close()
-	s.finish(c, false, r.Findings, r.Truncated)
+	s.verdict(c, false, c.v.Close())
+}
+
+// verdict sends the validator's verdict on c. The validator's offsets
+// count from the first byte it was given; a fenced output's from the first
+// byte of its text, shift bytes earlier.
+func (s *Session) verdict(c *call, early bool, r validator.Result) {
+	findings := r.Findings
+	if c.shift > 0 {
+		findings = shifted(findings, c.shift)
+	}
+	s.finish(c, early, findings, r.Truncated)
 }
 
 // Close ends every open call, in start order, as a half-closed stream does:
@@ -243,8 +334,25 @@ func (s *Session) Close() {
 
 // finish sends a call's one result and frees its validator.
 func (s *Session) finish(c *call, early bool, findings []schema.Finding, truncated bool) {
+	if c.unnamed {
+		s.release(c)
+	}
 	c.done = true
-	r := &Result{CallID: c.id, ToolName: c.tool, Findings: findings, Truncated: truncated, Early: early, Bytes: c.bytes}
+	r := &Result{CallID: c.id, ToolName: c.tool, Findings: findings, Truncated: truncated, Early: early, Bytes: c.bytes, Profile: c.profile}
 	s.emit(r)
 	c.v = nil
+}
+
+// shifted returns findings with offsets moved on by n: the validator's
+// offsets count from the first byte it was given, a fenced output's from the
+// first byte of its text.
+func shifted(findings []schema.Finding, n int64) []schema.Finding {
+	out := make([]schema.Finding, len(findings))
+	for i, f := range findings {
+		if f.Offset >= 0 {
+			f.Offset += n
+		}
+		out[i] = f
+	}
+	return out
 }

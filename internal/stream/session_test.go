@@ -1,6 +1,8 @@
 package stream_test
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -19,27 +21,36 @@ const todoSchema = `{"type":"object","properties":{
 
 const emptySchema = `{"type":"object","properties":{}}`
 
-// harness is a session over a tiny store, recording results.
+// harness is a session with "todo" and "noargs" bound, recording results.
 type harness struct {
 	*stream.Session
 	results []stream.Result
-	store   map[string]*schema.Schema
+	// bound holds the compiled schemas: "todo" and "empty".
+	bound map[string]stream.Binding
 }
 
 func newHarness(t *testing.T, limits stream.Limits) *harness {
 	t.Helper()
-	h := &harness{store: map[string]*schema.Schema{}}
+	return newHarnessContext(t, t.Context(), limits)
+}
+
+func newHarnessContext(t *testing.T, ctx context.Context, limits stream.Limits) *harness {
+	t.Helper()
+	h := &harness{bound: map[string]stream.Binding{}}
 	for name, src := range map[string]string{"todo": todoSchema, "empty": emptySchema} {
 		res := schema.Compile(schema.ToolInput, []byte(src))
 		require.Empty(t, res.Errors)
-		h.store["h-"+name] = res.Schema
+		h.bound[name] = stream.Binding{Handle: "h-" + name, Schema: res.Schema}
 	}
-	h.Session = stream.NewSession(limits, func(handle string) (*schema.Schema, bool) {
-		s, ok := h.store[handle]
-		return s, ok
-	}, func(r *stream.Result) { h.results = append(h.results, *r) })
-	require.NoError(t, h.Bind(map[string]string{"todo": "h-todo", "noargs": "h-empty"}))
+	h.Session = stream.NewSession(ctx, limits, func(r *stream.Result) { h.results = append(h.results, *r) })
+	require.NoError(t, h.Bind(map[string]stream.Binding{"todo": h.bound["todo"], "noargs": h.bound["empty"]}))
 	return h
+}
+
+// binding returns the harness's binding of name, for Start.
+func (h *harness) binding(name string) *stream.Binding {
+	b := h.bound[name]
+	return &b
 }
 
 func (h *harness) deltas(t *testing.T, id string, pieces ...string) {
@@ -63,7 +74,7 @@ func kinds(err error) stream.ErrorKind {
 func TestValidCall(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, stream.Limits{})
-	require.NoError(t, h.Start("c1", "todo", ""))
+	require.NoError(t, h.Start("c1", "todo", nil))
 	h.deltas(t, "c1", `{"action":"ad`, `d","status":"pend`, `ing"}`)
 	assert.Empty(t, h.results, "no verdict before the end")
 	require.NoError(t, h.End("c1"))
@@ -81,7 +92,7 @@ func TestEarlyRejectionAndExactlyOneResult(t *testing.T) {
 	h := newHarness(t, stream.Limits{})
 	doc := `{"action":"add","status":"done","content":"x"}`
 	cut := strings.Index(doc, "done") + 1
-	require.NoError(t, h.Start("c1", "todo", ""))
+	require.NoError(t, h.Start("c1", "todo", nil))
 	h.deltas(t, "c1", doc[:cut])
 	require.Len(t, h.results, 1, "rejected at the first impossible byte, before the call ends")
 	r := h.results[0]
@@ -99,7 +110,7 @@ func TestEarlyRejectionAndExactlyOneResult(t *testing.T) {
 func TestUnknownToolIsAVerdict(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, stream.Limits{})
-	require.NoError(t, h.Start("c1", "nope", ""))
+	require.NoError(t, h.Start("c1", "nope", nil))
 	require.Len(t, h.results, 1)
 	assert.Equal(t, "tool_name", h.results[0].Findings[0].Keyword)
 	assert.True(t, h.results[0].Early, "known before the call ends")
@@ -111,8 +122,8 @@ func TestUnknownToolIsAVerdict(t *testing.T) {
 func TestCallWithoutBytesIsAnEmptyObject(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, stream.Limits{})
-	require.NoError(t, h.Start("a", "noargs", ""))
-	require.NoError(t, h.Start("b", "todo", ""))
+	require.NoError(t, h.Start("a", "noargs", nil))
+	require.NoError(t, h.Start("b", "todo", nil))
 	h.deltas(t, "a", "")
 	require.NoError(t, h.End("a"))
 	require.NoError(t, h.End("b"))
@@ -124,8 +135,8 @@ func TestCallWithoutBytesIsAnEmptyObject(t *testing.T) {
 func TestHalfCloseEndsOpenCalls(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, stream.Limits{})
-	require.NoError(t, h.Start("done", "todo", ""))
-	require.NoError(t, h.Start("cut", "todo", ""))
+	require.NoError(t, h.Start("done", "todo", nil))
+	require.NoError(t, h.Start("cut", "todo", nil))
 	h.deltas(t, "done", `{"action":"list"}`)
 	h.deltas(t, "cut", `{"action":"li`)
 	require.NoError(t, h.End("done"))
@@ -141,8 +152,8 @@ func TestHalfCloseEndsOpenCalls(t *testing.T) {
 func TestInterleavedCalls(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, stream.Limits{})
-	require.NoError(t, h.Start("a", "todo", ""))
-	require.NoError(t, h.Start("b", "", "h-todo"))
+	require.NoError(t, h.Start("a", "todo", nil))
+	require.NoError(t, h.Start("b", "", h.binding("todo")))
 	h.deltas(t, "a", `{"act`)
 	h.deltas(t, "b", `{"action":"x`)
 	h.deltas(t, "a", `ion":"clear"}`)
@@ -158,12 +169,11 @@ func TestStreamErrors(t *testing.T) {
 	h := newHarness(t, stream.Limits{MaxCalls: 2})
 	assert.Equal(t, stream.InvalidArgument, kinds(h.Delta("ghost", []byte("{"))))
 	assert.Equal(t, stream.InvalidArgument, kinds(h.End("ghost")))
-	assert.Equal(t, stream.InvalidArgument, kinds(h.Start("", "todo", "")))
-	assert.Equal(t, stream.NotFound, kinds(h.Start("x", "", "h-missing")))
-	assert.Equal(t, stream.NotFound, kinds(h.Bind(map[string]string{"t": "h-missing"})))
-	require.NoError(t, h.Start("a", "todo", ""))
-	assert.Equal(t, stream.InvalidArgument, kinds(h.Start("a", "todo", "")))
-	assert.Equal(t, stream.ResourceExhausted, kinds(h.Start("c", "todo", "")), "MaxCalls counts every call started")
+	assert.Equal(t, stream.InvalidArgument, kinds(h.Start("", "todo", nil)))
+	require.NoError(t, h.Start("a", "todo", nil))
+	assert.Equal(t, stream.InvalidArgument, kinds(h.Start("a", "todo", nil)))
+	require.NoError(t, h.Start("b", "unbound", nil))
+	assert.Equal(t, stream.ResourceExhausted, kinds(h.Start("c", "todo", nil)), "MaxCalls counts every call started, rejected ones too")
 	assert.Equal(t, stream.InvalidArgument, kinds(h.ProviderEvent(provider.Provider(99), []byte(`{}`))))
 	assert.Equal(t, stream.InvalidArgument, kinds(h.ProviderEvent(provider.Anthropic, []byte(`{not json`))))
 }
@@ -171,7 +181,7 @@ func TestStreamErrors(t *testing.T) {
 func TestMaxCallBytes(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, stream.Limits{MaxCallBytes: 16})
-	require.NoError(t, h.Start("a", "todo", ""))
+	require.NoError(t, h.Start("a", "todo", nil))
 	h.deltas(t, "a", `{"action":"add",`, `"content":"a long text"}`)
 	require.Len(t, h.results, 1)
 	r := h.results[0]
@@ -229,4 +239,103 @@ func TestProviderSentinelsAreIgnored(t *testing.T) {
 		assert.NoError(t, h.ProviderEvent(provider.OpenAIChat, []byte(ev)), "%q", ev)
 	}
 	assert.Equal(t, stream.InvalidArgument, kinds(h.ProviderEvent(provider.OpenAIChat, []byte("[DONE"))))
+}
+
+// unnamedChat is an OpenAI Chat chunk with a tool_calls entry at index i
+// that carries argument text but no name (yet).
+func unnamedChat(i int, args string) []byte {
+	return []byte(fmt.Sprintf(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":%d,"function":{"arguments":%q}}]}}]}`, i, args))
+}
+
+// TestUnnamedCallsCountTowardLimits: a call whose provider has not named
+// its tool yet counts toward both stream limits from its first event: it is
+// one of the stream's calls, and the text held for it is bounded.
+func TestUnnamedCallsCountTowardLimits(t *testing.T) {
+	t.Parallel()
+	t.Run("calls", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{MaxCalls: 3})
+		for i := range 3 {
+			require.NoError(t, h.ProviderEvent(provider.OpenAIChat, unnamedChat(i, `{"a":`)))
+		}
+		err := h.ProviderEvent(provider.OpenAIChat, unnamedChat(3, `{"a":`))
+		assert.Equal(t, stream.ResourceExhausted, kinds(err), "the fourth unnamed call passes MaxCalls: %v", err)
+	})
+	t.Run("bytes of one call", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{MaxCallBytes: 16})
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, unnamedChat(0, `{"action":`)))
+		assert.Empty(t, h.results)
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, unnamedChat(0, `"list", "x": 1}`)))
+		require.Len(t, h.results, 1, "rejected while still unnamed")
+		assert.Equal(t, "maxBytes", h.results[0].Findings[0].Keyword)
+		assert.True(t, h.results[0].Early)
+	})
+	t.Run("bytes held by all unnamed calls together", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{MaxCallBytes: 16})
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, unnamedChat(0, `{"action":`)))
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, unnamedChat(1, `{"action":`)))
+		require.Len(t, h.results, 1, "the stream holds at most MaxCallBytes for unnamed calls")
+		assert.Equal(t, "choice0/tool1", h.results[0].CallID)
+		assert.Equal(t, "maxBytes", h.results[0].Findings[0].Keyword)
+	})
+	t.Run("named later, validated with what was held", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{})
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, unnamedChat(0, `{"action":`)))
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat,
+			[]byte(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","function":{"name":"todo","arguments":"\"bad\"}"}}]}}]}`)))
+		require.Len(t, h.results, 1)
+		r := h.results[0]
+		assert.Equal(t, "c1", r.CallID, "the id that came with the name")
+		assert.Equal(t, "todo", r.ToolName)
+		assert.Equal(t, "enum", r.Findings[0].Keyword)
+		assert.Equal(t, int64(len(`{"action":"`)), r.Findings[0].Offset, "the b of \"bad\"")
+	})
+	t.Run("never named", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{})
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, unnamedChat(0, `{}`)))
+		h.Close()
+		require.Len(t, h.results, 1)
+		assert.Equal(t, "tool_name", h.results[0].Findings[0].Keyword)
+		assert.Contains(t, h.results[0].Findings[0].Message, "without naming its tool")
+	})
+}
+
+// TestSchemaNotHeldIsAVerdict: a call whose schema this server does not
+// hold — bound by a handle, or named by one at its start — gets an in-band
+// NOT_FOUND verdict at once; the stream and its other calls go on.
+func TestSchemaNotHeldIsAVerdict(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, stream.Limits{})
+	require.NoError(t, h.Bind(map[string]stream.Binding{"remote": {Handle: "h-remote"}}))
+	require.NoError(t, h.Start("a", "remote", nil))
+	require.NoError(t, h.Start("b", "x", &stream.Binding{Handle: "h-gone"}))
+	require.NoError(t, h.Start("c", "todo", nil))
+	h.deltas(t, "a", `{}`)
+	h.deltas(t, "c", `{"action":"list"}`)
+	require.NoError(t, h.End("c"))
+	require.Len(t, h.results, 3)
+	for i, want := range []string{"bound to the handle \"h-remote\"", "names the handle \"h-gone\""} {
+		r := h.results[i]
+		require.Len(t, r.Findings, 1)
+		assert.Equal(t, schema.CodeNotFound, r.Findings[0].Code)
+		assert.Equal(t, "handle", r.Findings[0].Keyword)
+		assert.Contains(t, r.Findings[0].Message, want)
+		assert.True(t, r.Early)
+	}
+	assert.Equal(t, "remote", h.results[0].ToolName)
+	assert.True(t, h.results[2].Valid(), "the stream goes on")
+}
+
+func TestMaxTools(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, stream.Limits{MaxTools: 3}) // binds todo and noargs
+	require.NoError(t, h.Bind(map[string]stream.Binding{"todo": h.bound["empty"], "third": h.bound["todo"]}), "rebinding a name counts once")
+	err := h.Bind(map[string]stream.Binding{"fourth": h.bound["todo"]})
+	assert.Equal(t, stream.ResourceExhausted, kinds(err))
+	require.NoError(t, h.Start("c", "fourth", nil))
+	assert.Equal(t, "tool_name", h.results[0].Findings[0].Keyword, "a refused bind binds nothing")
 }

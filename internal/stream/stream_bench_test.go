@@ -1,6 +1,7 @@
 package stream_test
 
 import (
+	"context"
 	"strconv"
 	"testing"
 
@@ -30,22 +31,22 @@ func pieceName(piece int) string {
 	return strconv.Itoa(piece)
 }
 
-// editLookup compiles the edit_file schema and resolves every handle to it.
-func editLookup(tb testing.TB) stream.Lookup {
+// editBinding compiles the edit_file schema into a call's binding.
+func editBinding(tb testing.TB) *stream.Binding {
 	tb.Helper()
 	text, err := benchdoc.Schema(fixtures.RepoRoot(tb))
 	require.NoError(tb, err)
 	res := schema.Compile(schema.ToolInput, text)
 	require.Empty(tb, res.Errors)
-	return func(string) (*schema.Schema, bool) { return res.Schema, true }
+	return &stream.Binding{Handle: "edit", Schema: res.Schema}
 }
 
 // streamCall runs one call through a new Session: Start, doc in deltas of
 // piece bytes (0: one delta), End. It returns the call's one result.
-func streamCall(lookup stream.Lookup, doc []byte, piece int) (*stream.Result, error) {
+func streamCall(ctx context.Context, bound *stream.Binding, doc []byte, piece int) (*stream.Result, error) {
 	var got *stream.Result
-	sess := stream.NewSession(stream.Limits{}, lookup, func(r *stream.Result) { got = r })
-	if err := sess.Start("call_1", "", "h"); err != nil {
+	sess := stream.NewSession(ctx, stream.Limits{}, func(r *stream.Result) { got = r })
+	if err := sess.Start("call_1", "", bound); err != nil {
 		return nil, err
 	}
 	if piece == 0 {
@@ -64,13 +65,13 @@ func streamCall(lookup stream.Lookup, doc []byte, piece int) (*stream.Result, er
 // measures a whole valid call: one result, valid, with every byte counted.
 func TestStreamBenchCallsAreValid(t *testing.T) {
 	t.Parallel()
-	lookup := editLookup(t)
+	bound := editBinding(t)
 	for _, sz := range streamBenchSizes {
 		doc := benchdoc.Sized(sz.size)
 		for _, piece := range streamBenchPieces {
 			t.Run(sz.name+"/"+pieceName(piece), func(t *testing.T) {
 				t.Parallel()
-				r, err := streamCall(lookup, doc, piece)
+				r, err := streamCall(t.Context(), bound, doc, piece)
 				require.NoError(t, err)
 				require.NotNil(t, r)
 				require.True(t, r.Valid(), "%+v", r.Findings)
@@ -87,7 +88,7 @@ func TestStreamBenchCallsAreValid(t *testing.T) {
 // overhead, and 1 MiB against 64 KiB that a delta's cost does not grow with
 // what came before. Each op is one call on a new Session.
 func BenchmarkStream(b *testing.B) {
-	lookup := editLookup(b)
+	bound := editBinding(b)
 	for _, sz := range streamBenchSizes {
 		doc := benchdoc.Sized(sz.size)
 		for _, piece := range streamBenchPieces {
@@ -96,7 +97,7 @@ func BenchmarkStream(b *testing.B) {
 				b.ReportAllocs()
 				stop := benchcpu.Start(b)
 				for b.Loop() {
-					r, err := streamCall(lookup, doc, piece)
+					r, err := streamCall(b.Context(), bound, doc, piece)
 					if err != nil || r == nil || !r.Valid() {
 						b.Fatalf("call not valid: %v %+v", err, r)
 					}

@@ -6,6 +6,7 @@ package toolset
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/jsondoc"
@@ -47,13 +48,26 @@ func (r *Result) Findings() []schema.Finding {
 // Code summarizes the tool's findings; CodeNone when it can be enforced.
 func (r *Result) Code() schema.Code { return schema.Summarize(r.Findings()) }
 
-// Compile compiles every tool for profile, in input order. A tool without a
-// name or schema, or whose name occurs more than once, is a VALIDATION
-// finding (its schema is still compiled, so its own findings show too): a
-// runtime could not tell which schema a call to a repeated name must
-// satisfy, so no occurrence of it is enforced.
+// Compile compiles every tool for profile with the default schema
+// options, in input order: Check, then each Result's Compile. A tool without a name or schema, or whose name
+// occurs more than once, is a VALIDATION finding (its schema is still
+// compiled, so its own findings show too): a runtime could not tell which
+// schema a call to a repeated name must satisfy, so no occurrence of it is
+// enforced.
 func Compile(profile schema.Profile, tools []Tool) []Result {
-	count := map[string]int{}
+	results := Check(tools)
+	for i := range results {
+		results[i].Compile(profile, schema.Options{})
+	}
+	return results
+}
+
+// Check returns one Result per tool, in input order, with the problems of
+// the tool itself (no name, a repeated name, no schema) and no schema
+// compiled yet, so that a caller can compile tool by tool (and stop between
+// tools). Repeated names are counted with one map: linear in the tools.
+func Check(tools []Tool) []Result {
+	count := make(map[string]int, len(tools))
 	for _, t := range tools {
 		count[t.Name]++
 	}
@@ -69,11 +83,16 @@ func Compile(profile schema.Profile, tools []Tool) []Result {
 		if t.Schema == nil {
 			r.Problems = append(r.Problems, problem("inputSchema", "This tool has no inputSchema."))
 		}
-		if t.Schema != nil {
-			r.Compiled = schema.Compile(profile, t.Schema)
-		}
 	}
 	return results
+}
+
+// Compile compiles the tool's schema for profile with opts into
+// r.Compiled; a tool without a schema stays as it is.
+func (r *Result) Compile(profile schema.Profile, opts schema.Options) {
+	if r.Schema != nil {
+		r.Compiled = schema.CompileWith(profile, r.Schema, opts)
+	}
 }
 
 func problem(keyword, msg string) schema.Finding {
@@ -127,19 +146,27 @@ func ParseToolsList(data []byte) ([]Tool, error) {
 		tools = append(tools, t)
 	}
 	for _, d := range dups {
-		if !insideSchema(d.Pointer, tools) {
+		if !insideSchema(d.Pointer, prefix, tools) {
 			return nil, &DocumentError{Msg: fmt.Sprintf("the member %q occurs twice in the object at %q", d.Name, d.Pointer)}
 		}
 	}
 	return tools, nil
 }
 
-// insideSchema reports whether pointer lies within some tool's inputSchema.
-func insideSchema(pointer string, tools []Tool) bool {
-	for _, t := range tools {
-		if p := t.Pointer + "/inputSchema"; pointer == p || strings.HasPrefix(pointer, p+"/") {
-			return true
-		}
+// insideSchema reports whether pointer lies within the inputSchema of one of
+// tools, the elements of the array at prefix+"/tools". It reads the tool's
+// index from the pointer, so it costs the pointer's length whatever the
+// number of tools (comparing each repetition with every tool made a list of
+// 90,000 tools with repeated members take minutes).
+func insideSchema(pointer, prefix string, tools []Tool) bool {
+	rest, ok := strings.CutPrefix(pointer, prefix+"/tools/")
+	if !ok {
+		return false
 	}
-	return false
+	index, rest, _ := strings.Cut(rest, "/")
+	i, err := strconv.Atoi(index)
+	if err != nil || i < 0 || i >= len(tools) || strconv.Itoa(i) != index || tools[i].Schema == nil {
+		return false
+	}
+	return rest == "inputSchema" || strings.HasPrefix(rest, "inputSchema/")
 }

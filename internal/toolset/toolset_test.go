@@ -3,12 +3,14 @@ package toolset_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -142,6 +144,10 @@ func TestParseToolsListErrors(t *testing.T) {
 			`the member "tools" occurs twice in the object at ""`},
 		{"a member twice in another member of a tool", `{"tools": [{"name": "a", "annotations": {"x": 1, "x": 1}, "inputSchema": {}}]}`,
 			`the member "x" occurs twice in the object at "/tools/0/annotations"`},
+		{"a member twice in a member named like inputSchema", `{"tools": [{"name": "a", "inputSchemas": {"x": 1, "x": 1}, "inputSchema": {}}]}`,
+			`the member "x" occurs twice in the object at "/tools/0/inputSchemas"`},
+		{"a member twice in a tool without an inputSchema", `{"tools": [{"name": "a", "inputSchema": {}}, {"name": "b", "x": {"y": 1, "y": 1}}]}`,
+			`the member "y" occurs twice in the object at "/tools/1/x"`},
 		{"a member twice beside the tools", `{"tools": [{"name": "a", "inputSchema": {}}], "_meta": {"x": 1, "x": 2}}`,
 			`the member "x" occurs twice in the object at "/_meta"`},
 		{"a member twice outside a schema and another inside one", `{"tools": [{"name": "a", "inputSchema": {"type": "object", "type": "object"}}, {"name": "b", "name": "b"}]}`,
@@ -343,11 +349,11 @@ func TestNumbersStayExact(t *testing.T) {
 	assert.Equal(t, above.Canonical, respelled.Canonical)
 }
 
-// mcpFixtures returns every tools/list document of the shared MCP fixtures,
-// by file name, or skips when they are absent.
+// mcpFixtures returns every tools/list document of testdata/mcp-tools, by
+// file name.
 func mcpFixtures(t *testing.T) map[string][]byte {
 	t.Helper()
-	dir := fixtures.Shared(t, "fixtures/mcp-tools")
+	dir := fixtures.Testdata(t, "mcp-tools")
 	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	require.NoError(t, err)
 	require.NotEmpty(t, paths)
@@ -629,4 +635,44 @@ func TestOwnToolsLists(t *testing.T) {
 		{u("type", "/properties/type")},
 		{fixtures.Malformed("inputSchema", "")},
 	}, got)
+}
+
+// repeatedMembers returns a tools/list result of n tools whose schemas each
+// repeat a member: every repetition is checked against the tools.
+func repeatedMembers(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"tools": [`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"name": "t%d", "inputSchema": {"type": "object", "type": "object"}}`, i)
+	}
+	b.WriteString(`]}`)
+	return []byte(b.String())
+}
+
+// TestParseToolsListManyRepeatedMembers reads 90,000 tools whose schemas
+// each repeat a member (issue 9, finding 6: every repetition was compared
+// with every tool, and such a list took 161 s). Reading it is linear now,
+// a fraction of a second; the generous limit only keeps a regression from
+// hanging the run, and the old comparison overran it several times over.
+func TestParseToolsListManyRepeatedMembers(t *testing.T) {
+	t.Parallel()
+	const n = 90_000
+	doc := repeatedMembers(n)
+	done := make(chan error, 1)
+	go func() {
+		tools, err := toolset.ParseToolsList(doc)
+		if err == nil && len(tools) != n {
+			err = fmt.Errorf("%d tools, want %d", len(tools), n)
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("reading %d tools (%d bytes) with repeated members took over 30s: the check is not linear", n, len(doc))
+	}
 }

@@ -13,6 +13,9 @@ import (
 // startInPlace starts e's in-place kids on its value.
 func (v *Validator) startInPlace(e *eval) {
 	n := e.node
+	if !n.InPlace {
+		return
+	}
 	fr := e.fr
 	for _, s := range n.AllOf {
 		v.attach(fr, s, e, relAnd, 0)
@@ -114,7 +117,7 @@ func (v *Validator) checkConditional(e *eval, off int64) {
 	}
 	if branch != nil && st == failed && !e.conditionReported {
 		e.conditionReported = true
-		v.violate(e, violation{keyword: keyword, node: e.node, off: off, reason: v.reason(branch)})
+		v.violate(e, violation{keyword: keyword, node: e.node, off: off, reason: v.reason(e, branch, off)})
 	}
 }
 
@@ -127,42 +130,83 @@ func (v *Validator) checkDependent(e *eval, i int, off int64) {
 		return
 	}
 	e.obj.markDependentReported(i)
-	v.violate(e, violation{keyword: "dependentSchemas", node: e.node, off: off, name: e.node.Keys[d.Key].Name, reason: v.reason(k)})
+	v.violate(e, violation{keyword: "dependentSchemas", node: e.node, off: off, name: e.node.Keys[d.Key].Name, reason: v.reason(e, k, off)})
 }
 
-// branchViolation explains a failed anyOf or oneOf of e: the branches that
-// matched (oneOf, two or more), or why each failed.
+// branchViolation is a failed anyOf or oneOf of e, decided by the last
+// branch to decide: the latest of the failures when none matched, the
+// latest of the matches otherwise. Only a reporting evaluation explains
+// it (which branches matched, why each failed): explanations are built
+// only for findings.
 func (v *Validator) branchViolation(e *eval, keyword string, off int64) violation {
-	out := &branchOutcome{}
 	rel := relAnyOf
-	branches := e.node.AnyOf
 	if keyword == "oneOf" {
-		rel, branches = relOneOf, e.node.OneOf
+		rel = relOneOf
 	}
-	// Decided by the last branch to decide: the latest of the failures
-	// when none matched, the latest of the matches otherwise.
 	var failedAt, passedAt int64 = -1, -1
+	for _, k := range e.kids {
+		if k.rel != rel {
+			continue
+		}
+		switch k.e.status {
+		case passed:
+			passedAt = max(passedAt, v.decidedAt(k.e))
+		case failed:
+			failedAt = max(failedAt, v.decidedAt(k.e))
+		}
+	}
+	switch {
+	case rel == relOneOf && e.onePassed > 1: // positions, not branches: a branch may stand for several
+		off = passedAt
+	case failedAt >= 0:
+		off = failedAt
+	}
+	vio := violation{keyword: keyword, node: e.node, off: off, count: int64(e.onePassed)}
+	if e.report && v.keeps(off) {
+		vio.branches = v.outcome(e, rel, 1)
+	}
+	return vio
+}
+
+// outcome explains e's anyOf or oneOf branches, nested depth levels deep
+// in a message: the positions that matched, and why each failed branch
+// failed (for at most maxReasons+1 branches).
+func (v *Validator) outcome(e *eval, rel relation, depth int) *branchOutcome {
+	out := &branchOutcome{}
+	branches := e.node.AnyOf
+	if rel == relOneOf {
+		branches = e.node.OneOf
+	}
 	for i, b := range branches {
 		k, st := kidStatus(e, rel, int32(i))
 		switch {
 		case st == passed:
 			out.matched = append(out.matched, b.Positions...)
-			passedAt = max(passedAt, v.decidedAt(k))
 		case st == failed:
-			if len(out.reasons) <= maxReasons {
-				out.reasons = append(out.reasons, *v.reason(k))
+			if out.failed++; len(out.reasons) <= maxReasons {
+				out.reasons = append(out.reasons, v.explain(k, depth))
+				out.branchOf = append(out.branchOf, i)
 			}
-			failedAt = max(failedAt, v.decidedAt(k))
 		}
 	}
-	switch {
-	case len(out.matched) > 1:
-		sortInts(out.matched)
-		off = passedAt
-	case failedAt >= 0:
-		off = failedAt
+	sortInts(out.matched)
+	return out
+}
+
+// explain returns the violation that failed k, with its own branches
+// explained when it is an anyOf or oneOf and the message has room for
+// another level.
+func (v *Validator) explain(k *eval, depth int) violation {
+	r := k.fail
+	if r.branches == nil && depth < maxNesting && r.node == k.node {
+		switch r.keyword {
+		case "anyOf":
+			r.branches = v.outcome(k, relAnyOf, depth+1)
+		case "oneOf":
+			r.branches = v.outcome(k, relOneOf, depth+1)
+		}
 	}
-	return violation{keyword: keyword, node: e.node, off: off, branches: out}
+	return r
 }
 
 func sortInts(xs []int) {

@@ -1,9 +1,5 @@
 package validator
 
-import (
-	"github.com/toolgate/toolgate/internal/schema"
-)
-
 // This file holds the array keywords: prefixItems, items (and the older
 // dialects' array form and additionalItems), contains with min/maxContains,
 // min/maxItems and uniqueItems.
@@ -18,16 +14,14 @@ type arrState struct {
 	uneval        []unevalRecord
 }
 
-// recycle returns the state cleared, keeping its buffers.
-func (a arrState) recycle() arrState { return arrState{uneval: a.uneval[:0]} }
-
-// arrayChecks reports whether n checks an array's content.
-func arrayChecks(n *schema.Node) bool {
-	return len(n.PrefixItems) > 0 || n.Items != nil || n.Contains != nil || n.MinItems >= 0 ||
-		n.MaxItems >= 0 || n.UniqueItems || n.UnevaluatedItems != nil || n.Enum != nil || n.Const != nil
-}
+// reset clears the state, keeping its buffers.
+func (a *arrState) reset() { *a = arrState{uneval: a.uneval[:0]} }
 
 func (v *Validator) startArray(e *eval) {
+	if e.arr == nil {
+		e.arr = &arrState{}
+	}
+	e.arr.reset()
 	if e.node.UniqueItems && v.frames[e.fr].unique == nil {
 		v.frames[e.fr].unique = map[uint64]struct{}{}
 		v.hashing++

@@ -26,6 +26,9 @@ func choiceSets(n *schema.Node) [2]struct {
 // startChoices checks enum and const at the value's first byte: what its
 // kind alone decides, and the set-up of what its content decides.
 func (v *Validator) startChoices(e *eval) {
+	if e.node.Enum == nil && e.node.Const == nil {
+		return
+	}
 	f := &v.frames[e.fr]
 	for i, c := range choiceSets(e.node) {
 		if c.set == nil {

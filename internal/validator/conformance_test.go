@@ -20,10 +20,10 @@ import (
 )
 
 // The conformance test runs the official JSON-Schema-Test-Suite for draft
-// 2020-12 (top-level files of ../shared/conformance/json-schema-test-suite/
-// draft2020-12, see its PROVENANCE.md) through the tool input profile. The
-// profile's root must be an object schema, so each group's schema S (root
-// $schema dropped) is wrapped as
+// 2020-12 (top-level files of the repository's
+// testdata/json-schema-test-suite/draft2020-12, see its PROVENANCE.md)
+// through the tool input profile. The profile's root must be an object
+// schema, so each group's schema S (root $schema dropped) is wrapped as
 //
 //	{"type":"object","properties":{"v":S},"required":["v"]}
 //
@@ -62,7 +62,7 @@ type confGroup struct {
 
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	dir := fixtures.Shared(t, filepath.Join("conformance", "json-schema-test-suite", "draft2020-12"))
+	dir := fixtures.Testdata(t, filepath.Join("json-schema-test-suite", "draft2020-12"))
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files, "no suite files in %s", dir)

@@ -82,10 +82,13 @@ type eval struct {
 	onePassed            int32 // oneOf positions decided passed
 	conditionReported    bool  // then or else already failed e
 
+	// The state of the keywords of the value's kind. The object, array
+	// and number states are allocated the first time this evaluation (which
+	// is recycled) meets such a value, and kept.
 	str     strState
-	num     numState
-	obj     objState
-	arr     arrState
+	num     *numState
+	obj     *objState
+	arr     *arrState
 	capture int32 // index of its enum/const capture in Validator.caps, or -1
 }
 
@@ -100,12 +103,14 @@ func (v *Validator) newEval(node *schema.Node, fr int32, report bool) *eval {
 	var e *eval
 	if n := len(v.free); n > 0 {
 		e, v.free = v.free[n-1], v.free[:n-1]
-		subs, kids, obj, arr := e.subs[:0], e.kids[:0], e.obj.recycle(), e.arr.recycle()
-		*e = eval{subs: subs, kids: kids, obj: obj, arr: arr}
 	} else {
 		e = &eval{}
 	}
+	// Field by field: the kind states are reset by start, for the kind met.
 	e.node, e.fr, e.report, e.capture = node, fr, report, -1
+	e.status, e.dead, e.ownDone, e.settled, e.endOff, e.pendingKids = pending, false, false, false, 0, 0
+	e.subs, e.kids = e.subs[:0], e.kids[:0]
+	e.anyFailed, e.oneFailed, e.anyPassed, e.onePassed, e.conditionReported = 0, 0, false, 0, false
 	return e
 }
 
@@ -171,8 +176,11 @@ func (v *Validator) start(e *eval) {
 	}
 	switch f.kind {
 	case jsontok.String:
-		e.str = strState{choiceFail: [2]int64{-1, -1}, maxFail: -1}
+		v.startString(e)
 	case jsontok.Number:
+		if e.num == nil {
+			e.num = &numState{}
+		}
 		v.startNumber(e)
 	case jsontok.Object:
 		v.startObject(e)
@@ -190,21 +198,28 @@ func (v *Validator) start(e *eval) {
 // needsContent reports whether e's node checks anything past the value's
 // first byte.
 func (v *Validator) needsContent(e *eval) bool {
-	n := e.node
 	if e.capture >= 0 {
 		return true
 	}
-	switch v.frames[e.fr].kind {
-	case jsontok.String:
-		return stringChecks(n)
-	case jsontok.Number:
-		return numberChecks(n)
+	return e.node.Checks&kindType(v.frames[e.fr].kind) != 0
+}
+
+// kindType is the type bit of a value kind, as Node.Checks and
+// Node.Trivial use them (TypeNumber for every number).
+func kindType(kind jsontok.Kind) schema.Types {
+	switch kind {
 	case jsontok.Object:
-		return objectChecks(n)
+		return schema.TypeObject
 	case jsontok.Array:
-		return arrayChecks(n)
+		return schema.TypeArray
+	case jsontok.String:
+		return schema.TypeString
+	case jsontok.Number:
+		return schema.TypeNumber
+	case jsontok.True, jsontok.False:
+		return schema.TypeBoolean
 	}
-	return false
+	return schema.TypeNull
 }
 
 // typeAllows reports whether a value of kind can satisfy types. Integer is
@@ -315,7 +330,7 @@ func (v *Validator) onKid(e, k *eval, rel relation, arg int32) {
 		v.onContains(e, k)
 	case relPropertyNames:
 		if k.status == failed {
-			v.violate(e, violation{keyword: "propertyNames", node: e.node, off: k.fail.off, reason: v.reason(k)})
+			v.violate(e, violation{keyword: "propertyNames", node: e.node, off: k.fail.off, reason: v.reason(e, k, k.fail.off)})
 		}
 	case relUnevaluated:
 		v.onUnevaluated(e, k, arg)
@@ -332,9 +347,14 @@ func (v *Validator) kidFailed(e, k *eval) {
 	v.decide(e, failed)
 }
 
-// reason returns the violation that failed a pass/fail kid.
-func (v *Validator) reason(k *eval) *violation {
-	r := k.fail
+// reason returns why kid k failed, for a violation of e at off; nil
+// unless that violation becomes a finding that is kept (only kept findings
+// are explained, so explaining costs nothing once the cap is reached).
+func (v *Validator) reason(e, k *eval, off int64) *violation {
+	if !e.report || !v.keeps(off) {
+		return nil
+	}
+	r := v.explain(k, 1)
 	return &r
 }
 
@@ -349,6 +369,8 @@ func (v *Validator) settle(e *eval) {
 		return
 	}
 	e.settled = true
-	v.settleUnevaluated(e)
+	if e.node.UnevaluatedProperties != nil || e.node.UnevaluatedItems != nil {
+		v.settleUnevaluated(e)
+	}
 	v.decide(e, passed)
 }

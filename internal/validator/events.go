@@ -18,7 +18,9 @@ func (h *events) Begin(kind jsontok.Kind, off int64) {
 	}
 	v.track.beginValue()
 	v.caps.begin(v, kind, off)
-	v.applyQueued()
+	if len(v.early) > 0 {
+		v.applyQueued()
+	}
 	var entries []entry
 	switch parent := v.top(); {
 	case parent < 0:
@@ -30,18 +32,62 @@ func (h *events) Begin(kind jsontok.Kind, off int64) {
 	default:
 		entries = v.memberEntries
 	}
+	if v.trivial(kind, entries) {
+		// Every subschema accepts the value at its first byte and none is
+		// told about it: no frame, no evaluation, no text.
+		v.skipping = true
+		if kind == jsontok.String || kind == jsontok.Number {
+			v.tok.SkipText()
+		}
+		return
+	}
 	if kind == jsontok.Number {
 		v.num.Reset(v.schema.MaxDigits + 1)
 	}
 	fr := v.push(kind, off, false, entries)
 	v.hashBegin(fr)
-	if kind == jsontok.Object || kind == jsontok.Array {
+	switch kind {
+	case jsontok.Object, jsontok.Array:
 		v.track.push(kind == jsontok.Object)
-		return
-	}
-	if kind != jsontok.String && kind != jsontok.Number {
+	case jsontok.String, jsontok.Number:
+		if !v.readsText(fr) {
+			v.tok.SkipText()
+		}
+	default:
 		v.endValue(kind, off) // a literal is whole at its first byte
 	}
+}
+
+// trivial reports whether a scalar value of kind needs nothing beyond its
+// first byte: it is a member or element, every subschema applied to it
+// accepts it there and is a plain "must match" (so its passing changes
+// nothing for its parent), and no capture or content hash follows it.
+func (v *Validator) trivial(kind jsontok.Kind, entries []entry) bool {
+	if kind == jsontok.Object || kind == jsontok.Array || v.top() < 0 || v.caps.live > 0 || v.hashing > 0 {
+		return false
+	}
+	t := kindType(kind)
+	for _, en := range entries {
+		if en.rel != relChild || en.node.Trivial&t == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// readsText reports whether anything needs the text of the string or
+// number of frame fr: an evaluation still listening, an enum capture or a
+// content hash.
+func (v *Validator) readsText(fr int32) bool {
+	if v.caps.live > 0 || v.hashing > 0 {
+		return true
+	}
+	for _, e := range v.frames[fr].evals {
+		if e.listening() {
+			return true
+		}
+	}
+	return false
 }
 
 // BeginKey implements jsontok.Handler.
@@ -53,7 +99,9 @@ func (h *events) BeginKey(off int64) {
 	v.track.beginKey()
 	v.inKey = true
 	v.caps.beginKey(v, off)
-	v.applyQueued()
+	if len(v.early) > 0 {
+		v.applyQueued()
+	}
 	v.hashBeginKey()
 	obj := v.top()
 	var names []entry
@@ -77,7 +125,9 @@ func (h *events) Text(p []byte, off int64, raw bool) {
 	}
 	v.caps.text(v, p, off, raw, v.inKey)
 	v.textEvals(p, off, raw)
-	v.applyQueued()
+	if len(v.early) > 0 {
+		v.applyQueued()
+	}
 }
 
 // textEvals hands a piece of text to the evaluations that read it.
@@ -115,7 +165,9 @@ func (h *events) EndKey(off int64) {
 		return
 	}
 	v.caps.endKey(v, off)
-	v.applyQueued()
+	if len(v.early) > 0 {
+		v.applyQueued()
+	}
 	v.inKey = false
 	obj := v.top()
 	if v.keyFrame {
@@ -144,8 +196,14 @@ func (h *events) End(kind jsontok.Kind, off int64) {
 	if v.stopped(off) {
 		return
 	}
+	if v.skipping {
+		v.skipping = false // a trivial scalar (see trivial)
+		return
+	}
 	v.caps.end(v, kind, off)
-	v.applyQueued()
+	if len(v.early) > 0 {
+		v.applyQueued()
+	}
 	if kind == jsontok.True || kind == jsontok.False || kind == jsontok.Null {
 		return // ended at its first byte
 	}

@@ -14,7 +14,8 @@ type frame struct {
 	pathDepth int   // the value's depth on the tracker's path
 	isKey     bool  // a member name, evaluated by propertyNames
 	evals     []*eval
-	byNode    map[*schema.Node]*eval // evals by node, once there are many
+	byNode    map[*schema.Node]*eval // evals by node, once there are many (kept for the next value)
+	indexed   bool                   // byNode holds this value's evals
 	index     int64                  // arrays: elements begun so far
 
 	// What the evaluations of a string need from its text, decided at its
@@ -28,7 +29,6 @@ type frame struct {
 	// unique holds the content hashes of the elements of an array that
 	// some evaluation requires to be unique, or is nil.
 	unique map[uint64]struct{}
-	hash   contentHash // the value's content hash, while hashing
 
 	// hasUnevaluated is set when an evaluation of the object or array has
 	// unevaluatedProperties or unevaluatedItems: cover then holds, as bits
@@ -44,7 +44,7 @@ const smallFrame = 8
 
 // find returns the evaluation of node on the frame's value, or nil.
 func (f *frame) find(node *schema.Node) *eval {
-	if f.byNode != nil {
+	if f.indexed {
 		return f.byNode[node]
 	}
 	for _, e := range f.evals {
@@ -61,13 +61,16 @@ func (f *frame) add(e *eval) {
 	f.evals = append(f.evals, e)
 	f.hasUnevaluated = f.hasUnevaluated || e.node.UnevaluatedProperties != nil || e.node.UnevaluatedItems != nil
 	switch {
-	case f.byNode != nil:
+	case f.indexed:
 		f.byNode[e.node] = e
 	case len(f.evals) > smallFrame:
-		f.byNode = make(map[*schema.Node]*eval, 2*len(f.evals))
+		if f.byNode == nil {
+			f.byNode = make(map[*schema.Node]*eval, 2*len(f.evals))
+		}
 		for _, x := range f.evals {
 			f.byNode[x.node] = x
 		}
+		f.indexed = true
 	}
 }
 
@@ -89,9 +92,11 @@ func (v *Validator) push(kind jsontok.Kind, off int64, isKey bool, entries []ent
 	}
 	fr := int32(len(v.frames) - 1)
 	f := &v.frames[fr]
-	evals, text, cover, bits := f.evals[:0], f.text[:0], f.cover[:0], f.bits[:0]
-	*f = frame{kind: kind, off: off, pathDepth: len(v.track.levels), isKey: isKey,
-		evals: evals, text: text, cover: cover, bits: bits}
+	// Field by field, keeping the buffers (pop cleared evals and byNode).
+	f.kind, f.off, f.pathDepth, f.isKey, f.index = kind, off, len(v.track.levels), isKey, 0
+	f.excerpt.reset()
+	f.wantLength, f.length, f.wantText, f.text = false, 0, false, f.text[:0]
+	f.hasUnevaluated, f.cover, f.bits = false, f.cover[:0], f.bits[:0]
 	for _, en := range entries {
 		v.attach(fr, en.node, en.parent, en.rel, en.arg)
 		v.steps++
@@ -106,11 +111,12 @@ func (v *Validator) pop() {
 	fr := v.top()
 	f := &v.frames[fr]
 	v.caps.drop(fr)
-	for _, e := range f.evals {
-		v.free = append(v.free, e)
-	}
+	v.free = append(v.free, f.evals...)
 	clear(f.evals)
-	f.evals, f.byNode, f.unique = f.evals[:0], nil, nil
+	if f.indexed {
+		clear(f.byNode)
+	}
+	f.evals, f.indexed, f.unique = f.evals[:0], false, nil
 	v.frames = v.frames[:len(v.frames)-1]
 }
 
@@ -131,7 +137,7 @@ func (v *Validator) prepareText(fr int32) {
 		n := e.node
 		if f.kind == jsontok.String {
 			f.wantLength = f.wantLength || n.MinLength >= 0 || n.MaxLength >= 0
-			f.wantText = f.wantText || n.Pattern != nil || n.Format != nil
+			f.wantText = f.wantText || n.Format != nil
 		}
 	}
 }

@@ -15,17 +15,28 @@ func (mt *matcher) reset(n int) { mt.lo, mt.hi, mt.pos, mt.dead = 0, n, 0, false
 
 // feed narrows the range by p and returns the index in p of the byte that
 // left no candidate, or -1 while candidates remain (or had already run out).
-// With no names at all, the first byte leaves none.
-func (mt *matcher) feed(names []string, p []byte) int {
+// With no names at all, the first byte leaves none. Each probe of the
+// binary searches is counted in *steps.
+func (mt *matcher) feed(names []string, p []byte, steps *int64) int {
 	if mt.dead {
 		return -1
 	}
 	for i, b := range p {
 		lo, hi, pos := mt.lo, mt.hi, mt.pos
+		if hi-lo == 1 { // one candidate left: compare, no search
+			*steps++
+			if s := names[lo]; len(s) > pos && s[pos] == b {
+				mt.pos++
+				continue
+			}
+			mt.dead = true
+			return i
+		}
 		// Within [lo, hi) every name has the same pos bytes; the ones that
 		// end there come first, then they are ordered by their byte at pos.
 		first, end := lo, hi
 		for first < end { // the first name with a byte >= b at pos
+			*steps++
 			mid := int(uint(first+end) >> 1)
 			if s := names[mid]; len(s) > pos && s[pos] >= b {
 				end = mid
@@ -35,6 +46,7 @@ func (mt *matcher) feed(names []string, p []byte) int {
 		}
 		end = hi
 		for l := first; l < end; { // the first name with a byte > b at pos
+			*steps++
 			mid := int(uint(l+end) >> 1)
 			if names[mid][pos] > b {
 				end = mid

@@ -28,12 +28,6 @@ type boundFailure struct {
 	off     int64
 }
 
-// numberChecks reports whether n checks a number's content.
-func numberChecks(n *schema.Node) bool {
-	return n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil || n.ExclusiveMaximum != nil ||
-		n.MultipleOf != nil || n.Types&schema.TypeNumber == 0 || n.Enum != nil || n.Const != nil
-}
-
 // hasBounds reports whether n has a bound that the digits may decide
 // before the number ends.
 func hasBounds(n *schema.Node) bool {
@@ -129,7 +123,7 @@ func (v *Validator) numberChoicesText(e *eval, p []byte, off int64, before int) 
 		if !e.num.choiceOn[i] || e.num.choiceFail[i] >= 0 {
 			continue
 		}
-		if j := e.num.choice[i].feed(c.set, p); j >= 0 {
+		if j := e.num.choice[i].feed(c.set, p, &v.steps); j >= 0 {
 			e.num.choiceFail[i] = off + int64(j)
 			v.violateEarly(e, c.keyword, e.num.choiceFail[i], before+j+1)
 		}
@@ -192,8 +186,9 @@ func (m *numMatcher) reset(set *schema.Enum) {
 }
 
 // feed reads a piece of number text and returns the index in p of the
-// byte after which no choice is possible, or -1.
-func (m *numMatcher) feed(set *schema.Enum, p []byte) int {
+// byte after which no choice is possible, or -1. Each probe of the binary
+// searches is counted in *steps.
+func (m *numMatcher) feed(set *schema.Enum, p []byte, steps *int64) int {
 	if m.dead || m.inExp {
 		return -1
 	}
@@ -201,7 +196,7 @@ func (m *numMatcher) feed(set *schema.Enum, p []byte) int {
 		switch {
 		case c == '-' && !m.signSeen:
 			m.signSeen = true
-			m.lo = m.positives(set)
+			m.lo = m.positives(set, steps)
 			continue
 		case c == '.':
 			continue
@@ -215,7 +210,7 @@ func (m *numMatcher) feed(set *schema.Enum, p []byte) int {
 		}
 		if !m.signSeen {
 			m.signSeen = true
-			m.hi = m.positives(set)
+			m.hi = m.positives(set, steps)
 		}
 		if c == '0' && !m.started {
 			if !set.HasZero && m.lo >= m.hi {
@@ -224,7 +219,7 @@ func (m *numMatcher) feed(set *schema.Enum, p []byte) int {
 			}
 			continue
 		}
-		m.narrow(set, c)
+		m.narrow(set, c, steps)
 		if c != '0' {
 			m.started = true
 			m.tail = m.lo < m.hi && len(set.Numbers[set.NumberDigits[m.lo]].Digits) == m.pos
@@ -239,9 +234,10 @@ func (m *numMatcher) feed(set *schema.Enum, p []byte) int {
 
 // positives returns the index in NumberDigits of the first negative
 // choice.
-func (m *numMatcher) positives(set *schema.Enum) int {
+func (m *numMatcher) positives(set *schema.Enum, steps *int64) int {
 	lo, hi := 0, len(set.NumberDigits)
 	for lo < hi {
+		*steps++
 		mid := int(uint(lo+hi) >> 1)
 		if set.Numbers[set.NumberDigits[mid]].Neg {
 			hi = mid
@@ -253,10 +249,11 @@ func (m *numMatcher) positives(set *schema.Enum) int {
 }
 
 // narrow keeps the choices whose digits continue D with c.
-func (m *numMatcher) narrow(set *schema.Enum, c byte) {
+func (m *numMatcher) narrow(set *schema.Enum, c byte, steps *int64) {
 	digits := func(i int) []byte { return set.Numbers[set.NumberDigits[i]].Digits }
 	first, end := m.lo, m.hi
 	for first < end {
+		*steps++
 		mid := int(uint(first+end) >> 1)
 		if d := digits(mid); len(d) > m.pos && d[m.pos] >= c {
 			end = mid
@@ -266,6 +263,7 @@ func (m *numMatcher) narrow(set *schema.Enum, c byte) {
 	}
 	end = m.hi
 	for l := first; l < end; {
+		*steps++
 		mid := int(uint(l+end) >> 1)
 		if digits(mid)[m.pos] > c {
 			end = mid

@@ -1,6 +1,7 @@
 package validator
 
 import (
+	"github.com/toolgate/toolgate/internal/pattern"
 	"github.com/toolgate/toolgate/internal/schema"
 )
 
@@ -14,18 +15,19 @@ import (
 // objState is one evaluation's progress through an object.
 type objState struct {
 	keys      matcher
-	keyFailAt int64    // where the current name left every name of a closed object, or -1
-	seen      []uint64 // Keys seen, as bits
-	required  int      // required Keys seen
-	count     int64    // members so far
-	covers    bool     // some keyword of the node evaluates the current member
-	dependent []uint64 // dependentSchemas entries already reported, as bits
+	keySet    pattern.SetMatcher // the patternProperties, over the current name
+	keyFailAt int64              // where the current name left every name and pattern of a closed object, or -1
+	seen      []uint64           // Keys seen, as bits
+	required  int                // required Keys seen
+	count     int64              // members so far
+	covers    bool               // some keyword of the node evaluates the current member
+	dependent []uint64           // dependentSchemas entries already reported, as bits
 	uneval    []unevalRecord
 }
 
-// recycle returns the state cleared, keeping its buffers.
-func (o objState) recycle() objState {
-	return objState{seen: o.seen[:0], dependent: o.dependent[:0], uneval: o.uneval[:0]}
+// reset clears the state, keeping its buffers.
+func (o *objState) reset() {
+	*o = objState{seen: o.seen[:0], dependent: o.dependent[:0], uneval: o.uneval[:0], keyFailAt: -1}
 }
 
 func (o *objState) hasSeen(i int) bool { return o.seen[i/64]&(1<<(i%64)) != 0 }
@@ -41,18 +43,14 @@ func (o *objState) markDependentReported(i int) {
 	o.dependent[i/64] |= 1 << (i % 64)
 }
 
-// objectChecks reports whether n checks an object's content.
-func objectChecks(n *schema.Node) bool {
-	return len(n.Keys) > 0 || len(n.RequiredForbidden) > 0 || n.PatternProperties != nil ||
-		n.Additional != nil || n.PropertyNames != nil || n.MinProperties >= 0 || n.MaxProperties >= 0 ||
-		len(n.DependentSchemas) > 0 || n.UnevaluatedProperties != nil || n.Enum != nil || n.Const != nil
-}
-
 func (v *Validator) startObject(e *eval) {
+	if e.obj == nil {
+		e.obj = &objState{}
+	}
+	e.obj.reset()
 	for range (len(e.node.Keys) + 63) / 64 {
 		e.obj.seen = append(e.obj.seen, 0)
 	}
-	e.obj.keyFailAt = -1
 }
 
 // closed reports whether n refuses every member that no property or
@@ -68,6 +66,9 @@ func (v *Validator) beginMember(e *eval, off int64, names []entry) []entry {
 	}
 	e.obj.count++
 	e.obj.keys.reset(len(n.KeyNames))
+	if pp := n.PatternProperties; pp != nil {
+		e.obj.keySet.Reset(pp.Set)
+	}
 	e.obj.keyFailAt = -1
 	if n.PropertyNames != nil {
 		names = append(names, entry{node: n.PropertyNames, parent: e, rel: relPropertyNames})
@@ -75,17 +76,29 @@ func (v *Validator) beginMember(e *eval, off int64, names []entry) []entry {
 	return names
 }
 
-// memberNameText narrows e's names by a piece of the current member name.
+// memberNameText narrows e's names and patterns by a piece of the current
+// member name. A closed object rejects the name at the first byte after
+// which neither a declared name nor a pattern can match it.
 func (v *Validator) memberNameText(e *eval, p []byte, off int64, raw bool) {
-	n := e.node
-	i := e.obj.keys.feed(n.KeyNames, p)
-	if i < 0 || e.obj.keyFailAt >= 0 || !closed(n) || n.PatternProperties != nil {
+	n, o := e.node, e.obj
+	iName := o.keys.feed(n.KeyNames, p, &v.steps)
+	iSet, setDead := -1, true
+	if pp := n.PatternProperties; pp != nil {
+		if !o.keySet.Dead() {
+			iSet = o.keySet.Write(p)
+		}
+		setDead = o.keySet.Dead()
+	}
+	if !closed(n) || o.keyFailAt >= 0 || !o.keys.dead || !setDead {
 		return
 	}
-	e.obj.keyFailAt = byteOffset(off, i, raw)
+	// Both are dead, and the later death is in this piece (an earlier
+	// one would have set keyFailAt already).
+	i := max(iName, iSet)
+	o.keyFailAt = byteOffset(off, i, raw)
 	if !v.defers(e) {
 		key := v.track.key() // holds p already: quote it up to the failing byte
-		vio := violation{keyword: "additionalProperties", node: e.node, off: e.obj.keyFailAt}
+		vio := violation{keyword: "additionalProperties", node: n, off: o.keyFailAt}
 		vio.excerpt.set(key[:len(key)-len(p)+upTo(i, p, raw)])
 		v.queue(e, vio)
 	}
@@ -118,12 +131,10 @@ func (v *Validator) endMemberName(e *eval, off int64, entries []entry) []entry {
 		v.dependentPresent(e, idx, off)
 	}
 	if pp := n.PatternProperties; pp != nil {
-		name := v.track.key()
-		for j, p := range pp.Patterns {
-			if p.Match(name) {
-				covered = true
-				entries = append(entries, entry{node: pp.Schemas[j], parent: e, rel: relChild})
-			}
+		m := e.obj.keySet.Matches()
+		for j := m.Next(0); j >= 0; j = m.Next(j + 1) {
+			covered = true
+			entries = append(entries, entry{node: pp.Schemas[j], parent: e, rel: relChild})
 		}
 	}
 	switch {

@@ -2,7 +2,7 @@ package validator
 
 import (
 	"github.com/toolgate/toolgate/internal/jsontok"
-	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/internal/pattern"
 )
 
 // This file holds the string keywords: minLength, maxLength, pattern,
@@ -14,14 +14,18 @@ import (
 type strState struct {
 	choice     [2]matcher // enum and const choices still possible
 	choiceOn   [2]bool
-	choiceFail [2]int64 // where the value left every choice, or -1
-	maxFail    int64    // where maxLength was exceeded, or -1
+	choiceFail [2]int64        // where the value left every choice, or -1
+	maxFail    int64           // where maxLength was exceeded, or -1
+	pat        pattern.Matcher // the pattern, matched as the string streams
+	patFail    int64           // where no completion could match the pattern any more, or -1
 }
 
-// stringChecks reports whether n checks a string's content.
-func stringChecks(n *schema.Node) bool {
-	return n.MinLength >= 0 || n.MaxLength >= 0 || n.Pattern != nil || n.Format != nil ||
-		n.Enum != nil || n.Const != nil
+// startString prepares e's string state.
+func (v *Validator) startString(e *eval) {
+	e.str.choiceOn, e.str.choiceFail, e.str.maxFail, e.str.patFail = [2]bool{}, [2]int64{-1, -1}, -1, -1
+	if p := e.node.Pattern; p != nil {
+		e.str.pat.Reset(p.Compiled)
+	}
 }
 
 // stringText handles a piece of a string (or of a member name evaluated
@@ -52,6 +56,12 @@ func (v *Validator) stringText(fr int32, p []byte, off int64, raw bool) {
 			e.str.maxFail = byteOffset(off, i, raw)
 			v.violateEarly(e, "maxLength", e.str.maxFail, before+upTo(i, p, raw))
 		}
+		if e.node.Pattern != nil && !e.str.pat.Done() {
+			if i := e.str.pat.Write(p); i >= 0 {
+				e.str.patFail = byteOffset(off, i, raw)
+				v.violateEarly(e, "pattern", e.str.patFail, before+upTo(i, p, raw))
+			}
+		}
 	}
 }
 
@@ -76,7 +86,7 @@ func (v *Validator) stringChoicesText(e *eval, p []byte, off int64, raw bool, be
 		if !e.str.choiceOn[i] || e.str.choiceFail[i] >= 0 {
 			continue
 		}
-		if j := e.str.choice[i].feed(c.set.Strings, p); j >= 0 {
+		if j := e.str.choice[i].feed(c.set.Strings, p, &v.steps); j >= 0 {
 			e.str.choiceFail[i] = byteOffset(off, j, raw)
 			v.violateEarly(e, c.keyword, e.str.choiceFail[i], before+upTo(j, p, raw))
 		}
@@ -131,7 +141,7 @@ func (v *Validator) endString(e *eval, off int64) {
 		vio.keyword = "minLength"
 		v.violate(e, vio)
 	}
-	if n.Pattern != nil && !n.Pattern.Match(f.text) {
+	if n.Pattern != nil && e.str.patFail < 0 && !e.str.pat.Matched() {
 		vio.keyword = "pattern"
 		v.violate(e, vio)
 	}
@@ -159,6 +169,7 @@ func (v *Validator) heldBack(e *eval, complete bool) {
 		report("enum", e.str.choiceFail[0])
 		report("const", e.str.choiceFail[1])
 		report("maxLength", e.str.maxFail)
+		report("pattern", e.str.patFail)
 	case jsontok.Number:
 		report("enum", e.num.choiceFail[0])
 		report("const", e.num.choiceFail[1])

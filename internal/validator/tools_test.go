@@ -59,7 +59,7 @@ func readFile(t *testing.T, path string) []byte {
 
 func TestSigmaTools(t *testing.T) {
 	t.Parallel()
-	runToolDir(t, fixtures.Shared(t, "fixtures/sigma-tools"))
+	runToolDir(t, fixtures.Testdata(t, "sigma-tools"))
 }
 
 func TestOwnTools(t *testing.T) {

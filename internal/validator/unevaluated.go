@@ -66,12 +66,15 @@ func (v *Validator) noteElementCoverage(fr int32) {
 	}
 	f.cover = resetBits(f.cover, len(f.evals))
 	for _, e := range f.evals {
+		if e.dead {
+			continue // its type is wrong: it evaluated nothing
+		}
 		if e.arr.covers || e.arr.containsMatch && e.node.ContainsAnnotates {
 			f.cover[e.idx/64] |= 1 << (e.idx % 64)
 		}
 	}
 	for _, e := range f.evals {
-		if e.arr.unevalFailed {
+		if !e.dead && e.arr.unevalFailed {
 			e.arr.unevalFailed = false
 			e.arr.uneval = append(e.arr.uneval, unevalRecord{index: f.index - 1, reason: e.arr.unevalReason, cover: len(f.bits),
 				ownContains: e.arr.containsMatch && e.node.ContainsAnnotates})
@@ -91,9 +94,13 @@ func resetBits(b []uint64, n int) []uint64 {
 // settleUnevaluated checks e's unevaluated records once every in-place
 // kid is decided.
 func (v *Validator) settleUnevaluated(e *eval) {
-	records, keyword := e.obj.uneval, "unevaluatedProperties"
+	var records []unevalRecord
+	keyword := "unevaluatedProperties"
 	f := &v.frames[e.fr]
-	if f.kind == jsontok.Array {
+	switch f.kind {
+	case jsontok.Object:
+		records = e.obj.uneval
+	case jsontok.Array:
 		records, keyword = e.arr.uneval, "unevaluatedItems"
 	}
 	if len(records) == 0 {
@@ -116,8 +123,11 @@ func (v *Validator) settleUnevaluated(e *eval) {
 		if evaluated {
 			continue
 		}
-		reason := r.reason
-		vio := violation{keyword: keyword, node: e.node, off: e.endOff, excerpt: r.name, complete: true, count: r.index, reason: &reason}
+		vio := violation{keyword: keyword, node: e.node, off: e.endOff, excerpt: r.name, complete: true, count: r.index}
+		if e.report && v.keeps(vio.off) {
+			reason := r.reason
+			vio.reason = &reason
+		}
 		v.violate(e, vio)
 		if !e.report || v.full() {
 			return

@@ -28,17 +28,27 @@ type contentHash struct {
 	sum     uint64 // the value's hash once it ended
 }
 
+// hashAt returns the hash state of frame fr's value.
+func (v *Validator) hashAt(fr int32) *contentHash {
+	for int(fr) >= len(v.hashes) {
+		v.hashes = append(v.hashes, contentHash{})
+	}
+	return &v.hashes[fr]
+}
+
 // hashBegin starts hashing the value of frame fr when an array that needs
 // unique elements is open.
 func (v *Validator) hashBegin(fr int32) {
-	f := &v.frames[fr]
 	if v.hashing == 0 {
-		f.hash.on = false
+		if int(fr) < len(v.hashes) {
+			v.hashes[fr].on = false
+		}
 		return
 	}
-	f.hash.on, f.hash.acc, f.hash.started, f.hash.zeros, f.hash.inExp = true, uint64(f.kind), false, 0, false
-	f.hash.h.SetSeed(v.track.seed)
-	f.hash.h.Reset()
+	hs := v.hashAt(fr)
+	hs.on, hs.acc, hs.started, hs.zeros, hs.inExp = true, uint64(v.frames[fr].kind), false, 0, false
+	hs.h.SetSeed(v.track.seed)
+	hs.h.Reset()
 }
 
 // hashText feeds a piece of the current string, or of the current member
@@ -48,25 +58,25 @@ func (v *Validator) hashText(p []byte) {
 		return
 	}
 	if v.inKey {
-		if f := v.hashedObject(); f != nil {
-			f.hash.key.Write(p)
+		if hs := v.hashedObject(); hs != nil {
+			hs.key.Write(p)
 		}
 		return
 	}
-	if f := &v.frames[v.top()]; f.hash.on {
-		f.hash.h.Write(p)
+	if hs := v.hashAt(v.top()); hs.on {
+		hs.h.Write(p)
 	}
 }
 
-// hashedObject returns the innermost object's frame while a member name
-// is read, when it is hashed, or nil.
-func (v *Validator) hashedObject() *frame {
+// hashedObject returns the hash state of the innermost object while a
+// member name is read, when it is hashed, or nil.
+func (v *Validator) hashedObject() *contentHash {
 	fr := v.top()
 	if v.keyFrame {
 		fr--
 	}
-	if f := &v.frames[fr]; f.hash.on {
-		return f
+	if hs := v.hashAt(fr); hs.on {
+		return hs
 	}
 	return nil
 }
@@ -75,9 +85,9 @@ func (v *Validator) hashBeginKey() {
 	if v.hashing == 0 {
 		return
 	}
-	if f := v.hashedObject(); f != nil {
-		f.hash.key.SetSeed(v.track.seed)
-		f.hash.key.Reset()
+	if hs := v.hashedObject(); hs != nil {
+		hs.key.SetSeed(v.track.seed)
+		hs.key.Reset()
 	}
 }
 
@@ -85,8 +95,8 @@ func (v *Validator) hashEndKey() {
 	if v.hashing == 0 {
 		return
 	}
-	if f := v.hashedObject(); f != nil {
-		f.hash.keySum = f.hash.key.Sum64()
+	if hs := v.hashedObject(); hs != nil {
+		hs.keySum = hs.key.Sum64()
 	}
 }
 
@@ -97,11 +107,10 @@ func (v *Validator) hashNumberText(p []byte) {
 	if v.hashing == 0 {
 		return
 	}
-	f := &v.frames[v.top()]
-	if !f.hash.on {
+	hs := v.hashAt(v.top())
+	if !hs.on {
 		return
 	}
-	hs := &f.hash
 	for _, c := range p {
 		switch {
 		case c == 'e' || c == 'E':
@@ -126,10 +135,13 @@ func (v *Validator) hashNumberText(p []byte) {
 // unique ones.
 func (v *Validator) hashEnd(fr int32, off int64) {
 	f := &v.frames[fr]
-	if !f.hash.on || f.isKey {
+	if f.unique != nil {
+		v.hashing--
+	}
+	if int(fr) >= len(v.hashes) || !v.hashes[fr].on || f.isKey {
 		return
 	}
-	hs := &f.hash
+	hs := &v.hashes[fr]
 	switch f.kind {
 	case jsontok.String:
 		hs.sum = v.mix(hs.h.Sum64(), 's')
@@ -145,22 +157,19 @@ func (v *Validator) hashEnd(fr int32, off int64) {
 	default:
 		hs.sum = v.mix(uint64(f.kind), 'l')
 	}
-	if f.unique != nil {
-		v.hashing--
-	}
-	if fr == 0 || f.isKey {
+	if fr == 0 {
 		return
 	}
-	parent := &v.frames[fr-1]
-	if !parent.hash.on {
+	parent, ph := &v.frames[fr-1], &v.hashes[fr-1]
+	if !ph.on {
 		return
 	}
 	if parent.kind == jsontok.Object {
-		parent.hash.acc += v.mix(parent.hash.keySum, hs.sum)
+		ph.acc += v.mix(ph.keySum, hs.sum)
 		parent.index++
 		return
 	}
-	parent.hash.acc = v.mix(parent.hash.acc, hs.sum)
+	ph.acc = v.mix(ph.acc, hs.sum)
 	if parent.unique == nil {
 		return
 	}

@@ -71,11 +71,13 @@ type Validator struct {
 
 	// Scratch state of the token being handled.
 	inKey         bool    // the current text is a member name
+	skipping      bool    // the current scalar is trivial: no frame (see events.trivial)
 	keyFrame      bool    // a propertyNames frame is open for it
 	entries       []entry // the next element's subschemas
 	early         []queued
-	memberEntries []entry // the next member value's subschemas
-	hashing       int     // open arrays that need unique elements
+	memberEntries []entry       // the next member value's subschemas
+	hashing       int           // open arrays that need unique elements
+	hashes        []contentHash // by frame, while hashing
 	contrib       []uint64
 	walk          []*eval
 
@@ -103,7 +105,7 @@ func (v *Validator) Reset() {
 	for len(v.frames) > 0 {
 		v.pop()
 	}
-	v.inKey, v.keyFrame, v.hashing, v.steps = false, false, 0, 0
+	v.inKey, v.keyFrame, v.skipping, v.hashing, v.steps = false, false, false, 0, 0
 	v.findings, v.truncated, v.haltAt, v.halted, v.closed = v.findings[:0], false, -1, false, false
 }
 
@@ -123,8 +125,10 @@ func (v *Validator) Write(p []byte) {
 func (v *Validator) Rejected() bool { return len(v.findings) > 0 || v.truncated }
 
 // Steps reports the evaluation steps taken on the current document: one
-// per evaluation per token it handled. Tests use it to show that the work
-// per argument byte is bounded by the schema's Width.
+// per evaluation per token it handled, and one per probe of a search among
+// names or enum choices. Tests use it to show that the work per argument
+// byte is bounded by the schema's Width and grows at most with the
+// logarithm of its names and choices.
 func (v *Validator) Steps() int64 { return v.steps }
 
 // Close ends the document and returns the verdict. The Result's slices are
@@ -224,6 +228,20 @@ func (v *Validator) report(vio *violation, pathDepth int) {
 // full reports whether no more findings can be kept.
 func (v *Validator) full() bool { return v.truncated }
 
+// keeps reports whether a finding made at off would be kept: what add
+// decides, without changing anything.
+func (v *Validator) keeps(off int64) bool {
+	if v.opts.StopAtFirst && v.haltAt >= 0 {
+		switch {
+		case off < v.haltAt:
+			return true
+		case off > v.haltAt:
+			return false
+		}
+	}
+	return len(v.findings) < v.opts.MaxFindings
+}
+
 // add records a finding made at off, formatting it only if it is kept.
 //
 // Independent checks of one Text piece (a name, an enum capture, a string's
@@ -249,10 +267,12 @@ func (v *Validator) add(off int64, format func() schema.Finding) {
 	v.findings = append(v.findings, f)
 }
 
-// stopped reports whether events at off are past the verdict.
+// stopped reports whether events at off are past the verdict; the first
+// such event halts the tokenizer, so nothing after it is read.
 func (v *Validator) stopped(off int64) bool {
-	if v.haltAt >= 0 && off > v.haltAt {
+	if v.haltAt >= 0 && off > v.haltAt && !v.halted {
 		v.halted = true
+		v.tok.Halt()
 	}
 	return v.halted
 }

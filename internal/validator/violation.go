@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/jsontok"
 	"github.com/toolgate/toolgate/internal/schema"
 )
@@ -92,8 +93,10 @@ type violation struct {
 
 // branchOutcome explains a failed anyOf or oneOf.
 type branchOutcome struct {
-	matched []int       // oneOf: positions that matched (when more than one)
-	reasons []violation // why each distinct branch failed (when none matched)
+	matched  []int       // oneOf: positions that matched (when more than one)
+	reasons  []violation // why failed branches failed (the first maxReasons+1)
+	branchOf []int       // the branch of each reason
+	failed   int         // how many branches failed
 }
 
 // maxReasons is how many branch failures a message explains before it
@@ -111,11 +114,22 @@ func (v *violation) schemaPath() string {
 	case v.keyword == "additionalProperties" && v.node.AdditionalKeyword != "":
 		return v.node.Path + "/" + v.node.AdditionalKeyword
 	}
-	return v.node.Path + "/" + jsondocEscape(v.keyword)
+	return v.node.Path + "/" + jsondoc.EscapePointerToken(v.keyword)
 }
 
+// maxNesting is how many levels of nested reasons (a oneOf branch whose
+// own oneOf failed, ...) a message explains; deeper ones are only named.
+// With maxReasons this bounds every message, whatever the schema nests.
+const maxNesting = 2
+
+// maxMessage bounds a message's length in bytes.
+const maxMessage = 2048
+
 // describe states what is wrong, without the subject.
-func (v *violation) describe() string {
+func (v *violation) describe() string { return schema.Truncate(v.describeAt(0), maxMessage) }
+
+// describeAt describes v as a reason nested depth levels deep.
+func (v *violation) describeAt(depth int) string {
 	n := v.node
 	if v.never {
 		return v.describeNever()
@@ -153,7 +167,7 @@ func (v *violation) describe() string {
 	case "dependentRequired":
 		return fmt.Sprintf("has the property %q, which requires the property %q, but it is missing", v.name, v.excerpt.whole())
 	case "dependentSchemas":
-		return fmt.Sprintf("has the property %q, so it must match the schema for it, but %s", v.name, v.reasonText())
+		return fmt.Sprintf("has the property %q, so it must match the schema for it, but %s", v.name, v.reasonText(depth))
 	case "additionalProperties":
 		if len(n.KeyNames) > 0 && n.PatternProperties == nil {
 			return fmt.Sprintf("does not allow the property %s; allowed properties are %s", v.excerpt.quoted(v.complete), quoteList(n.KeyNames))
@@ -163,14 +177,14 @@ func (v *violation) describe() string {
 		if v.reason != nil && v.reason.never {
 			return fmt.Sprintf("does not allow the property %s, which no other keyword of the schema evaluates", v.excerpt.quoted(true))
 		}
-		return fmt.Sprintf("has the property %s, which no other keyword evaluates and which does not match unevaluatedProperties: %s", v.excerpt.quoted(true), v.reasonText())
+		return fmt.Sprintf("has the property %s, which no other keyword evaluates and which does not match unevaluatedProperties: %s", v.excerpt.quoted(true), v.reasonText(depth))
 	case "unevaluatedItems":
 		if v.reason != nil && v.reason.never {
 			return fmt.Sprintf("does not allow the item at index %d, which no other keyword of the schema evaluates", v.count)
 		}
-		return fmt.Sprintf("has an item at index %d that no other keyword evaluates and that does not match unevaluatedItems: %s", v.count, v.reasonText())
+		return fmt.Sprintf("has an item at index %d that no other keyword evaluates and that does not match unevaluatedItems: %s", v.count, v.reasonText(depth))
 	case "propertyNames":
-		return fmt.Sprintf("has a property name that is not allowed: the name %s", v.reasonText())
+		return fmt.Sprintf("has a property name that is not allowed: the name %s", v.reasonText(depth))
 	case "minProperties":
 		return fmt.Sprintf("must have at least %d properties; got %d", n.MinProperties, v.count)
 	case "maxProperties":
@@ -184,13 +198,13 @@ func (v *violation) describe() string {
 	case "contains", "minContains", "maxContains":
 		return v.describeContains()
 	case "oneOf", "anyOf":
-		return v.describeBranches()
+		return v.describeBranches(depth)
 	case "not":
 		return "must not match the schema under not, but it does"
 	case "then":
-		return fmt.Sprintf("matches the if schema, so it must match then, but %s", v.reasonText())
+		return fmt.Sprintf("matches the if schema, so it must match then, but %s", v.reasonText(depth))
 	case "else":
-		return fmt.Sprintf("does not match the if schema, so it must match else, but %s", v.reasonText())
+		return fmt.Sprintf("does not match the if schema, so it must match else, but %s", v.reasonText(depth))
 	case "json": // the only "json" violation a schema-independent check makes
 		return fmt.Sprintf("has the property %q more than once; duplicate names are not allowed", v.name)
 	}
@@ -221,34 +235,38 @@ func (v *violation) describeContains() string {
 
 // reasonText describes the violation behind this one, or says nothing
 // more when there is none.
-func (v *violation) reasonText() string {
-	if v.reason == nil {
+func (v *violation) reasonText(depth int) string {
+	if v.reason == nil || depth >= maxNesting {
 		return "it does not"
 	}
-	return v.reason.describe()
+	return v.reason.describeAt(depth + 1)
 }
 
-func (v *violation) describeBranches() string {
+func (v *violation) describeBranches(depth int) string {
 	o := v.branches
-	total, kw := v.node.OneOfCount, "oneOf"
-	phrase := "exactly one"
+	total, kw, phrase := v.node.OneOfCount, "oneOf", "exactly one"
 	if v.keyword == "anyOf" {
 		total, kw, phrase = v.node.AnyOfCount, "anyOf", "at least one"
 	}
-	if len(o.matched) > 1 {
+	switch {
+	case v.count > 1 && o != nil:
 		return fmt.Sprintf("must match exactly one of %d oneOf branches; it matched branches %s", total, joinInts(o.matched))
+	case v.count > 1:
+		return fmt.Sprintf("must match exactly one of %d oneOf branches; it matched %d", total, v.count)
+	case depth >= maxNesting || o == nil:
+		return fmt.Sprintf("must match %s of %d %s branches; it matched none", phrase, total, kw)
+	}
+	branches := v.node.OneOf
+	if v.keyword == "anyOf" {
+		branches = v.node.AnyOf
 	}
 	var parts []string
 	for i, r := range o.reasons {
 		if i == maxReasons {
-			parts = append(parts, fmt.Sprintf("and %d more", len(o.reasons)-maxReasons))
+			parts = append(parts, fmt.Sprintf("and %d more", o.failed-maxReasons))
 			break
 		}
-		positions := v.node.OneOf
-		if v.keyword == "anyOf" {
-			positions = v.node.AnyOf
-		}
-		parts = append(parts, fmt.Sprintf("branch %s: %s", joinInts(positions[i].Positions), r.describe()))
+		parts = append(parts, fmt.Sprintf("branch %s: %s", joinInts(branches[o.branchOf[i]].Positions), r.describeAt(depth+1)))
 	}
 	return fmt.Sprintf("must match %s of %d %s branches; it matched none (%s)", phrase, total, kw, strings.Join(parts, "; "))
 }
@@ -331,8 +349,4 @@ func joinInts(xs []int) string {
 		parts = append(parts, strconv.Itoa(x))
 	}
 	return strings.Join(parts, " and ")
-}
-
-func jsondocEscape(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }

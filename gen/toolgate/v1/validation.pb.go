@@ -115,10 +115,11 @@ const (
 	// JSON shape), or the arguments are not acceptable JSON or do not satisfy
 	// the schema.
 	ErrorCode_ERROR_CODE_VALIDATION ErrorCode = 2
-	// A stream call was not validated: the handle its tool is bound to is not
-	// held by the replica serving the stream (replicas share nothing). The
-	// finding has keyword "handle". Bind the tool's schema inline
-	// (StreamBind.schemas) or compile it on this replica and bind again.
+	// A stream call was not validated: the handle its tool is bound to (or
+	// that its CallStart names) is not held by the replica serving the stream
+	// (replicas share nothing). The finding has keyword "handle". Bind the
+	// tool's schema inline (StreamBind.schemas, CallStart.inline) or compile
+	// it on this replica and bind again.
 	ErrorCode_ERROR_CODE_NOT_FOUND ErrorCode = 3
 )
 
@@ -1040,7 +1041,8 @@ type StreamBind struct {
 	// Tool name to an inline schema, compiled on the replica the stream
 	// reaches (or found already compiled: handles are content addresses), so
 	// a stream works on any replica. A schema that does not compile ends the
-	// stream with INVALID_ARGUMENT naming the tool and the first finding.
+	// stream with INVALID_ARGUMENT naming the tool and the first finding. A
+	// name in both `tools` and `schemas` takes its inline schema.
 	Schemas map[string]*CompileSchemaRequest `protobuf:"bytes,4,rep,name=schemas,proto3" json:"schemas,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// An inline schema for the message output, as `schemas` is for tools;
 	// takes precedence over `output_handle`.
@@ -1126,7 +1128,9 @@ type CallStart struct {
 	// keyword "tool_name". Echoed in the CallResult.
 	ToolName string `protobuf:"bytes,2,opt,name=tool_name,json=toolName,proto3" json:"tool_name,omitempty"`
 	// A handle returned by CompileSchema. When set it is used directly and
-	// `tool_name` is only echoed back.
+	// `tool_name` is only echoed back. A handle this replica does not hold
+	// gives the call a CallResult with code ERROR_CODE_NOT_FOUND; a malformed
+	// one ends the stream with INVALID_ARGUMENT.
 	Handle string `protobuf:"bytes,3,opt,name=handle,proto3" json:"handle,omitempty"`
 	// A schema to compile (or find already compiled) for this call; when set,
 	// `handle` and the bind map are not consulted and `tool_name` is only

@@ -170,7 +170,7 @@ func TestCheckHelp(t *testing.T) {
 // files, in any argument order.
 func TestCheckSummaryOwnFiles(t *testing.T) {
 	t.Parallel()
-	paths, err := filepath.Glob(fixtures.Testdata(t, "mcp/*.json"))
+	paths, err := filepath.Glob(filepath.Join(fixtures.Testdata(t, "mcp"), "*.json"))
 	require.NoError(t, err)
 	require.Len(t, paths, 4)
 	want := "**3 of 10** tools in 4 files can be enforced under the `tool_input` profile.\n" + `
@@ -233,7 +233,7 @@ func TestLeadsToSchema(t *testing.T) {
 // document and checks each finding line's pointer against the file itself.
 func TestCheckRealMCPTools(t *testing.T) {
 	t.Parallel()
-	dir := fixtures.Shared(t, "fixtures/mcp-tools")
+	dir := fixtures.Testdata(t, "mcp-tools")
 	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	require.NoError(t, err)
 	require.Len(t, paths, 7)
@@ -304,10 +304,10 @@ func TestCheckRealMCPTools(t *testing.T) {
 }
 
 // TestREADMEMCPReport checks that the README's MCP report is what
-// "make mcp-report" writes from the shared fixtures today.
+// "make mcp-report" writes from testdata/mcp-tools today.
 func TestREADMEMCPReport(t *testing.T) {
 	t.Parallel()
-	dir := fixtures.Shared(t, "fixtures/mcp-tools")
+	dir := fixtures.Testdata(t, "mcp-tools")
 	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	require.NoError(t, err)
 	status, stdout, stderr := check(t, append([]string{"--summary"}, paths...)...)
@@ -346,12 +346,7 @@ func TestREADMECheckExample(t *testing.T) {
 // status reaches the shell, and the server's flags and environment do not
 // apply to it.
 func TestCheckBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; run without -short")
-	}
-	bin := filepath.Join(t.TempDir(), "toolgate")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
+	bin := toolgateBinary(t)
 
 	root := fixtures.RepoRoot(t)
 	run := func(args ...string) (int, string, string) {

@@ -2,14 +2,13 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
-
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -23,68 +22,90 @@ import (
 // readmeAddr is the address the README's commands use.
 const readmeAddr = "127.0.0.1:50051"
 
-// makefilePin returns the value of a NAME := value line of the Makefile, so
-// tools are pinned in one place.
-func makefilePin(t *testing.T, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(fixtures.RepoRoot(t), "Makefile"))
-	require.NoError(t, err)
-	m := regexp.MustCompile(`(?m)^` + name + `\s*:?=\s*(\S+)`).FindSubmatch(data)
-	require.NotNil(t, m, "Makefile pins %s", name)
-	return string(m[1])
-}
-
-// goInstall builds a pinned tool into dir and returns its path.
-func goInstall(t *testing.T, dir, pkg string) string {
-	t.Helper()
-	cmd := exec.Command("go", "install", pkg)
-	cmd.Env = append(os.Environ(), "GOBIN="+dir)
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "go install %s: %s", pkg, out)
-	return filepath.Join(dir, filepath.Base(strings.Split(pkg, "@")[0]))
-}
-
-// process is the real toolgate binary, serving on a free loopback port.
+// process is the real toolgate binary, serving.
 type process struct {
-	cmd    *exec.Cmd
-	addr   string
-	stderr *bytes.Buffer
-	done   chan error
+	cmd         *exec.Cmd
+	addr        string // the gRPC address it logged
+	metricsAddr string // the metrics address it logged, or ""
+	exited      chan struct{}
+	err         error // cmd.Wait's result, once exited is closed
+
+	mu     sync.Mutex
+	stderr strings.Builder
 }
 
-// startBinary builds server/cmd/toolgate and starts it with args.
+var (
+	listeningLine = regexp.MustCompile(`msg=listening addr=(\S+)`)
+	metricsLine   = regexp.MustCompile(`msg="serving metrics" addr=(\S+)`)
+)
+
+// startBinary starts the built server/cmd/toolgate with args, on a free
+// loopback port unless args name an --addr, and waits for its "listening"
+// line.
 func startBinary(t *testing.T, args ...string) *process {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "toolgate")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
-	cmd := exec.Command(bin, append([]string{"--addr", "127.0.0.1:0"}, args...)...)
+	return startProcess(t, nil, args...)
+}
+
+// startProcess is startBinary with extra environment variables.
+func startProcess(t *testing.T, env []string, args ...string) *process {
+	t.Helper()
+	cmd := exec.Command(toolgateBinary(t), append([]string{"--addr", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
 	pipe, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
-	p := &process{cmd: cmd, stderr: &bytes.Buffer{}, done: make(chan error, 1)}
+	p := &process{cmd: cmd, exited: make(chan struct{})}
 	addrLine := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(pipe)
 		for sc.Scan() {
 			line := sc.Text()
+			p.mu.Lock()
 			p.stderr.WriteString(line + "\n")
-			if m := regexp.MustCompile(`msg=listening addr=(\S+)`).FindStringSubmatch(line); m != nil {
+			p.mu.Unlock()
+			if m := metricsLine.FindStringSubmatch(line); m != nil {
+				p.metricsAddr = m[1] // before the listening line, so before addrLine
+			}
+			if m := listeningLine.FindStringSubmatch(line); m != nil {
 				addrLine <- m[1]
 			}
 		}
-		p.done <- cmd.Wait()
+		p.err = cmd.Wait()
+		close(p.exited)
 	}()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
-		<-p.done
+		<-p.exited
 	})
 	select {
 	case p.addr = <-addrLine:
+	case <-p.exited:
+		t.Fatalf("toolgate exited before listening (%v); stderr:\n%s", p.err, p.log())
 	case <-time.After(30 * time.Second):
-		t.Fatalf("toolgate did not report its address; stderr:\n%s", p.stderr)
+		t.Fatalf("toolgate did not report its address; stderr:\n%s", p.log())
 	}
 	return p
+}
+
+// log returns what the process has written to stderr so far.
+func (p *process) log() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stderr.String()
+}
+
+// stop sends SIGTERM and returns the exit error once the process is gone.
+func (p *process) stop(t *testing.T) error {
+	t.Helper()
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	select {
+	case <-p.exited:
+		return p.err
+	case <-time.After(30 * time.Second):
+		t.Fatalf("toolgate did not exit after SIGTERM; stderr:\n%s", p.log())
+		return nil
+	}
 }
 
 // consoleCommand is one "$ command" of a README console block and the output
@@ -133,13 +154,10 @@ func readmeCommands(t *testing.T) []consoleCommand {
 }
 
 // TestREADMEWalkthrough runs every command of the README's console blocks
-// with the pinned grpcurl against the real binary and compares the output
-// with the README's, byte for byte.
+// with the pinned grpcurl (which make tools builds) against the real binary
+// and compares the output with the README's, byte for byte.
 func TestREADMEWalkthrough(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and grpcurl; run without -short")
-	}
-	grpcurl := goInstall(t, t.TempDir(), "github.com/fullstorydev/grpcurl/cmd/grpcurl@"+makefilePin(t, "GRPCURL_VERSION"))
+	grpcurl := fixtures.Tool(t, "grpcurl", "GRPCURL_VERSION")
 	p := startBinary(t)
 	cmds := readmeCommands(t)
 	require.GreaterOrEqual(t, len(cmds), 8, "the walkthrough has list, describe, compile, validate, unsupported, violation, not found and streaming")
@@ -156,17 +174,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 // TestSIGTERMDrains checks that the binary answers health checks, then exits
 // cleanly on SIGTERM.
 func TestSIGTERMDrains(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; run without -short")
-	}
 	p := startBinary(t, "--shutdown-grace", "5s")
-	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
-	select {
-	case err := <-p.done:
-		assert.NoError(t, err, "exit status after SIGTERM; stderr:\n%s", p.stderr)
-		p.done <- err // for the cleanup
-	case <-time.After(10 * time.Second):
-		t.Fatal("toolgate did not exit after SIGTERM")
-	}
-	assert.Contains(t, p.stderr.String(), "shutting down")
+	assert.NoError(t, p.stop(t), "exit status after SIGTERM; stderr:\n%s", p.log())
+	assert.Contains(t, p.log(), "shutting down")
 }

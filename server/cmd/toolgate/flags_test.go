@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/server"
 )
 
@@ -19,9 +20,13 @@ func TestFlagDefaults(t *testing.T) {
 	assert.Equal(t, "127.0.0.1:50051", c.addr)
 	assert.Equal(t, "info", c.logLevel)
 	assert.Equal(t, server.DefaultMaxMessageBytes, c.maxMessageBytes)
-	assert.Equal(t, server.Options{MaxDepth: 128, MaxFindings: 100, StoreEntries: server.DefaultStoreEntries,
-		StoreBytes: server.DefaultStoreBytes, MaxCallsPerStream: 1024, MaxCallBytes: 4 << 20,
-		StreamIdleTimeout: server.DefaultStreamIdleTimeout}, c.opts)
+	assert.Equal(t, server.Options{MaxDepth: 128, MaxFindings: 100, MaxFindingMessage: server.DefaultMaxFindingMessage,
+		MaxAnswerBytes: server.DefaultMaxAnswerBytes, StoreEntries: server.DefaultStoreEntries,
+		StoreBytes: server.DefaultStoreBytes, MaxCallsPerStream: 1024, MaxCallBytes: 4 << 20, MaxToolsPerStream: 1024,
+		StreamIdleTimeout: server.DefaultStreamIdleTimeout, StreamSendTimeout: server.DefaultStreamSendTimeout, MaxWidth: schema.DefaultMaxWidth, MaxSchemaBytes: schema.DefaultMaxBytes,
+		MaxSchemaDepth: schema.DefaultSchemaDepth, MaxSchemaNodes: schema.DefaultMaxNodes, MaxSchemaRefs: schema.DefaultMaxRefs}, c.opts)
+	assert.Equal(t, server.Keepalive{MinTime: server.DefaultKeepaliveMinTime, Time: server.DefaultKeepaliveTime,
+		Timeout: server.DefaultKeepaliveTimeout}, c.keepalive)
 	assert.Equal(t, 10*time.Second, c.shutdownGrace)
 }
 
@@ -33,15 +38,24 @@ func TestFlagEnvironmentFallbacks(t *testing.T) {
 	t.Setenv("TOOLGATE_MAX_FINDINGS", "3")
 	t.Setenv("TOOLGATE_STORE_BYTES", "1024")
 	t.Setenv("TOOLGATE_STREAM_IDLE_TIMEOUT", "30s")
+	t.Setenv("TOOLGATE_STREAM_SEND_TIMEOUT", "2s")
 	t.Setenv("TOOLGATE_LOG_LEVEL", "debug")
-	c, err := parseFlags([]string{"--max-depth", "9"}, io.Discard)
+	t.Setenv("TOOLGATE_MAX_ANSWER_BYTES", "4096")
+	t.Setenv("TOOLGATE_KEEPALIVE_MIN_TIME", "15s")
+	t.Setenv("TOOLGATE_MAX_WIDTH", "50")
+	c, err := parseFlags([]string{"--max-depth", "9", "--keepalive-time", "2m"}, io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, "0.0.0.0:9000", c.addr)
 	assert.Equal(t, 9, c.opts.MaxDepth, "the flag wins")
 	assert.Equal(t, 3, c.opts.MaxFindings)
 	assert.Equal(t, int64(1024), c.opts.StoreBytes)
 	assert.Equal(t, 30*time.Second, c.opts.StreamIdleTimeout)
+	assert.Equal(t, 2*time.Second, c.opts.StreamSendTimeout)
 	assert.Equal(t, "debug", c.logLevel)
+	assert.Equal(t, 4096, c.opts.MaxAnswerBytes)
+	assert.Equal(t, 15*time.Second, c.keepalive.MinTime)
+	assert.Equal(t, 50, c.opts.MaxWidth)
+	assert.Equal(t, 2*time.Minute, c.keepalive.Time)
 }
 
 func TestFlagErrors(t *testing.T) {

@@ -1,0 +1,244 @@
+// Types of the toolgate Node client. Hand-written over the JavaScript in
+// lib/: no name here shadows a global (a finding is a Finding, not an
+// Error), and test/types.test.ts is type-checked by `npm run typecheck`.
+
+import type { ChannelCredentials, ClientOptions, ServiceError, status as grpcStatus } from '@grpc/grpc-js';
+import type { Options as LoaderOptions, PackageDefinition } from '@grpc/proto-loader';
+
+/** gRPC status codes (`err.code` of a failed call), from @grpc/grpc-js. */
+export declare const status: typeof grpcStatus;
+
+/** The JSON Schema subset a schema is compiled under. */
+export declare const Profile: {
+  /** Not set; the server treats it exactly as TOOL_INPUT. The default. */
+  readonly UNSPECIFIED: 'PROFILE_UNSPECIFIED';
+  /** The strict tool input subset. */
+  readonly TOOL_INPUT: 'PROFILE_TOOL_INPUT';
+  /** The bindable output subset for LLM structured output. */
+  readonly OUTPUT_BINDABLE: 'PROFILE_OUTPUT_BINDABLE';
+  /** Full JSON Schema (2020-12, 2019-09, draft-07, -06, -04). */
+  readonly JSON_SCHEMA: 'PROFILE_JSON_SCHEMA';
+};
+/** A Profile name. */
+export type Profile = (typeof Profile)[keyof typeof Profile];
+
+/** The classification of a finding, and of a result as a whole. */
+export declare const ErrorCode: {
+  /** No error: a result has it exactly when it has no errors. */
+  readonly UNSPECIFIED: 'ERROR_CODE_UNSPECIFIED';
+  /** The schema uses something the profile cannot honour. */
+  readonly UNSUPPORTED_CAPABILITY: 'ERROR_CODE_UNSUPPORTED_CAPABILITY';
+  /** A malformed schema, or arguments that do not satisfy it. */
+  readonly VALIDATION: 'ERROR_CODE_VALIDATION';
+  /** A stream call whose bound handle the serving replica does not hold. */
+  readonly NOT_FOUND: 'ERROR_CODE_NOT_FOUND';
+};
+/**
+ * An ErrorCode name; a code this client's proto does not know (from a
+ * newer server) arrives as its decimal string.
+ */
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | `${number}`;
+
+/** The model provider's streaming API that raw stream events come from. */
+export declare const Provider: {
+  /** Not set; the server refuses it with INVALID_ARGUMENT. */
+  readonly UNSPECIFIED: 'PROVIDER_UNSPECIFIED';
+  /** OpenAI Chat Completions chunks, and OpenAI-compatible servers. */
+  readonly OPENAI_CHAT: 'PROVIDER_OPENAI_CHAT';
+  /** OpenAI Responses API events. */
+  readonly OPENAI_RESPONSES: 'PROVIDER_OPENAI_RESPONSES';
+  /** Anthropic Messages stream events. */
+  readonly ANTHROPIC: 'PROVIDER_ANTHROPIC';
+  /** Google Gemini streamGenerateContent responses. */
+  readonly GEMINI: 'PROVIDER_GEMINI';
+  /** Amazon Bedrock ConverseStream events, as JSON. */
+  readonly BEDROCK: 'PROVIDER_BEDROCK';
+  /** Cohere v2 chat stream events. */
+  readonly COHERE: 'PROVIDER_COHERE';
+};
+/** A Provider name. */
+export type Provider = (typeof Provider)[keyof typeof Provider];
+
+/** A JSON value that can be written exactly (no undefined, NaN, Date, ...). */
+export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
+
+/**
+ * A schema or arguments: JSON text (sent unchanged; use it for numbers a
+ * double cannot hold), UTF-8 bytes, or a plain object written by
+ * JSON.stringify. Never sent as a protobuf Struct.
+ */
+export type JSONInput = string | Uint8Array | { [key: string]: JSONValue } | JSONValue[];
+
+/** One finding about a schema or about arguments. */
+export interface Finding {
+  /** Never ERROR_CODE_UNSPECIFIED. */
+  readonly code: ErrorCode;
+  /** The rule: a JSON Schema keyword, or a pseudo-keyword such as "json". */
+  readonly keyword: string;
+  /** RFC 6901 pointer into the schema ("" when no schema location applies). */
+  readonly schema_path: string;
+  /** RFC 6901 pointer into the arguments ("" for the root and for schema findings). */
+  readonly instance_path: string;
+  /** One sentence fit to hand back to the model; do not parse it. */
+  readonly message: string;
+  /** Byte offset into the arguments where it was detected (0 for schema findings). */
+  readonly offset: number;
+}
+
+/** The outcome of compiling one schema. */
+export interface CompileResult {
+  /** The compiled schema's content address; "" unless it compiled. */
+  readonly handle: string;
+  /** ERROR_CODE_UNSPECIFIED when it compiled. */
+  readonly code: ErrorCode;
+  /** Every finding, up to the server's cap; empty when it compiled. */
+  readonly errors: readonly Finding[];
+  /** Keywords accepted but not enforced; they do not prevent compilation. */
+  readonly warnings: readonly Finding[];
+  /** True when the server had more findings than it sent. */
+  readonly errors_truncated: boolean;
+}
+
+/** The verdict on one set of arguments. */
+export interface ValidationResult {
+  /** True exactly when the schema compiled and the arguments satisfy it. */
+  readonly valid: boolean;
+  /** ERROR_CODE_UNSPECIFIED when valid. */
+  readonly code: ErrorCode;
+  /** Every violation in byte order (schema findings if an inline schema did not compile). */
+  readonly errors: readonly Finding[];
+  /** The handle the arguments were checked against ("" if an inline schema did not compile). */
+  readonly handle: string;
+  /** True when the server had more findings than it sent. */
+  readonly errors_truncated: boolean;
+}
+
+/** The verdict on one streamed tool call, sent as soon as it is known. */
+export interface CallResult {
+  /** The call's id: the start event's, or the provider's tool-call id. */
+  readonly call_id: string;
+  /** The call's tool name ("" when nothing named it). */
+  readonly tool_name: string;
+  /** True exactly when the call's complete arguments satisfy its schema. */
+  readonly valid: boolean;
+  /** ERROR_CODE_UNSPECIFIED when valid. */
+  readonly code: ErrorCode;
+  /** The findings made at the byte that decided the verdict. */
+  readonly errors: readonly Finding[];
+  /** True when rejected before the call ended: stop the generation. */
+  readonly early: boolean;
+  /** Argument bytes received when the verdict was made. */
+  readonly bytes: number;
+  /** True when the server had more findings than it sent. */
+  readonly errors_truncated: boolean;
+}
+
+/** Options of Client.compile and the schema-taking methods. */
+export interface CompileOptions {
+  /** Default PROFILE_UNSPECIFIED, the tool input profile. */
+  profile?: Profile;
+  /** The call's deadline: a Date or milliseconds since the epoch. Default none. */
+  deadline?: Date | number;
+}
+
+/** Options of the calls that take no schema. */
+export interface CallOptions {
+  /** The call's deadline: a Date or milliseconds since the epoch. Default none. */
+  deadline?: Date | number;
+}
+
+/** Options of the Client constructor. */
+export interface ConnectOptions {
+  /** Plaintext, as a local toolgate listens by default. Default false: TLS. */
+  insecure?: boolean;
+  /** Channel credentials (a private CA, mTLS); excludes `insecure`. */
+  credentials?: ChannelCredentials;
+  /** Sends "authorization: Bearer <token>" with every call. Must not be empty. */
+  token?: string;
+  /** grpc-js client options: channel arguments, interceptors, channelOverride. */
+  clientOptions?: ClientOptions;
+}
+
+/** An explicit stream event: a call's start, one fragment of its arguments, or its end. */
+export type StreamEvent =
+  | { start: { call_id: string; tool_name: string } }
+  | { delta: { call_id: string; fragment: string } }
+  | { end: { call_id: string } };
+
+/** Options of Client.validateStream. */
+export interface StreamOptions {
+  /** Tool name (as the model emits it) to its input schema. Default none. */
+  tools?: Record<string, JSONInput>;
+  /** The API raw provider events come from; required for them. */
+  provider?: Provider;
+  /** The profile every tool schema is compiled under. Default the tool input profile. */
+  profile?: Profile;
+  /** The whole stream's deadline: a Date or milliseconds since the epoch. Default none. */
+  deadline?: Date | number;
+  /** Aborting it closes the stream. */
+  signal?: AbortSignal;
+}
+
+/** A failed call: a grpc-js ServiceError, with `code` one of `status`. */
+export type CallError = ServiceError;
+
+/** Calls one toolgate ValidationService. */
+export declare class Client {
+  /** Opens a (lazy) channel to `target`: TLS unless `insecure` or `credentials` say otherwise. */
+  constructor(target: string, options?: ConnectOptions);
+  /** The generated grpc-js client, for what this class does not wrap. */
+  readonly stub: import('@grpc/grpc-js').Client & Record<string, unknown>;
+  /** Closes the channel; calls in flight fail with CANCELLED. Idempotent. */
+  close(): void;
+  /** Compiles a schema; one that does not compile is an answer, not a rejection. */
+  compile(schema: JSONInput, options?: CompileOptions): Promise<CompileResult>;
+  /** Validates arguments by handle; a replica without it rejects with NOT_FOUND. */
+  validate(handle: string, args: JSONInput, options?: CallOptions): Promise<ValidationResult>;
+  /** Compiles (or finds) a schema and validates arguments in one call. */
+  validateSchema(schema: JSONInput, args: JSONInput, options?: CompileOptions): Promise<ValidationResult>;
+  /** A new Validator calling through this Client. */
+  validator(): Validator;
+  /** Validates streamed tool calls while they are generated; opens when iterated. */
+  validateStream(
+    events: Iterable<string | Uint8Array | StreamEvent> | AsyncIterable<string | Uint8Array | StreamEvent>,
+    options?: StreamOptions,
+  ): ResultStream;
+}
+
+/** Validation by handle that re-sends a remembered schema once on NOT_FOUND. */
+export declare class Validator {
+  /** Compiles and remembers a schema; rejects with a SchemaError if it does not compile. */
+  register(schema: JSONInput, options?: CompileOptions): Promise<CompileResult>;
+  /** Validates by handle, recovering once from NOT_FOUND for a registered handle. */
+  validate(handle: string, args: JSONInput, options?: CallOptions): Promise<ValidationResult>;
+  /** Validates against a schema: inline the first time, by handle afterwards. */
+  validateSchema(schema: JSONInput, args: JSONInput, options?: CompileOptions): Promise<ValidationResult>;
+  /** Forgets a handle; unknown handles are ignored. */
+  forget(handle: string): void;
+}
+
+/** A schema given to Validator.register did not compile. */
+export declare class SchemaError extends Error {
+  constructor(result: CompileResult);
+  /** The server's answer: its code and every finding. */
+  readonly result: CompileResult;
+}
+
+/** The CallResult of each call of one ValidateStream, as they arrive; iterate once. */
+export declare class ResultStream implements AsyncIterable<CallResult> {
+  /** Ends the stream now; idempotent. */
+  close(): void;
+  [Symbol.asyncIterator](): AsyncGenerator<CallResult, void, undefined>;
+}
+
+/** Returns a schema or arguments as exact JSON text; throws a TypeError for what JSON cannot hold. */
+export declare function jsonText(value: JSONInput, what: string): string;
+
+/** The @grpc/proto-loader options this client loads the API with. */
+export declare const LOADER_OPTIONS: Readonly<LoaderOptions>;
+
+/** The loaded toolgate.v1 package definition. */
+export declare const definition: PackageDefinition;
+
+/** The generated grpc-js client constructor of toolgate.v1.ValidationService. */
+export declare const ValidationServiceClient: import('@grpc/grpc-js').ServiceClientConstructor;

@@ -1,0 +1,80 @@
+// Schemas and arguments as exact JSON text. toolgate reads them from the
+// `*_json` string fields, which keep every digit; this client never sends
+// the `*_struct` fields (@grpc/proto-loader does not apply the JSON mapping
+// to google.protobuf.Struct, so a plain object there becomes an empty
+// Struct: a schema that accepts everything).
+
+import { describe } from './enums.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Returns `value` as JSON text for a `*_json` field; `what` names it in
+ * errors.
+ *
+ * A string is sent unchanged (the exact text, numbers and all: pass text
+ * for numbers a double cannot hold). A Uint8Array (or Buffer) must be UTF-8
+ * and is decoded. A plain object or array is written by JSON.stringify,
+ * after a check that it holds only what JSON can say, since JSON.stringify
+ * silently drops or rewrites the rest: it throws a TypeError for undefined,
+ * functions, symbols (as values or keys), BigInt, NaN and infinities, array holes, objects that
+ * are not plain (Date, Map, class instances: their toJSON or lack of fields
+ * would be sent), and cycles. Invalid UTF-8 bytes are a TypeError too.
+ */
+export function jsonText(value, what) {
+  if (typeof value === 'string') {
+    return value;
+  }
+  if (value instanceof Uint8Array) {
+    return utf8.decode(value);
+  }
+  if (!isPlainObject(value) && !Array.isArray(value)) {
+    throw new TypeError(`${what} must be JSON text (a string) or a plain object; got ${describe(value)}`);
+  }
+  checkJSON(value, what, []);
+  return JSON.stringify(value);
+}
+
+function checkJSON(value, path, ancestors) {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') {
+    return;
+  }
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) {
+      throw new TypeError(`${path} is ${value}, which JSON cannot hold`);
+    }
+    return;
+  }
+  if (Array.isArray(value) || isPlainObject(value)) {
+    if (ancestors.includes(value)) {
+      throw new TypeError(`${path} refers to itself: JSON cannot hold a cycle`);
+    }
+    ancestors.push(value);
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        if (!(i in value)) {
+          throw new TypeError(`${path}[${i}] is a hole in the array, which JSON cannot hold`);
+        }
+        checkJSON(value[i], `${path}[${i}]`, ancestors);
+      }
+    } else {
+      if (Object.getOwnPropertySymbols(value).length > 0) {
+        throw new TypeError(`${path} has a symbol key, which JSON cannot hold`);
+      }
+      for (const [key, member] of Object.entries(value)) {
+        checkJSON(member, `${path}.${key}`, ancestors);
+      }
+    }
+    ancestors.pop();
+    return;
+  }
+  throw new TypeError(`${path} is ${describe(value)}, which JSON cannot hold`);
+}
+
+function isPlainObject(value) {
+  if (typeof value !== 'object' || value === null) {
+    return false;
+  }
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}

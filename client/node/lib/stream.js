@@ -1,0 +1,202 @@
+// Streams: validate tool calls while the model generates them.
+//
+// Client.validateStream(events, { tools, provider }) opens one
+// ValidateStream, binds `tools` (tool name to schema), and sends each event
+// as soon as `events` yields it, while the returned ResultStream yields
+// each call's CallResult as soon as the server decides it. An early
+// rejection (`result.early`) arrives while the provider is still
+// generating: break out of the loop (or call close(), or abort `signal`)
+// and stop the provider's response, and nothing more is sent or paid for.
+
+import { once } from 'node:events';
+
+import { checkName, describe, Profile, Provider } from './enums.js';
+import { compileRequest } from './messages.js';
+import { fromMessage } from './results.js';
+import { SchemaError } from './validator.js';
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+// The fields each explicit event kind has; all are strings.
+const EVENT_FIELDS = Object.freeze({
+  start: ['call_id', 'tool_name'],
+  delta: ['call_id', 'fragment'],
+  end: ['call_id'],
+});
+
+/**
+ * The CallResult of each call of one ValidateStream, as they arrive: an
+ * async iterable, to be iterated once. Nothing is sent until the iteration
+ * starts. The server sends exactly one result per call; when `events` ends
+ * the stream is half-closed, so calls still open are ended (an incomplete
+ * one is VALIDATION with keyword "json") and their results end the
+ * iteration.
+ *
+ * Leaving the loop (break, return, throw), close(), or aborting the
+ * `signal` ends the stream at once (calls still open get no result) and the
+ * iteration with it, without an error. Events are then no longer pulled
+ * from `events`; a pull already in progress (a read from the provider's
+ * response) ends only when that iterator settles, after which its return()
+ * is called, so also abort the provider's request to stop the generation.
+ *
+ * The iteration throws a SchemaError for a tool schema that does not
+ * compile, what `events` threw (or the TypeError for an event of no known
+ * kind), which ends the stream, and otherwise the stream's grpc-js
+ * ServiceError: INVALID_ARGUMENT for a provider event the server cannot
+ * parse or a repeated call id, RESOURCE_EXHAUSTED past the server's limits,
+ * DEADLINE_EXCEEDED past `deadline`.
+ */
+export class ResultStream {
+  #client;
+  #events;
+  #options;
+  #bind;
+  #call;
+  #iterated = false;
+  #state = { closed: false, failure: undefined, abort: new AbortController() };
+
+  /**
+   * Checks every option (a TypeError for a bad provider, profile, schema or
+   * events) and returns the stream, not yet opened. Use
+   * Client.validateStream.
+   */
+  constructor(client, events, { tools = {}, provider, profile = Profile.UNSPECIFIED, deadline, signal } = {}) {
+    if (provider !== undefined) {
+      checkName(Provider, 'provider', provider);
+    }
+    checkName(Profile, 'profile', profile); // checked even when there are no tools to compile
+    if (events === null || events === undefined || (typeof events[Symbol.asyncIterator] !== 'function' && typeof events[Symbol.iterator] !== 'function')) {
+      throw new TypeError(`events must be an iterable or async iterable; got ${describe(events)}`);
+    }
+    this.#client = client;
+    this.#events = events;
+    this.#options = { provider, deadline };
+    this.#bind = Object.entries(tools).map(([name, schema]) => [name, compileRequest(schema, profile)]);
+    signal?.addEventListener('abort', () => this.close(), { once: true });
+    if (signal?.aborted) {
+      this.close();
+    }
+  }
+
+  /** Ends the stream now; idempotent, and harmless before its start or after its end. */
+  close() {
+    this.#state.closed = true;
+    this.#state.abort.abort();
+    this.#call?.cancel();
+  }
+
+  async *[Symbol.asyncIterator]() {
+    if (this.#iterated) {
+      throw new TypeError('a ResultStream can be iterated only once');
+    }
+    this.#iterated = true;
+    try {
+      const bind = await bindRequest(this.#client, this.#bind, this.#options.deadline);
+      if (this.#state.closed) {
+        return;
+      }
+      this.#call = this.#client.stub.ValidateStream(this.#client.metadata(), { deadline: this.#options.deadline });
+      this.#call.on('error', () => {}); // reported by the loop below; an unheard error event would crash
+      pump(this.#call, bind, this.#events, this.#options.provider, this.#state);
+      for await (const response of this.#call) {
+        if (response.result) {
+          yield fromMessage('CallResult', response.result);
+        } // a response of a kind this client does not know is skipped
+      }
+    } catch (err) {
+      if (this.#state.closed) {
+        return;
+      }
+      throw this.#state.failure ?? err;
+    } finally {
+      this.close();
+    }
+  }
+}
+
+/**
+ * Returns the bind request for `tools`, a list of [tool name,
+ * CompileSchemaRequest], or undefined when there are none. Each schema is
+ * compiled first and bound by handle; one that does not compile is a
+ * SchemaError.
+ */
+async function bindRequest(client, tools, deadline) {
+  if (tools.length === 0) {
+    return undefined;
+  }
+  const handles = {};
+  for (const [name, request] of tools) {
+    const result = await client.callCompile(request, deadline);
+    if (result.handle === '') {
+      throw new SchemaError(result);
+    }
+    handles[name] = result.handle;
+  }
+  return { bind: { tools: handles } };
+}
+
+/**
+ * Sends the bind, then one request per event as `events` yields them,
+ * waiting for the stream to drain when it is full, and half-closes the
+ * stream at their end. A failure (the events' own, or an event of no known
+ * kind) is kept in state.failure and cancels the call. Never rejects.
+ */
+async function pump(call, bind, events, provider, state) {
+  try {
+    if (bind !== undefined) {
+      await send(call, bind, state);
+    }
+    for await (const event of events) {
+      if (state.closed) {
+        return; // leaving the loop calls the events' return()
+      }
+      await send(call, toRequest(event, provider), state);
+    }
+    if (!state.closed) {
+      call.end();
+    }
+  } catch (err) {
+    if (!state.closed) {
+      state.failure = err;
+      call.cancel();
+    }
+  }
+}
+
+async function send(call, request, state) {
+  if (state.closed) {
+    return;
+  }
+  if (!call.write(request)) {
+    try {
+      await once(call, 'drain', { signal: state.abort.signal });
+    } catch (err) {
+      if (!state.closed) {
+        throw err;
+      }
+    }
+  }
+}
+
+/** Converts one event into a ValidateStreamRequest, or throws a TypeError. */
+export function toRequest(event, provider) {
+  if (typeof event === 'string' || event instanceof Uint8Array) {
+    if (provider === undefined) {
+      throw new TypeError('a raw provider event needs validateStream(events, { provider })');
+    }
+    const event_json = typeof event === 'string' ? event : decoder.decode(event);
+    return { provider_event: { provider, event_json } };
+  }
+  const kinds = typeof event === 'object' && event !== null ? Object.keys(event) : [];
+  const [kind] = kinds;
+  if (kinds.length !== 1 || !Object.hasOwn(EVENT_FIELDS, kind)) {
+    throw new TypeError(`a stream event must be a string, a Uint8Array, {start}, {delta} or {end}; got ${describe(event)} with keys ${JSON.stringify(kinds)}`);
+  }
+  const body = event[kind];
+  const fields = EVENT_FIELDS[kind];
+  const given = typeof body === 'object' && body !== null ? Object.keys(body) : [];
+  if (given.length !== fields.length || !fields.every((f) => typeof body[f] === 'string')) {
+    throw new TypeError(`a ${kind} event must have exactly the string fields ${fields.join(', ')}; got keys ${JSON.stringify(given)}`);
+  }
+  return { [kind]: Object.fromEntries(fields.map((f) => [f, body[f]])) };
+}

@@ -1,0 +1,122 @@
+// The Validator: validation by handle that survives replicas which do not
+// hold the handle.
+
+import * as grpc from '@grpc/grpc-js';
+
+import { ErrorCode, Profile } from './enums.js';
+import { compileRequest, validateRequest } from './messages.js';
+
+/**
+ * A schema given to Validator.register did not compile. `result` is the
+ * server's CompileResult: its `code` (UNSUPPORTED_CAPABILITY or VALIDATION)
+ * and every finding.
+ */
+export class SchemaError extends Error {
+  constructor(result) {
+    const [first] = result.errors;
+    const more = result.errors.length > 1 ? ` (and ${result.errors.length - 1} more findings)` : '';
+    super(`schema not compiled: ${result.code}${first ? `: ${first.message}` : ''}${more}`);
+    this.name = 'SchemaError';
+    this.result = result;
+  }
+}
+
+/**
+ * Validates arguments by handle, remembering the schema behind each handle
+ * it registered. Handles are content addresses that every replica computes
+ * alike, so replicas share nothing: one that never saw a schema (or
+ * restarted, or evicted it) answers NOT_FOUND. The Validator then sends the
+ * remembered schema inline with the arguments, so that replica compiles it,
+ * keeps it and validates in the same call, and retries only once. Schemas
+ * are kept until forget(). Create one with Client.validator().
+ */
+export class Validator {
+  #client;
+  #byHandle = new Map(); // handle -> CompileSchemaRequest behind it
+  #bySchema = new Map(); // schemaKey -> handle
+
+  constructor(client) {
+    this.#client = client;
+  }
+
+  /**
+   * Compiles `schema` under `profile`, remembers it under the handle the
+   * server returns, and resolves to the CompileResult (its `handle`, and any
+   * `warnings`). Rejects with a SchemaError when the schema does not
+   * compile, with the ServiceError when the call fails.
+   */
+  async register(schema, { profile = Profile.UNSPECIFIED, deadline } = {}) {
+    const request = compileRequest(schema, profile);
+    const result = await this.#client.callCompile(request, deadline);
+    if (result.handle === '' || result.code !== ErrorCode.UNSPECIFIED) {
+      throw new SchemaError(result);
+    }
+    this.#remember(result.handle, request);
+    return result;
+  }
+
+  /**
+   * Validates `args` (JSON text or a plain object; "" means {}) against the
+   * schema under `handle`. On NOT_FOUND for a handle this Validator
+   * registered, sends the remembered schema inline and retries once; the
+   * result's `handle` is the one that replica computed. Any other failure,
+   * and NOT_FOUND for a handle it never registered, rejects with the
+   * ServiceError. Invalid arguments are an answer, as ever.
+   */
+  async validate(handle, args, { deadline } = {}) {
+    const request = validateRequest(args, { handle });
+    try {
+      return await this.#client.callValidate(request, deadline);
+    } catch (err) {
+      const schema = this.#byHandle.get(handle);
+      if (err?.code !== grpc.status.NOT_FOUND || schema === undefined) {
+        throw err;
+      }
+      return this.#validateInline(schema, request.arguments_json, deadline);
+    }
+  }
+
+  /**
+   * Validates `args` against `schema` under `profile`: the first time with
+   * the schema inline (one call compiles and validates), remembering the
+   * handle; later, for the same schema text and profile, by that handle as
+   * validate() does. A schema that does not compile is answered in-band
+   * (`valid` false, its findings in `errors`) and is not remembered.
+   */
+  async validateSchema(schema, args, { profile = Profile.UNSPECIFIED, deadline } = {}) {
+    const request = compileRequest(schema, profile);
+    const handle = this.#bySchema.get(schemaKey(request));
+    if (handle !== undefined) {
+      return this.validate(handle, args, { deadline });
+    }
+    return this.#validateInline(request, args, deadline);
+  }
+
+  /** Drops what the Validator remembers about `handle`; unknown handles are ignored. */
+  forget(handle) {
+    this.#byHandle.delete(handle);
+    for (const [key, known] of this.#bySchema) {
+      if (known === handle) {
+        this.#bySchema.delete(key);
+      }
+    }
+  }
+
+  async #validateInline(request, args, deadline) {
+    const result = await this.#client.callValidate(validateRequest(args, { inline: request }), deadline);
+    if (result.handle !== '') {
+      this.#remember(result.handle, request);
+    }
+    return result;
+  }
+
+  #remember(handle, request) {
+    this.#byHandle.set(handle, request);
+    this.#bySchema.set(schemaKey(request), handle);
+  }
+}
+
+/** A remembered schema's identity: its profile and exact text. */
+function schemaKey(request) {
+  return JSON.stringify([request.profile, request.schema_json]);
+}

@@ -1,0 +1,203 @@
+// Streams against a real replica: recorded provider events and explicit deltas.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { ErrorCode, Provider, SchemaError, status } from '../index.js';
+import { connect, offsetOf, recording } from './support.js';
+
+const WEATHER = {
+  type: 'object',
+  properties: { city: { type: 'string' }, country: { type: 'string' }, units: { type: 'string', enum: ['c', 'f'] } },
+  required: ['city', 'country', 'units'],
+  additionalProperties: false,
+};
+const STOCK = { type: 'object', properties: { ticker: { type: 'string' }, exchange: { type: 'string' } }, required: ['ticker'], additionalProperties: false };
+const TODO = {
+  type: 'object',
+  required: ['action'],
+  additionalProperties: false,
+  properties: { action: { type: 'string', enum: ['add', 'update'] }, id: { type: 'string' }, status: { type: 'string', enum: ['pending', 'completed'] } },
+};
+
+// The recording: GetWeatherArgs, then get_stock_price (see testdata/PROVENANCE.md).
+const { events: EVENTS, expected: CALLS } = recording('openai-chat/parallel-weather-and-stock');
+// In it, the event whose fragment starts the country code "GB".
+const COUNTRY_EVENT = EVENTS.findIndex((e) => e.includes('"arguments":"GB'));
+
+const countryIn = (...codes) => ({ ...WEATHER, properties: { ...WEATHER.properties, country: { type: 'string', enum: codes } } });
+
+async function collect(results) {
+  const out = [];
+  for await (const result of results) {
+    out.push(result);
+  }
+  return out;
+}
+
+/**
+ * A provider still generating: yields the recording's events up to and
+ * including `stopAfter`, then waits, as a read from a live response does,
+ * until release(), which fails that read as aborting the request would.
+ */
+class GatedProvider {
+  yielded = 0;
+  finished = false;
+  #release;
+  #released = new Promise((resolve) => {
+    this.#release = resolve;
+  });
+
+  constructor(events, stopAfter) {
+    this.events = events;
+    this.stopAfter = stopAfter;
+  }
+
+  release() {
+    this.#release();
+  }
+
+  async *[Symbol.asyncIterator]() {
+    try {
+      for (const [i, event] of this.events.entries()) {
+        if (i > this.stopAfter) {
+          await this.#released;
+          throw new DOMException('The operation was aborted.', 'AbortError');
+        }
+        this.yielded++;
+        yield event;
+      }
+    } finally {
+      this.finished = true;
+    }
+  }
+}
+
+describe('validateStream', () => {
+  let client;
+  before(() => {
+    client = connect('A');
+  });
+  after(() => client.close());
+
+  const stream = (events, weather = WEATHER) =>
+    client.validateStream(events, { tools: { GetWeatherArgs: weather, get_stock_price: STOCK }, provider: Provider.OPENAI_CHAT, deadline: Date.now() + 30_000 });
+
+  test('a recorded stream', async () => {
+    const got = await collect(stream(EVENTS));
+    assert.deepEqual(got.map((r) => [r.call_id, r.tool_name, r.valid, r.early]), CALLS.map((c) => [c.id, c.name, true, false]));
+    assert.deepEqual(got.map((r) => r.bytes), CALLS.map((c) => Buffer.byteLength(c.arguments)));
+  });
+
+  test('an early rejection', async () => {
+    const weather = CALLS[0].arguments;
+    const [first, second] = await collect(stream(EVENTS, countryIn('FR', 'DE')));
+    assert.deepEqual([first.call_id, first.valid, first.early, first.code], [CALLS[0].id, false, true, ErrorCode.VALIDATION]);
+    assert.deepEqual(first.errors.map((e) => [e.keyword, e.schema_path, e.instance_path, e.offset]), [
+      ['enum', '/properties/country/enum', '/country', offsetOf(weather, '"GB"', 1)],
+    ]);
+    assert.ok(first.bytes < Buffer.byteLength(weather), "rejected before the call's last delta");
+    assert.equal(second.valid, true);
+  });
+
+  test('stop on an early rejection', async () => {
+    // The rejection arrives while the provider is still generating; leaving
+    // the loop ends the stream, and no further event is pulled or sent.
+    const provider = new GatedProvider(EVENTS, COUNTRY_EVENT);
+    let first;
+    for await (const result of stream(provider, countryIn('FR'))) {
+      first = result; // the provider yields nothing more until release(), below
+      break;
+    }
+    assert.deepEqual([first.call_id, first.early], [CALLS[0].id, true]);
+    assert.equal(provider.finished, false, 'the pull in progress is still waiting');
+    provider.release();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(provider.finished, true, 'the pull in progress ended, and its error was not reported');
+    assert.equal(provider.yielded, COUNTRY_EVENT + 1, 'no event after the rejection was pulled');
+  });
+
+  test('close() and an aborted signal end the iteration without an error', async () => {
+    const provider = new GatedProvider(EVENTS, COUNTRY_EVENT);
+    const results = stream(provider, countryIn('FR'));
+    const seen = [];
+    for await (const result of results) {
+      seen.push(result.call_id);
+      results.close();
+    }
+    assert.deepEqual(seen, [CALLS[0].id]);
+    provider.release();
+
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = client.validateStream(EVENTS, { provider: Provider.OPENAI_CHAT, signal: controller.signal });
+    assert.deepEqual(await collect(aborted), []);
+  });
+
+  test('explicit deltas, two calls interleaved', async () => {
+    // call_2 is rejected at the "d" of "done" before its last delta, while
+    // call_1 is still streaming.
+    const events = [
+      { start: { call_id: 'call_1', tool_name: 'todo' } },
+      { start: { call_id: 'call_2', tool_name: 'todo' } },
+      { delta: { call_id: 'call_1', fragment: '{"action": "upd' } },
+      { delta: { call_id: 'call_2', fragment: '{"action": "update", "status": "do' } },
+      { delta: { call_id: 'call_1', fragment: 'ate", "id": "7"}' } },
+      { delta: { call_id: 'call_2', fragment: 'ne"}' } },
+      { end: { call_id: 'call_1' } },
+      { end: { call_id: 'call_2' } },
+    ];
+    const second = '{"action": "update", "status": "do';
+    const got = await collect(client.validateStream(events, { tools: { todo: TODO } }));
+    assert.deepEqual(got.map((r) => [r.call_id, r.valid, r.early]), [['call_2', false, true], ['call_1', true, false]]);
+    assert.deepEqual(got[0].errors.map((e) => [e.keyword, e.instance_path, e.offset]), [['enum', '/status', offsetOf(second, '"do', 1)]]);
+    assert.equal(got[0].bytes, Buffer.byteLength(second));
+  });
+
+  test('the end of events ends the calls still open', async () => {
+    const events = [{ start: { call_id: 'c', tool_name: 'todo' } }, { delta: { call_id: 'c', fragment: '{"action": "add"' } }];
+    const [result] = await collect(client.validateStream(events, { tools: { todo: TODO } }));
+    assert.deepEqual([result.call_id, result.valid, result.early], ['c', false, false]);
+    assert.deepEqual(result.errors.map((e) => e.keyword), ['json']);
+  });
+
+  test('an unbound tool', async () => {
+    const [result] = await collect(client.validateStream([{ start: { call_id: 'c', tool_name: 'nope' } }, { end: { call_id: 'c' } }], { tools: { todo: TODO } }));
+    assert.deepEqual(result.errors.map((e) => [e.code, e.keyword]), [[ErrorCode.VALIDATION, 'tool_name']]);
+  });
+
+  test('failures end the iteration with their error', async () => {
+    async function* failing() {
+      yield { start: { call_id: 'c', tool_name: 'todo' } };
+      throw new Error('connection reset by the provider');
+    }
+    const cases = [
+      ["the events' own error", failing(), {}, /connection reset/],
+      ['an event of no known kind', [{ start: { call_id: 'c', tool_name: 'todo' } }, 42], {}, TypeError],
+      ['a raw event without provider', ['{"type":"ping"}'], {}, /provider/],
+      ['an event the server cannot parse', ['{not json'], { provider: Provider.ANTHROPIC }, { code: status.INVALID_ARGUMENT }],
+      ['a tool schema that does not compile', [], { tools: { t: { type: 'object', format: 'x' } } }, SchemaError],
+    ];
+    for (const [name, events, options, error] of cases) {
+      await assert.rejects(collect(client.validateStream(events, { tools: { todo: TODO }, ...options })), error, name);
+    }
+  });
+
+  test('options are checked at once', () => {
+    const cases = [
+      ['unknown provider name', { provider: 'anthropic' }],
+      ['unknown profile name', { profile: 'PROFILE_STRICT' }],
+      ['schema JSON cannot hold', { tools: { t: { n: Number.NaN } } }],
+    ];
+    for (const [name, options] of cases) {
+      assert.throws(() => client.validateStream([], options), TypeError, name);
+    }
+    assert.throws(() => client.validateStream(undefined), TypeError);
+  });
+
+  test('a ResultStream is iterated once', async () => {
+    const results = client.validateStream([]);
+    assert.deepEqual(await collect(results), []);
+    await assert.rejects(collect(results), TypeError);
+  });
+});

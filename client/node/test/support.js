@@ -1,0 +1,92 @@
+// What the interop tests share: the replicas, unique schemas, the recording.
+
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import * as grpc from '@grpc/grpc-js';
+
+import { Client } from '../index.js';
+
+export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The address of replica `name` ("A", "B", "AUTH"); throws, never skips, when it is not set. */
+export function replicaAddress(name) {
+  const address = process.env[`TOOLGATE_ADDR_${name}`];
+  if (!address) {
+    throw new Error(`TOOLGATE_ADDR_${name} is not set: run these tests with \`make interop\``);
+  }
+  return address;
+}
+
+/** A Client with its own plaintext channel to replica `name`. */
+export function connect(name) {
+  return new Client(replicaAddress(name), { insecure: true });
+}
+
+/**
+ * `schema` with a description no other run has used, so that its handle is
+ * new to both replicas (which every suite and test share).
+ */
+export function unique(schema) {
+  return { ...schema, description: `interop run ${randomUUID()}` };
+}
+
+/** The events (one payload per line) and expected calls of a recording under client/interop/testdata. */
+export function recording(name) {
+  const base = `${REPO}client/interop/testdata/${name}`;
+  const events = readFileSync(`${base}.jsonl`, 'utf8').split('\n').filter((line) => line !== '');
+  const expected = JSON.parse(readFileSync(`${base}.expected.json`, 'utf8'));
+  return { events, expected };
+}
+
+/** The UTF-8 byte offset of `fragment` in `text`, plus `plus`. */
+export function offsetOf(text, fragment, plus = 0) {
+  return Buffer.byteLength(text.slice(0, text.indexOf(fragment))) + plus;
+}
+
+/**
+ * A grpc-js Channel that sends each call to whichever real channel route()
+ * named last, as a load balancer moving a client between replicas would
+ * (pass it as clientOptions.channelOverride).
+ */
+export class SwitchChannel {
+  #channels;
+  #current;
+
+  constructor(addresses) {
+    this.#channels = Object.fromEntries(
+      Object.entries(addresses).map(([name, address]) => [name, new grpc.Channel(address, grpc.credentials.createInsecure(), {})]),
+    );
+  }
+
+  route(name) {
+    this.#current = this.#channels[name];
+  }
+
+  createCall(...args) {
+    return this.#current.createCall(...args);
+  }
+
+  getTarget() {
+    return this.#current.getTarget();
+  }
+
+  getConnectivityState(tryToConnect) {
+    return this.#current.getConnectivityState(tryToConnect);
+  }
+
+  watchConnectivityState(...args) {
+    return this.#current.watchConnectivityState(...args);
+  }
+
+  getChannelzRef() {
+    return this.#current.getChannelzRef();
+  }
+
+  close() {
+    for (const channel of Object.values(this.#channels)) {
+      channel.close();
+    }
+  }
+}

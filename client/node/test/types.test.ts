@@ -1,0 +1,42 @@
+// Type-checked by `npm run typecheck` (tsc --noEmit, strict), never run:
+// uses of the API as a TypeScript program would write them. Each line after
+// an expect-error directive must fail to type-check, or tsc reports it.
+
+import { Client, ErrorCode, Profile, Provider, SchemaError, status } from 'toolgate';
+import type { CallResult, Finding, StreamEvent, ValidationResult } from 'toolgate';
+
+export async function uses(client: Client): Promise<void> {
+  const compiled = await client.compile({ type: 'object' }, { profile: Profile.JSON_SCHEMA });
+  const handle: string = compiled.handle;
+  const result: ValidationResult = await client.validate(handle, '{"a": 1}');
+  const first: Finding | undefined = result.errors[0];
+  const offset: number | undefined = first?.offset;
+  const code: ErrorCode = result.code;
+  if (code === ErrorCode.VALIDATION && offset !== undefined) {
+    console.log(first?.instance_path, offset + 1);
+  }
+
+  // Error is still the global Error: no generated type shadows it.
+  const plain: Error = new Error('x');
+  const schemaError: Error = new SchemaError(compiled);
+  console.log(plain instanceof Error, schemaError.message, status.NOT_FOUND);
+
+  const events: StreamEvent[] = [{ start: { call_id: 'c', tool_name: 't' } }, { end: { call_id: 'c' } }];
+  for await (const r of client.validateStream(events, { tools: { t: { type: 'object' } } })) {
+    const callResult: CallResult = r;
+    console.log(callResult.early, callResult.bytes + 1);
+  }
+  const raw = client.validateStream(['{}'], { provider: Provider.ANTHROPIC });
+  raw.close();
+
+  // @ts-expect-error: a profile is a name, not a number
+  await client.compile('{}', { profile: 3 });
+  // @ts-expect-error: not a Provider name
+  client.validateStream([], { provider: 'PROVIDER_OPENAI' });
+  // @ts-expect-error: explicit events use the proto field names
+  client.validateStream([{ delta: { callId: 'c', fragment: '' } }]);
+  // @ts-expect-error: results are read-only
+  result.valid = true;
+  // @ts-expect-error: undefined is not JSON
+  await client.validate(handle, { a: undefined });
+}

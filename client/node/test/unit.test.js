@@ -1,0 +1,188 @@
+// Unit tests: no server needed.
+
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { definition, ErrorCode, jsonText, LOADER_OPTIONS, Profile, Provider } from '../index.js';
+import { checkName } from '../lib/enums.js';
+import { compileRequest } from '../lib/messages.js';
+import { fromMessage } from '../lib/results.js';
+import { toRequest } from '../lib/stream.js';
+import { REPO } from './support.js';
+
+const protoType = (name) => definition[`toolgate.v1.${name}`].type;
+
+describe('jsonText', () => {
+  test('text is sent unchanged', () => {
+    for (const text of ['{"minimum": 123456789012345678901234567890.5}', '{ "type" : "object" }', '{', '']) {
+      assert.equal(jsonText(text, 'schema'), text);
+    }
+  });
+
+  test('bytes are UTF-8', () => {
+    assert.equal(jsonText(new TextEncoder().encode('{"a": "ü"}'), 'arguments'), '{"a": "ü"}');
+    assert.throws(() => jsonText(Uint8Array.of(0x7b, 0xff, 0x7d), 'arguments'), TypeError);
+  });
+
+  test('plain objects and arrays are written by JSON.stringify', () => {
+    const shared = { x: 1 };
+    const cases = [
+      ['non-ASCII', { city: 'Zürich' }, '{"city":"Zürich"}'],
+      ['nested', { a: [1, [2, null]], b: true }, '{"a":[1,[2,null]],"b":true}'],
+      ['a shared sub-object is not a cycle', { a: shared, b: shared }, '{"a":{"x":1},"b":{"x":1}}'],
+      ['null prototype', Object.assign(Object.create(null), { a: 1 }), '{"a":1}'],
+      ['top-level array', [1, 'a'], '[1,"a"]'],
+    ];
+    for (const [name, value, want] of cases) {
+      assert.equal(jsonText(value, 'schema'), want, name);
+    }
+  });
+
+  test('what JSON.stringify would drop or rewrite is a TypeError', () => {
+    const cyclic = {};
+    cyclic.self = cyclic;
+    const cases = [
+      ['undefined member', { a: undefined }],
+      ['function member', { f() {} }],
+      ['symbol value', { s: Symbol('s') }],
+      ['symbol key', { [Symbol('k')]: 1 }],
+      ['BigInt', { n: 10n }],
+      ['NaN', { x: Number.NaN }],
+      ['infinity', { x: Number.POSITIVE_INFINITY }],
+      ['array hole', { a: [1, , 3] }], // eslint-disable-line no-sparse-arrays
+      ['Date', { d: new Date(0) }],
+      ['Map', { m: new Map([['a', 1]]) }],
+      ['class instance', { c: new (class Point { x = 1; })() }],
+      ['cycle', cyclic],
+      ['a number is not a document', 5],
+      ['null is not a document', null],
+      ['undefined is not a document', undefined],
+    ];
+    for (const [name, value] of cases) {
+      assert.throws(() => jsonText(value, 'schema'), TypeError, name);
+    }
+  });
+
+  test('property: random JSON values round-trip', () => {
+    let seed = 13;
+    const random = (n) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const value = (depth) => {
+      switch (random(depth < 4 ? 7 : 4)) {
+        case 0: return random(2 ** 30) * (random(2) ? -1 : 1) * 2 ** random(40);
+        case 1: return random(1e6) / (random(1000) + 1);
+        case 2: return String.fromCodePoint(...Array.from({ length: random(6) }, () => random(2) ? 32 + random(95) : 0xa0 + random(0xd000)));
+        case 3: return [true, false, null][random(3)];
+        case 4:
+        case 5: return Object.fromEntries(Array.from({ length: random(4) }, () => [`k${random(100)}`, value(depth + 1)]));
+        default: return Array.from({ length: random(4) }, () => value(depth + 1));
+      }
+    };
+    for (let i = 0; i < 500; i++) {
+      const doc = { root: value(0) };
+      assert.deepEqual(JSON.parse(jsonText(doc, 'arguments')), doc);
+    }
+  });
+});
+
+describe('enums', () => {
+  test('each enum lists exactly the proto names, in order', () => {
+    for (const [kind, name, prefix] of [[Profile, 'Profile', 'PROFILE_'], [ErrorCode, 'ErrorCode', 'ERROR_CODE_'], [Provider, 'Provider', 'PROVIDER_']]) {
+      const names = protoType(name).value.map((v) => v.name);
+      assert.deepEqual(Object.values(kind), names, name);
+      assert.deepEqual(Object.keys(kind).map((k) => prefix + k), names, `${name}: keys drop the prefix`);
+      assert.ok(Object.isFrozen(kind));
+    }
+  });
+
+  test('a name that is not in the enum is a TypeError, never 0', () => {
+    assert.equal(checkName(Provider, 'provider', 'PROVIDER_ANTHROPIC'), 'PROVIDER_ANTHROPIC');
+    for (const value of ['PROVIDER_OPENAI', 'provider_anthropic', 'ANTHROPIC', 3, 0, null, undefined, 'ERROR_CODE_VALIDATION']) {
+      assert.throws(() => checkName(Provider, 'provider', value), /provider must be one of PROVIDER_UNSPECIFIED, .*PROVIDER_ANTHROPIC/, String(value));
+    }
+    assert.throws(() => compileRequest('{}', 'PROFILE_STRICT'), TypeError);
+  });
+});
+
+describe('results', () => {
+  test('fields keep their proto names; int64 become numbers; enums names', () => {
+    const result = fromMessage('CallResult', {
+      call_id: 'c1', tool_name: 'todo', valid: false, code: 'ERROR_CODE_VALIDATION',
+      errors: [{ code: 'ERROR_CODE_VALIDATION', keyword: 'enum', schema_path: '/properties/s/enum', instance_path: '/s', message: 'm', offset: '1099511627776' }],
+      early: true, bytes: '34', errors_truncated: false,
+    });
+    assert.deepEqual(result, {
+      call_id: 'c1', tool_name: 'todo', valid: false, code: 'ERROR_CODE_VALIDATION',
+      errors: [{ code: 'ERROR_CODE_VALIDATION', keyword: 'enum', schema_path: '/properties/s/enum', instance_path: '/s', message: 'm', offset: 2 ** 40 }],
+      early: true, bytes: 34, errors_truncated: false,
+    });
+    assert.ok(Object.isFrozen(result) && Object.isFrozen(result.errors) && Object.isFrozen(result.errors[0]));
+  });
+
+  test('a code this client does not know arrives as its number, as a string', () => {
+    const result = fromMessage('ValidateResponse', { valid: false, code: 7, errors: [], handle: '', errors_truncated: false });
+    assert.equal(result.code, '7');
+  });
+
+  test('an int64 beyond what a number holds exactly is a RangeError', () => {
+    assert.throws(() => fromMessage('Error', { code: 'ERROR_CODE_VALIDATION', keyword: '', schema_path: '', instance_path: '', message: '', offset: '9007199254740993' }), RangeError);
+  });
+});
+
+describe('stream events', () => {
+  test('explicit events and raw provider events', () => {
+    const cases = [
+      [{ start: { call_id: 'c', tool_name: 't' } }, { start: { call_id: 'c', tool_name: 't' } }],
+      [{ delta: { call_id: 'c', fragment: '{"a' } }, { delta: { call_id: 'c', fragment: '{"a' } }],
+      [{ end: { call_id: 'c' } }, { end: { call_id: 'c' } }],
+      ['{"type":"ping"}', { provider_event: { provider: 'PROVIDER_ANTHROPIC', event_json: '{"type":"ping"}' } }],
+      [new TextEncoder().encode('{}'), { provider_event: { provider: 'PROVIDER_ANTHROPIC', event_json: '{}' } }],
+    ];
+    for (const [event, want] of cases) {
+      assert.deepEqual(toRequest(event, 'PROVIDER_ANTHROPIC'), want);
+    }
+  });
+
+  test('anything else is a TypeError', () => {
+    const cases = [
+      ['camelCase field', { delta: { callId: 'c', fragment: 'x' } }],
+      ['missing field', { start: { call_id: 'c' } }],
+      ['extra field', { end: { call_id: 'c', tool_name: 't' } }],
+      ['number field', { end: { call_id: 1 } }],
+      ['two kinds', { start: { call_id: 'c', tool_name: 't' }, end: { call_id: 'c' } }],
+      ['unknown kind', { stop: { call_id: 'c' } }],
+      ['an inherited name is no kind', { toString: { call_id: 'c' } }],
+      ['a number', 42],
+      ['null', null],
+    ];
+    for (const [name, event] of cases) {
+      assert.throws(() => toRequest(event, 'PROVIDER_ANTHROPIC'), TypeError, name);
+    }
+    assert.throws(() => toRequest('{}', undefined), /needs validateStream\(events, \{ provider \}\)/);
+  });
+});
+
+describe('the loaded API', () => {
+  test('the loader options every client needs', () => {
+    assert.deepEqual({ ...LOADER_OPTIONS }, { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true });
+  });
+
+  test('the proto copy is the repository proto', () => {
+    const tree = (dir) => Object.fromEntries(
+      readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => {
+          const path = join(entry.parentPath ?? entry.path, entry.name);
+          return [relative(dir, path), readFileSync(path, 'utf8')];
+        }),
+    );
+    const want = tree(`${REPO}proto`);
+    assert.ok(Object.keys(want).length > 0);
+    assert.deepEqual(tree(fileURLToPath(new URL('../proto', import.meta.url))), want, 'client/node/proto is stale: run `make generate`');
+  });
+});

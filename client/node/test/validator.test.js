@@ -1,0 +1,102 @@
+// Validator across two replicas that share nothing.
+
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+
+import { Client, ErrorCode, SchemaError, status } from '../index.js';
+import { connect, replicaAddress, SwitchChannel, unique } from './support.js';
+
+const WEATHER = { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } }, required: ['city'] };
+
+describe('Validator', () => {
+  const direct = {};
+  let switchChannel;
+  let validator;
+  before(() => {
+    direct.A = connect('A');
+    direct.B = connect('B');
+    switchChannel = new SwitchChannel({ A: replicaAddress('A'), B: replicaAddress('B') });
+  });
+  after(() => {
+    direct.A.close();
+    direct.B.close();
+    switchChannel.close();
+  });
+  beforeEach(() => {
+    validator = new Client('switch', { insecure: true, clientOptions: { channelOverride: switchChannel } }).validator();
+  });
+
+  const assertNotHeld = (replica, handle) =>
+    assert.rejects(direct[replica].validate(handle, '{}'), { code: status.NOT_FOUND }, `replica ${replica} holds ${handle}`);
+
+  test('survives a replica without the handle', async () => {
+    switchChannel.route('A');
+    const { handle } = await validator.register(unique(WEATHER));
+    await assertNotHeld('B', handle);
+
+    switchChannel.route('B'); // the balancer moves the client to B
+    const result = await validator.validate(handle, { city: 'Oslo' });
+    assert.equal(result.valid, true);
+    assert.equal(result.handle, handle, 'B computed the handle A computed');
+    assert.equal((await direct.B.validate(handle, { city: 'Oslo' })).valid, true, 'B compiled the schema the Validator sent inline');
+
+    const bad = await validator.validate(handle, '{"city": "Oslo", "days": 0}');
+    assert.equal(bad.valid, false, 'violations are still answers');
+    assert.deepEqual(bad.errors.map((e) => [e.code, e.keyword, e.instance_path]), [[ErrorCode.VALIDATION, 'minimum', '/days']]);
+  });
+
+  test('recovers concurrently', async () => {
+    switchChannel.route('A');
+    const { handle } = await validator.register(unique(WEATHER));
+    switchChannel.route('B');
+    const results = await Promise.all(Array.from({ length: 32 }, () => validator.validate(handle, { city: 'Oslo' })));
+    assert.ok(results.every((r) => r.valid && r.handle === handle));
+  });
+
+  test('NOT_FOUND for handles it does not know', async () => {
+    switchChannel.route('A');
+    const { handle } = await direct.A.compile(unique(WEATHER));
+    const { handle: forgotten } = await validator.register(unique(WEATHER));
+    validator.forget(forgotten);
+    switchChannel.route('B');
+    for (const h of [handle, forgotten]) {
+      await assert.rejects(validator.validate(h, { city: 'Oslo' }), { code: status.NOT_FOUND });
+    }
+  });
+
+  test('validateSchema remembers the handle', async () => {
+    const schema = unique(WEATHER);
+    switchChannel.route('A');
+    const first = await validator.validateSchema(schema, { city: 'Oslo' });
+    assert.equal(first.valid, true);
+    switchChannel.route('B');
+    await assertNotHeld('B', first.handle);
+    const second = await validator.validateSchema(schema, { days: 2 });
+    assert.deepEqual(second.errors.map((e) => e.keyword), ['required']);
+    assert.equal(second.handle, first.handle);
+    assert.equal((await direct.B.validate(first.handle, { city: 'Oslo' })).valid, true);
+  });
+
+  test('a schema that does not compile', async () => {
+    switchChannel.route('A');
+    const schema = { type: 'object', properties: { url: { type: 'string', format: 'uri' } } };
+    await assert.rejects(validator.register(schema), (err) => {
+      assert.ok(err instanceof SchemaError && err instanceof Error);
+      assert.equal(err.result.code, ErrorCode.UNSUPPORTED_CAPABILITY);
+      assert.deepEqual(err.result.errors.map((e) => e.schema_path), ['/properties/url/format']);
+      assert.match(err.message, /format/);
+      return true;
+    });
+    const answer = await validator.validateSchema(schema, {});
+    assert.equal(answer.valid, false);
+    assert.equal(answer.handle, '');
+  });
+
+  test('other failures are rejections as they are', async () => {
+    const client = connect('A');
+    const v = client.validator();
+    const { handle } = await v.register(unique(WEATHER));
+    client.close();
+    await assert.rejects(v.validate(handle, { city: 'Oslo' }), (err) => err.code !== status.NOT_FOUND);
+  });
+});

@@ -1,0 +1,74 @@
+"""What the interop tests share: the replicas, unique schemas, the recording."""
+
+import json
+import os
+import pathlib
+import uuid
+
+import toolgate
+
+REPO = pathlib.Path(__file__).resolve().parents[3]
+TESTDATA = REPO / "client" / "interop" / "testdata"
+
+
+def replica_address(name):
+    """Returns the address of replica ``name`` ("A" or "B") from the
+    environment; fails, never skips, when it is not set."""
+    address = os.environ.get(f"TOOLGATE_ADDR_{name}")
+    if not address:
+        raise RuntimeError(f"TOOLGATE_ADDR_{name} is not set: run these tests with `make interop`")
+    return address
+
+
+def connect(name):
+    """Returns a Client with its own plaintext channel to replica ``name``."""
+    return toolgate.Client.connect(replica_address(name), insecure=True)
+
+
+def unique(schema):
+    """Returns ``schema`` with a description no other run has used, so that
+    its handle is new to both replicas (which every suite and test share)."""
+    return {**schema, "description": f"interop run {uuid.uuid4()}"}
+
+
+def recording(name):
+    """Returns the events (one payload per line) and the expected calls of a
+    recorded provider stream under client/interop/testdata."""
+    base = TESTDATA / name
+    events = base.with_suffix(".jsonl").read_text(encoding="utf-8").splitlines()
+    expected = json.loads(base.with_suffix(".expected.json").read_text(encoding="utf-8"))
+    return events, expected
+
+
+class SwitchChannel:
+    """A channel that sends each call to whichever real channel ``route``
+    named last, as a load balancer moving a client between replicas would.
+
+    It provides what the generated stub uses (``unary_unary`` and
+    ``stream_stream``); each call is looked up when it is made, not when the
+    stub is built.
+    """
+
+    def __init__(self, **channels):
+        self._channels = channels
+        self._current = None
+
+    def route(self, name):
+        self._current = name
+
+    def unary_unary(self, method, request_serializer=None, response_deserializer=None, **_):
+        def call(request, **kwargs):
+            target = self._channels[self._current].unary_unary(method, request_serializer, response_deserializer)
+            return target(request, **kwargs)
+
+        return call
+
+    def stream_stream(self, method, request_serializer=None, response_deserializer=None, **_):
+        def call(requests, **kwargs):
+            target = self._channels[self._current].stream_stream(method, request_serializer, response_deserializer)
+            return target(requests, **kwargs)
+
+        return call
+
+    # The stub builds one of each kind; toolgate has no such methods.
+    unary_stream = stream_unary = unary_unary

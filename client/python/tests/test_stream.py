@@ -1,0 +1,171 @@
+"""Streams against a real replica: recorded provider events and explicit deltas."""
+
+import threading
+import unittest
+
+import grpc
+
+from toolgate import Delta, End, ErrorCode, Provider, SchemaError, Start
+
+from tests.support import connect, recording
+
+WEATHER = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string"},
+        "country": {"type": "string"},
+        "units": {"type": "string", "enum": ["c", "f"]},
+    },
+    "required": ["city", "country", "units"],
+    "additionalProperties": False,
+}
+STOCK = {"type": "object", "properties": {"ticker": {"type": "string"}, "exchange": {"type": "string"}},
+         "required": ["ticker"], "additionalProperties": False}
+TODO = {"type": "object", "required": ["action"], "additionalProperties": False,
+        "properties": {"action": {"type": "string", "enum": ["add", "update"]}, "id": {"type": "string"},
+                       "status": {"type": "string", "enum": ["pending", "completed"]}}}
+
+# The recording: GetWeatherArgs, then get_stock_price (see testdata/PROVENANCE.md).
+EVENTS, CALLS = recording("openai-chat/parallel-weather-and-stock")
+# In it, the event whose fragment starts the country code "GB".
+COUNTRY_EVENT = next(i for i, e in enumerate(EVENTS) if '"arguments":"GB' in e)
+
+
+def country_in(*codes):
+    """The weather schema, with the country restricted to ``codes``."""
+    return {**WEATHER, "properties": {**WEATHER["properties"], "country": {"type": "string", "enum": list(codes)}}}
+
+
+def offset_of(arguments, fragment, plus=0):
+    return len(arguments[: arguments.index(fragment)].encode()) + plus
+
+
+class GatedProvider:
+    """A provider still generating: yields the recording's events up to and
+    including ``stop_after``, then waits, as a read from a live response
+    does, until ``release``, which fails that read as closing the response
+    would."""
+
+    def __init__(self, events, stop_after):
+        self._events, self._stop_after = events, stop_after
+        self.yielded = 0
+        self.finished = threading.Event()
+        self._released = threading.Event()
+
+    def release(self):
+        self._released.set()
+
+    def __iter__(self):
+        try:
+            for i, event in enumerate(self._events):
+                if i > self._stop_after:
+                    if not self._released.wait(timeout=30):
+                        raise TimeoutError("the stream was never closed")
+                    raise ConnectionError("the response was closed")
+                self.yielded += 1
+                yield event
+        finally:
+            self.finished.set()
+
+
+class StreamTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.client = connect("A")
+        cls.addClassCleanup(cls.client.close)
+
+    def stream(self, events, weather=WEATHER):
+        tools = {"GetWeatherArgs": weather, "get_stock_price": STOCK}
+        return self.client.validate_stream(events, tools=tools, provider=Provider.OPENAI_CHAT, timeout=30)
+
+    def test_recorded_stream(self):
+        with self.stream(EVENTS) as results:
+            got = list(results)
+        self.assertEqual([(r.call_id, r.tool_name, r.valid, r.early) for r in got],
+                         [(c["id"], c["name"], True, False) for c in CALLS])
+        self.assertEqual([r.bytes for r in got], [len(c["arguments"].encode()) for c in CALLS])
+
+    def test_early_rejection(self):
+        weather = CALLS[0]["arguments"]
+        with self.stream(EVENTS, country_in("FR", "DE")) as results:
+            first, second = list(results)
+        self.assertEqual((first.call_id, first.valid, first.early, first.code),
+                         (CALLS[0]["id"], False, True, ErrorCode.VALIDATION))
+        self.assertEqual([(e.keyword, e.schema_path, e.instance_path, e.offset) for e in first.errors],
+                         [("enum", "/properties/country/enum", "/country", offset_of(weather, '"GB"', 1))])
+        self.assertLess(first.bytes, len(weather.encode()), "rejected before the call's last delta")
+        self.assertTrue(second.valid)
+
+    def test_stop_on_early_rejection(self):
+        """The rejection arrives while the provider is still generating; the
+        caller closes the stream and no further event is pulled or sent."""
+        provider = GatedProvider(EVENTS, stop_after=COUNTRY_EVENT)
+        with self.stream(iter(provider), country_in("FR")) as results:
+            # The provider yields nothing more until release(), below: this
+            # result can only have come while it was still generating.
+            first = next(results)
+            self.assertEqual((first.call_id, first.early), (CALLS[0]["id"], True))
+            results.close()
+            self.assertEqual(list(results), [], "closing ends the iteration without an error")
+        provider.release()
+        self.assertTrue(provider.finished.wait(timeout=10), "the pull in progress ended, and its error was not reported")
+        self.assertEqual(provider.yielded, COUNTRY_EVENT + 1, "no event after the rejection was pulled")
+
+    def test_explicit_deltas(self):
+        """Two interleaved calls: call_2 is rejected at the "d" of "done"
+        before its last delta, while call_1 is still streaming."""
+        events = [
+            Start("call_1", "todo"), Start("call_2", "todo"),
+            Delta("call_1", '{"action": "upd'), Delta("call_2", '{"action": "update", "status": "do'),
+            Delta("call_1", 'ate", "id": "7"}'), Delta("call_2", 'ne"}'),
+            End("call_1"), End("call_2"),
+        ]
+        second = '{"action": "update", "status": "do'
+        with self.client.validate_stream(events, tools={"todo": TODO}) as results:
+            got = list(results)
+        self.assertEqual([(r.call_id, r.valid, r.early) for r in got], [("call_2", False, True), ("call_1", True, False)])
+        self.assertEqual([(e.keyword, e.instance_path, e.offset) for e in got[0].errors],
+                         [("enum", "/status", offset_of(second, '"do', 1))])
+        self.assertEqual(got[0].bytes, len(second.encode()))
+
+    def test_half_close_ends_open_calls(self):
+        events = [Start("c", "todo"), Delta("c", '{"action": "add"')]
+        with self.client.validate_stream(events, tools={"todo": TODO}) as results:
+            (result,) = list(results)
+        self.assertEqual((result.call_id, result.valid, result.early), ("c", False, False))
+        self.assertEqual([e.keyword for e in result.errors], ["json"])
+
+    def test_unbound_tool(self):
+        with self.client.validate_stream([Start("c", "nope"), End("c")], tools={"todo": TODO}) as results:
+            (result,) = list(results)
+        self.assertEqual([(e.code, e.keyword) for e in result.errors], [(ErrorCode.VALIDATION, "tool_name")])
+
+    def test_failures(self):
+        def failing():
+            yield Start("c", "todo")
+            raise OSError("connection reset by the provider")
+
+        cases = {
+            "the events' own error": (failing(), {}, OSError, "connection reset"),
+            "an event of no known kind": ([Start("c", "todo"), 42], {}, TypeError, "int"),
+            "a raw event without provider": (['{"type":"ping"}'], {}, TypeError, "provider"),
+            "an event the server cannot parse": (["{not json"], {"provider": "PROVIDER_ANTHROPIC"},
+                                                 grpc.RpcError, "INVALID_ARGUMENT"),
+        }
+        for name, (events, options, error, text) in cases.items():
+            with self.subTest(name), self.client.validate_stream(events, tools={"todo": TODO}, **options) as results:
+                with self.assertRaises(error) as caught:
+                    list(results)
+                shown = caught.exception.code().name if isinstance(caught.exception, grpc.RpcError) else str(caught.exception)
+                self.assertIn(text, shown)
+
+    def test_arguments_checked_before_the_stream_opens(self):
+        cases = {
+            "unknown provider name": ({"provider": "anthropic"}, ValueError),
+            "unknown profile name": ({"profile": "PROFILE_STRICT"}, ValueError),
+            "schema that is not JSON": ({"tools": {"t": {"n": float("nan")}}}, ValueError),
+            "schema that does not compile": ({"tools": {"t": {"type": "object", "format": "x"}}}, SchemaError),
+        }
+        for name, (options, error) in cases.items():
+            with self.subTest(name), self.assertRaises(error):
+                self.client.validate_stream([], **options)

@@ -1,0 +1,45 @@
+"""toolgate: the Python client for toolgate's ValidationService.
+
+toolgate checks LLM tool-call arguments against JSON Schema before a tool
+runs, on whole documents and on live provider streams::
+
+    import toolgate
+
+    with toolgate.Client.connect("127.0.0.1:50051", insecure=True) as client:
+        validator = client.validator()
+        handle = validator.register({"type": "object", "properties": {"city": {"type": "string"}}}).handle
+        result = validator.validate(handle, '{"city": "Oslo"}')
+        if not result.valid:
+            print(result.errors[0].message)  # fit to hand back to the model
+
+Schemas and arguments travel as exact JSON text (``str``, or a ``dict``
+written by ``json.dumps``), never as a lossy protobuf Struct; results are
+frozen dataclasses with enums as names (``ErrorCode.VALIDATION ==
+"ERROR_CODE_VALIDATION"``). Schema and argument problems are answers; failed
+calls raise ``grpc.RpcError``. The generated stubs are in ``toolgate.v1``.
+
+Needs ``grpcio`` and ``protobuf`` (Debian: python3-grpcio, python3-protobuf).
+"""
+
+from toolgate.client import Client
+from toolgate.enums import ErrorCode, Profile, Provider
+from toolgate.results import CallResult, CompileResult, Finding, ValidationResult
+from toolgate.stream import Delta, End, ResultStream, Start
+from toolgate.validator import SchemaError, Validator
+
+__all__ = [
+    "CallResult",
+    "Client",
+    "CompileResult",
+    "Delta",
+    "End",
+    "ErrorCode",
+    "Finding",
+    "Profile",
+    "Provider",
+    "ResultStream",
+    "SchemaError",
+    "Start",
+    "ValidationResult",
+    "Validator",
+]

@@ -1,0 +1,108 @@
+"""Results as plain, immutable Python values.
+
+Every RPC answer is converted once, here, from its proto message into a frozen
+dataclass whose fields have the proto field names: enums become names
+(``ErrorCode`` members), repeated findings become tuples of ``Finding``, int64
+fields become ``int``. ``dataclasses.asdict(result)`` gives a dict that
+``json.dumps`` writes as is.
+"""
+
+import dataclasses
+
+from toolgate.enums import from_number, kind_of
+
+
+@dataclasses.dataclass(frozen=True)
+class Finding:
+    """One finding about a schema or about arguments.
+
+    ``code``, ``keyword``, ``schema_path`` and ``instance_path`` are the stable
+    part to switch on; ``message`` is one sentence fit to hand back to the model
+    as the tool error, and may change between releases.
+    """
+
+    code: str
+    """An ``ErrorCode`` (never ``UNSPECIFIED``)."""
+    keyword: str
+    """The rule: a JSON Schema keyword, or a pseudo-keyword such as "json"."""
+    schema_path: str
+    """RFC 6901 pointer into the schema ("" when no schema location applies)."""
+    instance_path: str
+    """RFC 6901 pointer into the arguments ("" for the root, and for schema findings)."""
+    message: str
+    """Prose for the model; do not parse it."""
+    offset: int
+    """Byte offset into the arguments where it was detected (0 for schema findings)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class CompileResult:
+    """The outcome of compiling one schema (CompileSchemaResponse)."""
+
+    handle: str
+    """The content address of the compiled schema; "" unless it compiled."""
+    code: str
+    """``ErrorCode.UNSPECIFIED`` when it compiled, else the worst finding's code."""
+    errors: tuple[Finding, ...]
+    """Every finding, up to the server's cap; empty when it compiled."""
+    warnings: tuple[Finding, ...]
+    """Keywords accepted but not enforced; they do not prevent compilation."""
+    errors_truncated: bool
+    """True when the server had more findings than it sent."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ValidationResult:
+    """The verdict on one set of arguments (ValidateResponse)."""
+
+    valid: bool
+    """True exactly when the schema compiled and the arguments satisfy it."""
+    code: str
+    """``ErrorCode.UNSPECIFIED`` when valid, else the worst finding's code."""
+    errors: tuple[Finding, ...]
+    """Every violation in byte order (schema findings if an inline schema did not compile)."""
+    handle: str
+    """The handle the arguments were checked against ("" if an inline schema did not compile)."""
+    errors_truncated: bool
+    """True when the server had more findings than it sent."""
+
+
+@dataclasses.dataclass(frozen=True)
+class CallResult:
+    """The verdict on one streamed tool call, sent as soon as it is known."""
+
+    call_id: str
+    """The call's id: the ``Start``'s, or the provider's tool-call id."""
+    tool_name: str
+    """The call's tool name ("" when nothing named it)."""
+    valid: bool
+    """True exactly when the call's complete arguments satisfy its schema."""
+    code: str
+    """``ErrorCode.UNSPECIFIED`` when valid, else the findings' code."""
+    errors: tuple[Finding, ...]
+    """The findings made at the byte that decided the verdict."""
+    early: bool
+    """True when rejected before the call ended: stop the generation."""
+    bytes: int
+    """Argument bytes received when the verdict was made."""
+    errors_truncated: bool
+    """True when the server had more findings than it sent."""
+
+
+def from_message(kind, message):
+    """Converts a proto ``message`` into the dataclass ``kind`` of the same shape.
+
+    Each field of ``kind`` is read from the proto field of the same name: an
+    enum becomes its name (an ``ErrorCode`` member, say), a repeated ``Error``
+    a tuple of ``Finding``, a scalar stays as it is.
+    """
+    values = {}
+    for field in dataclasses.fields(kind):
+        value = getattr(message, field.name)
+        descriptor = message.DESCRIPTOR.fields_by_name[field.name]
+        if descriptor.enum_type is not None:
+            value = from_number(kind_of(descriptor.enum_type), value)
+        elif descriptor.message_type is not None:
+            value = tuple(from_message(Finding, item) for item in value)
+        values[field.name] = value
+    return kind(**values)

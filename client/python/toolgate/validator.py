@@ -1,0 +1,122 @@
+"""The Validator: validation by handle that survives replicas which do not
+hold the handle."""
+
+import threading
+
+import grpc
+
+from toolgate.enums import ErrorCode, Profile
+from toolgate.messages import compile_request, validate_request
+
+
+class SchemaError(Exception):
+    """A schema given to ``Validator.register`` did not compile.
+
+    ``result`` is the server's ``CompileResult``: its ``code``
+    (``UNSUPPORTED_CAPABILITY`` or ``VALIDATION``) and every finding.
+    """
+
+    def __init__(self, result):
+        self.result = result
+        first = f": {result.errors[0].message}" if result.errors else ""
+        more = f" (and {len(result.errors) - 1} more findings)" if len(result.errors) > 1 else ""
+        super().__init__(f"schema not compiled: {result.code}{first}{more}")
+
+
+class Validator:
+    """Validates arguments by handle, remembering the schema behind each handle
+    it registered.
+
+    Handles are content addresses that every replica computes alike, so
+    replicas share nothing: one that never saw a schema (or restarted, or
+    evicted it) answers ``NOT_FOUND``. The Validator then sends the remembered
+    schema inline with the arguments, so that replica compiles it, keeps it
+    and validates in the same call, and retries only once.
+
+    Schemas are kept until ``forget`` (memory grows with distinct schemas, not
+    with calls). Safe to use from several threads. Create one with
+    ``Client.validator()``.
+    """
+
+    def __init__(self, client):
+        self._client = client
+        self._lock = threading.Lock()
+        self._by_handle = {}  # handle -> CompileSchemaRequest behind it
+        self._by_schema = {}  # (profile number, schema text) -> handle
+
+    def register(self, schema, *, profile=Profile.UNSPECIFIED, timeout=None):
+        """Compiles ``schema`` (JSON text or a dict) under ``profile``,
+        remembers it under the handle the server returns, and returns the
+        ``CompileResult`` (its ``handle``, and any ``warnings``).
+
+        Raises ``SchemaError`` when the schema does not compile,
+        ``grpc.RpcError`` when the call fails. Registering again is harmless.
+        """
+        request = compile_request(schema, profile)
+        result = self._client._compile(request, timeout)
+        if not result.handle or result.code != ErrorCode.UNSPECIFIED:
+            raise SchemaError(result)
+        self._remember(result.handle, request)
+        return result
+
+    def validate(self, handle, arguments, *, timeout=None):
+        """Validates ``arguments`` (JSON text or a dict; "" means ``{}``)
+        against the schema under ``handle``, and returns the
+        ``ValidationResult``.
+
+        On ``NOT_FOUND`` for a handle this Validator registered, sends the
+        remembered schema inline and retries once; the result's ``handle`` is
+        the one that replica computed. Any other failure, and ``NOT_FOUND``
+        for a handle it never registered, raises the ``grpc.RpcError``.
+        Invalid arguments are an answer, as ever.
+        """
+        try:
+            return self._client._validate(validate_request(arguments, handle=handle), timeout)
+        except grpc.RpcError as err:
+            if err.code() != grpc.StatusCode.NOT_FOUND:
+                raise
+            with self._lock:
+                schema = self._by_handle.get(handle)
+            if schema is None:
+                raise
+        return self._validate_inline(schema, arguments, timeout)
+
+    def validate_schema(self, schema, arguments, *, profile=Profile.UNSPECIFIED, timeout=None):
+        """Validates ``arguments`` against ``schema`` under ``profile``: the
+        first time with the schema inline (one call compiles and validates),
+        remembering the handle; later, for the same schema text and profile,
+        by that handle as ``validate`` does.
+
+        A schema that does not compile is answered in-band (``valid`` false,
+        its findings in ``errors``) and is not remembered.
+        """
+        request = compile_request(schema, profile)
+        with self._lock:
+            handle = self._by_schema.get(_key(request))
+        if handle is not None:
+            return self.validate(handle, arguments, timeout=timeout)
+        return self._validate_inline(request, arguments, timeout)
+
+    def forget(self, handle):
+        """Drops what the Validator remembers about ``handle``; a later
+        ``NOT_FOUND`` for it is raised. Unknown handles are ignored."""
+        with self._lock:
+            self._by_handle.pop(handle, None)
+            for key in [key for key, known in self._by_schema.items() if known == handle]:
+                del self._by_schema[key]
+
+    def _validate_inline(self, request, arguments, timeout):
+        result = self._client._validate(validate_request(arguments, inline=request), timeout)
+        if result.handle:
+            self._remember(result.handle, request)
+        return result
+
+    def _remember(self, handle, request):
+        with self._lock:
+            self._by_handle[handle] = request
+            self._by_schema[_key(request)] = handle
+
+
+def _key(request):
+    """A remembered schema's identity: its profile and exact text."""
+    return (request.profile, request.schema_json)

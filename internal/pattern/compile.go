@@ -1,0 +1,232 @@
+package pattern
+
+import (
+	"fmt"
+	"regexp/syntax"
+)
+
+// Syntax is the regular-expression dialect of an expression.
+type Syntax uint8
+
+const (
+	// ECMA262 is the dialect of JSON Schema's pattern, patternProperties
+	// and format "regex": ECMA-262 with the u flag and no other, translated
+	// to the same meaning (see the package documentation). It is the zero
+	// Syntax.
+	ECMA262 Syntax = iota
+	// RE2 is Go's regexp syntax as regexp.Compile reads it, for the
+	// bindable output profile.
+	RE2
+)
+
+// String returns "ECMA-262" or "RE2".
+func (s Syntax) String() string {
+	switch s {
+	case ECMA262:
+		return "ECMA-262"
+	case RE2:
+		return "RE2"
+	}
+	return fmt.Sprintf("Syntax(%d)", uint8(s))
+}
+
+// A Pattern is a compiled regular expression for a search: it matches a
+// text when the expression matches anywhere in it (anchor with ^ and $ to
+// match the whole text). It is immutable and safe for concurrent use.
+type Pattern struct {
+	expr string
+	syn  Syntax
+	d    *dfa
+}
+
+// Compile compiles expr in syntax syn within lim (the zero Limits is the
+// defaults). Its error is an *Error: Malformed if expr is not a regular
+// expression of syn, Unsupported if it is one that cannot be run with the
+// same meaning (look-around, back-references, …), Limit if its program or
+// automaton would be larger than lim allows.
+func Compile(expr string, syn Syntax, lim Limits) (*Pattern, error) {
+	d, err := compileDFA([]string{expr}, syn, lim.withDefaults())
+	if err != nil {
+		return nil, err
+	}
+	return &Pattern{expr: expr, syn: syn, d: d}, nil
+}
+
+// String returns the expression the pattern was compiled from.
+func (p *Pattern) String() string { return p.expr }
+
+// Syntax returns the syntax the pattern was compiled in.
+func (p *Pattern) Syntax() Syntax { return p.syn }
+
+// Size is the memory the compiled pattern holds, in bytes, for callers
+// that account for what they cache.
+func (p *Pattern) Size() int { return len(p.expr) + p.d.size() }
+
+// MatchString reports whether the pattern matches s, a valid UTF-8 text.
+func (p *Pattern) MatchString(s string) bool {
+	st, node, _ := run(p.d, p.d.start, 0, s)
+	return !p.d.matches(st, node).Empty()
+}
+
+// Match reports whether the pattern matches b, a valid UTF-8 text.
+func (p *Pattern) Match(b []byte) bool {
+	st, node, _ := run(p.d, p.d.start, 0, b)
+	return !p.d.matches(st, node).Empty()
+}
+
+// A Set is a group of compiled expressions run together, as one automaton:
+// matching a text costs a few table lookups per byte however many expressions
+// the set has, and tells which of them match. It is immutable and safe for
+// concurrent use.
+type Set struct {
+	exprs []string
+	syn   Syntax
+	d     *dfa
+}
+
+// CompileSet compiles exprs, all in syntax syn, into one Set within lim
+// (for a set, MaxProgram bounds the programs together). Its error is an
+// *Error as for Compile; Error.Index names the refused expression, or is
+// -1 when the set as a whole is past a limit. An empty set matches
+// nothing.
+func CompileSet(exprs []string, syn Syntax, lim Limits) (*Set, error) {
+	d, err := compileDFA(exprs, syn, lim.withDefaults())
+	if err != nil {
+		return nil, err
+	}
+	return &Set{exprs: append([]string(nil), exprs...), syn: syn, d: d}, nil
+}
+
+// Len is the number of expressions in the set.
+func (s *Set) Len() int { return len(s.exprs) }
+
+// Expr returns expression i of the set.
+func (s *Set) Expr(i int) string { return s.exprs[i] }
+
+// Syntax returns the syntax the set was compiled in.
+func (s *Set) Syntax() Syntax { return s.syn }
+
+// Size is the memory the compiled set holds, in bytes.
+func (s *Set) Size() int {
+	n := s.d.size()
+	for _, e := range s.exprs {
+		n += len(e) + 16
+	}
+	return n
+}
+
+// MatchString returns the expressions that match str, a valid UTF-8 text.
+func (s *Set) MatchString(str string) Bits {
+	st, node, _ := run(s.d, s.d.start, 0, str)
+	return s.d.matches(st, node)
+}
+
+// Valid reports whether expr is a valid ECMA-262 regular expression with
+// the u flag, for JSON Schema's format "regex": nil if it is (even if it
+// uses what Compile refuses as Unsupported, such as look-behind), an
+// *Error of Kind Malformed if it is not, or of Kind Limit if reading it
+// would pass lim (MaxNesting; MaxProgram syntax nodes; MaxCompileSteps
+// for its classes), so that no answer costs unbounded work.
+func Valid(expr string, lim Limits) error {
+	_, err := parseECMA(expr, lim.withDefaults())
+	if e, ok := err.(*Error); ok && e.Kind == Unsupported {
+		return nil
+	}
+	return err
+}
+
+// compileDFA runs the whole pipeline: parse each expression, compile it
+// with regexp/syntax, join the programs and build the automaton.
+func compileDFA(exprs []string, syn Syntax, lim Limits) (*dfa, error) {
+	b := newNFABuilder()
+	var searched []uint32
+	for i, expr := range exprs {
+		prog, err := compileProgram(expr, syn, lim, lim.MaxProgram-len(b.n.insts))
+		if err != nil {
+			err.Index = i
+			return nil, err
+		}
+		start, anchored := b.add(prog, i)
+		if anchored {
+			b.n.start = append(b.n.start, start)
+		} else {
+			searched = append(searched, start)
+		}
+	}
+	if len(searched) > 0 {
+		b.n.start = append(b.n.start, b.searchLoop(searched))
+	}
+	d, err := buildDFA(&b.n, len(exprs), lim)
+	if err != nil {
+		err.(*Error).Index = -1
+		if len(exprs) == 1 {
+			err.(*Error).Index = 0
+		}
+		return nil, err
+	}
+	return d, nil
+}
+
+// compileProgram parses expr and compiles it to a program of at most
+// budget instructions.
+func compileProgram(expr string, syn Syntax, lim Limits, budget int) (*syntax.Prog, *Error) {
+	var re *syntax.Regexp
+	var err error
+	switch syn {
+	case ECMA262:
+		re, err = parseECMA(expr, lim)
+	case RE2:
+		re, err = parseRE2(expr, lim)
+	default:
+		return nil, unsupportedAt(-1, "The pattern syntax %s is not one this package knows.", syn)
+	}
+	if err != nil {
+		return nil, err.(*Error)
+	}
+	tooLarge := func() *Error {
+		return limitError("it would compile to more than %d instructions (Limits.MaxProgram); use smaller repetition counts", lim.MaxProgram)
+	}
+	if budget <= 0 || programSize(re, int64(budget)) > int64(budget) {
+		return nil, tooLarge()
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return nil, malformedAt(-1, "The pattern cannot be compiled: %s.", err)
+	}
+	if len(prog.Inst) > budget {
+		return nil, tooLarge()
+	}
+	return prog, nil
+}
+
+// programSize estimates the instructions re compiles to, as regexp/syntax
+// does before it expands repetitions, saturating just past limit so huge
+// counts cannot overflow.
+func programSize(re *syntax.Regexp, limit int64) int64 {
+	sat := func(n int64) int64 { return min(n, limit+1) }
+	sub := func(i int) int64 { return programSize(re.Sub[i], limit) }
+	var n int64
+	switch re.Op {
+	case syntax.OpLiteral:
+		n = int64(len(re.Rune))
+	case syntax.OpCapture, syntax.OpStar:
+		n = 2 + sub(0)
+	case syntax.OpPlus, syntax.OpQuest:
+		n = 1 + sub(0)
+	case syntax.OpConcat, syntax.OpAlternate:
+		for i := range re.Sub {
+			n = sat(n + sub(i))
+		}
+		if re.Op == syntax.OpAlternate {
+			n += int64(len(re.Sub)) - 1
+		}
+	case syntax.OpRepeat:
+		s := sub(0)
+		if re.Max == -1 { // x{2,} = xx+
+			n = 1 + sat(int64(re.Min))*s
+			break
+		}
+		n = sat(int64(re.Max))*s + int64(re.Max-re.Min) // x{2,5} = xx(x(x(x)?)?)?
+	}
+	return sat(max(1, n))
+}

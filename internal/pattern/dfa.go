@@ -1,0 +1,295 @@
+package pattern
+
+import (
+	"encoding/binary"
+	"slices"
+)
+
+// A dfa is the finished automaton, in two layers. The classTrie reads
+// bytes and names the rune class of each character at its last byte; the
+// table steps over classes. Every row of the table holds, after one column
+// per class:
+//
+//	invalid  the state after a byte that no valid UTF-8 continues
+//	deadRow  where the state's bits start in dead: bit deadRow+node-1 is set
+//	         when no character that can complete trie node leads anywhere
+//	         but the dead state (so a text is rejected at the first byte of
+//	         a character that cannot fit, not at its last)
+//	accept   the bitset of patterns that match if the text ends here
+//	sticky   the bitset of patterns that have matched, whatever follows
+//
+// State numbers are premultiplied by the row length, so a step is one
+// lookup. States below sinks never change any more: state 0 is dead (no
+// pattern matched and none can), the others are settled (what matched
+// stays, and nothing else can match).
+type dfa struct {
+	trie   *classTrie
+	nclass uint32
+	stride uint32   // nclass + 4
+	trans  []uint32 // rows as above
+	dead   []uint64
+	sinks  uint32
+	start  uint32
+	bits   []uint64 // the distinct bitsets, words each; bitset 0 is empty
+	words  int
+	npat   int
+}
+
+// The extra columns of a row, after the classes.
+const (
+	colInvalid = iota
+	colDeadRow
+	colAccept
+	colSticky
+	extraCols
+)
+
+// run feeds b from state s and trie node, and returns the state and node
+// reached and the index in b of the byte that made the text dead, or -1.
+func run[T []byte | string](d *dfa, s uint32, node int32, b T) (uint32, int32, int) {
+	if s < d.sinks {
+		if s == 0 && len(b) > 0 {
+			return 0, 0, 0
+		}
+		return s, 0, -1
+	}
+	for i := range len(b) {
+		e := d.trie.step(node, b[i])
+		switch {
+		case e >= 0: // a character of class e ends here
+			s, node = d.trans[s+uint32(e)], 0
+			if s < d.sinks {
+				return s, 0, deadAt(s, i)
+			}
+		case e == badByte:
+			s = d.trans[s+d.nclass+colInvalid] // always a sink
+			return s, 0, deadAt(s, i)
+		default: // inside a character
+			node = -e
+			bit := d.trans[s+d.nclass+colDeadRow] + uint32(node-1)
+			if d.dead[bit/64]&(1<<(bit%64)) != 0 {
+				return 0, 0, i
+			}
+		}
+	}
+	return s, node, -1
+}
+
+// deadAt returns i if sink state s is dead, else -1.
+func deadAt(s uint32, i int) int {
+	if s == 0 {
+		return i
+	}
+	return -1
+}
+
+// matches returns the patterns that match if the text ends in state s at
+// trie node (inside a character only what has matched already counts).
+func (d *dfa) matches(s uint32, node int32) Bits {
+	col := colAccept
+	if node != 0 {
+		col = colSticky
+	}
+	id := int(d.trans[s+d.nclass+uint32(col)])
+	return Bits{w: d.bits[id*d.words : (id+1)*d.words], n: d.npat}
+}
+
+// size is the memory the automaton holds, in bytes.
+func (d *dfa) size() int {
+	return 64 + d.trie.size() + 4*len(d.trans) + 8*len(d.dead) + 8*len(d.bits)
+}
+
+// table is the automaton between construction and layout: rows of
+// next-state numbers (one column per class, then the invalid column).
+type table struct {
+	cols   int
+	next   []int32
+	accept []uint32 // by state: bitset ids
+	sticky []uint32
+	sinks  int
+	start  int32
+	bits   []uint64 // bitsets, words each
+	words  int
+}
+
+func (t *table) states() int { return len(t.accept) }
+
+// finish turns the built states into a dfa: it finds the states from which
+// no pattern can match any more (dead) or from which nothing can change
+// (settled), merges each kind into one sink state, minimizes, and lays out
+// the table, the trie and the dead bits.
+func (b *dfaBuilder) finish(start int32) (*dfa, error) {
+	ns, k := len(b.states), b.classes.n+1
+	can := b.reachableMatches()
+
+	// Number the sinks first: dead, then one per set of matched patterns.
+	renum := make([]int32, ns)
+	sink := make([]bool, ns)
+	sinkOf := make(map[string]int32)
+	var rep []int32 // new state number → the old state it stands for
+	for s := range b.states {
+		st := &b.states[s]
+		if !can[s].subsetOf(st.sticky) {
+			continue
+		}
+		sink[s] = true
+		key := bitsetKey(st.sticky)
+		if i, ok := sinkOf[key]; ok {
+			renum[s] = i
+			continue
+		}
+		renum[s] = int32(len(rep))
+		sinkOf[key] = renum[s]
+		rep = append(rep, int32(s))
+	}
+	nsinks := len(rep)
+	for s := range b.states {
+		if !sink[s] {
+			renum[s] = int32(len(rep))
+			rep = append(rep, int32(s))
+		}
+	}
+
+	t := &table{cols: k, sinks: nsinks, start: renum[start], words: len(b.matched)}
+	t.next = make([]int32, len(rep)*k)
+	t.accept = make([]uint32, len(rep))
+	t.sticky = make([]uint32, len(rep))
+	ids := make(map[string]uint32)
+	intern := func(s bitset) uint32 {
+		key := bitsetKey(s)
+		id, ok := ids[key]
+		if !ok {
+			id = uint32(len(t.bits) / t.words)
+			t.bits = append(t.bits, s...)
+			ids[key] = id
+		}
+		return id
+	}
+	intern(newBitset(b.npat)) // bitset 0: empty
+	for i, old := range rep {
+		row := t.next[i*k : (i+1)*k]
+		for c := range row {
+			if sink[old] {
+				row[c] = int32(i)
+			} else {
+				row[c] = renum[b.trans[int(old)*k+c]]
+			}
+		}
+		t.accept[i] = intern(b.states[old].end)
+		t.sticky[i] = intern(b.states[old].sticky)
+	}
+	b.steps += len(t.next)
+	t = minimize(t, b.lim.MaxCompileSteps-b.steps)
+	classOf := mergeClasses(t)
+	return b.layout(t, classOf)
+}
+
+// layout builds the dfa of a finished table whose class columns are the
+// merged classes classOf gives for the construction's classes.
+func (b *dfaBuilder) layout(t *table, classOf []int32) (*dfa, error) {
+	nclass := t.cols - 1
+	trie := newClassTrie(b.classes.spans, func(c int32) int32 { return classOf[c] }, nclass)
+	stride := uint32(nclass + extraCols)
+	n := t.states()
+	deadWords := ((n-t.sinks)*trie.nodes + 63) / 64
+	b.bytes = 64 + trie.size() + 4*n*int(stride) + 8*deadWords + 8*len(t.bits)
+	if err := b.check(); err != nil {
+		return nil, err
+	}
+	d := &dfa{
+		trie:   trie,
+		nclass: uint32(nclass),
+		stride: stride,
+		trans:  make([]uint32, n*int(stride)),
+		sinks:  uint32(t.sinks) * stride,
+		start:  uint32(t.start) * stride,
+		bits:   t.bits,
+		words:  t.words,
+		npat:   b.npat,
+	}
+	// Dead bits for the states that are not sinks, one row of trie nodes
+	// each: a node is dead in a state if every class that can complete it
+	// leads to the dead state.
+	live := newBitset(nclass)
+	d.dead = make([]uint64, deadWords)
+	for s := range n {
+		row := d.trans[s*int(stride) : (s+1)*int(stride)]
+		for c := range t.cols {
+			row[c] = uint32(t.next[s*t.cols+c]) * stride
+		}
+		row[nclass+colAccept] = t.accept[s]
+		row[nclass+colSticky] = t.sticky[s]
+		if s < t.sinks {
+			continue
+		}
+		deadRow := uint32((s - t.sinks) * trie.nodes)
+		row[nclass+colDeadRow] = deadRow
+		clear(live)
+		for c := range nclass {
+			if t.next[s*t.cols+c] != 0 {
+				live.set(c)
+			}
+		}
+		for node, reach := range trie.reach {
+			if !reach.intersects(live) {
+				bit := deadRow + uint32(node)
+				d.dead[bit/64] |= 1 << (bit % 64)
+			}
+		}
+		b.steps += trie.nodes
+	}
+	if err := b.check(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// reachableMatches returns, for each state, the patterns that match at the
+// end of some text that continues from it (the empty text included): the
+// end bitsets propagated backwards over the transitions to a fixed point.
+func (b *dfaBuilder) reachableMatches() []bitset {
+	ns, k := len(b.states), b.classes.n+1
+	can := make([]bitset, ns)
+	for s := range b.states {
+		can[s] = slices.Clone(b.states[s].end)
+	}
+	// Predecessor lists, compressed: preds[off[t]:off[t+1]].
+	off := make([]int32, ns+1)
+	for _, t := range b.trans {
+		off[t+1]++
+	}
+	for i := range ns {
+		off[i+1] += off[i]
+	}
+	preds := make([]int32, len(b.trans))
+	fill := slices.Clone(off[:ns])
+	for i, t := range b.trans {
+		preds[fill[t]] = int32(i / k)
+		fill[t]++
+	}
+	var work []int32
+	for s := range ns {
+		if !can[s].empty() {
+			work = append(work, int32(s))
+		}
+	}
+	for len(work) > 0 {
+		t := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, p := range preds[off[t]:off[t+1]] {
+			b.steps++
+			if can[t].orInto(can[p]) {
+				work = append(work, p)
+			}
+		}
+	}
+	return can
+}
+
+func bitsetKey(s []uint64) string {
+	key := make([]byte, 0, 8*len(s))
+	for _, w := range s {
+		key = binary.LittleEndian.AppendUint64(key, w)
+	}
+	return string(key)
+}

@@ -1,0 +1,101 @@
+package pattern
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"testing"
+	"unicode/utf8"
+)
+
+// fuzzLimits keep each fuzz input cheap.
+var fuzzLimits = Limits{MaxProgram: 2000, MaxDFABytes: 256 << 10, MaxCompileSteps: 1 << 20}
+
+var fuzzSeeds = []string{
+	"a", `^abc$`, `\bfoo\b`, `(a|b)*c`, `[^\p{L}\d]`, `\p{sc=Greek}+`, `(?<n>x)\k<n>`, `(?=a)`,
+	`a{2,3}?`, `[\uD83D\uDE00-\uD83D\uDE4F]`, `\u{1F432}`, `(?i:a)`, `[\d-]`, `\cJ`, `.`,
+	`(?m)^x$`, `(?s).`, `\pL`, `(?i)K`, `[[:alpha:]]`, `\Q*\E`, `a++`, `(?P<n>a)`, "",
+	`[`, `(`, `\`, `{`, `a{,2}`, `\p{Foo}`, "\xff",
+}
+
+// FuzzCompile checks that Compile and Valid never panic, that a refusal
+// is a well-formed *Error, that a compiled automaton stays within its
+// limit, and that Valid and Compile agree on what is malformed.
+func FuzzCompile(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, expr string, re2 bool) {
+		syn := ECMA262
+		if re2 {
+			syn = RE2
+		}
+		p, err := Compile(expr, syn, fuzzLimits)
+		if err != nil {
+			e, ok := err.(*Error)
+			if !ok || e.Kind < Malformed || e.Kind > Limit || e.Msg == "" || e.Index != 0 || e.Offset < -1 || e.Offset > len(expr) {
+				t.Fatalf("%q: bad error %#v", expr, err)
+			}
+		} else if p.d.size() > fuzzLimits.MaxDFABytes {
+			t.Fatalf("%q: %d bytes past the limit", expr, p.d.size())
+		}
+		if syn != ECMA262 {
+			return
+		}
+		verr := Valid(expr, fuzzLimits)
+		malformed := err != nil && err.(*Error).Kind == Malformed
+		if (verr != nil && verr.(*Error).Kind == Malformed) != malformed {
+			t.Fatalf("%q: Valid says %v, Compile %v", expr, verr, err)
+		}
+	})
+}
+
+// FuzzMatch checks the automaton against Go's regexp on the same tree, for
+// any expression that compiles and any valid UTF-8 text, whole and split
+// at a fuzzed point.
+func FuzzMatch(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s, "xfoo abc é🐲", false, uint8(3))
+		f.Add(s, "aab\nc", true, uint8(1))
+	}
+	f.Fuzz(func(t *testing.T, expr, text string, re2 bool, cut uint8) {
+		if !utf8.ValidString(text) {
+			return
+		}
+		syn := ECMA262
+		var tree *syntax.Regexp
+		var err error
+		if re2 {
+			syn = RE2
+			tree, err = syntax.Parse(expr, syntax.Perl)
+		} else {
+			tree, err = parseECMA(expr, fuzzLimits.withDefaults())
+		}
+		if err != nil {
+			return
+		}
+		p, err := Compile(expr, syn, fuzzLimits)
+		if err != nil {
+			return
+		}
+		re, err := regexp.Compile(tree.String())
+		if err != nil {
+			t.Fatalf("%q translates to %q, which regexp refuses: %v", expr, tree, err)
+		}
+		want := re.MatchString(text)
+		if got := p.MatchString(text); got != want {
+			t.Fatalf("%q (as %s) on %q: %v, regexp %v", expr, tree, text, got, want)
+		}
+		var m Matcher
+		m.Reset(p)
+		i := int(cut) % (len(text) + 1)
+		d1 := m.WriteString(text[:i])
+		d2 := m.WriteString(text[i:])
+		if m.Matched() != want {
+			t.Fatalf("%q on %q split at %d: %v, regexp %v", expr, text, i, m.Matched(), want)
+		}
+		if want && (d1 >= 0 || d2 >= 0) {
+			t.Fatalf("%q on %q: rejected early (%d, %d) but matches", expr, text, d1, d2)
+		}
+	})
+}

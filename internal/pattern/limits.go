@@ -1,0 +1,63 @@
+package pattern
+
+// Limits bound the work and memory of compiling one pattern or one set. A
+// field ≤ 0 takes its default; the zero Limits is the defaults. Past any of
+// them Compile and CompileSet return an *Error of Kind Limit, never
+// unbounded time or memory. Matching costs a few table lookups per byte
+// whatever the limits.
+type Limits struct {
+	// MaxNesting bounds how deep an expression nests: groups and classes
+	// while it is parsed, and the height of its syntax tree, where each
+	// group, repetition, alternation and concatenation is a level.
+	// Default DefaultMaxNesting (1000). RE2 syntax is also refused past
+	// 1000 by Go's own parser.
+	MaxNesting int
+	// MaxProgram bounds the compiled program, in instructions, after
+	// repetitions are expanded: a{50} is 50 instructions. For a set it is
+	// the sum over the set. Default DefaultMaxProgram (10,000); at most
+	// 16,777,216.
+	MaxProgram int
+	// MaxDFABytes bounds the memory of the automaton, while it is built
+	// and once built (its UTF-8 trie, transition table, dead bits and
+	// bitsets). Default DefaultMaxDFABytes (2 MiB); at most 2 GiB.
+	MaxDFABytes int
+	// MaxCompileSteps bounds the work of building classes and the
+	// automaton, counted in elementary steps (an instruction visited, a
+	// range marked, a table cell compared: roughly 5–50 ns each). Default
+	// DefaultMaxCompileSteps (10,000,000).
+	MaxCompileSteps int
+}
+
+// The defaults of Limits.
+const (
+	DefaultMaxNesting      = 1000
+	DefaultMaxProgram      = 10_000
+	DefaultMaxDFABytes     = 2 << 20
+	DefaultMaxCompileSteps = 10_000_000
+)
+
+// The caps keep premultiplied state numbers within uint32 and program
+// size estimates within int64.
+const (
+	maxDFABytesCap = 1 << 31
+	maxProgramCap  = 1 << 24
+)
+
+// withDefaults returns l with every field ≤ 0 set to its default.
+func (l Limits) withDefaults() Limits {
+	if l.MaxNesting <= 0 {
+		l.MaxNesting = DefaultMaxNesting
+	}
+	if l.MaxProgram <= 0 {
+		l.MaxProgram = DefaultMaxProgram
+	}
+	l.MaxProgram = min(l.MaxProgram, maxProgramCap)
+	if l.MaxDFABytes <= 0 {
+		l.MaxDFABytes = DefaultMaxDFABytes
+	}
+	l.MaxDFABytes = min(l.MaxDFABytes, maxDFABytesCap)
+	if l.MaxCompileSteps <= 0 {
+		l.MaxCompileSteps = DefaultMaxCompileSteps
+	}
+	return l
+}

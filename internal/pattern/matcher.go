@@ -1,0 +1,101 @@
+package pattern
+
+// A Matcher runs a Pattern over a text that arrives in pieces: a small
+// value to embed in the caller's state and reuse with Reset. Write costs a
+// constant number of table lookups per byte and allocates nothing; any
+// split of the text, including inside a UTF-8 sequence, gives the same
+// answers. The zero Matcher is dead (it matches nothing) until Reset.
+//
+// The text must be valid UTF-8 once complete. A byte that no valid UTF-8
+// continues makes the matcher dead, unless the pattern has already matched
+// (then it stays matched: the text contains a match whatever follows).
+type Matcher struct{ c cursor }
+
+// Reset starts the matcher over an empty text for p.
+func (m *Matcher) Reset(p *Pattern) { m.c.reset(p.d) }
+
+// Write feeds the next bytes of the text. It returns the index in b of the
+// first byte after which no continuation of the text can match (so the
+// text is rejected there), or -1 if there is none. Once the matcher is
+// dead, every later non-empty Write returns 0.
+func (m *Matcher) Write(b []byte) int { return write(&m.c, b) }
+
+// WriteString is Write for a string.
+func (m *Matcher) WriteString(s string) int { return write(&m.c, s) }
+
+// Matched reports whether the text written so far matches, as if it ended
+// here.
+func (m *Matcher) Matched() bool { return !m.c.matches().Empty() }
+
+// Dead reports whether no continuation of the text can match.
+func (m *Matcher) Dead() bool { return m.c.dead() }
+
+// Done reports whether the verdict can no longer change: the matcher is
+// dead, or the text already contains a match whatever follows (known at
+// the end of the character that completes a match). A caller may stop
+// writing once Done.
+func (m *Matcher) Done() bool { return m.c.done() }
+
+// A SetMatcher runs a Set over a text that arrives in pieces, as Matcher
+// does for a Pattern: a constant number of table lookups per byte however
+// many expressions the set has, no allocation, the same answers for any
+// split. The zero SetMatcher is dead until Reset.
+type SetMatcher struct{ c cursor }
+
+// Reset starts the matcher over an empty text for s.
+func (m *SetMatcher) Reset(s *Set) { m.c.reset(s.d) }
+
+// Write feeds the next bytes of the text. It returns the index in b of the
+// first byte after which no expression of the set can match any
+// continuation of the text, or -1 if there is none (some expression has
+// matched already, or still can). Once the matcher is dead, every later
+// non-empty Write returns 0.
+func (m *SetMatcher) Write(b []byte) int { return write(&m.c, b) }
+
+// WriteString is Write for a string.
+func (m *SetMatcher) WriteString(s string) int { return write(&m.c, s) }
+
+// Matches returns the expressions that match the text written so far, as
+// if it ended here. The Bits share the Set's memory; nothing is allocated.
+func (m *SetMatcher) Matches() Bits { return m.c.matches() }
+
+// Dead reports whether no expression can match any continuation of the
+// text.
+func (m *SetMatcher) Dead() bool { return m.c.dead() }
+
+// Done reports whether Matches can no longer change whatever follows: no
+// expression that has not matched yet can still match (known at the end of
+// each character).
+func (m *SetMatcher) Done() bool { return m.c.done() }
+
+// cursor is where a matcher is in its automaton; a nil dfa is dead.
+type cursor struct {
+	d     *dfa
+	state uint32
+	node  int32 // position inside a multi-byte character, 0 between characters
+}
+
+func (c *cursor) reset(d *dfa) { *c = cursor{d: d, state: d.start} }
+
+func write[T []byte | string](c *cursor, b T) int {
+	if c.d == nil {
+		if len(b) > 0 {
+			return 0
+		}
+		return -1
+	}
+	var i int
+	c.state, c.node, i = run(c.d, c.state, c.node, b)
+	return i
+}
+
+func (c *cursor) matches() Bits {
+	if c.d == nil {
+		return Bits{}
+	}
+	return c.d.matches(c.state, c.node)
+}
+
+func (c *cursor) dead() bool { return c.d == nil || c.state == 0 }
+
+func (c *cursor) done() bool { return c.d == nil || c.state < c.d.sinks }

@@ -1,0 +1,252 @@
+package pattern
+
+import (
+	"math/rand/v2"
+	"regexp"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSetTable checks Matches, Dead and Done of a set on hand-picked
+// member names, as patternProperties uses them.
+func TestSetTable(t *testing.T) {
+	t.Parallel()
+	exprs := []string{`^x-`, `^[a-z]+$`, `_id$`, `\d{2,}`, `^$`}
+	set, err := CompileSet(exprs, ECMA262, Limits{})
+	require.NoError(t, err)
+	require.Equal(t, len(exprs), set.Len())
+	assert.Equal(t, `_id$`, set.Expr(2))
+	assert.Equal(t, ECMA262, set.Syntax())
+	for _, tc := range []struct {
+		name    string
+		matches []int
+		dead    int  // index of the byte after which no pattern can match, or -1
+		done    bool // at the end
+	}{
+		{"", []int{4}, -1, false},
+		{"x-y", []int{0}, -1, false},
+		{"user_id", []int{2}, -1, false},
+		{"abc", []int{1}, -1, false},
+		{"X-", nil, -1, false},       // _id$ and \d{2,} can still match
+		{"a12", []int{3}, -1, false}, // ^[a-z]+$ lost at the 1, \d{2,} matched at the 2
+		{"x-12_id", []int{0, 2, 3}, -1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var m SetMatcher
+			m.Reset(set)
+			assert.Equal(t, tc.dead, m.WriteString(tc.name))
+			got := m.Matches()
+			var want []int
+			for i := got.Next(0); i >= 0; i = got.Next(i + 1) {
+				want = append(want, i)
+			}
+			assert.Equal(t, tc.matches, want)
+			assert.Equal(t, len(tc.matches), got.Count())
+			assert.Equal(t, len(exprs), got.Len())
+			assert.Equal(t, len(tc.matches) == 0, got.Empty())
+			assert.Equal(t, tc.done, m.Done())
+			assert.Equal(t, got, set.MatchString(tc.name))
+		})
+	}
+}
+
+// TestSetAnchoredDeath checks that a set of anchored patterns dies at the
+// first byte no pattern can follow, and settles when every pattern that
+// can still change has.
+func TestSetAnchoredDeath(t *testing.T) {
+	t.Parallel()
+	set, err := CompileSet([]string{`^ab$`, `^ac`, `^b.*$`}, ECMA262, Limits{})
+	require.NoError(t, err)
+	var m SetMatcher
+	m.Reset(set)
+	assert.Equal(t, 1, m.WriteString("ax"), "nothing continues a then x")
+	assert.True(t, m.Dead())
+	assert.True(t, m.Done())
+	assert.Equal(t, 0, m.WriteString("b"), "a dead matcher refuses the next byte")
+	assert.Equal(t, -1, m.WriteString(""))
+
+	m.Reset(set)
+	assert.Equal(t, -1, m.WriteString("ac"))
+	assert.True(t, m.Done(), "^ac has matched and no other pattern can")
+	assert.Equal(t, -1, m.WriteString("anything"))
+	assert.True(t, m.Matches().Has(1))
+	assert.False(t, m.Matches().Has(0))
+	assert.False(t, m.Matches().Has(-1))
+	assert.False(t, m.Matches().Has(3))
+}
+
+// TestSetAgreesWithPatterns checks generated sets against their patterns
+// one by one: pattern i is in Matches exactly when regexp matches it; the
+// set is dead exactly from the byte where every pattern is dead; it is Done
+// exactly when every pattern is.
+func TestSetAgreesWithPatterns(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, ecma := range []bool{false, true} {
+		refs := generated(t, 4, 60/scale, ecma)
+		for len(refs) > 0 {
+			n := min(len(refs), 1+rng.IntN(5))
+			group := refs[:n]
+			refs = refs[n:]
+			exprs := make([]string, n)
+			for i, r := range group {
+				exprs[i] = r.expr
+			}
+			syn := RE2
+			if ecma {
+				syn = ECMA262
+			}
+			set, err := CompileSet(exprs, syn, Limits{})
+			if err != nil {
+				require.Equal(t, Limit, err.(*Error).Kind, "%q: %v", exprs, err)
+				require.Equal(t, -1, err.(*Error).Index)
+				continue
+			}
+			for _, text := range group[0].texts(rng, 8) {
+				checkSet(t, set, group, text)
+			}
+		}
+	}
+}
+
+func checkSet(t *testing.T, set *Set, group []reference, text string) {
+	t.Helper()
+	var m SetMatcher
+	m.Reset(set)
+	ms := make([]Matcher, len(group))
+	for i, r := range group {
+		ms[i].Reset(r.p)
+	}
+	setDead := -1
+	for i := 0; i < len(text); i++ {
+		if d := m.Write([]byte{text[i]}); d >= 0 && setDead < 0 {
+			setDead = i
+		}
+		allDead, allDone := true, true
+		for j := range ms {
+			ms[j].Write([]byte{text[i]})
+			allDead = allDead && ms[j].Dead()
+			allDone = allDone && ms[j].Done()
+		}
+		require.Equal(t, allDead, m.Dead(), "%q on %+q after byte %d", set.exprs, text, i)
+		require.Equal(t, allDone, m.Done(), "%q on %+q after byte %d", set.exprs, text, i)
+		if allDead {
+			require.GreaterOrEqual(t, setDead, 0)
+		}
+	}
+	got := m.Matches()
+	for j, r := range group {
+		require.Equal(t, r.re.MatchString(text), got.Has(j), "%q: pattern %d on %+q", set.exprs, j, text)
+	}
+}
+
+// TestCompileSetErrors checks that a refused expression is named by its
+// index, and that a set past a limit as a whole has index -1.
+func TestCompileSetErrors(t *testing.T) {
+	t.Parallel()
+	_, err := CompileSet([]string{"a", "b", "(?=c)", "["}, ECMA262, Limits{})
+	var perr *Error
+	require.ErrorAs(t, err, &perr)
+	assert.Equal(t, Unsupported, perr.Kind)
+	assert.Equal(t, 2, perr.Index)
+
+	_, err = CompileSet([]string{"a{30}", "b{30}"}, ECMA262, Limits{MaxProgram: 50})
+	require.ErrorAs(t, err, &perr)
+	assert.Equal(t, Limit, perr.Kind)
+	assert.Equal(t, 1, perr.Index, "the program limit is reached at the second expression")
+
+	exprs := []string{`a[ab]{6}`, `b[ab]{6}`, `c[ab]{6}`}
+	_, err = CompileSet(exprs, ECMA262, Limits{MaxDFABytes: 4096})
+	require.ErrorAs(t, err, &perr)
+	assert.Equal(t, Limit, perr.Kind)
+	assert.Equal(t, -1, perr.Index, "the automaton of the set is too large, not one expression")
+
+	_, err = Compile(`a[ab]{6}`, ECMA262, Limits{MaxDFABytes: 1024})
+	require.ErrorAs(t, err, &perr)
+	assert.Equal(t, 0, perr.Index)
+}
+
+// TestEmptyAndZero checks the edge values: an empty set matches nothing
+// and is dead from the start; zero matchers are dead.
+func TestEmptyAndZero(t *testing.T) {
+	t.Parallel()
+	set, err := CompileSet(nil, ECMA262, Limits{})
+	require.NoError(t, err)
+	var sm SetMatcher
+	sm.Reset(set)
+	assert.True(t, sm.Dead())
+	assert.Equal(t, 0, sm.WriteString("a"))
+	assert.True(t, set.MatchString("").Empty())
+
+	var zero SetMatcher
+	assert.True(t, zero.Dead())
+	assert.True(t, zero.Done())
+	assert.True(t, zero.Matches().Empty())
+	assert.Equal(t, 0, zero.Write([]byte("a")))
+	assert.Equal(t, -1, zero.WriteString(""))
+
+	var zm Matcher
+	assert.True(t, zm.Dead())
+	assert.True(t, zm.Done())
+	assert.False(t, zm.Matched())
+	assert.Equal(t, 0, zm.WriteString("a"))
+	assert.Equal(t, -1, zm.Write(nil))
+}
+
+// TestMatchingAllocatesNothing checks the streaming and whole-text entry
+// points with the allocation counter.
+func TestMatchingAllocatesNothing(t *testing.T) {
+	p, err := Compile(`^[\p{L}_][\p{L}\d_-]{0,63}$`, ECMA262, Limits{})
+	require.NoError(t, err)
+	set, err := CompileSet([]string{`^x-`, `_id$`, `\p{Lu}`}, ECMA262, Limits{})
+	require.NoError(t, err)
+	text := []byte("élan_vital-42")
+	var m Matcher
+	var sm SetMatcher
+	allocs := testing.AllocsPerRun(100, func() {
+		m.Reset(p)
+		m.Write(text[:3])
+		m.Write(text[3:])
+		_ = m.Matched()
+		sm.Reset(set)
+		sm.WriteString("user_id")
+		_ = sm.Matches().Count()
+		_ = p.MatchString("abc")
+		_ = set.MatchString("X_id")
+	})
+	assert.Zero(t, allocs)
+	assert.True(t, m.Matched())
+}
+
+// TestConcurrentUse runs matchers of one Pattern and one Set from many
+// goroutines (under -race, a shared write would be reported).
+func TestConcurrentUse(t *testing.T) {
+	t.Parallel()
+	p, err := Compile(`\bfoo\d+`, ECMA262, Limits{})
+	require.NoError(t, err)
+	set, err := CompileSet([]string{`foo`, `\d$`}, ECMA262, Limits{})
+	require.NoError(t, err)
+	re := regexp.MustCompile(`\bfoo\d+`)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(g), 0))
+			for range 200 {
+				text := "x foo" + randomText(rng, 4)
+				var m Matcher
+				m.Reset(p)
+				m.WriteString(text)
+				assert.Equal(t, re.MatchString(text), m.Matched(), text)
+				var sm SetMatcher
+				sm.Reset(set)
+				sm.WriteString(text)
+				assert.True(t, sm.Matches().Has(0))
+			}
+		})
+	}
+	wg.Wait()
+}

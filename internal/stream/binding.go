@@ -1,0 +1,77 @@
+package stream
+
+import (
+	"fmt"
+
+	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/internal/validator"
+)
+
+// Binding is what a tool name (or a call) is validated against: a schema
+// resolved when it was bound, so that a store evicting it later does not
+// change the stream. Schema is nil when the server does not hold Handle
+// (replicas share nothing): calls then get an in-band NOT_FOUND verdict
+// rather than ending the stream.
+type Binding struct {
+	// Handle is the schema's handle, for messages.
+	Handle string
+	// Schema is the compiled schema, or nil when this server lacks it.
+	Schema *schema.Schema
+}
+
+// Bind maps tool names to bindings for calls that name a tool. Later binds
+// add to (and override) earlier ones. A stream may bind at most
+// Limits.MaxTools distinct names over its life (each binding holds its
+// schema for the stream's life); past it Bind is a ResourceExhausted error
+// and binds nothing.
+func (s *Session) Bind(tools map[string]Binding) error {
+	added := 0
+	for name := range tools {
+		if _, ok := s.tools[name]; !ok {
+			added++
+		}
+	}
+	if len(s.tools)+added > s.limits.MaxTools {
+		return errorf(ResourceExhausted, "bind: the stream may bind at most %d tool names", s.limits.MaxTools)
+	}
+	for name, b := range tools {
+		s.tools[name] = b
+	}
+	return nil
+}
+
+// resolve gives c its tool and validator: against b when given, else
+// against the binding of toolName. An unknown tool name, or a binding whose
+// schema this server does not hold, is the call's verdict, early: the
+// runtime can stop the call.
+func (s *Session) resolve(c *call, toolName string, b *Binding) {
+	c.tool = toolName
+	viaBind := b == nil
+	if viaBind {
+		bound, ok := s.tools[toolName]
+		if !ok {
+			s.finish(c, true, []schema.Finding{unknownTool(toolName)}, false)
+			return
+		}
+		b = &bound
+	}
+	if b.Schema == nil {
+		s.finish(c, true, []schema.Finding{notHeld(toolName, b.Handle, viaBind)}, false)
+		return
+	}
+	c.v, c.profile = validator.New(b.Schema, s.limits.Validator), b.Schema.Profile
+}
+
+func unknownTool(name string) schema.Finding {
+	return schema.Finding{Code: schema.CodeValidation, Keyword: "tool_name", Offset: 0,
+		Message: fmt.Sprintf("The tool %q is not bound on this stream, so its arguments cannot be validated.", name)}
+}
+
+// notHeld is the verdict on a call whose schema this server does not hold.
+func notHeld(tool, handle string, viaBind bool) schema.Finding {
+	msg := fmt.Sprintf("The call names the handle %q, which this server does not hold, so its arguments were not validated; send the schema inline (CallStart.inline) or compile it on this server first.", handle)
+	if viaBind {
+		msg = fmt.Sprintf("The tool %q is bound to the handle %q, which this server does not hold, so its arguments were not validated; bind the tool's schema inline (StreamBind.schemas) or compile it on this server and bind it again.", tool, handle)
+	}
+	return schema.Finding{Code: schema.CodeNotFound, Keyword: "handle", Offset: 0, Message: msg}
+}

@@ -1,0 +1,56 @@
+package stream_test
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/stream"
+)
+
+// countdown is a context that reports Canceled once Err has been asked
+// more than left times, and counts how often it was asked.
+type countdown struct {
+	context.Context
+	left, asked atomic.Int64
+}
+
+func newCountdown(left int64) *countdown {
+	c := &countdown{Context: context.Background()}
+	c.left.Store(left)
+	return c
+}
+
+func (c *countdown) Err() error {
+	c.asked.Add(1)
+	if c.left.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestHugeDeltaStopsWithItsContext: a delta of 1 MiB is validated in
+// bounded chunks with the context checked between them, so a stream whose
+// context ends stops within one chunk, not at the end of the delta.
+func TestHugeDeltaStopsWithItsContext(t *testing.T) {
+	t.Parallel()
+	doc := `{"action":"add","content":"` + strings.Repeat("x", 1<<20) + `","status":"nope"}`
+	ctx := newCountdown(3)
+	h := newHarnessContext(t, ctx, stream.Limits{})
+	require.NoError(t, h.Start("c", "todo", nil))
+	err := h.Delta("c", []byte(doc))
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Empty(t, h.results, "the bad status at the end was never reached")
+	assert.Equal(t, int64(4), ctx.asked.Load(), "three chunks validated, then the context said stop")
+
+	// The same delta with a live context is validated to its end.
+	h = newHarness(t, stream.Limits{})
+	require.NoError(t, h.Start("c", "todo", nil))
+	require.NoError(t, h.Delta("c", []byte(doc)))
+	require.Len(t, h.results, 1)
+	assert.Equal(t, "enum", h.results[0].Findings[0].Keyword)
+}

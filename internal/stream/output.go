@@ -1,0 +1,136 @@
+package stream
+
+import (
+	"fmt"
+
+	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/internal/validator"
+)
+
+// BindOutput binds the stream's message outputs — the text of each
+// provider choice, candidate, message or item — to b: each output that
+// begins afterwards is validated as one JSON document and reported as a
+// Result with CallID "output/<n>" and no ToolName (see ProviderEvent).
+// With stripFence, one surrounding ``` or ```json code fence is allowed
+// (see fence); without it a fence, like any preamble, is a "json" finding
+// at its first byte. A later BindOutput replaces the binding for outputs
+// that begin after it; outputs that begin while none is bound are not
+// validated.
+func (s *Session) BindOutput(b Binding, stripFence bool) {
+	s.output, s.stripFence = &b, stripFence
+}
+
+// startOutput begins the output key, counted toward MaxCalls like a call
+// whether or not an output is bound (so that no stream holds outputs
+// without limit), and validated against the output binding — or, with
+// none, done already, so that its events change nothing and it gets no
+// result.
+func (s *Session) startOutput(key string) (*call, error) {
+	c, err := s.newCall(key)
+	if err != nil {
+		return nil, err
+	}
+	if s.output == nil {
+		c.done = true
+		return c, nil
+	}
+	c.output = true
+	if s.output.Schema == nil {
+		s.finish(c, true, []schema.Finding{{Code: schema.CodeNotFound, Keyword: "handle", Offset: 0,
+			Message: fmt.Sprintf("The output is bound to the handle %q, which this server does not hold, so it was not validated; bind the output schema inline (StreamBind.output_schema) or compile it on this server and bind it again.", s.output.Handle)}}, false)
+		return c, nil
+	}
+	c.v, c.profile = validator.New(s.output.Schema, s.limits.Validator), s.output.Schema.Profile
+	if s.stripFence {
+		c.fence = &fence{}
+	}
+	return c, nil
+}
+
+// refuse is the verdict on an output whose model refused to answer: its
+// own finding, not text to validate.
+func (s *Session) refuse(c *call, text string) {
+	if c.done {
+		return
+	}
+	msg := "The model refused to answer, so there is no JSON document to validate."
+	if text != "" {
+		msg = fmt.Sprintf("The model refused to answer (%q), so there is no JSON document to validate.", schema.Truncate(text, 60))
+	}
+	s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "refusal", Offset: c.bytes, Message: msg}}, false)
+}
+
+// writeFenced feeds an output's text through its fence: the document's
+// bytes to the validator (in chunks, with the context checked, as write
+// does), the fence's skipped, the verdict as soon as it is known.
+func (s *Session) writeFenced(c *call, p []byte) error {
+	at := c.bytes - int64(len(p)) // text offset of p[0]
+	run := 0                      // start of the document bytes not yet written
+	for i := 0; i < len(p) && !c.done; i++ {
+		act := c.fence.step(p[i])
+		if act == passByte {
+			continue
+		}
+		if err := s.writeDocument(c, p[run:i]); err != nil || c.done {
+			return err
+		}
+		run = i + 1
+		switch act {
+		case closeDoc:
+			s.closeDocument(c, true)
+		case badByte:
+			s.finish(c, true, []schema.Finding{fenceFinding(at+int64(i), c.fence.badMessage())}, false)
+		}
+	}
+	if c.done || c.fence.state == fenceClosing {
+		return nil
+	}
+	return s.writeDocument(c, p[run:])
+}
+
+// writeDocument writes document bytes of a fenced output; the validator's
+// offsets then lag the text's by the opening fence (see finish).
+func (s *Session) writeDocument(c *call, doc []byte) error {
+	c.shift = c.fence.skipped
+	return s.write(c, doc)
+}
+
+// closeDocument ends an output's document and sends its verdict when it is
+// a rejection (or, at the end of the text, any verdict).
+func (s *Session) closeDocument(c *call, early bool) {
+	r := c.v.Close()
+	if !r.Valid() {
+		s.verdict(c, early, r)
+		return
+	}
+	c.v = nil // valid so far; the fence's end decides
+}
+
+// endOutput applies the end rules of an output: the text, from its first
+// byte, must be one JSON document (in one fence, when stripping). There is
+// no "{}" for an empty text, as there is for a call without arguments: an
+// answer with no document is incomplete.
+func (s *Session) endOutput(c *call) {
+	if c.fence == nil {
+		s.verdict(c, false, c.v.Close())
+		return
+	}
+	if c.v != nil {
+		if c.fence.state == fenceOpening {
+			s.finish(c, false, []schema.Finding{fenceFinding(c.bytes, c.fence.endProblem())}, false)
+			return
+		}
+		if s.closeDocument(c, false); c.done {
+			return
+		}
+	}
+	if problem := c.fence.endProblem(); problem != "" {
+		s.finish(c, false, []schema.Finding{fenceFinding(c.bytes, problem)}, false)
+		return
+	}
+	s.finish(c, false, nil, false)
+}
+
+func fenceFinding(at int64, msg string) schema.Finding {
+	return schema.Finding{Code: schema.CodeValidation, Keyword: "json", Offset: at, Message: msg}
+}

@@ -1,0 +1,202 @@
+package stream_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/provider"
+	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/internal/stream"
+)
+
+// chatText is an OpenAI Chat chunk carrying text for choice i.
+func chatText(i int, text string) []byte {
+	b, _ := json.Marshal(text)
+	return []byte(fmt.Sprintf(`{"choices":[{"index":%d,"delta":{"content":%s},"finish_reason":null}]}`, i, b))
+}
+
+// chatFinish ends choice i with reason.
+func chatFinish(i int, reason string) []byte {
+	return []byte(fmt.Sprintf(`{"choices":[{"index":%d,"delta":{},"finish_reason":%q}]}`, i, reason))
+}
+
+// outputSession is a session with its output bound to src (tool input
+// profile), recording results.
+func outputSession(t *testing.T, src string, strip bool) *harness {
+	t.Helper()
+	h := newHarness(t, stream.Limits{})
+	res := schema.Compile(schema.ToolInput, []byte(src))
+	require.Empty(t, res.Errors)
+	h.BindOutput(stream.Binding{Handle: "h-out", Schema: res.Schema}, strip)
+	return h
+}
+
+// answer streams text as choice 0's content, in the given pieces, then
+// the choice's finish; it returns the one result, whether it arrived
+// before the finish, and the text bytes sent when it arrived.
+func answer(t *testing.T, h *harness, pieces []string, finish string) (r stream.Result, before bool, sent int64) {
+	t.Helper()
+	for _, p := range pieces {
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatText(0, p)))
+		sent += int64(len(p))
+		if len(h.results) > 0 {
+			before = true
+			break
+		}
+	}
+	require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatFinish(0, finish)))
+	h.Close()
+	require.Len(t, h.results, 1, "one result per output")
+	return h.results[0], before, sent
+}
+
+// runeSplits returns every split of text into two pieces at a rune
+// boundary, and text whole (a provider's text deltas are whole UTF-8).
+func runeSplits(text string) [][]string {
+	out := [][]string{{text}}
+	for i := 1; i < len(text); i++ {
+		if utf8.RuneStart(text[i]) {
+			out = append(out, []string{text[:i], text[i:]})
+		}
+	}
+	return out
+}
+
+const pointSchema = `{"type":"object","properties":{"x":{"type":"integer"},"tag":{"type":"string","enum":["a","b"]}},"required":["x"],"additionalProperties":false}`
+
+// TestOutputEndRulesAndFences: an output is one JSON document from its
+// first byte; with strip_code_fence, one surrounding ``` or ```json fence is
+// skipped and offsets still count from the text's first byte. Every case
+// runs at every split point and gives the same verdict.
+func TestOutputEndRulesAndFences(t *testing.T) {
+	t.Parallel()
+	type want struct {
+		keyword string // "" when valid
+		offset  int64
+		early   bool
+	}
+	cases := []struct {
+		name  string
+		strip bool
+		text  string
+		want  want
+	}{
+		{"plain document", false, `{"x":1}`, want{}},
+		{"leading and trailing white space", false, " \n{\"x\":1}\r\n  ", want{}},
+		{"a violation, early", false, `{"x":1,"tag":"c"}`, want{"enum", 14, true}},
+		{"a preamble", false, `Here it is: {"x":1}`, want{"json", 0, true}},
+		{"a fence without stripping", false, "```json\n{\"x\":1}\n```", want{"json", 0, true}},
+		{"two documents", false, "{\"x\":1}\n{\"x\":1}", want{"json", 8, true}},
+		{"empty text", false, " ", want{"json", 1, false}},
+		{"fence stripped", true, "```json\n{\"x\":1}\n```", want{}},
+		{"fence without info, white space around", true, "\n ```\n{\"x\":1}```  \n", want{}},
+		{"info in capitals, CR and spaces", true, "``` JSON \r\n{\"x\":1}\n```", want{}},
+		{"no fence at all, stripping allowed", true, `{"x":1}`, want{}},
+		{"a backtick inside a string", true, "```json\n{\"x\":1,\"tag\":\"```\"}\n```", want{"enum", 22, true}},
+		{"a violation inside the fence is at its text offset", true, "```json\n{\"x\":\"one\"}\n```", want{"type", 13, true}},
+		{"another language", true, "```python\n{\"x\":1}\n```", want{"json", 9, true}},
+		{"text after the closing fence", true, "```json\n{\"x\":1}\n```\nDone.", want{"json", 20, true}},
+		{"no closing fence", true, "```json\n{\"x\":1}\n", want{"json", 16, false}},
+		{"closing fence cut short", true, "```json\n{\"x\":1}\n``", want{"json", 18, false}},
+		{"an incomplete document before the closing fence", true, "```json\n{\"x\":1\n```", want{"json", 15, true}},
+		{"only an opening fence", true, "```json", want{"json", 7, false}},
+		{"a preamble before the fence", true, "Sure!\n```json\n{\"x\":1}\n```", want{"json", 0, true}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			for _, pieces := range runeSplits(tc.text) {
+				h := outputSession(t, pointSchema, tc.strip)
+				r, before, sent := answer(t, h, pieces, "stop")
+				got := want{early: r.Early}
+				if !r.Valid() {
+					got.keyword, got.offset = r.Findings[0].Keyword, r.Findings[0].Offset
+				}
+				require.Equal(t, tc.want, got, "pieces %q: %+v", pieces, r.Findings)
+				require.Equal(t, tc.want.early, before, "an early verdict arrives before the finish")
+				assert.Equal(t, "output/0", r.CallID)
+				assert.Empty(t, r.ToolName)
+				assert.Equal(t, sent, r.Bytes, "the text bytes received when the verdict was made")
+			}
+		})
+	}
+}
+
+// TestOutputCutByTokenLimit: a response cut off by its token limit is an
+// incomplete document, reported at the output's end.
+func TestOutputCutByTokenLimit(t *testing.T) {
+	t.Parallel()
+	h := outputSession(t, pointSchema, false)
+	r, before, _ := answer(t, h, []string{`{"`}, "length")
+	require.Len(t, r.Findings, 1)
+	assert.Equal(t, "json", r.Findings[0].Keyword)
+	assert.Equal(t, int64(2), r.Findings[0].Offset)
+	assert.False(t, r.Early)
+	assert.False(t, before)
+}
+
+// TestOutputRefusal: a refusal is its own finding, at once.
+func TestOutputRefusal(t *testing.T) {
+	t.Parallel()
+	h := outputSession(t, pointSchema, false)
+	require.NoError(t, h.ProviderEvent(provider.OpenAIChat, []byte(`{"choices":[{"index":0,"delta":{"content":"","refusal":"I'm sorry"}}]}`)))
+	require.Len(t, h.results, 1)
+	r := h.results[0]
+	assert.Equal(t, "refusal", r.Findings[0].Keyword)
+	assert.Contains(t, r.Findings[0].Message, `"I'm sorry"`)
+	assert.True(t, r.Early)
+	require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatText(0, `{"x":1}`)))
+	require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatFinish(0, "stop")))
+	assert.Len(t, h.results, 1, "nothing after the refusal's verdict")
+}
+
+// TestOutputBinding: outputs are validated only while an output is bound
+// (a tool-call stream keeps its text to itself); one bound to a handle this
+// server does not hold gets an in-band NOT_FOUND; outputs count as calls.
+func TestOutputBinding(t *testing.T) {
+	t.Parallel()
+	t.Run("unbound text is not validated", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{})
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatText(0, "Let me check.")))
+		h.BindOutput(stream.Binding{Handle: "h-todo", Schema: h.bound["todo"].Schema}, false)
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatText(0, `{"action":"list"}`)))
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatText(1, `{"action":"list"}`)))
+		h.Close()
+		require.Len(t, h.results, 1, "choice 0 began before the bind")
+		assert.Equal(t, "output/1", h.results[0].CallID)
+		assert.True(t, h.results[0].Valid())
+	})
+	t.Run("a handle not held", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{})
+		h.BindOutput(stream.Binding{Handle: "h-gone"}, false)
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatText(0, `{}`)))
+		require.Len(t, h.results, 1)
+		assert.Equal(t, schema.CodeNotFound, h.results[0].Findings[0].Code)
+		assert.Equal(t, "handle", h.results[0].Findings[0].Keyword)
+		assert.Contains(t, h.results[0].Findings[0].Message, "h-gone")
+	})
+	t.Run("outputs count toward MaxCalls, bound or not", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{MaxCalls: 3})
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatText(0, `Let me see.`)))
+		h.BindOutput(h.bound["todo"], false)
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatText(1, `{`)))
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatText(2, `{`)))
+		assert.Equal(t, stream.ResourceExhausted, kinds(h.ProviderEvent(provider.OpenAIChat, chatText(3, `{`))))
+	})
+	t.Run("and MaxCallBytes", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{MaxCallBytes: 8})
+		h.BindOutput(h.bound["todo"], false)
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatText(0, `{"action":"list"}`)))
+		require.Len(t, h.results, 1)
+		assert.Equal(t, "maxBytes", h.results[0].Findings[0].Keyword)
+	})
+}

@@ -1,0 +1,235 @@
+package validator_test
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/internal/validator"
+)
+
+// The bounds tests feed hostile schemas and documents (the shapes of issue
+// 9's findings, built here rather than committed as megabytes) and check
+// the validator's work counter, not the clock: the steps per argument byte
+// must stay within a constant of the compiled schema — its Width and the
+// logarithm of its names and choices — however many choices, names or
+// branches it has, and a validation must not allocate in proportion to
+// the document.
+
+// boundCase is one hostile schema and document.
+type boundCase struct {
+	name    string
+	profile schema.Profile
+	schema  string
+	doc     string
+	valid   bool
+	// choices is the largest name or choice table one byte searches.
+	choices int
+	// memberHashes is set when the document has many members in one
+	// object: duplicate names are detected with a keyed hash per member,
+	// the one memory that grows with the document (DESIGN.md §3).
+	memberHashes bool
+}
+
+// hostileScale divides the hostile sizes under the race detector, which
+// makes compiling a million enum choices take minutes; the steps per byte,
+// which the test bounds, do not depend on it.
+var hostileScale = func() int {
+	if raceEnabled {
+		return 10
+	}
+	return 1
+}()
+
+func hostileCases() []boundCase {
+	repeat := func(n int, f func(i int) string) string {
+		n = max(n/hostileScale, 1)
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = f(i)
+		}
+		return strings.Join(parts, ",")
+	}
+	identical := repeat(10_000, func(int) string { return `{"type":"string"}` })
+	strCount := 400_000 / hostileScale
+	strChoices := repeat(400_000, func(i int) string { return fmt.Sprintf(`"c%06d"`, i) })
+	numChoices := repeat(1_000_000, func(i int) string { return fmt.Sprintf("%d.%d", i, i%7) })
+	names := repeat(100_000, func(i int) string { return fmt.Sprintf(`"name%06d":{"type":"integer"}`, i) })
+	required := repeat(10_000, func(i int) string { return fmt.Sprintf(`"r%05d"`, i) })
+	bigNumber := "1" + strings.Repeat("0123456789", 1_000)
+	return []boundCase{
+		{
+			name:    "oneOf of 10,000 identical branches against 2 MB of escapes",
+			profile: schema.ToolInput,
+			schema:  `{"type":"object","properties":{"s":{"oneOf":[` + identical + `]}}}`,
+			doc:     `{"s":"` + strings.Repeat(`\n`, 1<<20) + `"}`,
+			valid:   false, // every branch matches
+			choices: 1,
+		},
+		{
+			name:    "enum of 400,000 strings against 100,000 items",
+			profile: schema.ToolInput,
+			schema:  `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","enum":[` + strChoices + `]}}}}`,
+			doc:     `{"a":[` + repeat(100_000, func(i int) string { return fmt.Sprintf(`"c%06d"`, (i*7919)%strCount) }) + `]}`,
+			valid:   true,
+			choices: 400_000,
+		},
+		{
+			name:    "numeric enum of a million choices against a 10 KB number",
+			profile: schema.ToolInput,
+			schema:  `{"type":"object","properties":{"n":{"type":"number","enum":[` + numChoices + `]}}}`,
+			doc:     `{"n":` + bigNumber + `}`,
+			valid:   false,
+			choices: 1_000_000,
+		},
+		{
+			name:    "numeric enum of a million choices against 10 KB of numbers",
+			profile: schema.ToolInput,
+			schema:  `{"type":"object","properties":{"l":{"type":"array","items":{"type":"number","enum":[` + numChoices + `]}}}}`,
+			doc:     `{"l":[` + repeat(1_000, func(i int) string { return fmt.Sprintf("%d.%d", i*97, (i*97)%7) }) + `]}`,
+			valid:   true,
+			choices: 1_000_000,
+		},
+		{
+			name:    "100,000 declared names against 20,000 members",
+			profile: schema.ToolInput,
+			schema:  `{"type":"object","properties":{` + names + `},"additionalProperties":false}`,
+			doc:     `{` + repeat(20_000, func(i int) string { return fmt.Sprintf(`"name%06d":%d`, i*5%(100_000/hostileScale), i) }) + `}`,
+			valid:   true,
+			choices: 100_000,
+
+			memberHashes: true,
+		},
+		{
+			name:    "10,000 required names against 100,000 empty objects",
+			profile: schema.ToolInput,
+			schema:  `{"type":"object","properties":{"l":{"type":"array","items":{"type":"object","required":[` + required + `]}}}}`,
+			doc:     `{"l":[` + strings.TrimSuffix(strings.Repeat("{},", 100_000), ",") + `]}`,
+			valid:   false,
+			choices: 1,
+		},
+		{
+			name:    "15 nested oneOf levels of branches that behave alike",
+			profile: schema.ToolInput,
+			schema:  `{"type":"object","properties":{"v":` + nestedAlike(15) + `}}`,
+			doc:     `{"v":` + strings.Repeat("[", 15) + `"x"` + strings.Repeat("]", 15) + `}`,
+			valid:   false, // two branches match at every level
+			choices: 1,
+		},
+		{
+			name:    "a oneOf of two references, 30 levels deep",
+			profile: schema.JSONSchema,
+			schema:  billionLaughs(30),
+			doc:     `{"v":[` + strings.TrimSuffix(strings.Repeat(`"x",1,`, 20_000), ",") + `]}`,
+			valid:   false,
+			choices: 1,
+		},
+	}
+}
+
+// billionLaughs returns the JSON Schema "billion laughs": level i is a
+// oneOf of two references to level i+1 (distinct definitions, so nothing
+// is merged as identical), levels deep; the last level accepts strings
+// and integers. Evaluated naively it costs 2^levels per value.
+func billionLaughs(levels int) string {
+	var defs []string
+	for i := range levels {
+		for _, side := range []string{"a", "b"} {
+			defs = append(defs, fmt.Sprintf(`"%s%d":{"oneOf":[{"$ref":"#/$defs/a%d"},{"$ref":"#/$defs/b%d"}]}`, side, i, i+1, i+1))
+		}
+	}
+	defs = append(defs, fmt.Sprintf(`"a%d":{"type":"string"}`, levels), fmt.Sprintf(`"b%d":{"type":"integer"}`, levels))
+	return `{"$defs":{` + strings.Join(defs, ",") + `},"type":"object","properties":{"v":{"type":"array","items":{"$ref":"#/$defs/a0"}}}}`
+}
+
+// nestedAlike returns levels of oneOf whose two branches are written out
+// and differ only in their annotations, so they behave alike: naively
+// 2^levels evaluations of the innermost value, one with shared branches.
+func nestedAlike(levels int) string {
+	inner := `{"type":"string"}`
+	for range levels {
+		inner = fmt.Sprintf(`{"oneOf":[{"type":"array","items":%s},{"type":"array","description":"the other","items":%s}]}`, inner, inner)
+	}
+	return inner
+}
+
+func TestWorkPerByteIsBounded(t *testing.T) {
+	for _, tc := range hostileCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			res := schema.Compile(tc.profile, []byte(tc.schema))
+			require.Empty(t, res.Errors)
+			s := res.Schema
+			doc := []byte(tc.doc)
+			for _, stream := range []bool{false, true} {
+				v := validator.New(s, validator.Options{StopAtFirst: stream})
+				v.Write(doc) // a first document sizes the validator's buffers
+				v.Close()
+				v.Reset()
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				v.Write(doc)
+				r := v.Close()
+				runtime.ReadMemStats(&after)
+				if !stream {
+					assert.Equal(t, tc.valid, r.Valid(), "%+v", r.Findings)
+				}
+				perByte := float64(v.Steps()) / float64(len(doc))
+				// Per byte: a few steps per evaluation of the value, and two
+				// binary searches (each log2 of the table) for a name or choice.
+				bound := 4*float64(s.Width) + 2*math.Ceil(math.Log2(float64(tc.choices)+1)) + 4
+				t.Logf("stream=%v width=%d steps/byte=%.2f bound=%.0f alloc=%d B for %d B", stream, s.Width, perByte, bound, after.TotalAlloc-before.TotalAlloc, len(doc))
+				assert.LessOrEqual(t, perByte, bound, "steps per byte")
+				// A reused validator allocates nothing that grows with the
+				// document but the member-name hashes (findings aside).
+				allowed := uint64(len(doc)/8 + 64<<10)
+				if !stream {
+					allowed += validator.DefaultMaxFindings * 4 << 10 // formatted findings
+				}
+				if tc.memberHashes {
+					allowed += uint64(4 * len(doc))
+				}
+				assert.Less(t, after.TotalAlloc-before.TotalAlloc, allowed, "allocation in proportion to the document")
+			}
+		})
+	}
+}
+
+// TestWidthLimit: what still multiplies (distinct subschemas applying to
+// one value) is measured when compiling and refused past the bound, with
+// the measured figure.
+func TestWidthLimit(t *testing.T) {
+	t.Parallel()
+	// 12 levels of a oneOf whose two branches are written out (not
+	// referenced) and differ: each level doubles the distinct subschemas
+	// that apply to the innermost value.
+	inner := `{"type":"string"}`
+	for range 12 {
+		inner = fmt.Sprintf(`{"oneOf":[{"type":"array","items":%s},{"type":"array","minItems":0,"items":%s}]}`, inner, inner)
+	}
+	doc := `{"type":"object","properties":{"v":` + inner + `}}`
+	res := schema.CompileWith(schema.JSONSchema, []byte(doc), schema.Options{Limits: schema.Limits{MaxBytes: 8 << 20}})
+	require.Len(t, res.Errors, 1)
+	f := res.Errors[0]
+	assert.Equal(t, schema.CodeUnsupported, f.Code)
+	assert.Equal(t, "limit", f.Keyword)
+	var width int
+	_, err := fmt.Sscanf(f.Message, "Up to %d subschemas", &width)
+	require.NoError(t, err, "the message gives the measured figure: %s", f.Message)
+	assert.GreaterOrEqual(t, width, 1<<12)
+	assert.Contains(t, f.Message, fmt.Sprintf("past the limit of %d", schema.DefaultMaxWidth))
+	// The same levels through references share their subschemas: accepted.
+	res = schema.Compile(schema.JSONSchema, []byte(billionLaughs(30)))
+	require.Empty(t, res.Errors)
+	// Per level: a, b and the four reference branches between levels.
+	assert.LessOrEqual(t, res.Schema.Width, 6*30+2, "linear in the levels, not 2^30")
+	// The limit is configurable.
+	res = schema.CompileWith(schema.JSONSchema, []byte(billionLaughs(30)), schema.Options{Limits: schema.Limits{MaxWidth: 10}})
+	require.Len(t, res.Errors, 1)
+	assert.Equal(t, "limit", res.Errors[0].Keyword)
+}

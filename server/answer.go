@@ -1,0 +1,80 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
+	"github.com/toolgate/toolgate/internal/schema"
+)
+
+// answer bounds the findings of one answer, whatever the engine produced
+// (a oneOf message can list every branch's reason; a pointer can be as long
+// as the request): at most maxFindings per list, each keyword, pointer and
+// message cut past maxText bytes, and left bytes of findings in all. The
+// first finding of an answer is always kept, so a rejection always says
+// why. See Options.MaxFindingMessage and Options.MaxAnswerBytes.
+type answer struct {
+	maxFindings int
+	maxText     int
+	left        int // bytes of findings this answer may still carry
+	kept        int // findings kept so far
+}
+
+// findingOverhead is what one finding costs besides its text: its code,
+// offset and field framing.
+const findingOverhead = 16
+
+// findings converts fs within the budget and reports whether any were left
+// out. Schema findings (offset -1) get offset 0.
+func (a *answer) findings(fs []schema.Finding) ([]*toolgatev1.Error, bool) {
+	if len(fs) == 0 {
+		return nil, false
+	}
+	out := make([]*toolgatev1.Error, 0, min(len(fs), a.maxFindings))
+	for i, f := range fs {
+		if i == a.maxFindings {
+			return out, true
+		}
+		e := &toolgatev1.Error{
+			Code:         codeToProto(f.Code),
+			Keyword:      schema.Truncate(f.Keyword, a.maxText),
+			SchemaPath:   cutPointer(f.SchemaPath, a.maxText),
+			InstancePath: cutPointer(f.InstancePath, a.maxText),
+			Message:      cutMessage(f.Message, a.maxText),
+			Offset:       max(f.Offset, 0),
+		}
+		size := findingOverhead + len(e.Keyword) + len(e.SchemaPath) + len(e.InstancePath) + len(e.Message)
+		if a.kept > 0 && size > a.left {
+			return out, true
+		}
+		a.left -= size
+		a.kept++
+		out = append(out, e)
+	}
+	return out, false
+}
+
+// cutMessage cuts msg on a UTF-8 boundary after at most n bytes and says
+// how many bytes were left out.
+func cutMessage(msg string, n int) string {
+	if len(msg) <= n {
+		return msg
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d more bytes)", msg[:cut], len(msg)-cut)
+}
+
+// cutPointer shortens an RFC 6901 pointer longer than n bytes to its
+// longest ancestor of at most n bytes ("" at worst): still a pointer, to a
+// value that holds the one it named.
+func cutPointer(p string, n int) string {
+	if len(p) <= n {
+		return p
+	}
+	return p[:max(strings.LastIndexByte(p[:n+1], '/'), 0)]
+}

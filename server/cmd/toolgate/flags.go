@@ -1,0 +1,163 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/server"
+)
+
+// config is the server's command line, after environment fallbacks.
+type config struct {
+	addr, logLevel                   string
+	tlsCert, tlsKey, clientCA, token string
+	maxMessageBytes                  int
+	opts                             server.Options
+	keepalive                        server.Keepalive
+	shutdownGrace                    time.Duration
+	metricsAddr                      string
+	pprof                            bool
+	version                          bool
+}
+
+// serverFlags defines the server's flags on a new FlagSet that writes
+// parse errors to output. To add a flag, add one line here: help, the
+// TOOLGATE_* fallback and the README's table (a test compares) follow.
+func serverFlags(c *config, output io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("toolgate", flag.ContinueOnError)
+	fs.SetOutput(output)
+	fs.Usage = func() {} // the caller prints the usage, on the right stream
+	str := func(p *string, name, def, usage string) { fs.StringVar(p, name, def, usage) }
+	num := func(p *int, name string, def int, usage string) { fs.IntVar(p, name, def, usage) }
+	num64 := func(p *int64, name string, def int64, usage string) { fs.Int64Var(p, name, def, usage) }
+	dur := func(p *time.Duration, name, def, usage string) { fs.DurationVar(p, name, mustDuration(def), usage) }
+	boolean := func(p *bool, name string, def bool, usage string) { fs.BoolVar(p, name, def, usage) }
+	str(&c.addr, "addr", "127.0.0.1:50051", "address to listen on (host:port; port 0 picks a free one)")
+	str(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	str(&c.tlsCert, "tls-cert", "", "PEM certificate file; with --tls-key, serve TLS")
+	str(&c.tlsKey, "tls-key", "", "PEM private key file for --tls-cert")
+	str(&c.clientCA, "client-ca", "", "PEM CA file; with TLS, require client certificates it signed (mTLS)")
+	str(&c.token, "token-file", "", "file holding a bearer token every caller must send")
+	num(&c.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest request message, in bytes")
+	num(&c.opts.MaxDepth, "max-depth", 128, "deepest nesting of arguments")
+	num(&c.opts.MaxFindings, "max-findings", 100, "most findings in one answer")
+	num(&c.opts.MaxFindingMessage, "max-finding-message", server.DefaultMaxFindingMessage, "longest finding message, in bytes (longer ones are cut)")
+	num(&c.opts.MaxAnswerBytes, "max-answer-bytes", server.DefaultMaxAnswerBytes, "most bytes of findings in one answer")
+	num(&c.opts.StoreEntries, "store-entries", server.DefaultStoreEntries, "most compiled schemas kept")
+	num64(&c.opts.StoreBytes, "store-bytes", server.DefaultStoreBytes, "most bytes of compiled schemas kept (the heap they hold)")
+	num(&c.opts.MaxCallsPerStream, "max-calls-per-stream", 1024, "most calls one ValidateStream may start")
+	num64(&c.opts.MaxCallBytes, "max-call-bytes", 4<<20, "most argument bytes of one streamed call")
+	num(&c.opts.MaxWidth, "max-width", schema.DefaultMaxWidth, "most subschemas that may evaluate one argument value at once (work per byte)")
+	num(&c.opts.MaxSchemaBytes, "max-schema-bytes", schema.DefaultMaxBytes, "largest JSON Schema profile document, in bytes")
+	num(&c.opts.MaxSchemaDepth, "max-schema-depth", schema.DefaultSchemaDepth, "deepest nesting of a JSON Schema profile document")
+	num(&c.opts.MaxSchemaNodes, "max-schema-nodes", schema.DefaultMaxNodes, "most subschemas of a JSON Schema")
+	num(&c.opts.MaxSchemaRefs, "max-schema-refs", schema.DefaultMaxRefs, "most references of a JSON Schema")
+	num(&c.opts.MaxToolsPerStream, "max-tools-per-stream", 1024, "most tool names one ValidateStream may bind")
+	dur(&c.shutdownGrace, "shutdown-grace", "10s", "how long SIGTERM waits for calls in flight")
+	dur(&c.opts.StreamIdleTimeout, "stream-idle-timeout", "5m", "end a ValidateStream that sends nothing for this long")
+	dur(&c.opts.StreamSendTimeout, "stream-send-timeout", "30s", "end a ValidateStream whose client leaves a result unread this long")
+	dur(&c.keepalive.MinTime, "keepalive-min-time", server.DefaultKeepaliveMinTime.String(), "shortest interval at which clients may ping")
+	dur(&c.keepalive.Time, "keepalive-time", server.DefaultKeepaliveTime.String(), "ping a client whose connection is silent this long")
+	dur(&c.keepalive.Timeout, "keepalive-timeout", server.DefaultKeepaliveTimeout.String(), "close a connection whose ping is not answered in this time")
+	str(&c.metricsAddr, "metrics-addr", "", "address to serve Prometheus metrics on, at /metrics (host:port); off when empty")
+	boolean(&c.pprof, "pprof", false, "also serve the runtime profiles of net/http/pprof under /debug/pprof/ on --metrics-addr")
+	boolean(&c.version, "version", false, "print the version and exit")
+	return fs
+}
+
+// withoutEnvironment lists the server flags that have no TOOLGATE_*
+// variable.
+var withoutEnvironment = []string{"version"}
+
+func mustDuration(s string) time.Duration {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		panic(fmt.Sprintf("flag default %q: %v", s, err))
+	}
+	return d
+}
+
+// usageError is a command line that cannot be parsed: the command prints
+// it with a pointer to the help and exits with status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// parseFlags reads the server's command line, then fills each flag the
+// command line did not set from its TOOLGATE_* variable. It returns
+// flag.ErrHelp for -h and --help, a usageError for a command line that does
+// not parse, and an error naming the variable for a variable that does not.
+func parseFlags(args []string, stderr io.Writer) (*config, error) {
+	c := &config{}
+	fs := serverFlags(c, stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return nil, usageError{fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))}
+	}
+	if err := applyEnvironment(fs, withoutEnvironment...); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// envName is the variable that stands in for a flag: TOOLGATE_ and the
+// flag's name in upper case with dashes as underscores.
+func envName(flagName string) string {
+	return "TOOLGATE_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// applyEnvironment sets every flag of fs that the command line did not set,
+// and that is not listed in without, from its variable when that is set,
+// with the flag's own parser. It reports every variable that does not
+// parse.
+func applyEnvironment(fs *flag.FlagSet, without ...string) error {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var errs []error
+	fs.VisitAll(func(f *flag.Flag) {
+		if set[f.Name] || slices.Contains(without, f.Name) {
+			return
+		}
+		v, ok := os.LookupEnv(envName(f.Name))
+		if !ok {
+			return
+		}
+		if err := fs.Set(f.Name, v); err != nil {
+			errs = append(errs, fmt.Errorf("%s=%q: invalid value for --%s: %w", envName(f.Name), v, f.Name, err))
+		}
+	})
+	return errors.Join(errs...)
+}
+
+// printFlags prints each flag of fs with its argument type, usage,
+// default and, unless listed in without, its variable.
+func printFlags(w io.Writer, fs *flag.FlagSet, without ...string) {
+	fs.VisitAll(func(f *flag.Flag) {
+		typ, usage := flag.UnquoteUsage(f)
+		fmt.Fprintf(w, "  --%s", f.Name)
+		if typ != "" {
+			fmt.Fprintf(w, " %s", typ)
+		}
+		fmt.Fprintf(w, "\n      %s", usage)
+		if f.DefValue != "" && f.DefValue != "false" {
+			fmt.Fprintf(w, " (default %s)", f.DefValue)
+		}
+		if !slices.Contains(without, f.Name) {
+			fmt.Fprintf(w, "\n      environment: %s", envName(f.Name))
+		}
+		fmt.Fprintln(w)
+	})
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+
+	"github.com/toolgate/toolgate/server"
+)
+
+func (c *config) logger(w io.Writer) (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
+		return nil, fmt.Errorf("--log-level: %w", err)
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})), nil
+}
+
+// serverOptions returns TLS credentials when configured.
+func (c *config) serverOptions() ([]grpc.ServerOption, error) {
+	if c.tlsCert == "" && c.tlsKey == "" {
+		if c.clientCA != "" {
+			return nil, errors.New("--client-ca needs --tls-cert and --tls-key")
+		}
+		return nil, nil
+	}
+	cert, err := tls.LoadX509KeyPair(c.tlsCert, c.tlsKey)
+	if err != nil {
+		return nil, fmt.Errorf("TLS key pair: %w", err)
+	}
+	tc := &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	if c.clientCA != "" {
+		pem, err := os.ReadFile(c.clientCA)
+		if err != nil {
+			return nil, fmt.Errorf("--client-ca: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("--client-ca: no PEM certificates in %s", c.clientCA)
+		}
+		tc.ClientCAs, tc.ClientAuth = pool, tls.RequireAndVerifyClientCert
+	}
+	return []grpc.ServerOption{grpc.Creds(credentials.NewTLS(tc))}, nil
+}
+
+func (c *config) bearerToken() (string, error) {
+	if c.token == "" {
+		return "", nil
+	}
+	b, err := os.ReadFile(c.token)
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %w", err)
+	}
+	token := strings.TrimSpace(string(b))
+	if token == "" {
+		return "", fmt.Errorf("--token-file: %s is empty", c.token)
+	}
+	return token, nil
+}
+
+// serve runs the server until ctx is done, then drains. The lines that say
+// where it listens and that it is shutting down are logged at every log
+// level: an operator who asks for errors only still learns the address
+// that --addr :0 picked.
+func serve(ctx context.Context, c *config, stderr io.Writer) error {
+	logger, err := c.logger(stderr)
+	if err != nil {
+		return err
+	}
+	announce := slog.New(slog.NewTextHandler(stderr, nil))
+	serverOpts, err := c.serverOptions()
+	if err != nil {
+		return err
+	}
+	token, err := c.bearerToken()
+	if err != nil {
+		return err
+	}
+	metrics, err := c.startMetrics(announce, logger)
+	if err != nil {
+		return err
+	}
+	defer metrics.stop()
+	srv, _ := server.NewGRPCServer(server.Config{
+		Options: c.opts, Logger: logger, BearerToken: token,
+		MaxMessageBytes: c.maxMessageBytes, Keepalive: c.keepalive, ServerOptions: serverOpts,
+		Metrics: metrics.metrics(),
+	})
+	lis, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return err
+	}
+	id := identity()
+	announce.Info("listening", "addr", lis.Addr().String(), "tls", c.tlsCert != "", "auth", token != "",
+		"version", id.Version, "revision", id.Revision)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(lis) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	announce.Info("shutting down", "grace", c.shutdownGrace)
+	drained := make(chan struct{})
+	go func() {
+		srv.GracefulStop()
+		close(drained)
+	}()
+	select {
+	case <-drained:
+	case <-time.After(c.shutdownGrace):
+		logger.Warn("grace period over; closing remaining calls")
+		srv.Stop()
+	}
+	return nil
+}

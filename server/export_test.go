@@ -1,0 +1,13 @@
+package server
+
+import "context"
+
+// SetProgress sets the hook that the Service tells, after each bounded step
+// of a unary request's work, how far the request got: argument bytes fed
+// to the validator, or tools compiled. Tests use it to see work stop when a
+// request ends. Call it before the Service serves.
+func SetProgress(s *Service, f func(ctx context.Context, done int64)) { s.progress = f }
+
+// CheckEvery is how many argument bytes Validate feeds between two checks
+// of its context.
+const CheckEvery = checkEvery

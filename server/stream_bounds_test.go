@@ -1,0 +1,115 @@
+package server_test
+
+import (
+	"context"
+	"net"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/test/bufconn"
+
+	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
+	"github.com/toolgate/toolgate/server"
+)
+
+// countdownContext reports Canceled from Err once it has been asked more
+// than left times; Done and Value are the stream's own.
+type countdownContext struct {
+	context.Context
+	left atomic.Int64
+}
+
+func (c *countdownContext) Err() error {
+	if c.left.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return c.Context.Err()
+}
+
+// contextStream gives a handler another context.
+type contextStream struct {
+	grpc.ServerStream
+	ctx context.Context
+}
+
+func (s *contextStream) Context() context.Context { return s.ctx }
+
+// TestStreamStopsInsideHugeDelta: a stream whose context ends while the
+// server validates one 3 MiB delta stops there — it does not validate the
+// rest of the delta (whose last bytes would be an early rejection) — and
+// ends with CANCELLED. The handler's context reports Canceled after five
+// looks, as a client that leaves mid-delta makes it.
+func TestStreamStopsInsideHugeDelta(t *testing.T) {
+	t.Parallel()
+	countdown := grpc.ChainStreamInterceptor(func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+		ctx := &countdownContext{Context: ss.Context()}
+		ctx.left.Store(5)
+		return handler(srv, &contextStream{ServerStream: ss, ctx: ctx})
+	})
+	c, s := openStream(t, server.Config{ServerOptions: []grpc.ServerOption{countdown}})
+	h := compileTodo(t, c)
+	doc := `{"action":"add","content":"` + strings.Repeat("x", 3<<20) + `","status":"nope"}`
+	send(t, s, startCall("c", "", h), delta("c", doc))
+	_, err := s.Recv()
+	assert.Equal(t, codes.Canceled, code(err), "no verdict on the delta's last bytes: %v", err)
+}
+
+// TestStreamSendTimeout: a client that never reads its results must not
+// park the handler in Send: once a result has waited for the client longer
+// than the send timeout, the stream ends with DEADLINE_EXCEEDED, and the
+// goroutine that was blocked sending ends too. (Not parallel, so that the
+// goroutine check sees this test's goroutines only.)
+func TestStreamSendTimeout(t *testing.T) {
+	returned := make(chan error, 1)
+	observe := grpc.ChainStreamInterceptor(func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+		err := handler(srv, ss)
+		if strings.HasSuffix(info.FullMethod, "/ValidateStream") {
+			returned <- err
+		}
+		return err
+	})
+	srv, _ := server.NewGRPCServer(server.Config{
+		Options:       server.Options{StreamSendTimeout: 100 * time.Millisecond},
+		ServerOptions: []grpc.ServerOption{observe},
+	})
+	lis := bufconn.Listen(1 << 20)
+	go func() { _ = srv.Serve(lis) }()
+	// Fixed 64 KiB windows (no BDP growth), so unread results fill them.
+	conn, err := grpc.NewClient("passthrough:///bufnet",
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithInitialWindowSize(64<<10), grpc.WithInitialConnWindowSize(64<<10))
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		_ = conn.Close()
+		srv.Stop()
+	})
+	s, err := toolgatev1.NewValidationServiceClient(conn).ValidateStream(t.Context())
+	require.NoError(t, err)
+	// Each call names an unbound 8 KiB tool name: a result of about 8 KiB
+	// at once. 40 of them are far more than the windows hold.
+	long := strings.Repeat("t", 8<<10)
+	for i := range 40 {
+		send(t, s, startCall("c"+strings.Repeat("0", i), long, ""))
+	}
+	select {
+	case err := <-returned:
+		assert.Equal(t, codes.DeadlineExceeded, status.Code(err), "%v", err)
+		assert.Contains(t, status.Convert(err).Message(), "did not read")
+	case <-time.After(20 * time.Second):
+		t.Fatal("the handler is still blocked sending to a client that does not read")
+	}
+	assert.Eventually(t, func() bool {
+		buf := make([]byte, 1<<20)
+		return !strings.Contains(string(buf[:runtime.Stack(buf, true)]), "(*resultSender).run")
+	}, 10*time.Second, 10*time.Millisecond, "the sender goroutine ends with the stream")
+}
