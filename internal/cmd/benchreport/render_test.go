@@ -100,11 +100,19 @@ func TestReport(t *testing.T) {
 	}
 	assert.NotContains(t, text, "Against the baseline")
 
-	base := resultsOf(t, "BenchmarkCompare/medium/toolgate cpu-ns/op=40", "BenchmarkCallgrind/small/toolgate instr/op=28000")
+	base := resultsOf(t, "BenchmarkCompare/medium/toolgate cpu-ns/op=40", "BenchmarkCompare/medium/jsonvalid cpu-ns/op=80",
+		"BenchmarkCallgrind/small/toolgate instr/op=28000")
 	text = report(now, base, "abc123")
-	assert.Contains(t, text, "| no toolgate benchmark slower than the baseline (CPU time > +10%, instructions > +1%) | 1 slower | Compare/medium/toolgate 1.25× | 0 | **missed** |")
-	assert.Contains(t, text, "| Compare/medium/toolgate | cpu-ns/op | 40.0 ns | 50.0 ns | **1.25×** |")
-	assert.Contains(t, text, "| Callgrind/small/toolgate | instr/op | 28,000 | 28,000 | 1.00× |")
+	goal := "| no toolgate benchmark slower than the baseline (relative CPU time > +10%, instructions > +1%) | "
+	assert.Contains(t, text, goal+"0 slower | – | 0 | met |")
+	// 40 → 50 ns against jsonvalid's 80 → 100: relative 1.00.
+	assert.Contains(t, text, "| Compare/medium/toolgate | cpu-ns/op | 40.0 ns | 50.0 ns | 1.25× | Compare/medium/jsonvalid | 1.00× |")
+	assert.Contains(t, text, "| Callgrind/small/toolgate | instr/op | 28,000 | 28,000 | 1.00× | – | 1.00× |")
+
+	base = resultsOf(t, "BenchmarkCompare/medium/toolgate cpu-ns/op=40", "BenchmarkCompare/medium/jsonvalid cpu-ns/op=100")
+	text = report(now, base, "abc123")
+	assert.Contains(t, text, goal+"1 slower | Compare/medium/toolgate 1.25× | 0 | **missed** |")
+	assert.Contains(t, text, "| Compare/medium/toolgate | cpu-ns/op | 40.0 ns | 50.0 ns | 1.25× | Compare/medium/jsonvalid | **1.25×** |")
 }
 
 func TestRun(t *testing.T) {

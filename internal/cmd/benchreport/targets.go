@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/toolgate/toolgate/internal/benchdoc"
 )
@@ -174,89 +173,4 @@ func (t target) barText() string {
 	default:
 		return "≤ " + formatRatio(t.bar)
 	}
-}
-
-// change is one benchmark's median against a baseline's.
-type change struct {
-	name, unit string
-	base, now  float64
-}
-
-// ratio is now over base.
-func (c change) ratio() float64 { return c.now / c.base }
-
-// noise is how far a median may move between runs and still count as
-// unchanged: time on a shared machine moves a lot, instruction counts
-// hardly at all.
-var noise = map[string]float64{unitCPU: 0.10, unitWall: 0.10, unitInstr: 0.01}
-
-// regressed reports whether c grew past its unit's noise.
-func (c change) regressed() bool { return c.ratio() > 1+noise[c.unit] }
-
-// otherImpls are the sub-benchmark name parts that measure something
-// other than toolgate.
-var otherImpls = []string{"jsonvalid", "goccy", "santhosh", "unmarshal", "HealthCheck", "json.Valid"}
-
-// measuresToolgate reports whether the benchmark name times toolgate
-// rather than one of the implementations it is compared with.
-func measuresToolgate(name string) bool {
-	for _, part := range strings.Split(name, "/") {
-		if slices.Contains(otherImpls, part) {
-			return false
-		}
-	}
-	return true
-}
-
-// changes compares every benchmark present in both runs, toolgate's first
-// and then the others, each in the current run's order, by its median CPU
-// time per op, or instructions for callgrind lines, or wall time for
-// benchmarks that report neither.
-func changes(base, now *results) []change {
-	var out []change
-	for _, name := range now.names {
-		for _, unit := range []string{unitCPU, unitInstr, unitWall} {
-			b, okB := base.median(name, unit)
-			n, okN := now.median(name, unit)
-			if okB && okN && b > 0 {
-				out = append(out, change{name: name, unit: unit, base: b, now: n})
-				break
-			}
-		}
-	}
-	slices.SortStableFunc(out, func(a, b change) int {
-		ta, tb := measuresToolgate(a.name), measuresToolgate(b.name)
-		switch {
-		case ta == tb:
-			return 0
-		case ta:
-			return -1
-		default:
-			return 1
-		}
-	})
-	return out
-}
-
-// regressions evaluates the last target: toolgate's benchmarks
-// present in the baseline do not get slower beyond noise.
-func regressions(cs []change) (status, []change) {
-	var worse []change
-	compared := 0
-	for _, c := range cs {
-		if !measuresToolgate(c.name) {
-			continue
-		}
-		compared++
-		if c.regressed() {
-			worse = append(worse, c)
-		}
-	}
-	switch {
-	case compared == 0:
-		return notMeasured, nil
-	case len(worse) > 0:
-		return missed, worse
-	}
-	return met, nil
 }
