@@ -2,28 +2,15 @@ package validator_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolgate/toolgate/internal/fixtures"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/validator"
 )
-
-// editSchema is the sigma edit tool's input schema (testdata/sigma-tools),
-// which every profile accepts.
-func editSchema(t testing.TB) []byte {
-	t.Helper()
-	var tool struct {
-		InputSchema json.RawMessage `json:"inputSchema"`
-	}
-	require.NoError(t, json.Unmarshal(readFileTB(t, fixtures.Testdata(t, "sigma-tools/edit.json")), &tool))
-	return tool.InputSchema
-}
 
 // editCall is a realistic call of the edit tool.
 const editCall = `{"path": "lib/app/server.ex", "old_content": "  def handle_call(:ping, _from, state) do\n    {:reply, :pong, state}\n  end\n", "content": "  def handle_call(:ping, _from, state) do\n    {:reply, {:pong, state.count}, state}\n  end\n"}`
