@@ -459,6 +459,10 @@ func (t *Tokenizer) stringRun(p []byte, i int) (int, error) {
 				continue
 			}
 			if c == '\\' {
+				if t.skip && i+1 < len(p) && unescaped[p[i+1]] != 0 {
+					i += 2 // nobody reads the text: the escape needs no decoding
+					continue
+				}
 				if n := t.escapeInPlace(p, i, start); n > 0 {
 					i += n
 					start = i
@@ -503,23 +507,11 @@ func (t *Tokenizer) escapeInPlace(p []byte, i, start int) int {
 	if i+1 >= len(p) {
 		return 0
 	}
-	var b byte
-	switch p[i+1] {
-	case '"', '\\', '/':
-		b = p[i+1]
-	case 'b':
-		b = '\b'
-	case 'f':
-		b = '\f'
-	case 'n':
-		b = '\n'
-	case 'r':
-		b = '\r'
-	case 't':
-		b = '\t'
-	case 'u':
-		return t.unicodeInPlace(p, i, start)
-	default:
+	b := unescaped[p[i+1]]
+	if b == 0 {
+		if p[i+1] == 'u' {
+			return t.unicodeInPlace(p, i, start)
+		}
 		return 0
 	}
 	t.flushText(p, start, i)
@@ -627,24 +619,12 @@ func (t *Tokenizer) utfStart(c byte) bool {
 }
 
 func (t *Tokenizer) escape(c byte, off int64) error {
-	var b byte
-	switch c {
-	case '"', '\\', '/':
-		b = c
-	case 'b':
-		b = '\b'
-	case 'f':
-		b = '\f'
-	case 'n':
-		b = '\n'
-	case 'r':
-		b = '\r'
-	case 't':
-		b = '\t'
-	case 'u':
+	b := unescaped[c]
+	switch {
+	case c == 'u':
 		t.state, t.hexN, t.hexVal = stUnicode, 0, 0
 		return nil
-	default:
+	case b == 0:
 		return t.failByte(off, "invalid escape ", c, " in string")
 	}
 	if !t.skip {
@@ -803,6 +783,10 @@ func appendQuotedByte(dst []byte, c byte) []byte {
 
 // literalTail ends the message for a literal broken off by a wrong byte.
 var literalTail = map[Kind]string{True: " in literal true", False: " in literal false", Null: " in literal null"}
+
+// unescaped maps the byte after a backslash to the byte its two-byte
+// escape stands for, and every other byte (u included) to 0.
+var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // plain marks the ASCII bytes that stand for themselves inside a string.
 var plain = func() (t [utf8.RuneSelf]bool) {
