@@ -38,6 +38,14 @@ TEST_FUZZTIME ?= 8s
 # How long `make soak` runs its load, and with how many workers of each kind.
 SOAK_DURATION ?= 30s
 SOAK_WORKERS ?= 4
+# `make benchmarks`: interleaved rounds, time per benchmark per round, the
+# documents callgrind counts, where the raw results go, and the earlier
+# results compared with (by default the last recorded run; empty for none).
+BENCH_COUNT ?= 10
+BENCH_TIME ?= 1s
+CALLGRIND_DOCS ?= small medium escapes
+BENCH_RESULTS := docs/benchmarks.txt
+BENCH_BASELINE ?= $(BENCH_RESULTS)
 # Extra arguments for `make run` and `make grpcurl`.
 ARGS ?=
 
@@ -78,7 +86,7 @@ $(STATICCHECK_BIN):
 
 .PHONY: test
 test: tools ## Run every test with the race detector; lists every skipped test with its reason
-	$(GO) test -race -count=1 -json ./... | $(GO) run ./internal/cmd/testsummary
+	$(GO) test -race -count=1 -timeout 30m -json ./... | $(GO) run ./internal/cmd/testsummary
 
 .PHONY: testshort
 testshort: ## Run the tests with -short (skips the end-to-end tests that build the binary)
@@ -123,6 +131,40 @@ client/node/node_modules/.package-lock.json: client/node/package.json client/nod
 .PHONY: bench
 bench: ## Run every benchmark once, with allocation counts
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+.PHONY: benchmarks
+benchmarks: ## Issue 10's benchmarks in BENCH_COUNT interleaved rounds plus callgrind (minutes): rewrites docs/BENCHMARKS.md
+	@command -v valgrind >/dev/null || { echo "benchmarks: valgrind is needed (apt-get install valgrind)" >&2; exit 1; }
+	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	for pkg in internal/validator internal/stream server; do \
+		$(GO) test -c -o "$$tmp/$${pkg##*/}.test" "./$$pkg"; \
+	done; \
+	$(GO) build -o "$$tmp/benchloop" ./internal/cmd/benchloop; \
+	flags=(-test.run='^$$' -test.benchmem -test.benchtime=$(BENCH_TIME)); \
+	for round in $$(seq $(BENCH_COUNT)); do \
+		echo "benchmarks: round $$round of $(BENCH_COUNT)" >&2; \
+		(cd internal/validator && "$$tmp/validator.test" "$${flags[@]}" -test.bench='^Benchmark(Compare|Validate)$$'); \
+		(cd internal/stream && "$$tmp/stream.test" "$${flags[@]}" -test.bench='^BenchmarkStream(Pieces)?$$'); \
+		(cd server && "$$tmp/server.test" "$${flags[@]}" -test.bench='^BenchmarkGRPC$$'); \
+	done > "$$tmp/results.txt"; \
+	for doc in $(CALLGRIND_DOCS); do \
+		for impl in toolgate jsonvalid; do \
+			echo "benchmarks: callgrind $$doc $$impl" >&2; \
+			n="$$(GODEBUG=asyncpreemptoff=1 GOGC=off GOMAXPROCS=1 valgrind --tool=callgrind --toggle-collect=main.repeat \
+				--callgrind-out-file="$$tmp/callgrind.out" "$$tmp/benchloop" -doc "$$doc" -impl "$$impl" 2>"$$tmp/valgrind.log")" || \
+				{ cat "$$tmp/valgrind.log" >&2; exit 1; }; \
+			awk -v name="BenchmarkCallgrind/$$doc/$$impl" -v n="$$n" \
+				'/^totals:/ { printf "%s %d %.1f instr/op\n", name, n, $$2 / n }' "$$tmp/callgrind.out" >> "$$tmp/results.txt"; \
+		done; \
+	done; \
+	baseline=(); \
+	if [[ -n "$(BENCH_BASELINE)" && -f "$(BENCH_BASELINE)" ]]; then \
+		cp "$(BENCH_BASELINE)" "$$tmp/baseline.txt"; baseline=(-baseline "$$tmp/baseline.txt"); \
+	fi; \
+	$(GO) run ./internal/cmd/benchreport -in "$$tmp/results.txt" "$${baseline[@]}" \
+		-commit "$$(git describe --always --dirty 2>/dev/null || echo unknown)" -doc docs/BENCHMARKS.md; \
+	cp "$$tmp/results.txt" $(BENCH_RESULTS); \
+	echo "benchmarks: docs/BENCHMARKS.md regenerated; raw results in $(BENCH_RESULTS)"
 
 .PHONY: fuzz
 fuzz: ## Fuzz every Fuzz target for FUZZTIME each (default 10s)

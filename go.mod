@@ -3,6 +3,7 @@ module github.com/toolgate/toolgate
 go 1.26.0
 
 require (
+	github.com/goccy/go-json v0.12.0
 	github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus v1.1.1
 	github.com/grpc-ecosystem/go-grpc-middleware/v2 v2.3.4
 	github.com/prometheus/client_golang v1.25.0

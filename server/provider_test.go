@@ -4,14 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
 	"github.com/toolgate/toolgate/server"
@@ -20,17 +17,7 @@ import (
 // tcpClient serves cfg on a real loopback TCP listener.
 func tcpClient(t *testing.T, cfg server.Config) toolgatev1.ValidationServiceClient {
 	t.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	srv, _ := server.NewGRPCServer(cfg)
-	go func() { _ = srv.Serve(lis) }()
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		_ = conn.Close()
-		srv.Stop()
-	})
-	return toolgatev1.NewValidationServiceClient(conn)
+	return toolgatev1.NewValidationServiceClient(loopbackConn(t, cfg))
 }
 
 func quoteJSON(s string) string {

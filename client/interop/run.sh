@@ -38,6 +38,9 @@ trap cleanup EXIT
 start_replica() {
 	local name=$1 log="$work/$1.log" addr="" i
 	shift
+	# Created here, not by the background redirection, which may come after
+	# the first read below (a failed read would end the script).
+	: >"$log"
 	"$bin" --addr 127.0.0.1:0 "$@" 2>"$log" &
 	pids+=("$!")
 	for ((i = 0; i < 100; i++)); do

@@ -30,7 +30,11 @@ export declare const ErrorCode: {
   readonly UNSUPPORTED_CAPABILITY: 'ERROR_CODE_UNSUPPORTED_CAPABILITY';
   /** A malformed schema, or arguments that do not satisfy it. */
   readonly VALIDATION: 'ERROR_CODE_VALIDATION';
-  /** A stream call whose bound handle the serving replica does not hold. */
+  /**
+   * A stream call that was not validated: the handle its tool is bound to
+   * is not held by the replica serving the stream (keyword "handle"). Only
+   * tools bound by handle get it; bind schemas inline.
+   */
   readonly NOT_FOUND: 'ERROR_CODE_NOT_FOUND';
 };
 /**
@@ -121,7 +125,11 @@ export interface CallResult {
   readonly tool_name: string;
   /** True exactly when the call's complete arguments satisfy its schema. */
   readonly valid: boolean;
-  /** ERROR_CODE_UNSPECIFIED when valid. */
+  /**
+   * ERROR_CODE_UNSPECIFIED when valid; ERROR_CODE_NOT_FOUND (keyword
+   * "handle") when the call was not validated at all, because its tool was
+   * bound by a handle that the replica serving the stream does not hold.
+   */
   readonly code: ErrorCode;
   /** The findings made at the byte that decided the verdict. */
   readonly errors: readonly Finding[];
@@ -133,10 +141,21 @@ export interface CallResult {
   readonly errors_truncated: boolean;
 }
 
-/** Options of Client.compile and the schema-taking methods. */
-export interface CompileOptions {
+/** What a schema is compiled with. */
+export interface SchemaOptions {
   /** Default PROFILE_UNSPECIFIED, the tool input profile. */
   profile?: Profile;
+  /**
+   * PROFILE_JSON_SCHEMA only: absolute URI (as `$ref` and `$schema` name
+   * it) to a further schema document. Default none.
+   */
+  resources?: Record<string, JSONInput>;
+  /** PROFILE_JSON_SCHEMA only: assert `format`. Default false. */
+  formatAssertion?: boolean;
+}
+
+/** Options of Client.compile and the schema-taking methods. */
+export interface CompileOptions extends SchemaOptions {
   /** The call's deadline: a Date or milliseconds since the epoch. Default none. */
   deadline?: Date | number;
 }
@@ -165,18 +184,42 @@ export type StreamEvent =
   | { delta: { call_id: string; fragment: string } }
   | { end: { call_id: string } };
 
-/** Options of Client.validateStream. */
-export interface StreamOptions {
-  /** Tool name (as the model emits it) to its input schema. Default none. */
-  tools?: Record<string, JSONInput>;
+/** What every stream helper takes. */
+export interface StreamBaseOptions {
   /** The API raw provider events come from; required for them. */
   provider?: Provider;
-  /** The profile every tool schema is compiled under. Default the tool input profile. */
-  profile?: Profile;
   /** The whole stream's deadline: a Date or milliseconds since the epoch. Default none. */
   deadline?: Date | number;
   /** Aborting it closes the stream. */
   signal?: AbortSignal;
+}
+
+/**
+ * Options of Client.validateStream. The profile, resources and format
+ * assertion apply to every schema of `tools`.
+ */
+export interface StreamOptions extends StreamBaseOptions, SchemaOptions {
+  /**
+   * Tool name (as the model emits it) to its input schema, bound inline:
+   * any replica validates its calls. Default none.
+   */
+  tools?: Record<string, JSONInput>;
+  /**
+   * Tool name to a handle from compile(), bound by handle: on a replica
+   * that does not hold it, its calls get results with code
+   * ERROR_CODE_NOT_FOUND. Default none; a name may not be in both.
+   */
+  handles?: Record<string, string>;
+}
+
+/**
+ * Options of Client.validateOutputStream. The profile (default
+ * PROFILE_OUTPUT_BINDABLE), resources and format assertion apply to the
+ * output schema.
+ */
+export interface OutputStreamOptions extends StreamBaseOptions, SchemaOptions {
+  /** Accept an answer wrapped in one Markdown code fence. Default false. */
+  stripCodeFence?: boolean;
 }
 
 /** A failed call: a grpc-js ServiceError, with `code` one of `status`. */
@@ -198,12 +241,14 @@ export declare class Client {
   validateSchema(schema: JSONInput, args: JSONInput, options?: CompileOptions): Promise<ValidationResult>;
   /** A new Validator calling through this Client. */
   validator(): Validator;
-  /** Validates streamed tool calls while they are generated; opens when iterated. */
-  validateStream(
-    events: Iterable<string | Uint8Array | StreamEvent> | AsyncIterable<string | Uint8Array | StreamEvent>,
-    options?: StreamOptions,
-  ): ResultStream;
+  /** Validates streamed tool calls while they are generated, schemas bound inline; opens when iterated. */
+  validateStream(events: StreamEvents, options?: StreamOptions): ResultStream;
+  /** Validates streamed structured output (results "output/<n>"), the schema bound inline; opens when iterated. */
+  validateOutputStream(events: StreamEvents, schema: JSONInput, options?: OutputStreamOptions): ResultStream;
 }
+
+/** What a stream helper reads: raw provider events and explicit events, in any mix. */
+export type StreamEvents = Iterable<string | Uint8Array | StreamEvent> | AsyncIterable<string | Uint8Array | StreamEvent>;
 
 /** Validation by handle that re-sends a remembered schema once on NOT_FOUND. */
 export declare class Validator {

@@ -82,14 +82,33 @@ type SyntaxError struct {
 	// Offset is the byte offset of the offending byte, or the document
 	// length when the input ended too soon.
 	Offset int64
-	// Msg describes the problem in lower case, without the offset.
-	Msg string
 	// TooDeep is set when the problem is nesting past the depth limit.
 	TooDeep bool
+	// The description is head, then the offending byte quoted when hasByte,
+	// then tail: kept in parts, so that making the error costs no
+	// formatting and reporting it costs one append.
+	head, tail string
+	b          byte
+	hasByte    bool
+}
+
+// Msg describes the problem in lower case, without the offset.
+func (e *SyntaxError) Msg() string { return string(e.AppendMsg(nil)) }
+
+// AppendMsg appends Msg to dst.
+func (e *SyntaxError) AppendMsg(dst []byte) []byte {
+	dst = append(dst, e.head...)
+	if e.hasByte {
+		dst = appendQuotedByte(dst, e.b)
+	}
+	return append(dst, e.tail...)
 }
 
 // Error implements error.
-func (e *SyntaxError) Error() string { return e.Msg + " at byte " + strconv.FormatInt(e.Offset, 10) }
+func (e *SyntaxError) Error() string {
+	var buf [128]byte
+	return string(strconv.AppendInt(append(e.AppendMsg(buf[:0]), " at byte "...), e.Offset, 10))
+}
 
 // DefaultMaxDepth is the nesting limit used when none is given.
 const DefaultMaxDepth = 128
@@ -184,13 +203,20 @@ func (t *Tokenizer) Err() error {
 	return t.err
 }
 
-// fail stops the tokenizer with a syntax error (messages are built by
-// concatenation: a document that is not JSON costs little more to reject
-// than to read).
+// fail stops the tokenizer with a syntax error described by msg.
 func (t *Tokenizer) fail(off int64, msg string) error {
-	t.state = stError
-	t.err = &SyntaxError{Offset: off, Msg: msg}
-	return t.err
+	return t.failOn(&SyntaxError{Offset: off, head: msg})
+}
+
+// failByte stops the tokenizer with a syntax error at the byte c, described
+// as head, c quoted, tail.
+func (t *Tokenizer) failByte(off int64, head string, c byte, tail string) error {
+	return t.failOn(&SyntaxError{Offset: off, head: head, b: c, hasByte: true, tail: tail})
+}
+
+func (t *Tokenizer) failOn(e *SyntaxError) error {
+	t.state, t.err = stError, e
+	return e
 }
 
 // End reports that the document is complete. It finishes a pending top-level
@@ -220,7 +246,12 @@ func (t *Tokenizer) Feed(p []byte) error {
 	i := 0
 	for i < len(p) && !t.halted {
 		var err error
-		if i, err = t.step(p, i); err != nil {
+		if t.state == stString { // most bytes of most documents: no detour through step
+			i, err = t.stringRun(p, i)
+		} else {
+			i, err = t.step(p, i)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -271,7 +302,7 @@ func (t *Tokenizer) step(p []byte, i int) (int, error) {
 		return i + 1, nil
 	case stLiteral:
 		if c != t.lit[0] {
-			return i, t.fail(off, "invalid character "+quoteByte(c)+" in literal "+t.litKind.String())
+			return i, t.failByte(off, "invalid character ", c, literalTail[t.litKind])
 		}
 		t.lit = t.lit[1:]
 		if t.lit == "" {
@@ -286,10 +317,10 @@ func (t *Tokenizer) step(p []byte, i int) (int, error) {
 func (t *Tokenizer) structural(c byte, off int64) error {
 	switch t.state {
 	case stDone:
-		return t.fail(off, "invalid character "+quoteByte(c)+" after top-level value")
+		return t.failByte(off, "invalid character ", c, " after top-level value")
 	case stColon:
 		if c != ':' {
-			return t.fail(off, "invalid character "+quoteByte(c)+" after object key")
+			return t.failByte(off, "invalid character ", c, " after object key")
 		}
 		t.state = stValue
 		return nil
@@ -305,7 +336,7 @@ func (t *Tokenizer) structural(c byte, off int64) error {
 		if c == '}' && t.state == stKeyOrEnd {
 			return t.closeContainer(true, off)
 		}
-		return t.fail(off, "invalid character "+quoteByte(c)+" looking for beginning of object key string")
+		return t.failByte(off, "invalid character ", c, " looking for beginning of object key string")
 	}
 	if c == ']' && t.state == stValueOrEnd {
 		return t.closeContainer(false, off)
@@ -323,9 +354,9 @@ func (t *Tokenizer) afterValueByte(c byte, off int64) error {
 	case c == '}' && isObject, c == ']' && !isObject:
 		return t.closeContainer(isObject, off)
 	case isObject:
-		return t.fail(off, "invalid character "+quoteByte(c)+" after object key:value pair")
+		return t.failByte(off, "invalid character ", c, " after object key:value pair")
 	default:
-		return t.fail(off, "invalid character "+quoteByte(c)+" after array element")
+		return t.failByte(off, "invalid character ", c, " after array element")
 	}
 	return nil
 }
@@ -334,9 +365,7 @@ func (t *Tokenizer) beginValue(c byte, off int64) error {
 	switch c {
 	case '{', '[':
 		if len(t.stack) >= t.maxDepth {
-			err := t.fail(off, "nesting deeper than the limit of "+strconv.Itoa(t.maxDepth))
-			t.err.TooDeep = true
-			return err
+			return t.failOn(&SyntaxError{Offset: off, TooDeep: true, head: "nesting deeper than the limit of ", tail: strconv.Itoa(t.maxDepth)})
 		}
 		isObject := c == '{'
 		t.stack = append(t.stack, isObject)
@@ -358,7 +387,7 @@ func (t *Tokenizer) beginValue(c byte, off int64) error {
 	case 'n':
 		t.beginLiteral(Null, "ull", off)
 	default:
-		return t.fail(off, "invalid character "+quoteByte(c)+" looking for beginning of value")
+		return t.failByte(off, "invalid character ", c, " looking for beginning of value")
 	}
 	return nil
 }
@@ -430,6 +459,10 @@ func (t *Tokenizer) stringRun(p []byte, i int) (int, error) {
 				continue
 			}
 			if c == '\\' {
+				if t.skip && i+1 < len(p) && unescaped[p[i+1]] != 0 {
+					i += 2 // nobody reads the text: the escape needs no decoding
+					continue
+				}
 				if n := t.escapeInPlace(p, i, start); n > 0 {
 					i += n
 					start = i
@@ -474,23 +507,11 @@ func (t *Tokenizer) escapeInPlace(p []byte, i, start int) int {
 	if i+1 >= len(p) {
 		return 0
 	}
-	var b byte
-	switch p[i+1] {
-	case '"', '\\', '/':
-		b = p[i+1]
-	case 'b':
-		b = '\b'
-	case 'f':
-		b = '\f'
-	case 'n':
-		b = '\n'
-	case 'r':
-		b = '\r'
-	case 't':
-		b = '\t'
-	case 'u':
-		return t.unicodeInPlace(p, i, start)
-	default:
+	b := unescaped[p[i+1]]
+	if b == 0 {
+		if p[i+1] == 'u' {
+			return t.unicodeInPlace(p, i, start)
+		}
 		return 0
 	}
 	t.flushText(p, start, i)
@@ -566,7 +587,7 @@ func (t *Tokenizer) stringSpecial(c byte, i int) (int, error) {
 	case '\\':
 		t.state = stEscape
 	default:
-		return i, t.fail(off, "invalid control character "+quoteByte(c)+" in string")
+		return i, t.failByte(off, "invalid control character ", c, " in string")
 	}
 	return i + 1, nil
 }
@@ -598,25 +619,13 @@ func (t *Tokenizer) utfStart(c byte) bool {
 }
 
 func (t *Tokenizer) escape(c byte, off int64) error {
-	var b byte
-	switch c {
-	case '"', '\\', '/':
-		b = c
-	case 'b':
-		b = '\b'
-	case 'f':
-		b = '\f'
-	case 'n':
-		b = '\n'
-	case 'r':
-		b = '\r'
-	case 't':
-		b = '\t'
-	case 'u':
+	b := unescaped[c]
+	switch {
+	case c == 'u':
 		t.state, t.hexN, t.hexVal = stUnicode, 0, 0
 		return nil
-	default:
-		return t.fail(off, "invalid escape "+quoteByte(c)+" in string")
+	case b == 0:
+		return t.failByte(off, "invalid escape ", c, " in string")
 	}
 	if !t.skip {
 		t.scratch[0] = b
@@ -629,7 +638,7 @@ func (t *Tokenizer) escape(c byte, off int64) error {
 func (t *Tokenizer) hex(c byte, off int64) error {
 	v := hexValue(c)
 	if v < 0 {
-		return t.fail(off, "invalid character "+quoteByte(c)+" in \\u escape")
+		return t.failByte(off, "invalid character ", c, " in \\u escape")
 	}
 	t.hexVal = t.hexVal<<4 | rune(v)
 	if t.hexN++; t.hexN < 4 {
@@ -683,7 +692,7 @@ func (t *Tokenizer) number(p []byte, i int) (int, error) {
 		t.afterValue()
 		return i, nil // the delimiter is consumed by the next step
 	}
-	return i, t.fail(off, "invalid character "+quoteByte(p[i])+" in numeric literal")
+	return i, t.failByte(off, "invalid character ", p[i], " in numeric literal")
 }
 
 // numberNext is the number grammar's transition function.
@@ -758,13 +767,26 @@ func hexValue(c byte) int {
 	return -1
 }
 
-func quoteByte(c byte) string {
-	if c >= 0x20 && c < 0x7F {
-		return strconv.QuoteRune(rune(c))
+// appendQuotedByte appends c as encoding/json's messages show a byte: a
+// printable ASCII byte quoted as strconv.QuoteRune quotes it, any other in
+// hex.
+func appendQuotedByte(dst []byte, c byte) []byte {
+	switch {
+	case c == '\'' || c == '\\':
+		return append(dst, '\'', '\\', c, '\'')
+	case c >= 0x20 && c < 0x7F:
+		return append(dst, '\'', c, '\'')
 	}
 	const hex = "0123456789ABCDEF"
-	return string([]byte{'0', 'x', hex[c>>4], hex[c&15]})
+	return append(dst, '0', 'x', hex[c>>4], hex[c&15])
 }
+
+// literalTail ends the message for a literal broken off by a wrong byte.
+var literalTail = map[Kind]string{True: " in literal true", False: " in literal false", Null: " in literal null"}
+
+// unescaped maps the byte after a backslash to the byte its two-byte
+// escape stands for, and every other byte (u included) to 0.
+var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // plain marks the ASCII bytes that stand for themselves inside a string.
 var plain = func() (t [utf8.RuneSelf]bool) {

@@ -86,7 +86,7 @@ func (r *recorder) String() string {
 func renderErr(err error) string {
 	var se *jsontok.SyntaxError
 	if errors.As(err, &se) {
-		return fmt.Sprintf("error @%d: %s", se.Offset, se.Msg)
+		return fmt.Sprintf("error @%d: %s", se.Offset, se.Msg())
 	}
 	return fmt.Sprintf("NOT A *SyntaxError: %T %v", err, err)
 }
@@ -567,9 +567,7 @@ func TestMillionDeep(t *testing.T) {
 		tok := jsontok.New(c, 0)
 		err := tok.Feed(open)
 		runtime.ReadMemStats(&after)
-		var se *jsontok.SyntaxError
-		require.ErrorAs(t, err, &se)
-		assert.Equal(t, &jsontok.SyntaxError{Offset: jsontok.DefaultMaxDepth, Msg: "nesting deeper than the limit of 128", TooDeep: true}, se)
+		assertTooDeep(t, jsontok.DefaultMaxDepth, "nesting deeper than the limit of 128", err)
 		assert.Equal(t, jsontok.DefaultMaxDepth, c.begins)
 		// The input is 1 MB; the tokenizer must not have allocated in
 		// proportion to it.
@@ -583,7 +581,7 @@ func TestMillionDeep(t *testing.T) {
 				break
 			}
 		}
-		assert.Equal(t, &jsontok.SyntaxError{Offset: jsontok.DefaultMaxDepth, Msg: "nesting deeper than the limit of 128", TooDeep: true}, err)
+		assertTooDeep(t, jsontok.DefaultMaxDepth, "nesting deeper than the limit of 128", err)
 	})
 	for _, size := range []int{len(doc), 4096, 1} {
 		t.Run(fmt.Sprintf("accepted with a 2,000,000 limit in %d-byte pieces", size), func(t *testing.T) {
@@ -600,8 +598,18 @@ func TestMillionDeep(t *testing.T) {
 		c := &counter{}
 		tok := jsontok.New(c, depth-1)
 		err := feedChunks(tok, doc, 1<<16)
-		assert.Equal(t, &jsontok.SyntaxError{Offset: depth - 1, Msg: "nesting deeper than the limit of 999999", TooDeep: true}, err)
+		assertTooDeep(t, depth-1, "nesting deeper than the limit of 999999", err)
 	})
+}
+
+// assertTooDeep checks that err is the depth limit's SyntaxError.
+func assertTooDeep(t *testing.T, off int64, msg string, err error) {
+	t.Helper()
+	var se *jsontok.SyntaxError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, off, se.Offset)
+	assert.Equal(t, msg, se.Msg())
+	assert.True(t, se.TooDeep)
 }
 
 // TestResetReuses checks that Reset revives a dead tokenizer and that a
@@ -635,6 +643,24 @@ func TestResetReuses(t *testing.T) {
 	assert.Zero(t, allocs)
 }
 
+// TestErrorQuotesTheByte checks how a message shows the offending byte, for
+// every byte that cannot begin a value: printable ASCII quoted as Go quotes
+// a rune, anything else in hex.
+func TestErrorQuotesTheByte(t *testing.T) {
+	t.Parallel()
+	for c := range 256 {
+		if strings.IndexByte(" \t\r\n{[\"-0123456789tfn]", byte(c)) >= 0 {
+			continue
+		}
+		shown := fmt.Sprintf("0x%02X", c)
+		if c >= 0x20 && c < 0x7F {
+			shown = strconv.QuoteRune(rune(c))
+		}
+		tok := jsontok.New(&counter{}, 0)
+		assert.Equal(t, wantErr(1, "invalid character "+shown+" looking for beginning of value"), renderErr(tok.Feed([]byte{'[', byte(c)})))
+	}
+}
+
 func TestKindString(t *testing.T) {
 	t.Parallel()
 	for kind, want := range map[jsontok.Kind]string{
@@ -643,7 +669,9 @@ func TestKindString(t *testing.T) {
 	} {
 		assert.Equal(t, want, kind.String())
 	}
-	assert.Equal(t, "unexpected end of JSON input at byte 4", (&jsontok.SyntaxError{Offset: 4, Msg: unexpectedEnd}).Error())
+	tok := jsontok.New(&counter{}, 0)
+	require.NoError(t, tok.Feed([]byte(`[1, `)))
+	assert.EqualError(t, tok.End(), "unexpected end of JSON input at byte 4")
 }
 
 // jsonDepth is encoding/json's fixed nesting limit; with the same limit the

@@ -54,3 +54,26 @@ func TestHugeDeltaStopsWithItsContext(t *testing.T) {
 	require.Len(t, h.results, 1)
 	assert.Equal(t, "enum", h.results[0].Findings[0].Keyword)
 }
+
+// TestTinyDeltasStopWithTheirContext: a run of one-byte deltas is checked
+// against its context as one chunk, so the context is not asked per delta,
+// and a stream whose context ends stops within a chunk's worth of deltas.
+func TestTinyDeltasStopWithTheirContext(t *testing.T) {
+	t.Parallel()
+	ctx := newCountdown(2)
+	h := newHarnessContext(t, ctx, stream.Limits{})
+	require.NoError(t, h.Start("c", "todo", nil))
+	doc := []byte(`{"action":"add","content":"` + strings.Repeat("x", 1<<20))
+	sent := 0
+	var err error
+	for ; sent < len(doc) && err == nil; sent++ {
+		err = h.Delta("c", doc[sent:sent+1])
+	}
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, int64(3), ctx.asked.Load())
+	// Two chunks were validated, 4 KiB each of deltas weighing 32 bytes
+	// besides their one (about 2 × 124 deltas), then the third look
+	// stopped the stream.
+	assert.Greater(t, sent, 200)
+	assert.Less(t, sent, 300)
+}

@@ -123,8 +123,13 @@ type call struct {
 
 // chunk bounds the argument bytes validated between two looks at the
 // session's context, so that a stream stops soon after its context ends
-// even inside one delta of megabytes.
-const chunk = 4 << 10
+// even inside one delta of megabytes. A delta counts as deltaWeight bytes
+// besides its own: about what its handling costs, so that a stream of tiny
+// deltas is checked as often for the same work, not once per delta.
+const (
+	chunk       = 4 << 10
+	deltaWeight = 32
+)
 
 // Session is one stream's state. It is not safe for concurrent use: a
 // stream's events arrive in order on one goroutine.
@@ -138,6 +143,13 @@ type Session struct {
 	started int
 	held    int64 // bytes held for unnamed calls, all together
 	ignored int64 // argument bytes of calls that had their verdict
+	// budget is what may be validated before ctx is looked at again (see
+	// chunk).
+	budget int
+	// last is the call lookup found last, as lastID: a stream's deltas
+	// mostly continue one call.
+	last   *call
+	lastID string
 	adapter providerAdapters
 	// output is the binding of message outputs, nil when none is bound.
 	output     *Binding
@@ -145,10 +157,10 @@ type Session struct {
 }
 
 // NewSession returns a Session that reports each call's verdict to emit,
-// synchronously. Argument text is
-// validated in chunks of a few KiB with ctx checked before each: once ctx
-// is done, Delta and ProviderEvent stop and return ctx's error (the stream
-// cannot go on).
+// synchronously. Argument text is validated in chunks of a few KiB with
+// ctx checked between them (a run of small deltas makes one chunk, so a
+// delta costs no context lookup of its own): once ctx is done, Delta and
+// ProviderEvent stop and return ctx's error (the stream cannot go on).
 func NewSession(ctx context.Context, limits Limits, emit func(*Result)) *Session {
 	return &Session{ctx: ctx, limits: limits.withDefaults(), emit: emit,
 		tools: map[string]Binding{}, calls: map[string]*call{}}
@@ -215,6 +227,18 @@ func (s *Session) name(c *call, callID, toolName string) error {
 	return s.write(c, held)
 }
 
+// lookup returns the call started as callID.
+func (s *Session) lookup(callID string) (*call, bool) {
+	if s.last != nil && s.lastID == callID {
+		return s.last, true
+	}
+	c, ok := s.calls[callID]
+	if ok {
+		s.last, s.lastID = c, callID
+	}
+	return c, ok
+}
+
 // release frees the text held for an unnamed call.
 func (s *Session) release(c *call) {
 	s.held -= int64(len(c.held))
@@ -224,7 +248,7 @@ func (s *Session) release(c *call) {
 // Delta appends a fragment of a call's arguments. Fragments of a call that
 // already has its verdict are accepted and ignored.
 func (s *Session) Delta(callID string, fragment []byte) error {
-	c, ok := s.calls[callID]
+	c, ok := s.lookup(callID)
 	if !ok {
 		return errorf(InvalidArgument, "delta: call %q was not started", callID)
 	}
@@ -263,17 +287,21 @@ func (s *Session) delta(c *call, fragment []byte) error {
 	return s.write(c, fragment)
 }
 
-// write feeds text to c's validator, a chunk at a time with the session's
-// context checked before each, and sends the verdict once it is known. It
+// write feeds text to c's validator, at most a chunk between two looks at
+// the session's context, and sends the verdict once it is known. It
 // returns the context's error when the context is done.
 func (s *Session) write(c *call, p []byte) error {
+	s.budget -= deltaWeight
 	for len(p) > 0 {
-		if err := s.ctx.Err(); err != nil {
-			return err
+		if s.budget <= 0 {
+			if err := s.ctx.Err(); err != nil {
+				return err
+			}
+			s.budget = chunk
 		}
-		n := min(len(p), chunk)
+		n := min(len(p), s.budget)
 		c.v.Write(p[:n])
-		p = p[n:]
+		p, s.budget = p[n:], s.budget-n
 		if c.v.Rejected() {
 			s.verdict(c, true, c.v.Result())
 			return nil
@@ -284,7 +312,7 @@ func (s *Session) write(c *call, p []byte) error {
 
 // End ends a call and sends its verdict, unless it was sent already.
 func (s *Session) End(callID string) error {
-	c, ok := s.calls[callID]
+	c, ok := s.lookup(callID)
 	if !ok {
 		return errorf(InvalidArgument, "end: call %q was not started", callID)
 	}

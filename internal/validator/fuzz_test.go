@@ -49,41 +49,114 @@ func FuzzValidate(f *testing.F) {
 		compiled[i] = res.Schema
 	}
 	f.Fuzz(func(t *testing.T, which uint8, doc []byte, cut uint16) {
-		s := compiled[int(which)%len(compiled)]
-		opts := validator.Options{MaxDepth: 16, MaxFindings: 1000}
-		full := validator.Validate(s, doc, opts)
-		at := int(cut) % (len(doc) + 1)
+		checkValidation(t, compiled[int(which)%len(compiled)], doc, int(cut)%(len(doc)+1))
+	})
+}
 
-		v := validator.New(s, opts)
-		v.Write(doc[:at])
-		v.Write(doc[at:])
-		split := v.Close()
-		if !reflect.DeepEqual(fixtures.Stable(full.Findings), fixtures.Stable(split.Findings)) {
-			t.Fatalf("split at %d of %q:\nwhole %+v\nsplit %+v", at, doc, full.Findings, split.Findings)
-		}
+// checkValidation validates doc against s whole, split at at, and streaming
+// (stop at the first violation): the split finds what the whole document
+// does, the streaming verdict is the full verdict's first byte, and every
+// finding is well formed.
+func checkValidation(t *testing.T, s *schema.Schema, doc []byte, at int) {
+	t.Helper()
+	opts := validator.Options{MaxDepth: 16, MaxFindings: 1000}
+	full := validator.Validate(s, doc, opts)
 
-		opts.StopAtFirst = true
-		stop := validator.New(s, opts)
-		stop.Write(doc[:at])
-		stop.Write(doc[at:])
-		first := stop.Close()
-		if full.Valid() != first.Valid() {
-			t.Fatalf("%q: full valid %v, streaming valid %v", doc, full.Valid(), first.Valid())
+	v := validator.New(s, opts)
+	v.Write(doc[:at])
+	v.Write(doc[at:])
+	split := v.Close()
+	if !reflect.DeepEqual(fixtures.Stable(full.Findings), fixtures.Stable(split.Findings)) {
+		t.Fatalf("split at %d of %q:\nwhole %+v\nsplit %+v", at, doc, full.Findings, split.Findings)
+	}
+
+	opts.StopAtFirst = true
+	stop := validator.New(s, opts)
+	stop.Write(doc[:at])
+	stop.Write(doc[at:])
+	first := stop.Close()
+	if full.Valid() != first.Valid() {
+		t.Fatalf("%q: full valid %v, streaming valid %v", doc, full.Valid(), first.Valid())
+	}
+	var atFirst []schema.Finding
+	for _, fd := range full.Findings {
+		if fd.Offset == full.Findings[0].Offset {
+			atFirst = append(atFirst, fd)
 		}
-		var atFirst []schema.Finding
-		for _, fd := range full.Findings {
-			if fd.Offset == full.Findings[0].Offset {
-				atFirst = append(atFirst, fd)
+	}
+	if !reflect.DeepEqual(fixtures.Stable(atFirst), fixtures.Stable(first.Findings)) {
+		t.Fatalf("%q: streaming %+v, full validation's first byte %+v", doc, first.Findings, atFirst)
+	}
+	for _, fd := range full.Findings {
+		if fd.Code != schema.CodeValidation || fd.Keyword == "" || fd.Offset < 0 || fd.Offset > int64(len(doc)) ||
+			!utf8.ValidString(fd.Message) || !utf8.ValidString(fd.InstancePath) {
+			t.Fatalf("%q: malformed finding %+v", doc, fd)
+		}
+	}
+}
+
+// jsonSchemaFuzzSeeds pair a schema with an instance. They reach every
+// keyword family of the JSON Schema profile: references (local, anchored,
+// recursive, dynamic), applicators, unevaluated*, dependencies, contains,
+// uniqueItems, patterns, formats and the draft-07 spellings.
+var jsonSchemaFuzzSeeds = [][2]string{
+	{`{"$defs":{"n":{"type":"object","properties":{"next":{"$ref":"#/$defs/n"},"v":{"type":"integer","multipleOf":3}}}},"$ref":"#/$defs/n"}`,
+		`{"v":3,"next":{"v":6,"next":{"v":7}}}`},
+	{`{"type":"object","properties":{"a":{"type":"string","pattern":"^[a-z]+\\d{2,}$","minLength":3,"format":"email"}},"patternProperties":{"^x-":{"type":"boolean"}},"additionalProperties":false}`,
+		`{"a":"ab12","x-y":true,"z":1}`},
+	{`{"allOf":[{"properties":{"a":true}}],"anyOf":[{"required":["a"]},{"required":["b"]}],"unevaluatedProperties":false}`,
+		`{"a":1,"b":2}`},
+	{`{"oneOf":[{"type":"array","prefixItems":[{"const":1}],"items":false},{"type":"array","contains":{"const":2},"minContains":2,"uniqueItems":true}]}`,
+		`[1,2,2,{"a":[1]},{"a":[1.0]}]`},
+	{`{"if":{"properties":{"k":{"const":"n"}}},"then":{"properties":{"v":{"type":"number","exclusiveMaximum":10}}},"else":{"properties":{"v":{"type":"string","maxLength":2}}}}`,
+		`{"k":"n","v":10}`},
+	{`{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"a":{"$id":"#a","type":"integer"}},"items":[{"$ref":"#a"}],"additionalItems":{"type":"string"},"dependencies":{"x":["y"],"z":{"minProperties":3}}}`,
+		`[1,"s",2]`},
+	{`{"$schema":"https://json-schema.org/draft/2019-09/schema","$recursiveAnchor":true,"type":"object","additionalProperties":{"$recursiveRef":"#"},"dependentRequired":{"a":["b"]},"dependentSchemas":{"c":{"maxProperties":1}}}`,
+		`{"a":{"b":{}},"c":{}}`},
+	{`{"$dynamicAnchor":"t","$defs":{"l":{"$dynamicAnchor":"t","type":"array","items":{"$dynamicRef":"#t"}}},"anyOf":[{"$ref":"#/$defs/l"},{"type":"null"}]}`,
+		`[[null,[]],null]`},
+	{`{"propertyNames":{"maxLength":2,"enum":["a","bb"]},"minProperties":1,"not":{"required":["bb"]}}`,
+		`{"a":1,"ccc":2}`},
+	{`{"enum":[{"a":[1,2]},[null],1.5e3,"s"],"const":1500}`, `1500.0`},
+	{`{"type":["integer","string"],"minimum":-1e400,"maximum":1e-400,"maxLength":0}`, `-1e401`},
+	{`{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}}}`, `{}`},
+	{`{"contentMediaType":"application/json","contentEncoding":"base64","format":"date-time","unknown":{"type":"null"}}`, `"2026-12-01T11:00:00Z"`},
+	{`true`, `{}`}, {`false`, `{}`}, {`{"$ref":"http://unknown.example/x"}`, `1`}, {`{"type":"object",}`, `{}`},
+}
+
+// FuzzJSONSchema compiles arbitrary schema documents under the JSON Schema
+// profile and validates an arbitrary instance against each one that
+// compiles. Compiling never panics and is deterministic, a finding is
+// typed, and validation keeps FuzzValidate's invariants: a split changes
+// nothing, and the streaming verdict is the full verdict's first byte.
+func FuzzJSONSchema(f *testing.F) {
+	for _, seed := range jsonSchemaFuzzSeeds {
+		f.Add([]byte(seed[0]), []byte(seed[1]), uint16(len(seed[1])/2), false)
+		f.Add([]byte(seed[0]), []byte(seed[1]), uint16(len(seed[1])/3), true)
+	}
+	f.Fuzz(func(t *testing.T, src, doc []byte, cut uint16, formats bool) {
+		// Small limits keep each case cheap; they are the same code paths
+		// as the defaults.
+		opts := schema.Options{AnyDocument: true, FormatAssertion: formats,
+			Limits: schema.Limits{MaxBytes: 16 << 10, MaxDepth: 32, MaxNodes: 2000, MaxRefs: 200}}
+		res := schema.CompileWith(schema.JSONSchema, src, opts)
+		if (res.Schema != nil) != (len(res.Errors) == 0) {
+			t.Fatalf("%q: Schema %v with errors %+v", src, res.Schema != nil, res.Errors)
+		}
+		for _, fd := range res.Errors {
+			if (fd.Code != schema.CodeUnsupported && fd.Code != schema.CodeValidation) || fd.Keyword == "" ||
+				fd.Message == "" || !utf8.ValidString(fd.Message) || !utf8.ValidString(fd.SchemaPath) {
+				t.Fatalf("%q: malformed compile finding %+v", src, fd)
 			}
 		}
-		if !reflect.DeepEqual(fixtures.Stable(atFirst), fixtures.Stable(first.Findings)) {
-			t.Fatalf("%q: streaming %+v, full validation's first byte %+v", doc, first.Findings, atFirst)
+		again := schema.CompileWith(schema.JSONSchema, src, opts)
+		if !reflect.DeepEqual(fixtures.Stable(again.Errors), fixtures.Stable(res.Errors)) || string(again.Key) != string(res.Key) {
+			t.Fatalf("two compilations of %q differ:\n%+v\n%+v", src, res.Errors, again.Errors)
 		}
-		for _, fd := range full.Findings {
-			if fd.Code != schema.CodeValidation || fd.Keyword == "" || fd.Offset < 0 || fd.Offset > int64(len(doc)) ||
-				!utf8.ValidString(fd.Message) || !utf8.ValidString(fd.InstancePath) {
-				t.Fatalf("%q: malformed finding %+v", doc, fd)
-			}
+		if res.Schema == nil {
+			return
 		}
+		checkValidation(t, res.Schema, doc, int(cut)%(len(doc)+1))
 	})
 }

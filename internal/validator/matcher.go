@@ -23,14 +23,20 @@ func (mt *matcher) feed(names []string, p []byte, steps *int64) int {
 	}
 	for i, b := range p {
 		lo, hi, pos := mt.lo, mt.hi, mt.pos
-		if hi-lo == 1 { // one candidate left: compare, no search
-			*steps++
-			if s := names[lo]; len(s) > pos && s[pos] == b {
-				mt.pos++
-				continue
+		if hi-lo == 1 { // one candidate left: compare the rest, no search
+			s, rest := names[lo][pos:], p[i:]
+			n := 0
+			for n < len(rest) && n < len(s) && s[n] == rest[n] {
+				n++
 			}
+			mt.pos += n
+			if n == len(rest) {
+				*steps += int64(n)
+				return -1
+			}
+			*steps += int64(n + 1)
 			mt.dead = true
-			return i
+			return i + n
 		}
 		// Within [lo, hi) every name has the same pos bytes; the ones that
 		// end there come first, then they are ordered by their byte at pos.

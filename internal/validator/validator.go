@@ -180,15 +180,22 @@ func put(v *Validator) {
 
 func (v *Validator) syntax(err error) {
 	v.flushHeldBack()
+	off := v.tok.Offset()
 	se, ok := err.(*jsontok.SyntaxError)
-	if !ok { // the tokenizer makes no other error; keep its text all the same
-		se = &jsontok.SyntaxError{Offset: v.tok.Offset(), Msg: err.Error()}
+	if ok {
+		off = se.Offset
 	}
-	v.add(se.Offset, func() schema.Finding {
-		var pos [20]byte
+	v.add(off, func() schema.Finding {
+		var buf [192]byte
+		msg := append(buf[:0], "The arguments are not valid JSON: "...)
+		if ok {
+			msg = se.AppendMsg(msg)
+		} else { // the tokenizer makes no other error; keep its text all the same
+			msg = append(msg, err.Error()...)
+		}
+		msg = append(strconv.AppendInt(append(msg, " at byte "...), off, 10), '.')
 		return schema.Finding{Code: schema.CodeValidation, Keyword: "json", InstancePath: v.track.path(len(v.track.levels)),
-			Message: "The arguments are not valid JSON: " + se.Msg + " at byte " + string(strconv.AppendInt(pos[:0], se.Offset, 10)) + ".",
-			Offset:  se.Offset}
+			Message: string(msg), Offset: off}
 	})
 }
 
@@ -264,13 +271,19 @@ func (v *Validator) add(off int64, format func() schema.Finding) {
 		return
 	}
 	f := format()
-	if !utf8.ValidString(f.InstancePath) { // proto strings must be UTF-8
-		f.InstancePath = strings.ToValidUTF8(f.InstancePath, "\uFFFD")
-	}
-	if !utf8.ValidString(f.Message) {
-		f.Message = strings.ToValidUTF8(f.Message, "\uFFFD")
-	}
+	f.InstancePath = validUTF8(f.InstancePath)
 	v.findings = append(v.findings, f)
+}
+
+// validUTF8 returns s with each invalid byte sequence replaced: proto
+// strings must be UTF-8, and a path or a quote may end inside a character
+// the document broke off in. A syntax error's message is ASCII and needs
+// no check.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
 // stopped reports whether events at off are past the verdict; the first

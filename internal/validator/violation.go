@@ -307,7 +307,7 @@ func (v *violation) finding(instancePath, root string) schema.Finding {
 		Keyword:      v.findingKeyword(),
 		SchemaPath:   v.schemaPath(),
 		InstancePath: instancePath,
-		Message:      subject + " " + v.describe() + ".",
+		Message:      validUTF8(subject + " " + v.describe() + "."),
 		Offset:       v.off,
 	}
 }

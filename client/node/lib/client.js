@@ -3,8 +3,10 @@
 import * as grpc from '@grpc/grpc-js';
 
 import { ValidationServiceClient } from './api.js';
-import { Profile } from './enums.js';
-import { compileRequest, validateRequest } from './messages.js';
+import { bindRequests } from './binds.js';
+import { checkName, describe, Profile } from './enums.js';
+import { isPlainObject } from './json.js';
+import { checkFlag, compileRequest, validateRequest } from './messages.js';
 import { fromMessage } from './results.js';
 import { ResultStream } from './stream.js';
 import { Validator } from './validator.js';
@@ -55,15 +57,17 @@ export class Client {
   }
 
   /**
-   * Compiles `schema` (JSON text or a plain object) under `profile`
-   * (default: the tool input profile) and resolves to its CompileResult. A
-   * schema that does not compile is an answer: no handle, `code` and every
-   * finding set. `deadline` (a Date or milliseconds since the epoch) bounds
-   * the call; default none. Rejects with a TypeError for a profile or
-   * schema that cannot be sent as meant.
+   * Compiles `schema` (JSON text or a plain object) and resolves to its
+   * CompileResult. Options: `profile` (default the tool input profile),
+   * and for PROFILE_JSON_SCHEMA `resources` (URI to schema document, JSON
+   * text or a plain object; default none) and `formatAssertion` (default
+   * false); `deadline` (a Date or milliseconds since the epoch) bounds the
+   * call, default none. A schema that does not compile is an answer: no
+   * handle, `code` and every finding set. Rejects with a TypeError for a
+   * profile, schema, resource or flag that cannot be sent as meant.
    */
-  async compile(schema, { profile = Profile.UNSPECIFIED, deadline } = {}) {
-    return this.callCompile(compileRequest(schema, profile), deadline);
+  async compile(schema, { deadline, ...options } = {}) {
+    return this.callCompile(compileRequest(schema, options), deadline);
   }
 
   /**
@@ -79,13 +83,13 @@ export class Client {
 
   /**
    * Compiles `schema` (or finds it compiled) and validates `args` against
-   * it in one Validate call, with the schema inline. The result's `handle`
-   * names the compiled schema for later calls; a schema that does not
-   * compile is answered with its findings (`valid` false, `handle` "").
-   * Never NOT_FOUND.
+   * it in one Validate call, with the schema inline; options as in
+   * compile(). The result's `handle` names the compiled schema for later
+   * calls; a schema that does not compile is answered with its findings
+   * (`valid` false, `handle` ""). Never NOT_FOUND.
    */
-  async validateSchema(schema, args, { profile = Profile.UNSPECIFIED, deadline } = {}) {
-    return this.callValidate(validateRequest(args, { inline: compileRequest(schema, profile) }), deadline);
+  async validateSchema(schema, args, { deadline, ...options } = {}) {
+    return this.callValidate(validateRequest(args, { inline: compileRequest(schema, options) }), deadline);
   }
 
   /** Returns a new Validator calling through this Client, remembering no schemas yet. */
@@ -99,14 +103,65 @@ export class Client {
    * `events` (an iterable or async iterable) yields raw provider events
    * (strings: the payload of one server-sent event's data: lines, with
    * `provider` naming the API) or explicit {start: {call_id, tool_name}},
-   * {delta: {call_id, fragment}} and {end: {call_id}} events. Options:
+   * {delta: {call_id, fragment}} and {end: {call_id}} events.
+   *
    * `tools` maps each tool name the model may call to its input schema
-   * (JSON text or a plain object), compiled under `profile`; `deadline`
-   * bounds the whole stream; `signal` (an AbortSignal) closes it. Throws a
-   * TypeError at once for a bad option.
+   * (JSON text or a plain object), compiled with `profile`, `resources` and
+   * `formatAssertion` as in compile(); default none. The schemas travel
+   * inline with the stream (StreamBind.schemas), so whichever replica the
+   * stream reaches compiles them (or finds them compiled) and validates
+   * every call: no compile call first, and no NOT_FOUND. A schema that does
+   * not compile ends the stream with INVALID_ARGUMENT naming the tool and
+   * its first finding (compile() it for every finding).
+   *
+   * `handles` maps tool names to handles from compile(), bound by handle;
+   * default none. Only the replicas that compiled a handle hold it: on any
+   * other, each call of its tool gets a result with code
+   * ERROR_CODE_NOT_FOUND (keyword "handle", `early`), not validated. Prefer
+   * `tools`. `deadline` bounds the whole stream; `signal` (an AbortSignal)
+   * closes it. Throws a TypeError at once for a bad option, and for a name
+   * in both `tools` and `handles`.
    */
-  validateStream(events, options = {}) {
-    return new ResultStream(this, events, options);
+  validateStream(events, { tools = {}, handles, provider, deadline, signal, ...options } = {}) {
+    checkName(Profile, 'profile', options.profile ?? Profile.UNSPECIFIED); // checked even with no tools
+    if (!isPlainObject(tools)) {
+      throw new TypeError(`tools must be a plain object from tool name to schema; got ${describe(tools)}`);
+    }
+    const requests = Object.fromEntries(Object.entries(tools).map(([name, schema]) => [name, compileRequest(schema, options)]));
+    const binds = bindRequests({ tools: requests, handles });
+    return new ResultStream(this, events, { binds, provider, deadline, signal });
+  }
+
+  /**
+   * Validates a provider's structured output while it is generated: returns
+   * a ResultStream of each answer's CallResult. The answer is the message
+   * text (OpenAI response_format, Responses text.format, Anthropic
+   * structured outputs, Gemini responseSchema, Bedrock and Cohere JSON
+   * text): the text of each choice, candidate or message is one JSON
+   * document, checked against `schema` (JSON text or a plain object),
+   * compiled with `profile` (default PROFILE_OUTPUT_BINDABLE, the profile
+   * of LLM structured output), `resources` and `formatAssertion` as in
+   * compile(). Its result has `call_id` "output/<n>" (n the choice or
+   * candidate index, 0 when there is one) and an empty `tool_name`, and
+   * comes at the first byte no valid answer could follow (`early`) or when
+   * the answer ends.
+   *
+   * The schema travels inline (StreamBind.output_schema), so any replica
+   * validates it; one that does not compile ends the stream with
+   * INVALID_ARGUMENT. `stripCodeFence` (default false) accepts an answer
+   * wrapped in one Markdown code fence (``` or ```json, on lines of their
+   * own), whose bytes are skipped; otherwise a fence, like any text before
+   * the JSON, is a finding with keyword "json" at its first byte. A refusal
+   * is a result whose first finding has keyword "refusal"; an answer cut
+   * off by the token limit is incomplete (keyword "json"); a model that
+   * writes no text gives no output result. Tool calls in the stream are
+   * results too, with keyword "tool_name": no tool is bound. `events`,
+   * `provider`, `deadline` and `signal` are as for validateStream.
+   */
+  validateOutputStream(events, schema, { stripCodeFence = false, provider, deadline, signal, ...options } = {}) {
+    const output = compileRequest(schema, { ...options, profile: options.profile ?? Profile.OUTPUT_BINDABLE });
+    const binds = bindRequests({ output, stripCodeFence: checkFlag(stripCodeFence, 'stripCodeFence') });
+    return new ResultStream(this, events, { binds, provider, deadline, signal });
   }
 
   /** Sends a prepared CompileSchemaRequest; shared with Validator. */

@@ -23,7 +23,11 @@ export const ErrorCode = Object.freeze({
   UNSUPPORTED_CAPABILITY: 'ERROR_CODE_UNSUPPORTED_CAPABILITY',
   /** A malformed schema, or arguments that do not satisfy it. */
   VALIDATION: 'ERROR_CODE_VALIDATION',
-  /** A stream call whose bound handle the serving replica does not hold. */
+  /**
+   * A stream call that was not validated: the handle its tool is bound to
+   * is not held by the replica serving the stream (keyword "handle"). Only
+   * tools bound by handle get it; bind schemas inline.
+   */
   NOT_FOUND: 'ERROR_CODE_NOT_FOUND',
 });
 

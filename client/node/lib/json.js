@@ -71,7 +71,8 @@ function checkJSON(value, path, ancestors) {
   throw new TypeError(`${path} is ${describe(value)}, which JSON cannot hold`);
 }
 
-function isPlainObject(value) {
+/** Whether `value` is a plain object: an object literal, or one with a null prototype. */
+export function isPlainObject(value) {
   if (typeof value !== 'object' || value === null) {
     return false;
   }

@@ -1,19 +1,20 @@
-// Streams: validate tool calls while the model generates them.
+// Streams: validate tool calls, and structured output, while the model
+// generates them.
 //
 // Client.validateStream(events, { tools, provider }) opens one
-// ValidateStream, binds `tools` (tool name to schema), and sends each event
-// as soon as `events` yields it, while the returned ResultStream yields
-// each call's CallResult as soon as the server decides it. An early
-// rejection (`result.early`) arrives while the provider is still
-// generating: break out of the loop (or call close(), or abort `signal`)
-// and stop the provider's response, and nothing more is sent or paid for.
+// ValidateStream, binds `tools` (tool name to schema) inline, and sends
+// each event as soon as `events` yields it, while the returned
+// ResultStream yields each call's CallResult as soon as the server decides
+// it; Client.validateOutputStream does the same for the message text,
+// bound to an output schema. An early rejection (`result.early`) arrives
+// while the provider is still generating: break out of the loop (or call
+// close(), or abort `signal`) and stop the provider's response, and
+// nothing more is sent or paid for.
 
 import { once } from 'node:events';
 
-import { checkName, describe, Profile, Provider } from './enums.js';
-import { compileRequest } from './messages.js';
+import { checkName, describe, Provider } from './enums.js';
 import { fromMessage } from './results.js';
-import { SchemaError } from './validator.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -39,39 +40,45 @@ const EVENT_FIELDS = Object.freeze({
  * response) ends only when that iterator settles, after which its return()
  * is called, so also abort the provider's request to stop the generation.
  *
- * The iteration throws a SchemaError for a tool schema that does not
- * compile, what `events` threw (or the TypeError for an event of no known
- * kind), which ends the stream, and otherwise the stream's grpc-js
- * ServiceError: INVALID_ARGUMENT for a provider event the server cannot
- * parse or a repeated call id, RESOURCE_EXHAUSTED past the server's limits,
- * DEADLINE_EXCEEDED past `deadline`.
+ * A result with code ERROR_CODE_NOT_FOUND (keyword "handle", `early`) is a
+ * call that was not validated: its tool was bound by a handle (the
+ * `handles` option) that the replica serving the stream does not hold.
+ * Treat it as refused; tools bound inline (`tools`) never get it.
+ *
+ * The iteration throws what `events` threw (or the TypeError for an event
+ * of no known kind), which ends the stream, and otherwise the stream's
+ * grpc-js ServiceError: INVALID_ARGUMENT for a schema that does not
+ * compile (naming the tool and its first finding), a malformed handle, a
+ * provider event the server cannot parse or a repeated call id,
+ * RESOURCE_EXHAUSTED past the server's limits, DEADLINE_EXCEEDED past
+ * `deadline`.
  */
 export class ResultStream {
   #client;
   #events;
   #options;
-  #bind;
+  #binds;
   #call;
   #iterated = false;
   #state = { closed: false, failure: undefined, abort: new AbortController() };
 
   /**
-   * Checks every option (a TypeError for a bad provider, profile, schema or
-   * events) and returns the stream, not yet opened. Use
-   * Client.validateStream.
+   * Checks the provider and the events (a TypeError for either) and returns
+   * the stream, not yet opened, that sends `binds` (ValidateStreamRequests,
+   * see binds.js) and then the events. Use Client.validateStream or
+   * Client.validateOutputStream.
    */
-  constructor(client, events, { tools = {}, provider, profile = Profile.UNSPECIFIED, deadline, signal } = {}) {
+  constructor(client, events, { binds = [], provider, deadline, signal } = {}) {
     if (provider !== undefined) {
       checkName(Provider, 'provider', provider);
     }
-    checkName(Profile, 'profile', profile); // checked even when there are no tools to compile
     if (events === null || events === undefined || (typeof events[Symbol.asyncIterator] !== 'function' && typeof events[Symbol.iterator] !== 'function')) {
       throw new TypeError(`events must be an iterable or async iterable; got ${describe(events)}`);
     }
     this.#client = client;
     this.#events = events;
     this.#options = { provider, deadline };
-    this.#bind = Object.entries(tools).map(([name, schema]) => [name, compileRequest(schema, profile)]);
+    this.#binds = binds;
     signal?.addEventListener('abort', () => this.close(), { once: true });
     if (signal?.aborted) {
       this.close();
@@ -91,13 +98,12 @@ export class ResultStream {
     }
     this.#iterated = true;
     try {
-      const bind = await bindRequest(this.#client, this.#bind, this.#options.deadline);
       if (this.#state.closed) {
         return;
       }
       this.#call = this.#client.stub.ValidateStream(this.#client.metadata(), { deadline: this.#options.deadline });
       this.#call.on('error', () => {}); // reported by the loop below; an unheard error event would crash
-      pump(this.#call, bind, this.#events, this.#options.provider, this.#state);
+      pump(this.#call, this.#binds, this.#events, this.#options.provider, this.#state);
       for await (const response of this.#call) {
         if (response.result) {
           yield fromMessage('CallResult', response.result);
@@ -115,35 +121,14 @@ export class ResultStream {
 }
 
 /**
- * Returns the bind request for `tools`, a list of [tool name,
- * CompileSchemaRequest], or undefined when there are none. Each schema is
- * compiled first and bound by handle; one that does not compile is a
- * SchemaError.
- */
-async function bindRequest(client, tools, deadline) {
-  if (tools.length === 0) {
-    return undefined;
-  }
-  const handles = {};
-  for (const [name, request] of tools) {
-    const result = await client.callCompile(request, deadline);
-    if (result.handle === '') {
-      throw new SchemaError(result);
-    }
-    handles[name] = result.handle;
-  }
-  return { bind: { tools: handles } };
-}
-
-/**
- * Sends the bind, then one request per event as `events` yields them,
+ * Sends the binds, then one request per event as `events` yields them,
  * waiting for the stream to drain when it is full, and half-closes the
  * stream at their end. A failure (the events' own, or an event of no known
  * kind) is kept in state.failure and cancels the call. Never rejects.
  */
-async function pump(call, bind, events, provider, state) {
+async function pump(call, binds, events, provider, state) {
   try {
-    if (bind !== undefined) {
+    for (const bind of binds) {
       await send(call, bind, state);
     }
     for await (const event of events) {
@@ -182,7 +167,7 @@ async function send(call, request, state) {
 export function toRequest(event, provider) {
   if (typeof event === 'string' || event instanceof Uint8Array) {
     if (provider === undefined) {
-      throw new TypeError('a raw provider event needs validateStream(events, { provider })');
+      throw new TypeError('a raw provider event needs the provider option');
     }
     const event_json = typeof event === 'string' ? event : decoder.decode(event);
     return { provider_event: { provider, event_json } };

@@ -3,7 +3,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 
-import { ErrorCode, Profile } from './enums.js';
+import { ErrorCode } from './enums.js';
 import { compileRequest, validateRequest } from './messages.js';
 
 /**
@@ -40,13 +40,13 @@ export class Validator {
   }
 
   /**
-   * Compiles `schema` under `profile`, remembers it under the handle the
-   * server returns, and resolves to the CompileResult (its `handle`, and any
-   * `warnings`). Rejects with a SchemaError when the schema does not
-   * compile, with the ServiceError when the call fails.
+   * Compiles `schema` (options as in Client.compile), remembers it under
+   * the handle the server returns, and resolves to the CompileResult (its
+   * `handle`, and any `warnings`). Rejects with a SchemaError when the
+   * schema does not compile, with the ServiceError when the call fails.
    */
-  async register(schema, { profile = Profile.UNSPECIFIED, deadline } = {}) {
-    const request = compileRequest(schema, profile);
+  async register(schema, { deadline, ...options } = {}) {
+    const request = compileRequest(schema, options);
     const result = await this.#client.callCompile(request, deadline);
     if (result.handle === '' || result.code !== ErrorCode.UNSPECIFIED) {
       throw new SchemaError(result);
@@ -77,14 +77,15 @@ export class Validator {
   }
 
   /**
-   * Validates `args` against `schema` under `profile`: the first time with
-   * the schema inline (one call compiles and validates), remembering the
-   * handle; later, for the same schema text and profile, by that handle as
-   * validate() does. A schema that does not compile is answered in-band
-   * (`valid` false, its findings in `errors`) and is not remembered.
+   * Validates `args` against `schema` (options as in Client.compile): the
+   * first time with the schema inline (one call compiles and validates),
+   * remembering the handle; later, for the same schema text, profile,
+   * resources and format assertion, by that handle as validate() does. A
+   * schema that does not compile is answered in-band (`valid` false, its
+   * findings in `errors`) and is not remembered.
    */
-  async validateSchema(schema, args, { profile = Profile.UNSPECIFIED, deadline } = {}) {
-    const request = compileRequest(schema, profile);
+  async validateSchema(schema, args, { deadline, ...options } = {}) {
+    const request = compileRequest(schema, options);
     const handle = this.#bySchema.get(schemaKey(request));
     if (handle !== undefined) {
       return this.validate(handle, args, { deadline });
@@ -116,7 +117,11 @@ export class Validator {
   }
 }
 
-/** A remembered schema's identity: its profile and exact text. */
+/**
+ * A remembered schema's identity: everything the request compiles with, its
+ * profile, exact text, resources and format assertion.
+ */
 function schemaKey(request) {
-  return JSON.stringify([request.profile, request.schema_json]);
+  const resources = Object.entries(request.resources).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([request.profile, request.schema_json, resources, request.format_assertion]);
 }

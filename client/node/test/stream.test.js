@@ -3,16 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { ErrorCode, Provider, SchemaError, status } from '../index.js';
-import { connect, offsetOf, recording } from './support.js';
+import { ErrorCode, Provider, status } from '../index.js';
+import { collect, connect, countryIn, offsetOf, recording, STOCK, WEATHER } from './support.js';
 
-const WEATHER = {
-  type: 'object',
-  properties: { city: { type: 'string' }, country: { type: 'string' }, units: { type: 'string', enum: ['c', 'f'] } },
-  required: ['city', 'country', 'units'],
-  additionalProperties: false,
-};
-const STOCK = { type: 'object', properties: { ticker: { type: 'string' }, exchange: { type: 'string' } }, required: ['ticker'], additionalProperties: false };
 const TODO = {
   type: 'object',
   required: ['action'],
@@ -24,16 +17,6 @@ const TODO = {
 const { events: EVENTS, expected: CALLS } = recording('openai-chat/parallel-weather-and-stock');
 // In it, the event whose fragment starts the country code "GB".
 const COUNTRY_EVENT = EVENTS.findIndex((e) => e.includes('"arguments":"GB'));
-
-const countryIn = (...codes) => ({ ...WEATHER, properties: { ...WEATHER.properties, country: { type: 'string', enum: codes } } });
-
-async function collect(results) {
-  const out = [];
-  for await (const result of results) {
-    out.push(result);
-  }
-  return out;
-}
 
 /**
  * A provider still generating: yields the recording's events up to and
@@ -176,7 +159,10 @@ describe('validateStream', () => {
       ['an event of no known kind', [{ start: { call_id: 'c', tool_name: 'todo' } }, 42], {}, TypeError],
       ['a raw event without provider', ['{"type":"ping"}'], {}, /provider/],
       ['an event the server cannot parse', ['{not json'], { provider: Provider.ANTHROPIC }, { code: status.INVALID_ARGUMENT }],
-      ['a tool schema that does not compile', [], { tools: { t: { type: 'object', format: 'x' } } }, SchemaError],
+      // Bound inline, a schema is compiled by the replica the stream reaches.
+      ['a tool schema that does not compile', [], { tools: { t: { type: 'object', format: 'x' } } },
+        { code: status.INVALID_ARGUMENT, details: /^bind: the schema of tool "t" does not compile/ }],
+      ['a malformed handle', [], { handles: { t: 'tg1_x' } }, { code: status.INVALID_ARGUMENT, details: /^bind: tool "t"/ }],
     ];
     for (const [name, events, options, error] of cases) {
       await assert.rejects(collect(client.validateStream(events, { tools: { todo: TODO }, ...options })), error, name);
@@ -188,6 +174,11 @@ describe('validateStream', () => {
       ['unknown provider name', { provider: 'anthropic' }],
       ['unknown profile name', { profile: 'PROFILE_STRICT' }],
       ['schema JSON cannot hold', { tools: { t: { n: Number.NaN } } }],
+      ['tools that are not a plain object', { tools: new Map([['t', {}]]) }],
+      ['resources that are not a plain object', { tools: { t: {} }, resources: ['x'] }],
+      ['format assertion that is not a boolean', { tools: { t: {} }, formatAssertion: 'yes' }],
+      ['handle that is not a string', { handles: { t: null } }],
+      ['tool bound both ways', { tools: { t: {} }, handles: { t: `tg1_${'0'.repeat(64)}` } }],
     ];
     for (const [name, options] of cases) {
       assert.throws(() => client.validateStream([], options), TypeError, name);

@@ -40,6 +40,27 @@ export function recording(name) {
   return { events, expected };
 }
 
+// The tools of the recording openai-chat/parallel-weather-and-stock.
+export const WEATHER = {
+  type: 'object',
+  properties: { city: { type: 'string' }, country: { type: 'string' }, units: { type: 'string', enum: ['c', 'f'] } },
+  required: ['city', 'country', 'units'],
+  additionalProperties: false,
+};
+export const STOCK = { type: 'object', properties: { ticker: { type: 'string' }, exchange: { type: 'string' } }, required: ['ticker'], additionalProperties: false };
+
+/** The weather schema, with the country restricted to `codes`. */
+export const countryIn = (...codes) => ({ ...WEATHER, properties: { ...WEATHER.properties, country: { type: 'string', enum: codes } } });
+
+/** Every result of a ResultStream, in order. */
+export async function collect(results) {
+  const out = [];
+  for await (const result of results) {
+    out.push(result);
+  }
+  return out;
+}
+
 /** The UTF-8 byte offset of `fragment` in `text`, plus `plus`. */
 export function offsetOf(text, fragment, plus = 0) {
   return Buffer.byteLength(text.slice(0, text.indexOf(fragment))) + plus;
@@ -53,6 +74,7 @@ export function offsetOf(text, fragment, plus = 0) {
 export class SwitchChannel {
   #channels;
   #current;
+  #streams;
 
   constructor(addresses) {
     this.#channels = Object.fromEntries(
@@ -60,12 +82,18 @@ export class SwitchChannel {
     );
   }
 
-  route(name) {
+  /**
+   * Sends the calls made from now on to channel `name`, and the streams
+   * (ValidateStream) among them to `streams` (default `name` too).
+   */
+  route(name, { streams = name } = {}) {
     this.#current = this.#channels[name];
+    this.#streams = this.#channels[streams];
   }
 
-  createCall(...args) {
-    return this.#current.createCall(...args);
+  createCall(method, ...args) {
+    const channel = method.endsWith('/ValidateStream') ? this.#streams : this.#current;
+    return channel.createCall(method, ...args);
   }
 
   getTarget() {

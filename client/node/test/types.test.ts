@@ -28,6 +28,12 @@ export async function uses(client: Client): Promise<void> {
   }
   const raw = client.validateStream(['{}'], { provider: Provider.ANTHROPIC });
   raw.close();
+  const full = { profile: Profile.JSON_SCHEMA, resources: { 'https://example.com/s': { type: 'string' } }, formatAssertion: true };
+  await client.compile({ $ref: 'https://example.com/s' }, full);
+  client.validateStream(events, { tools: { t: { $ref: 'https://example.com/s' } }, handles: { u: handle }, ...full });
+  for await (const answer of client.validateOutputStream(['{}'], { type: 'object' }, { provider: Provider.OPENAI_CHAT, stripCodeFence: true })) {
+    console.log(answer.call_id, answer.code === ErrorCode.NOT_FOUND);
+  }
 
   // @ts-expect-error: a profile is a name, not a number
   await client.compile('{}', { profile: 3 });
@@ -39,4 +45,10 @@ export async function uses(client: Client): Promise<void> {
   result.valid = true;
   // @ts-expect-error: undefined is not JSON
   await client.validate(handle, { a: undefined });
+  // @ts-expect-error: a handle is a string
+  client.validateStream(events, { handles: { t: 5 } });
+  // @ts-expect-error: the format assertion is a boolean
+  await client.compile('{}', { formatAssertion: 'yes' });
+  // @ts-expect-error: an output stream takes its schema
+  client.validateOutputStream(['{}']);
 }

@@ -105,7 +105,7 @@ describe('enums', () => {
     for (const value of ['PROVIDER_OPENAI', 'provider_anthropic', 'ANTHROPIC', 3, 0, null, undefined, 'ERROR_CODE_VALIDATION']) {
       assert.throws(() => checkName(Provider, 'provider', value), /provider must be one of PROVIDER_UNSPECIFIED, .*PROVIDER_ANTHROPIC/, String(value));
     }
-    assert.throws(() => compileRequest('{}', 'PROFILE_STRICT'), TypeError);
+    assert.throws(() => compileRequest('{}', { profile: 'PROFILE_STRICT' }), TypeError);
   });
 });
 
@@ -163,7 +163,7 @@ describe('stream events', () => {
     for (const [name, event] of cases) {
       assert.throws(() => toRequest(event, 'PROVIDER_ANTHROPIC'), TypeError, name);
     }
-    assert.throws(() => toRequest('{}', undefined), /needs validateStream\(events, \{ provider \}\)/);
+    assert.throws(() => toRequest('{}', undefined), /needs the provider option/);
   });
 });
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
-import { Client, ErrorCode, SchemaError, status } from '../index.js';
+import { Client, ErrorCode, Profile, SchemaError, status } from '../index.js';
 import { connect, replicaAddress, SwitchChannel, unique } from './support.js';
 
 const WEATHER = { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } }, required: ['city'] };
@@ -90,6 +90,33 @@ describe('Validator', () => {
     const answer = await validator.validateSchema(schema, {});
     assert.equal(answer.valid, false);
     assert.equal(answer.handle, '');
+  });
+
+  test('validateSchema tells compile options apart', async () => {
+    // The same schema text with and without format assertion, or with other
+    // resources, is another schema: each has its own handle and verdict, on
+    // either replica.
+    const uri = 'https://example.com/toolgate-interop/on.json';
+    const schema = unique({ $ref: uri });
+    const date = { type: 'object', properties: { on: { type: 'string', format: 'date' } } };
+    const required = { ...date, required: ['on'] };
+    const cases = [
+      // [resource, format asserted, arguments, valid]
+      [date, true, { on: 'soon' }, false],
+      [date, false, { on: 'soon' }, true],
+      [required, false, {}, false],
+      [date, false, {}, true],
+    ];
+    const handles = new Set();
+    for (const replica of ['A', 'B']) {
+      switchChannel.route(replica);
+      for (const [resource, formatAssertion, args, valid] of cases) {
+        const result = await validator.validateSchema(schema, args, { profile: Profile.JSON_SCHEMA, formatAssertion, resources: { [uri]: resource } });
+        assert.equal(result.valid, valid, `${replica}: ${JSON.stringify([resource, formatAssertion, args])}`);
+        handles.add(result.handle);
+      }
+    }
+    assert.equal(handles.size, 3, 'date with and without assertion, and required: three schemas');
   });
 
   test('other failures are rejections as they are', async () => {

@@ -51,21 +51,23 @@ class SwitchChannel:
 
     def __init__(self, **channels):
         self._channels = channels
-        self._current = None
+        self._unary = self._streams = None
 
-    def route(self, name):
-        self._current = name
+    def route(self, name, *, streams=None):
+        """Sends the calls made from now on to channel ``name``, and the
+        streams among them to ``streams`` (default ``name`` too)."""
+        self._unary, self._streams = name, streams or name
 
     def unary_unary(self, method, request_serializer=None, response_deserializer=None, **_):
         def call(request, **kwargs):
-            target = self._channels[self._current].unary_unary(method, request_serializer, response_deserializer)
+            target = self._channels[self._unary].unary_unary(method, request_serializer, response_deserializer)
             return target(request, **kwargs)
 
         return call
 
     def stream_stream(self, method, request_serializer=None, response_deserializer=None, **_):
         def call(requests, **kwargs):
-            target = self._channels[self._current].stream_stream(method, request_serializer, response_deserializer)
+            target = self._channels[self._streams].stream_stream(method, request_serializer, response_deserializer)
             return target(requests, **kwargs)
 
         return call

@@ -5,7 +5,7 @@ import unittest
 
 import grpc
 
-from toolgate import Delta, End, ErrorCode, Provider, SchemaError, Start
+from toolgate import Delta, End, ErrorCode, Provider, Start
 
 from tests.support import connect, recording
 
@@ -107,8 +107,10 @@ class StreamTest(unittest.TestCase):
             self.assertEqual((first.call_id, first.early), (CALLS[0]["id"], True))
             results.close()
             self.assertEqual(list(results), [], "closing ends the iteration without an error")
+        # Closing closed the provider's events: at once if no pull was in
+        # progress, else when the pull ended (its error is not reported).
         provider.release()
-        self.assertTrue(provider.finished.wait(timeout=10), "the pull in progress ended, and its error was not reported")
+        self.assertTrue(provider.finished.wait(timeout=10), "the events were closed")
         self.assertEqual(provider.yielded, COUNTRY_EVENT + 1, "no event after the rejection was pulled")
 
     def test_explicit_deltas(self):
@@ -151,12 +153,18 @@ class StreamTest(unittest.TestCase):
             "a raw event without provider": (['{"type":"ping"}'], {}, TypeError, "provider"),
             "an event the server cannot parse": (["{not json"], {"provider": "PROVIDER_ANTHROPIC"},
                                                  grpc.RpcError, "INVALID_ARGUMENT"),
+            # Bound inline, a schema is compiled by the replica the stream reaches.
+            "a tool schema that does not compile": ([], {"tools": {"t": {"type": "object", "format": "x"}}},
+                                                    grpc.RpcError, 'INVALID_ARGUMENT: bind: the schema of tool "t"'),
+            "a malformed handle": ([], {"handles": {"t": "tg1_x"}}, grpc.RpcError, 'INVALID_ARGUMENT: bind: tool "t"'),
         }
         for name, (events, options, error, text) in cases.items():
-            with self.subTest(name), self.client.validate_stream(events, tools={"todo": TODO}, **options) as results:
+            options = {"tools": {"todo": TODO}, **options}
+            with self.subTest(name), self.client.validate_stream(events, **options) as results:
                 with self.assertRaises(error) as caught:
                     list(results)
-                shown = caught.exception.code().name if isinstance(caught.exception, grpc.RpcError) else str(caught.exception)
+                err = caught.exception
+                shown = f"{err.code().name}: {err.details()}" if isinstance(err, grpc.RpcError) else str(err)
                 self.assertIn(text, shown)
 
     def test_arguments_checked_before_the_stream_opens(self):
@@ -164,7 +172,11 @@ class StreamTest(unittest.TestCase):
             "unknown provider name": ({"provider": "anthropic"}, ValueError),
             "unknown profile name": ({"profile": "PROFILE_STRICT"}, ValueError),
             "schema that is not JSON": ({"tools": {"t": {"n": float("nan")}}}, ValueError),
-            "schema that does not compile": ({"tools": {"t": {"type": "object", "format": "x"}}}, SchemaError),
+            "resources that are not a mapping": ({"tools": {"t": {}}, "resources": ["x"]}, TypeError),
+            "format assertion that is not a bool": ({"tools": {"t": {}}, "format_assertion": "yes"}, TypeError),
+            "handle that is not a str": ({"handles": {"t": None}}, TypeError),
+            "tools that are not a mapping": ({"tools": [("t", {})]}, TypeError),
+            "tool bound both ways": ({"tools": {"t": {}}, "handles": {"t": "tg1_" + "0" * 64}}, ValueError),
         }
         for name, (options, error) in cases.items():
             with self.subTest(name), self.assertRaises(error):

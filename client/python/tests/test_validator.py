@@ -6,7 +6,7 @@ import unittest
 import grpc
 
 import toolgate
-from toolgate import ErrorCode, SchemaError
+from toolgate import ErrorCode, Profile, SchemaError
 
 from tests.support import SwitchChannel, connect, replica_address, unique
 
@@ -99,3 +99,29 @@ class ValidatorTest(unittest.TestCase):
             client.close()
             with self.assertRaises(ValueError):  # grpc refuses calls on a closed channel
                 validator.validate(handle, {"city": "Oslo"})
+
+    def test_validate_schema_tells_compile_options_apart(self):
+        """The same schema text with and without format assertion, or with
+        other resources, is another schema: each has its own handle and
+        verdict, on either replica."""
+        self.switch.route("A")
+        schema = unique({"$ref": "https://example.com/toolgate-interop/on.json"})
+        date = {"type": "object", "properties": {"on": {"type": "string", "format": "date"}}}
+        required = {**date, "required": ["on"]}
+        cases = [  # (resource, format asserted, arguments, valid)
+            (date, True, {"on": "soon"}, False),
+            (date, False, {"on": "soon"}, True),
+            (required, False, {}, False),
+            (date, False, {}, True),
+        ]
+        handles = set()
+        for replica in ("A", "B"):
+            self.switch.route(replica)
+            for resource, asserted, arguments, valid in cases:
+                with self.subTest(replica=replica, resource=resource, asserted=asserted, arguments=arguments):
+                    result = self.validator.validate_schema(
+                        schema, arguments, profile=Profile.JSON_SCHEMA, format_assertion=asserted,
+                        resources={"https://example.com/toolgate-interop/on.json": resource})
+                    self.assertEqual(result.valid, valid)
+                    handles.add(result.handle)
+        self.assertEqual(len(handles), 3, "date with and without assertion, and required: three schemas")

@@ -1,9 +1,12 @@
 """The Client: one toolgate ValidationService, one method per RPC."""
 
+from collections.abc import Mapping
+
 import grpc
 
-from toolgate.enums import Profile
-from toolgate.messages import compile_request, validate_request
+from toolgate.binds import bind_requests
+from toolgate.enums import Profile, to_number
+from toolgate.messages import compile_request, flag, validate_request
 from toolgate.results import CompileResult, ValidationResult, from_message
 from toolgate.stream import open_stream
 from toolgate.v1 import validation_pb2_grpc as pb_grpc
@@ -74,17 +77,20 @@ class Client:
     def __exit__(self, *exc_info):
         self.close()
 
-    def compile(self, schema, *, profile=Profile.UNSPECIFIED, timeout=None):
+    def compile(self, schema, *, profile=Profile.UNSPECIFIED, resources=None, format_assertion=False, timeout=None):
         """Compiles ``schema`` (JSON text, or a dict: see ``json_text``) under
         ``profile`` (default: the tool input profile) with CompileSchema, and
         returns its ``CompileResult``.
 
-        A schema that does not compile is an answer: no handle, ``code`` and
-        every finding set. ``timeout`` is the call's deadline in seconds
-        (default none). Raises ``ValueError`` or ``TypeError`` for a profile or
-        schema that cannot be sent, ``grpc.RpcError`` for a failed call.
+        ``resources`` (URI to schema document, default none) and
+        ``format_assertion`` (default false) are for ``Profile.JSON_SCHEMA``;
+        see ``toolgate.messages.compile_request``. A schema that does not
+        compile is an answer: no handle, ``code`` and every finding set.
+        ``timeout`` is the call's deadline in seconds (default none). Raises
+        ``ValueError`` or ``TypeError`` for a profile, schema or resource that
+        cannot be sent, ``grpc.RpcError`` for a failed call.
         """
-        return self._compile(compile_request(schema, profile), timeout)
+        return self._compile(compile_request(schema, profile, resources, format_assertion), timeout)
 
     def validate(self, handle, arguments, *, timeout=None):
         """Validates ``arguments`` (JSON text, or a dict; "" means ``{}``)
@@ -98,39 +104,96 @@ class Client:
         """
         return self._validate(validate_request(arguments, handle=handle), timeout)
 
-    def validate_schema(self, schema, arguments, *, profile=Profile.UNSPECIFIED, timeout=None):
+    def validate_schema(self, schema, arguments, *, profile=Profile.UNSPECIFIED, resources=None,
+                        format_assertion=False, timeout=None):
         """Compiles ``schema`` (or finds it compiled) and validates
         ``arguments`` against it in one Validate call, with the schema inline.
 
         The result's ``handle`` names the compiled schema for later calls; a
         schema that does not compile is answered with its findings (``valid``
-        false, ``handle`` ""). Never ``NOT_FOUND``. Arguments as in
-        ``validate``.
+        false, ``handle`` ""). Never ``NOT_FOUND``. The schema's options are
+        as in ``compile``, the arguments as in ``validate``.
         """
-        return self._validate(validate_request(arguments, inline=compile_request(schema, profile)), timeout)
+        inline = compile_request(schema, profile, resources, format_assertion)
+        return self._validate(validate_request(arguments, inline=inline), timeout)
 
     def validator(self):
         """Returns a new ``Validator`` calling through this Client, remembering
         no schemas yet."""
         return Validator(self)
 
-    def validate_stream(self, events, *, tools=None, provider=None, profile=Profile.UNSPECIFIED, timeout=None):
+    def validate_stream(self, events, *, tools=None, handles=None, provider=None, profile=Profile.UNSPECIFIED,
+                        resources=None, format_assertion=False, timeout=None):
         """Validates streamed tool calls while they are generated, and returns
         the ``ResultStream`` of their ``CallResult``, in the order decided.
 
         ``events`` (any iterable, pulled as the stream goes) yields raw
         provider events (``str``/``bytes`` payloads, with ``provider`` a
-        ``Provider`` or its name) or ``Start``/``Delta``/``End``. ``tools``
-        maps each tool name the model may call to its input schema (JSON text
-        or a dict, compiled under ``profile``); default none. ``timeout`` is
-        the whole stream's deadline in seconds; default none.
+        ``Provider`` or its name) or ``Start``/``Delta``/``End``.
 
+        ``tools`` maps each tool name the model may call to its input schema
+        (JSON text or a dict), compiled under ``profile`` with ``resources``
+        and ``format_assertion`` as in ``compile``; default none. The schemas
+        travel inline with the stream (``StreamBind.schemas``), so whichever
+        replica the stream reaches compiles them (or finds them compiled) and
+        validates every call: no compile call first, and no ``NOT_FOUND``. A
+        schema that does not compile ends the stream with ``INVALID_ARGUMENT``
+        naming the tool and its first finding (``compile`` it for every
+        finding).
+
+        ``handles`` maps tool names to handles from ``compile``, bound by
+        handle; default none. Only the replicas that compiled a handle hold
+        it: on any other, each call of its tool gets a result with code
+        ``ErrorCode.NOT_FOUND`` (keyword "handle", ``early``), not validated.
+        Prefer ``tools``. A name in both is a ``ValueError``.
+
+        ``timeout`` is the whole stream's deadline in seconds; default none.
         Raises at once ``ValueError``/``TypeError`` for a bad provider,
-        profile or schema, ``SchemaError`` for a tool schema that does not
-        compile, ``grpc.RpcError`` when compiling one fails; see
-        ``ResultStream`` for what iterating raises and how to stop early.
+        profile, schema, resource or handle; see ``ResultStream`` for what
+        iterating raises and how to stop early.
         """
-        return open_stream(self, events, tools=tools, provider=provider, profile=profile, timeout=timeout)
+        to_number(Profile, profile)  # checked even when there are no tools to compile
+        if not isinstance(tools or {}, Mapping):
+            raise TypeError(f"tools must map tool names to schemas; got {type(tools).__name__}")
+        tools = {name: compile_request(schema, profile, resources, format_assertion)
+                 for name, schema in (tools or {}).items()}
+        binds = bind_requests(tools=tools, handles=handles)
+        return open_stream(self, events, binds=binds, provider=provider, timeout=timeout)
+
+    def validate_output_stream(self, events, schema, *, provider=None, profile=Profile.OUTPUT_BINDABLE,
+                               resources=None, format_assertion=False, strip_code_fence=False, timeout=None):
+        """Validates a provider's structured output while it is generated, and
+        returns the ``ResultStream`` of each answer's ``CallResult``.
+
+        The answer is the message text (OpenAI ``response_format``, Responses
+        ``text.format``, Anthropic structured outputs, Gemini
+        ``responseSchema``, Bedrock and Cohere JSON text): the text of each
+        choice, candidate or message is one JSON document, checked against
+        ``schema`` (JSON text or a dict) compiled under ``profile`` (default
+        ``Profile.OUTPUT_BINDABLE``, the profile of LLM structured output;
+        ``resources`` and ``format_assertion`` as in ``compile``). Its result
+        has ``call_id`` "output/<n>" (n the choice or candidate index, 0 when
+        there is one) and an empty ``tool_name``, and comes at the first byte
+        no valid answer could follow (``early``) or when the answer ends.
+
+        The schema travels inline with the stream
+        (``StreamBind.output_schema``), so any replica validates it; one that
+        does not compile ends the stream with ``INVALID_ARGUMENT``.
+        ``strip_code_fence`` (default false) accepts an answer wrapped in one
+        Markdown code fence (``` or ```json, on lines of their own), whose
+        bytes are skipped; otherwise a fence, like any text before the JSON,
+        is a finding with keyword "json" at its first byte. A refusal is a
+        result whose first finding has keyword "refusal"; an answer cut off
+        by the token limit is incomplete (keyword "json"); a model that writes
+        no text gives no output result. Tool calls in the stream are results
+        too, with keyword "tool_name": no tool is bound.
+
+        ``events``, ``provider`` and ``timeout``, what is raised, and how to
+        stop early are as for ``validate_stream``.
+        """
+        output = compile_request(schema, profile, resources, format_assertion)
+        binds = bind_requests(output=output, strip_code_fence=flag(strip_code_fence, "strip_code_fence"))
+        return open_stream(self, events, binds=binds, provider=provider, timeout=timeout)
 
     # The two unary calls, shared with Validator: each sends a prepared
     # request with this Client's metadata and converts the answer.

@@ -35,7 +35,9 @@ class ErrorCode(enum.StrEnum):
     VALIDATION = "ERROR_CODE_VALIDATION"
     """A malformed schema, or arguments that do not satisfy it."""
     NOT_FOUND = "ERROR_CODE_NOT_FOUND"
-    """A stream call whose bound handle the serving replica does not hold."""
+    """A stream call that was not validated: the handle its tool is bound to
+    is not held by the replica serving the stream (keyword "handle"). Only
+    tools bound by handle get it; bind schemas inline."""
 
 
 class Provider(enum.StrEnum):

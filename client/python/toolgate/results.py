@@ -78,7 +78,10 @@ class CallResult:
     valid: bool
     """True exactly when the call's complete arguments satisfy its schema."""
     code: str
-    """``ErrorCode.UNSPECIFIED`` when valid, else the findings' code."""
+    """``ErrorCode.UNSPECIFIED`` when valid, else the findings' code:
+    ``ErrorCode.NOT_FOUND`` (keyword "handle") when the call was not
+    validated at all, because its tool was bound by a handle that the
+    replica serving the stream does not hold; bind the schema inline."""
     errors: tuple[Finding, ...]
     """The findings made at the byte that decided the verdict."""
     early: bool

@@ -1,13 +1,15 @@
-"""Streams: validate tool calls while the model generates them.
+"""Streams: validate tool calls, and structured output, while the model
+generates them.
 
 ``Client.validate_stream(events, tools=..., provider=...)`` opens one
-ValidateStream, binds ``tools`` (tool name to schema), and sends each event as
-soon as ``events`` yields it, while the returned ``ResultStream`` yields each
-call's ``CallResult`` as soon as the server decides it. An early rejection
-(``result.early``) arrives while the provider is still generating: close the
-``ResultStream`` (or leave its ``with`` block, or ``break`` out of a ``for``
-over it) and stop the provider's response, and nothing more is sent or paid
-for.
+ValidateStream, binds ``tools`` (tool name to schema) inline, and sends each
+event as soon as ``events`` yields it, while the returned ``ResultStream``
+yields each call's ``CallResult`` as soon as the server decides it.
+``Client.validate_output_stream`` does the same for the message text, bound
+to an output schema. An early rejection (``result.early``) arrives while the
+provider is still generating: close the ``ResultStream`` (or leave its
+``with`` block, or ``break`` out of a ``for`` over it) and stop the
+provider's response, and nothing more is sent or paid for.
 
 Events are raw provider stream events (``str`` or ``bytes``: the payload of
 one server-sent event's ``data:`` lines, with ``provider`` naming the API;
@@ -16,16 +18,15 @@ OpenAI's ``[DONE]`` and empty payloads are ignored by the server) or explicit
 itself. Both kinds may be mixed.
 """
 
+import collections
 import dataclasses
 import threading
 
 import grpc
 
-from toolgate.enums import Profile, Provider, to_number
-from toolgate.messages import compile_request
+from toolgate.enums import Provider, to_number
 from toolgate.results import CallResult, from_message
 from toolgate.v1 import validation_pb2 as pb
-from toolgate.validator import SchemaError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,17 +62,25 @@ class ResultStream:
 
     ``close()`` ends the stream at once (calls still open get no result) and
     the iteration with it, without an error; leaving a ``with`` block over the
-    stream, or dropping the last reference to it, does the same. Events that
-    ``events`` is still producing are then not sent; a pull from ``events``
-    already in progress (a read from the provider's HTTP response) ends only
-    when that iterator returns, so also close the provider's response to stop
-    the generation.
+    stream, or dropping the last reference to it, does the same. Nothing more
+    is pulled from ``events``, and ``events`` is closed (its ``close()`` is
+    called, if it has one, as generators do): at once, or, when a pull is in
+    progress (a read from the provider's HTTP response), as soon as that
+    pull returns; so also close the provider's response to stop the
+    generation.
+
+    A result with code ``ErrorCode.NOT_FOUND`` (keyword "handle", ``early``)
+    is a call that was not validated: its tool was bound by a handle (the
+    ``handles`` argument) that the replica serving the stream does not hold.
+    Treat it as refused; tools bound inline (``tools``) never get it.
 
     Iteration raises the exception ``events`` raised (or the ``TypeError``
     for an event of no known kind), which ends the stream, and otherwise the
-    stream's ``grpc.RpcError``: ``INVALID_ARGUMENT`` for a provider event the
-    server cannot parse or a repeated call id, ``RESOURCE_EXHAUSTED`` past
-    the server's limits, ``DEADLINE_EXCEEDED`` past ``timeout``.
+    stream's ``grpc.RpcError``: ``INVALID_ARGUMENT`` for a schema that does
+    not compile (naming the tool and its first finding), a malformed handle,
+    a provider event the server cannot parse or a repeated call id,
+    ``RESOURCE_EXHAUSTED`` past the server's limits, ``DEADLINE_EXCEEDED``
+    past ``timeout``.
     """
 
     def __init__(self, call, requests):
@@ -97,9 +106,11 @@ class ResultStream:
             # A response of a kind this client does not know: skip it.
 
     def close(self):
-        """Ends the stream now; idempotent, and harmless after its end."""
+        """Ends the stream now and closes ``events``; idempotent, and harmless
+        after its end."""
         self._closed = True
         self._call.cancel()
+        self._requests.close()
 
     def __enter__(self):
         return self
@@ -111,49 +122,37 @@ class ResultStream:
         self.close()
 
 
-def open_stream(client, events, *, tools, provider, profile, timeout):
-    """Opens the ValidateStream of ``Client.validate_stream``, which documents
-    the arguments; every one is checked before the stream opens."""
+def open_stream(client, events, *, binds, provider, timeout):
+    """Opens a ValidateStream that sends ``binds`` (ValidateStreamRequests,
+    see ``toolgate.binds``) and then ``events``, and returns its
+    ``ResultStream``. ``provider`` is checked before the stream opens."""
     provider_number = None if provider is None else to_number(Provider, provider)
-    to_number(Profile, profile)  # checked even when there are no tools to compile
-    bind = _bind(client, tools or {}, profile, timeout)
-    requests = _Requests(bind, iter(events), provider_number)
+    requests = _Requests(binds, iter(events), provider_number)
     call = client.stub.ValidateStream(requests, timeout=timeout, metadata=client._metadata)
     requests.attach(call)
     return ResultStream(call, requests)
 
 
-def _bind(client, tools, profile, timeout):
-    """Returns the bind request for ``tools``, or None when there are none.
-
-    Each schema is compiled first and bound by handle.
-    """
-    if not tools:
-        return None
-    handles = {}
-    for name, schema in tools.items():
-        result = client._compile(compile_request(schema, profile), timeout)
-        if not result.handle:
-            raise SchemaError(result)
-        handles[name] = result.handle
-    return pb.ValidateStreamRequest(bind=pb.StreamBind(tools=handles))
-
-
 class _Requests:
-    """The request iterator that gRPC's sending thread pulls from: the bind,
+    """The request iterator that gRPC's sending thread pulls from: the binds,
     then one request per event, converted as it is pulled.
 
     A failure while pulling (the events' own exception, or an event of no
     known kind) is kept in ``failure`` and cancels the call, rather than
     reaching gRPC, which would log it and end the call with UNKNOWN.
+    ``close`` stops the pulls and closes the events; a lock keeps it from
+    closing them while a pull is in progress, which closes them instead.
     """
 
-    def __init__(self, bind, events, provider):
-        self._bind = bind
+    def __init__(self, binds, events, provider):
+        self._binds = collections.deque(binds)
         self._events = events
         self._provider = provider
         self._call = None
         self._attached = threading.Event()
+        self._lock = threading.Lock()
+        self._pulling = False
+        self._closed = False
         self.failure = None
 
     def attach(self, call):
@@ -161,27 +160,54 @@ class _Requests:
         self._call = call
         self._attached.set()
 
+    def close(self):
+        """Pulls no more events, and closes them now unless a pull is in
+        progress (which then closes them). Idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            if self._pulling:
+                return
+        _close(self._events)
+
     def __iter__(self):
         return self
 
     def __next__(self):
-        if self._bind is not None:
-            bind, self._bind = self._bind, None
-            return bind
+        if self._binds:
+            return self._binds.popleft()
+        with self._lock:
+            if self._closed:
+                raise StopIteration
+            self._pulling = True
+        request = None
         try:
-            return self._request(next(self._events))
+            request = self._request(next(self._events))
         except StopIteration:
-            raise
+            pass
         except Exception as err:  # noqa: BLE001 - reported to the reader of results
+            self._fail(err)
+        with self._lock:
+            self._pulling = False
+            closed = self._closed
+        if closed:
+            _close(self._events)
+        if closed or request is None:
+            raise StopIteration
+        return request
+
+    def _fail(self, err):
+        """Keeps ``err`` for the reader of results and cancels the call."""
+        if not self._closed:
             self.failure = err
-            self._attached.wait()
-            self._call.cancel()
-            raise StopIteration from None
+        self._attached.wait()
+        self._call.cancel()
 
     def _request(self, event):
         if isinstance(event, (str, bytes, bytearray)):
             if self._provider is None:
-                raise TypeError("a raw provider event needs validate_stream(provider=...)")
+                raise TypeError("a raw provider event needs provider=...")
             text = event if isinstance(event, str) else bytes(event).decode("utf-8")
             return pb.ValidateStreamRequest(
                 provider_event=pb.ProviderEvent(provider=self._provider, event_json=text)
@@ -193,3 +219,10 @@ class _Requests:
         if isinstance(event, End):
             return pb.ValidateStreamRequest(end=pb.CallEnd(call_id=event.call_id))
         raise TypeError(f"a stream event must be str, bytes, Start, Delta or End; got {type(event).__name__}")
+
+
+def _close(events):
+    """Closes ``events`` if it can be closed (a generator can)."""
+    close = getattr(events, "close", None)
+    if callable(close):
+        close()

@@ -42,17 +42,18 @@ class Validator:
         self._client = client
         self._lock = threading.Lock()
         self._by_handle = {}  # handle -> CompileSchemaRequest behind it
-        self._by_schema = {}  # (profile number, schema text) -> handle
+        self._by_schema = {}  # _key of a CompileSchemaRequest -> handle
 
-    def register(self, schema, *, profile=Profile.UNSPECIFIED, timeout=None):
-        """Compiles ``schema`` (JSON text or a dict) under ``profile``,
+    def register(self, schema, *, profile=Profile.UNSPECIFIED, resources=None, format_assertion=False, timeout=None):
+        """Compiles ``schema`` (JSON text or a dict) under ``profile`` (with
+        ``resources`` and ``format_assertion`` as in ``Client.compile``),
         remembers it under the handle the server returns, and returns the
         ``CompileResult`` (its ``handle``, and any ``warnings``).
 
         Raises ``SchemaError`` when the schema does not compile,
         ``grpc.RpcError`` when the call fails. Registering again is harmless.
         """
-        request = compile_request(schema, profile)
+        request = compile_request(schema, profile, resources, format_assertion)
         result = self._client._compile(request, timeout)
         if not result.handle or result.code != ErrorCode.UNSPECIFIED:
             raise SchemaError(result)
@@ -81,16 +82,18 @@ class Validator:
                 raise
         return self._validate_inline(schema, arguments, timeout)
 
-    def validate_schema(self, schema, arguments, *, profile=Profile.UNSPECIFIED, timeout=None):
-        """Validates ``arguments`` against ``schema`` under ``profile``: the
+    def validate_schema(self, schema, arguments, *, profile=Profile.UNSPECIFIED, resources=None,
+                        format_assertion=False, timeout=None):
+        """Validates ``arguments`` against ``schema`` under ``profile`` (with
+        ``resources`` and ``format_assertion`` as in ``Client.compile``): the
         first time with the schema inline (one call compiles and validates),
-        remembering the handle; later, for the same schema text and profile,
-        by that handle as ``validate`` does.
+        remembering the handle; later, for the same schema text, profile,
+        resources and format assertion, by that handle as ``validate`` does.
 
         A schema that does not compile is answered in-band (``valid`` false,
         its findings in ``errors``) and is not remembered.
         """
-        request = compile_request(schema, profile)
+        request = compile_request(schema, profile, resources, format_assertion)
         with self._lock:
             handle = self._by_schema.get(_key(request))
         if handle is not None:
@@ -118,5 +121,6 @@ class Validator:
 
 
 def _key(request):
-    """A remembered schema's identity: its profile and exact text."""
-    return (request.profile, request.schema_json)
+    """A remembered schema's identity: everything the request compiles with,
+    its profile, exact text, resources and format assertion."""
+    return (request.profile, request.schema_json, tuple(sorted(request.resources.items())), request.format_assertion)
