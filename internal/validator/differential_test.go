@@ -278,6 +278,25 @@ func diffCheckSplit(t *testing.T, s *schema.Schema, instance []byte, whole valid
 		seed, instance, diffFindings(whole.Findings), diffFindings(first.Findings))
 }
 
+// diffCheckFirstFindings checks that the findings StopAtFirst kept (stop)
+// are exactly those a full validation (all) made at the same byte: a
+// stream's verdict must not depend on how much else is checked.
+func diffCheckFirstFindings(t *testing.T, all, stop validator.Result, context string) {
+	t.Helper()
+	if stop.Valid() || all.Truncated || stop.Truncated {
+		return
+	}
+	var first []schema.Finding
+	for _, f := range all.Findings {
+		if f.Offset == stop.Findings[0].Offset {
+			first = append(first, f)
+		}
+	}
+	assert.ElementsMatch(t, fixtures.Stable(first), fixtures.Stable(stop.Findings),
+		"%s\nStopAtFirst's findings are not the full validation's at the same byte\nfull: %s\nstop: %s",
+		context, diffFindings(all.Findings), diffFindings(stop.Findings))
+}
+
 // diffCuts returns random piece lengths (1 to 8 bytes) that add up to n.
 func diffCuts(r *rand.Rand, n int) []int {
 	var cuts []int
@@ -589,6 +608,7 @@ func diffCheckRegression(t *testing.T, s *schema.Schema, oracle *jsonschema.Sche
 		assert.Equal(t, oracleErr == nil, whole.Valid(), "oracle: %v\nours: %s", oracleErr, diffFindings(whole.Findings))
 	}
 	assert.Equal(t, first < 0, whole.Valid(), "ours: %s", diffFindings(whole.Findings))
+	diffCheckFirstFindings(t, whole, validator.Validate(s, instance, validator.Options{StopAtFirst: true}), string(instance))
 	for _, f := range whole.Findings {
 		assert.True(t, utf8.ValidString(f.InstancePath) && utf8.ValidString(f.Message), "finding is not UTF-8: %q", f)
 	}

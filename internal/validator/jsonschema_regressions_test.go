@@ -62,6 +62,20 @@ var jsRegressions = []struct {
 		instance: `{"n":-5}`,
 		first:    6,
 	},
+	{
+		name:     "a bound held back to the number's end still decides before the number's type",
+		found:    "TestJSONSchemaDifferential seed 405458: a full validation's anyOf failed at the type, StopAtFirst's at the bound",
+		schema:   `{"$defs":{"n":{"type":"integer","minimum":0}},"properties":{"b":{"$ref":"#/$defs/n"}},"anyOf":[{"properties":{"b":{"$ref":"#/$defs/n"}}}]}`,
+		instance: `{"b":-1.5}`,
+		first:    6,
+	},
+	{
+		name:     "a maxLength held back to the string's end still decides before the enum",
+		found:    "by hand, beside seed 405458",
+		schema:   `{"$defs":{"n":{"type":"string","maxLength":1,"enum":["a","abc"]}},"properties":{"b":{"$ref":"#/$defs/n"}},"anyOf":[{"properties":{"b":{"$ref":"#/$defs/n"}}}]}`,
+		instance: `{"b":"ab"}`,
+		first:    7,
+	},
 }
 
 func TestJSONSchemaRegressions(t *testing.T) {

@@ -136,6 +136,7 @@ func (v *Validator) endNumber(e *eval, off int64) {
 	d := v.num.Value()
 	f := &v.frames[e.fr]
 	vio := violation{node: n, off: off, got: jsontok.Number, excerpt: f.excerpt, complete: true}
+	v.heldBack(e, true) // earlier bytes first: the first violation decides e
 	if n.Types&schema.TypeNumber == 0 && !d.IsInteger() {
 		vio.keyword = "type"
 		v.violate(e, vio)
@@ -162,7 +163,6 @@ func (v *Validator) endNumber(e *eval, off int64) {
 			v.violate(e, vio)
 		}
 	}
-	v.heldBack(e, true)
 }
 
 // numMatcher prunes number choices digit by digit. A choice is still

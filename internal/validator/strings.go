@@ -130,13 +130,13 @@ func (v *Validator) endString(e *eval, off int64) {
 	f := &v.frames[e.fr]
 	n := e.node
 	vio := violation{node: n, off: off, got: jsontok.String, excerpt: f.excerpt, complete: true}
+	v.heldBack(e, true) // earlier bytes first: the first violation decides e
 	for i, c := range choiceSets(n) {
 		if e.str.choiceOn[i] && e.str.choiceFail[i] < 0 && e.str.choice[i].match(c.set.Strings) < 0 {
 			vio.keyword = c.keyword // a proper prefix of a choice: decided at the closing quote
 			v.violate(e, vio)
 		}
 	}
-	v.heldBack(e, true)
 	if n.MinLength >= 0 && f.length < n.MinLength {
 		vio.keyword = "minLength"
 		v.violate(e, vio)
