@@ -243,9 +243,17 @@ func typeAllows(types schema.Types, kind jsontok.Kind) bool {
 // violate records a violation of e: a finding when e reports, else e's
 // first violation. The first violation decides e.
 func (v *Validator) violate(e *eval, vio violation) {
-	if e.status == pending || vio.off < e.fail.off {
+	first := vio
+	if e.status == pending && !e.dead && v.defers(e) {
+		// A violation held back to quote its value whole came first: it
+		// decides e for its parents (it is reported when the value ends).
+		if held, ok := v.earliestHeldBack(e); ok && held.off < first.off {
+			first = held
+		}
+	}
+	if e.status == pending || first.off < e.fail.off {
 		// Checks of one piece may report out of byte order (see add).
-		e.fail = vio
+		e.fail = first
 	}
 	if e.report {
 		v.reportViolation(e, &vio)

@@ -76,6 +76,20 @@ var jsRegressions = []struct {
 		instance: `{"b":"ab"}`,
 		first:    7,
 	},
+	{
+		name:     "a name held back to its closing quote still decides before a propertyNames failure",
+		found:    "TestJSONSchemaDifferential seed 1003269 of -jsdiff.seed 1000000",
+		schema:   `{"type":"object","$defs":{"i":{"additionalProperties":false,"propertyNames":{"maxLength":1}}},"allOf":[{"$ref":"#/$defs/i"}],"anyOf":[{"$ref":"#/$defs/i"},{"type":"null"}]}`,
+		instance: `{"ab":1}`,
+		first:    2,
+	},
+	{
+		name:     "a maxLength held back decides before an anyOf that fails at the string's end",
+		found:    "by hand, beside seed 1003269 (endString applies held-back violations first)",
+		schema:   `{"$defs":{"s":{"maxLength":1,"anyOf":[{"enum":["abc"]}]}},"properties":{"s":{"$ref":"#/$defs/s"}},"oneOf":[{"properties":{"s":{"$ref":"#/$defs/s"}}},{"type":"null"}]}`,
+		instance: `{"s":"ab"}`,
+		first:    7,
+	},
 }
 
 func TestJSONSchemaRegressions(t *testing.T) {

@@ -159,12 +159,20 @@ func (v *Validator) heldBack(e *eval, complete bool) {
 		return
 	}
 	f := &v.frames[e.fr]
+	eachHeldBack(e, f.kind, func(keyword string, at int64) {
+		v.violate(e, violation{keyword: keyword, node: e.node, off: at, got: f.kind, excerpt: f.excerpt, complete: complete})
+	})
+}
+
+// eachHeldBack calls fn with the keyword and offset of each violation
+// that e holds back in the current string or number (see heldBack).
+func eachHeldBack(e *eval, kind jsontok.Kind, fn func(keyword string, at int64)) {
 	report := func(keyword string, at int64) {
 		if at >= 0 {
-			v.violate(e, violation{keyword: keyword, node: e.node, off: at, got: f.kind, excerpt: f.excerpt, complete: complete})
+			fn(keyword, at)
 		}
 	}
-	switch f.kind {
+	switch kind {
 	case jsontok.String:
 		report("enum", e.str.choiceFail[0])
 		report("const", e.str.choiceFail[1])
@@ -177,4 +185,24 @@ func (v *Validator) heldBack(e *eval, complete bool) {
 			report(b.keyword, b.off)
 		}
 	}
+}
+
+// earliestHeldBack returns the earliest violation that e, a full
+// validation's reporting evaluation still pending, holds back until the
+// current string, number or member name ends; ok is false when there is
+// none.
+func (v *Validator) earliestHeldBack(e *eval) (first violation, ok bool) {
+	f := &v.frames[e.fr]
+	first.off = -1
+	consider := func(keyword string, at int64) {
+		if first.off < 0 || at < first.off {
+			first = violation{keyword: keyword, node: e.node, off: at, got: f.kind, excerpt: f.excerpt}
+		}
+	}
+	eachHeldBack(e, f.kind, consider)
+	if f.kind == jsontok.Object && v.inKey && e.obj.keyFailAt >= 0 {
+		consider("additionalProperties", e.obj.keyFailAt)
+		first.excerpt.set(v.track.key())
+	}
+	return first, first.off >= 0
 }
