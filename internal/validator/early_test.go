@@ -268,12 +268,12 @@ var earlyExceptions = []*earlyException{
 		},
 	},
 	{
-		name: "integerAtNumberEnd",
-		reason: "KNOWN LATE, reported: an exponent can make a number with fractional digits no integer whatever " +
-			"follows (1.5e- or 775.00E-01 have no integral completion), but integer is decided when the number ends",
+		name: "exponentAtNumberEnd",
+		reason: "KNOWN LATE, reported: exponent digits can rule out every enum or const choice (-1e-2 reaches " +
+			"neither -1 nor 0) or an integer (1.5e-, 775.00E-01), but the exponent is compared when the number ends",
 		applies: func(keyword string, _ map[string]any, value []byte, first, at int) bool {
 			exp := bytes.IndexAny(value, "eE")
-			return keyword == "type" && at >= len(value) && exp >= 0 && first > exp
+			return (keyword == "type" || keyword == "enum" || keyword == "const") && at >= len(value) && exp >= 0 && first > exp
 		},
 	},
 }
