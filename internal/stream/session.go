@@ -148,8 +148,8 @@ type Session struct {
 	budget int
 	// last is the call lookup found last, as lastID: a stream's deltas
 	// mostly continue one call.
-	last   *call
-	lastID string
+	last    *call
+	lastID  string
 	adapter providerAdapters
 	// output is the binding of message outputs, nil when none is bound.
 	output     *Binding
