@@ -2,7 +2,6 @@ package format_test
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/internal/fixtures"
 	"github.com/toolgate/toolgate/internal/format"
 )
 
@@ -38,18 +38,6 @@ var suiteExpectedFailures = map[string]string{}
 // defines.
 var suiteUnknownFormats = map[string]bool{"unknown": true}
 
-type suiteGroup struct {
-	Description string `json:"description"`
-	Schema      struct {
-		Format string `json:"format"`
-	} `json:"schema"`
-	Tests []struct {
-		Description string          `json:"description"`
-		Data        json.RawMessage `json:"data"`
-		Valid       bool            `json:"valid"`
-	} `json:"tests"`
-}
-
 func TestSuite(t *testing.T) {
 	t.Parallel()
 	var assertions format.Assertions
@@ -60,13 +48,11 @@ func TestSuite(t *testing.T) {
 		require.NoError(t, err)
 		require.NotEmpty(t, files, "no suite files for %s", dir)
 		for _, path := range files {
-			data, err := os.ReadFile(path)
-			require.NoError(t, err)
-			var groups []suiteGroup
-			require.NoError(t, json.Unmarshal(data, &groups), path)
 			file := filepath.Base(path)
-			for _, group := range groups {
-				name := group.Schema.Format
+			for _, group := range fixtures.ReadSuite(t, path) {
+				var schema struct{ Format string }
+				require.NoError(t, json.Unmarshal(group.Schema, &schema), path)
+				name := schema.Format
 				check, ok := assertions.Lookup(dialect, name)
 				if suiteUnknownFormats[name] {
 					assert.False(t, ok, "%s: Lookup(%s, %q) found a checker for a format no dialect defines", path, dialect, name)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -50,16 +49,6 @@ var confExpectedFailures = map[string]string{}
 // Empty: no suite schema breaks JSON Schema itself.
 var confValidationGroups = map[string]string{}
 
-type confGroup struct {
-	Description string          `json:"description"`
-	Schema      json.RawMessage `json:"schema"`
-	Tests       []struct {
-		Description string          `json:"description"`
-		Data        json.RawMessage `json:"data"`
-		Valid       bool            `json:"valid"`
-	} `json:"tests"`
-}
-
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	dir := fixtures.Testdata(t, filepath.Join("json-schema-test-suite", "draft2020-12"))
@@ -72,8 +61,7 @@ func TestConformance(t *testing.T) {
 	seenFailures := map[string]bool{}
 	for _, path := range files {
 		file := filepath.Base(path)
-		var groups []confGroup
-		require.NoError(t, json.Unmarshal(confRead(t, path), &groups), file)
+		groups := fixtures.ReadSuite(t, path)
 		t.Run(file, func(t *testing.T) {
 			for _, g := range groups {
 				t.Run(g.Description, func(t *testing.T) {
@@ -164,10 +152,4 @@ func confCheckSplits(t *testing.T, s *schema.Schema, instance []byte, whole vali
 		v.Write(instance[cut:])
 		assert.Equal(t, whole.Findings, v.Close().Findings, "split at byte %d", cut)
 	}
-}
-
-func confRead(t *testing.T, path string) []byte {
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	return b
 }

@@ -1,7 +1,6 @@
 package validator_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -125,25 +124,12 @@ func suiteRemotes(t *testing.T, dir string) map[string][]byte {
 	return out
 }
 
-type suiteGroup struct {
-	Description string          `json:"description"`
-	Schema      json.RawMessage `json:"schema"`
-	Tests       []struct {
-		Description string          `json:"description"`
-		Data        json.RawMessage `json:"data"`
-		Valid       bool            `json:"valid"`
-	} `json:"tests"`
-}
-
 // runSuiteFiles runs every group of files and returns the failures, one
 // line each ("file/group/test: what went wrong").
 func runSuiteFiles(t *testing.T, files []string, dialect schema.Dialect, resources map[string][]byte, formats bool) []string {
 	var failures []string
 	for _, path := range files {
-		text, err := os.ReadFile(path)
-		require.NoError(t, err)
-		var groups []suiteGroup
-		require.NoError(t, json.Unmarshal(text, &groups), path)
+		groups := fixtures.ReadSuite(t, path)
 		file := filepath.Base(path)
 		for _, g := range groups {
 			res := schema.CompileWith(schema.JSONSchema, g.Schema, schema.Options{
