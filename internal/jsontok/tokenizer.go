@@ -71,6 +71,9 @@ type Handler interface {
 	Text(p []byte, off int64, raw bool)
 	// EndKey is called at the closing quote of a member name.
 	EndKey(off int64)
+	// Separator is called at the ',' after a member or an element: one
+	// more is promised.
+	Separator(off int64)
 	// End is called when the current value is complete: at the closing quote,
 	// bracket or last literal byte, or, for a number, at the first byte after
 	// it (or the end of the document), which is then off.
@@ -347,10 +350,12 @@ func (t *Tokenizer) structural(c byte, off int64) error {
 func (t *Tokenizer) afterValueByte(c byte, off int64) error {
 	isObject := t.stack[len(t.stack)-1]
 	switch {
-	case c == ',' && isObject:
-		t.state = stKey
 	case c == ',':
 		t.state = stValue
+		if isObject {
+			t.state = stKey
+		}
+		t.h.Separator(off)
 	case c == '}' && isObject, c == ']' && !isObject:
 		return t.closeContainer(isObject, off)
 	case isObject:

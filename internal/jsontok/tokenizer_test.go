@@ -48,6 +48,7 @@ func (r *recorder) add(format string, args ...any) {
 func (r *recorder) Begin(kind jsontok.Kind, off int64) { r.add("begin %s @%d", kind, off) }
 func (r *recorder) BeginKey(off int64)                 { r.add("key @%d", off) }
 func (r *recorder) EndKey(off int64)                   { r.add("endkey @%d", off) }
+func (r *recorder) Separator(int64)                    {} // TestSeparators checks them
 func (r *recorder) End(kind jsontok.Kind, off int64)   { r.add("end %s @%d", kind, off) }
 
 func (r *recorder) Text(p []byte, off int64, raw bool) {
@@ -534,6 +535,7 @@ func (c *counter) Begin(jsontok.Kind, int64) { c.begins++ }
 func (c *counter) BeginKey(int64)            {}
 func (c *counter) Text([]byte, int64, bool)  {}
 func (c *counter) EndKey(int64)              {}
+func (c *counter) Separator(int64)           {}
 func (c *counter) End(jsontok.Kind, int64)   { c.ends++ }
 func feedChunks(tok *jsontok.Tokenizer, doc []byte, size int) error {
 	for len(doc) > 0 {
@@ -832,6 +834,7 @@ func (b *treeBuilder) Begin(kind jsontok.Kind, _ int64) {
 func (b *treeBuilder) BeginKey(int64)                 { b.text = b.text[:0] }
 func (b *treeBuilder) Text(p []byte, _ int64, _ bool) { b.text = append(b.text, p...) }
 func (b *treeBuilder) EndKey(int64)                   { b.frames[len(b.frames)-1].key = string(b.text) }
+func (b *treeBuilder) Separator(int64)                {}
 
 func (b *treeBuilder) End(kind jsontok.Kind, _ int64) {
 	var v any
@@ -997,4 +1000,29 @@ func mutate(r *rand.Rand, doc []byte) []byte {
 	}
 	i := r.IntN(len(doc) + 1)
 	return append(doc[:i], append([]byte{interesting[r.IntN(len(interesting))]}, doc[i:]...)...)
+}
+
+// separators records the offsets of Separator events.
+type separators struct {
+	counter
+	at []int64
+}
+
+func (s *separators) Separator(off int64) { s.at = append(s.at, off) }
+
+// TestSeparators checks that every ',' between members or elements, and
+// nothing else, is reported at its offset, however the document is split.
+func TestSeparators(t *testing.T) {
+	t.Parallel()
+	doc := []byte(`{"a,":[1 ,"," , {}], "b":{"c":[]} ,"d":null}`)
+	var want []int64
+	for _, off := range []int{9, 14, 19, 34} {
+		require.Equal(t, byte(','), doc[off])
+		want = append(want, int64(off))
+	}
+	for _, size := range []int{len(doc), 7, 1} {
+		s := &separators{}
+		require.NoError(t, feedChunks(jsontok.New(s, 0), doc, size))
+		assert.Equal(t, want, s.at, "pieces of %d bytes", size)
+	}
 }

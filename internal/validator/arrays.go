@@ -40,8 +40,8 @@ func (v *Validator) elementEntries(fr int32, off int64, entries []entry) []entry
 		}
 		v.steps++
 		n := e.node
-		if n.MaxItems >= 0 && i == n.MaxItems {
-			v.violate(e, violation{keyword: "maxItems", node: n, off: off})
+		if i == 0 {
+			v.moreElements(e, 0, off) // no ',' came before it
 		}
 		covered := true
 		switch {
@@ -62,6 +62,15 @@ func (v *Validator) elementEntries(fr int32, off int64, entries []entry) []entry
 		e.arr.containsMatch, e.arr.unevalFailed = false, false
 	}
 	return entries
+}
+
+// moreElements handles the promise of element i, at the ',' before it or
+// the first byte of the first one: an array at its maxItems is refused
+// there.
+func (v *Validator) moreElements(e *eval, i, off int64) {
+	if n := e.node; n.MaxItems >= 0 && i == n.MaxItems {
+		v.violate(e, violation{keyword: "maxItems", node: n, off: off})
+	}
 }
 
 // onContains counts an element that matched contains, rejecting the array

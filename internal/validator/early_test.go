@@ -238,23 +238,16 @@ type earlyException struct {
 var earlyExceptions = []*earlyException{
 	{
 		name: "memberSeparator",
-		reason: "a ',' or a name's opening quote that can only lead to a member or element the keyword refuses is the " +
-			"first impossible byte, but the tokenizer reports no event at ',' and names are matched from their first " +
-			"character, so the keyword decides at the next token (see the subset's regression of {\"abcdef\":1})",
+		reason: "a ',' after which only a repeated name could be valid is the first impossible byte (DESIGN §6 " +
+			"refuses a repeat at the name's end), but names are matched from their first character, and an escaped " +
+			"one arrives at the escape's last byte",
 		applies: func(keyword string, _ map[string]any, value []byte, first, at int) bool {
-			late := value[first:at]
-			rest, _ := bytes.CutPrefix(late, []byte(","))
-			rest = bytes.TrimLeft(rest, " \t\r\n")
-			if keyword == "maxItems" {
-				return len(rest) == 0 && len(late) > 0
-			}
-			if keyword != "maxProperties" && keyword != "additionalProperties" && keyword != "propertyNames" || len(late) == 0 {
+			if keyword != "additionalProperties" || value[first] != ',' {
 				return false
 			}
+			rest := bytes.TrimLeft(value[first+1:at], " \t\r\n")
 			name, quoted := bytes.CutPrefix(rest, []byte(`"`))
-			// The name's first character decides; escaped, it arrives at the
-			// escape's last byte.
-			return len(rest) == 0 || quoted && (len(name) == 0 || escapeStart(value, at) == at-len(name))
+			return quoted && escapeStart(value, at) == at-len(name)
 		},
 	},
 	{

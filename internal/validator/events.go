@@ -117,6 +117,30 @@ func (h *events) BeginKey(off int64) {
 	v.keyFrame = len(names) > 0
 }
 
+// Separator implements jsontok.Handler: a ',' promises one more member or
+// element, which a container at its maxProperties or maxItems refuses.
+func (h *events) Separator(off int64) {
+	v := (*Validator)(h)
+	if v.stopped(off) {
+		return
+	}
+	if len(v.early) > 0 {
+		v.applyQueued()
+	}
+	f := &v.frames[v.top()]
+	for _, e := range f.evals {
+		if !e.listening() {
+			continue
+		}
+		v.steps++
+		if f.kind == jsontok.Object {
+			v.moreMembers(e, off)
+		} else {
+			v.moreElements(e, f.index, off)
+		}
+	}
+}
+
 // Text implements jsontok.Handler.
 func (h *events) Text(p []byte, off int64, raw bool) {
 	v := (*Validator)(h)

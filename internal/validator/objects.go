@@ -58,12 +58,21 @@ func (v *Validator) startObject(e *eval) {
 // pattern covers.
 func closed(n *schema.Node) bool { return n.Additional != nil && n.Additional.Never }
 
+// moreMembers handles the promise of one more member, at the ',' after a
+// member or the opening quote of the first one: an object at its
+// maxProperties is refused there.
+func (v *Validator) moreMembers(e *eval, off int64) {
+	if n := e.node; n.MaxProperties >= 0 && e.obj.count == n.MaxProperties {
+		v.violate(e, violation{keyword: "maxProperties", node: n, off: off})
+	}
+}
+
 // beginMember handles the opening quote of a member name: the member
 // count, and the propertyNames evaluation of the name, appended to names.
 func (v *Validator) beginMember(e *eval, off int64, names []entry) []entry {
 	n := e.node
-	if n.MaxProperties >= 0 && e.obj.count == n.MaxProperties {
-		v.violate(e, violation{keyword: "maxProperties", node: n, off: off})
+	if e.obj.count == 0 {
+		v.moreMembers(e, off) // no ',' came before it
 	}
 	e.obj.count++
 	e.obj.keys.reset(len(n.KeyNames))
@@ -72,6 +81,14 @@ func (v *Validator) beginMember(e *eval, off int64, names []entry) []entry {
 		e.obj.keySet.Reset(pp.Set)
 	}
 	e.obj.keyFailAt = -1
+	if closed(n) && n.PatternProperties == nil && len(allowedNames(n)) == 0 {
+		// No name at all is allowed: the opening quote is the first
+		// impossible byte.
+		e.obj.keyFailAt = off
+		if !v.defers(e) {
+			v.violate(e, violation{keyword: "additionalProperties", node: n, off: off})
+		}
+	}
 	if n.PropertyNames != nil {
 		names = append(names, entry{node: n.PropertyNames, parent: e, rel: relPropertyNames})
 	}
@@ -111,6 +128,16 @@ func (v *Validator) memberNameText(e *eval, p []byte, off int64, raw bool) {
 		vio.excerpt.set(key[:len(key)-len(p)+upTo(i, p, raw)])
 		v.queue(e, vio)
 	}
+}
+
+// allowedNames returns the names a closed object n allows: its declared
+// ones, which the names only required or the dependent keywords mention
+// are not.
+func allowedNames(n *schema.Node) []string {
+	if n.DeclaredNames != nil {
+		return n.DeclaredNames
+	}
+	return n.KeyNames
 }
 
 // violateKey reports a member name that a closed object does not allow.

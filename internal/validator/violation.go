@@ -169,9 +169,9 @@ func (v *violation) describeAt(depth int) string {
 	case "dependentSchemas":
 		return fmt.Sprintf("has the property %q, so it must match the schema for it, but %s", v.name, v.reasonText(depth))
 	case "additionalProperties":
-		allowed := n.KeyNames
-		if n.DeclaredNames != nil {
-			allowed = n.DeclaredNames
+		allowed := allowedNames(n)
+		if len(allowed) == 0 && n.PatternProperties == nil && !v.complete && v.excerpt.whole() == "" {
+			return "allows no properties" // refused at the opening quote of the first
 		}
 		if len(allowed) > 0 && n.PatternProperties == nil {
 			return fmt.Sprintf("does not allow the property %s; allowed properties are %s", v.excerpt.quoted(v.complete), quoteList(allowed))
