@@ -228,20 +228,23 @@ func (b *builder) pointer(depth int) string {
 
 // EscapePointerToken escapes one RFC 6901 reference token.
 func EscapePointerToken(s string) string {
-	if !strings.ContainsAny(s, "~/") {
+	if strings.IndexByte(s, '~') < 0 && strings.IndexByte(s, '/') < 0 { // cheaper than ContainsAny on short names
 		return s
 	}
-	var sb strings.Builder
-	sb.Grow(len(s) + 8)
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
+	return string(AppendPointerToken(make([]byte, 0, len(s)+8), []byte(s)))
+}
+
+// AppendPointerToken appends the RFC 6901 reference token of name to dst.
+func AppendPointerToken(dst, name []byte) []byte {
+	for _, c := range name {
+		switch c {
 		case '~':
-			sb.WriteString("~0")
+			dst = append(dst, '~', '0')
 		case '/':
-			sb.WriteString("~1")
+			dst = append(dst, '~', '1')
 		default:
-			sb.WriteByte(c)
+			dst = append(dst, c)
 		}
 	}
-	return sb.String()
+	return dst
 }

@@ -121,22 +121,34 @@ func (h *events) BeginKey(off int64) {
 // element, which a container at its maxProperties or maxItems refuses.
 func (h *events) Separator(off int64) {
 	v := (*Validator)(h)
+	f := &v.frames[v.top()]
+	for i, e := range f.evals {
+		if f.kind == jsontok.Object && e.node.MaxProperties < 0 || f.kind == jsontok.Array && e.node.MaxItems < 0 {
+			continue // the common case: no count to check, so nothing else to do
+		}
+		v.countedSeparator(f.evals[i:], f.kind == jsontok.Object, f.index, off)
+		return
+	}
+}
+
+// countedSeparator checks the evaluations of a container, from the first
+// that bounds its count, at a ','.
+func (v *Validator) countedSeparator(evals []*eval, object bool, index, off int64) {
 	if v.stopped(off) {
 		return
 	}
 	if len(v.early) > 0 {
 		v.applyQueued()
 	}
-	f := &v.frames[v.top()]
-	for _, e := range f.evals {
+	for _, e := range evals {
 		if !e.listening() {
 			continue
 		}
 		v.steps++
-		if f.kind == jsontok.Object {
+		if object {
 			v.moreMembers(e, off)
 		} else {
-			v.moreElements(e, f.index, off)
+			v.moreElements(e, index, off)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package validator
 import (
 	"hash/maphash"
 	"strconv"
-	"strings"
 
 	"github.com/toolgate/toolgate/internal/jsondoc"
 )
@@ -110,22 +109,23 @@ func (t *tracker) bigAdd(serial, h uint64) bool {
 // current path: len(levels) for the member being read, one less for the
 // innermost container itself.
 func (t *tracker) path(depth int) string {
-	var sb strings.Builder
+	var buf [128]byte
+	p := buf[:0]
 	for i := range depth {
 		l := t.levels[i]
 		if l.object && !l.hasKey || !l.object && l.index < 0 {
 			break // between members: the path ends at the container
 		}
-		sb.WriteByte('/')
+		p = append(p, '/')
 		if !l.object {
-			sb.WriteString(strconv.FormatInt(l.index, 10))
+			p = strconv.AppendInt(p, l.index, 10)
 			continue
 		}
 		end := len(t.keys)
 		if i+1 < len(t.levels) {
 			end = t.levels[i+1].keyStart
 		}
-		sb.WriteString(jsondoc.EscapePointerToken(string(t.keys[l.keyStart:end])))
+		p = jsondoc.AppendPointerToken(p, t.keys[l.keyStart:end])
 	}
-	return sb.String()
+	return string(p)
 }
