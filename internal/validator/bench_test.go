@@ -97,6 +97,29 @@ func TestValidInputDoesNotAllocate(t *testing.T) {
 	assert.Zero(t, allocs, "pooled Validate")
 }
 
+// TestSyntaxErrorAllocatesTwice checks what a syntax error costs a reused
+// Validator: the tokenizer's error and one string that holds both the
+// finding's path and its message, and nothing else.
+func TestSyntaxErrorAllocatesTwice(t *testing.T) {
+	s := httpRequestSchema(t)
+	doc := []byte(`{"url": "https://example.com/a` + "\n" + `b"}`)
+	v := validator.New(s, validator.Options{})
+	var got schema.Finding
+	allocs := testing.AllocsPerRun(200, func() {
+		v.Reset()
+		v.Write(doc)
+		res := v.Close()
+		if len(res.Findings) != 1 {
+			t.Fatalf("findings: %+v", res.Findings)
+		}
+		got = res.Findings[0]
+	})
+	assert.Equal(t, 2.0, allocs)
+	assert.Equal(t, "/url", got.InstancePath)
+	assert.Equal(t, "json", got.Keyword)
+	assert.Equal(t, "The arguments are not valid JSON: invalid control character 0x0A in string at byte 30.", got.Message)
+}
+
 // BenchmarkValidate validates tool calls beside encoding/json.Valid on the
 // same bytes: compare the two sub-benchmarks' ns/op (or MB/s) of one run.
 func BenchmarkValidate(b *testing.B) {

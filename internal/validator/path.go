@@ -110,7 +110,11 @@ func (t *tracker) bigAdd(serial, h uint64) bool {
 // innermost container itself.
 func (t *tracker) path(depth int) string {
 	var buf [128]byte
-	p := buf[:0]
+	return string(t.appendPath(buf[:0], depth))
+}
+
+// appendPath appends path(depth) to p.
+func (t *tracker) appendPath(p []byte, depth int) []byte {
 	for i := range depth {
 		l := t.levels[i]
 		if l.object && !l.hasKey || !l.object && l.index < 0 {
@@ -127,5 +131,5 @@ func (t *tracker) path(depth int) string {
 		}
 		p = jsondoc.AppendPointerToken(p, t.keys[l.keyStart:end])
 	}
-	return string(p)
+	return p
 }

@@ -186,16 +186,21 @@ func (v *Validator) syntax(err error) {
 		off = se.Offset
 	}
 	v.add(off, func() schema.Finding {
-		var buf [192]byte
-		msg := append(buf[:0], "The arguments are not valid JSON: "...)
+		// The path and the message are written into one buffer and
+		// become one string, cut in two: one allocation for both.
+		var buf [320]byte
+		text := v.track.appendPath(buf[:0], len(v.track.levels))
+		pathEnd := len(text)
+		text = append(text, "The arguments are not valid JSON: "...)
 		if ok {
-			msg = se.AppendMsg(msg)
+			text = se.AppendMsg(text)
 		} else { // the tokenizer makes no other error; keep its text all the same
-			msg = append(msg, err.Error()...)
+			text = append(text, err.Error()...)
 		}
-		msg = append(strconv.AppendInt(append(msg, " at byte "...), off, 10), '.')
-		return schema.Finding{Code: schema.CodeValidation, Keyword: "json", InstancePath: v.track.path(len(v.track.levels)),
-			Message: string(msg), Offset: off}
+		text = append(strconv.AppendInt(append(text, " at byte "...), off, 10), '.')
+		both := string(text)
+		return schema.Finding{Code: schema.CodeValidation, Keyword: "json", InstancePath: both[:pathEnd],
+			Message: both[pathEnd:], Offset: off}
 	})
 }
 
