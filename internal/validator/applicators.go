@@ -57,26 +57,38 @@ func (v *Validator) onApplicator(e, k *eval, rel relation, arg int32) {
 		if k.status == passed {
 			e.anyPassed = true
 		} else if e.anyFailed++; int(e.anyFailed) == len(n.AnyOf) {
-			v.violate(e, v.branchViolation(e, "anyOf", off))
+			v.violateByKids(e, v.branchViolation(e, "anyOf", off))
 		}
 	case relOneOf:
 		if k.status == passed {
 			e.onePassed += int32(len(n.OneOf[arg].Positions))
 			if e.onePassed >= 2 && e.onePassed-int32(len(n.OneOf[arg].Positions)) < 2 {
-				v.violate(e, v.branchViolation(e, "oneOf", off))
+				v.violateByKids(e, v.branchViolation(e, "oneOf", off))
 			}
 		} else if e.oneFailed++; int(e.oneFailed) == len(n.OneOf) {
-			v.violate(e, v.branchViolation(e, "oneOf", off))
+			v.violateByKids(e, v.branchViolation(e, "oneOf", off))
 		}
 	case relNot:
 		if k.status == passed {
-			v.violate(e, violation{keyword: "not", node: n, off: off})
+			v.violateByKids(e, violation{keyword: "not", node: n, off: off})
 		}
 	case relIf, relThen, relElse:
-		v.checkConditional(e, off)
+		v.checkConditional(e)
 	case relDependent:
 		v.checkDependent(e, int(arg), off)
 	}
+}
+
+// violateByKids records a violation of e that its kids decided (anyOf,
+// oneOf, not, then, else, dependentSchemas), postponing it to the end of
+// the current string or number when e reports there (see postpones).
+func (v *Validator) violateByKids(e *eval, vio violation) {
+	if v.postpones(e) {
+		e.postponed++
+		v.postponed = append(v.postponed, heldViolation{e: e, vio: vio, postponed: true})
+		return
+	}
+	v.violate(e, vio)
 }
 
 // decidedAt is the offset at which a kid's verdict was made: its first
@@ -100,13 +112,18 @@ func kidStatus(e *eval, rel relation, arg int32) (*eval, status) {
 }
 
 // checkConditional applies if/then/else once the if kid and the branch it
-// selects are decided.
-func (v *Validator) checkConditional(e *eval, off int64) {
-	_, cond := kidStatus(e, relIf, 0)
+// selects are decided. The violation is decided by the later of the two:
+// the branch may fail before the if does (an else branch's enum at a
+// string's first byte, the if's pattern at its third), and a full
+// validation may learn the two in either order (one of them held back to
+// quote its value whole), so the offset is taken from both kids, never
+// from whichever was delivered last.
+func (v *Validator) checkConditional(e *eval) {
+	cond, condSt := kidStatus(e, relIf, 0)
 	var branch *eval
 	var st status
 	keyword := "then"
-	switch cond {
+	switch condSt {
 	case passed:
 		branch, st = kidStatus(e, relThen, 0)
 	case failed:
@@ -117,20 +134,25 @@ func (v *Validator) checkConditional(e *eval, off int64) {
 	}
 	if branch != nil && st == failed && !e.conditionReported {
 		e.conditionReported = true
-		v.violate(e, violation{keyword: keyword, node: e.node, off: off, reason: v.reason(e, branch, off)})
+		off := max(v.decidedAt(cond), v.decidedAt(branch))
+		v.violateByKids(e, violation{keyword: keyword, node: e.node, off: off, reason: v.reason(e, branch, off)})
 	}
 }
 
 // checkDependent applies dependentSchemas entry i once its kid is decided
-// and the member it depends on is known to be present.
+// and the member it depends on is known to be present. Like a conditional
+// it is decided by the later of the two: the kid may fail inside the very
+// name that makes it apply (a closed object refusing "id" at its "i"),
+// and be learnt only after that name's closing quote.
 func (v *Validator) checkDependent(e *eval, i int, off int64) {
 	d := e.node.DependentSchemas[i]
 	k, st := kidStatus(e, relDependent, int32(i))
 	if st != failed || !e.obj.hasSeen(d.Key) || e.obj.dependentReported(i) {
 		return
 	}
+	off = max(off, e.obj.presentAt[i])
 	e.obj.markDependentReported(i)
-	v.violate(e, violation{keyword: "dependentSchemas", node: e.node, off: off, name: e.node.Keys[d.Key].Name, reason: v.reason(e, k, off)})
+	v.violateByKids(e, violation{keyword: "dependentSchemas", node: e.node, off: off, name: e.node.Keys[d.Key].Name, reason: v.reason(e, k, off)})
 }
 
 // branchViolation is a failed anyOf or oneOf of e, decided by the last

@@ -71,11 +71,14 @@ type eval struct {
 	// keywords that need every kid's verdict have been checked.
 	ownDone, settled bool
 	endOff           int64
-	// pendingKids counts in-place kid subscriptions not yet decided.
-	pendingKids int32
-	fail        violation // the first violation (pass/fail evaluations)
-	subs        []sub
-	kids        []kid
+	// pendingKids counts in-place kid subscriptions not yet decided, and
+	// postponed the violations its kids decided that wait for the end of
+	// the current string or number (see postpones): either keeps e from
+	// settling as passed.
+	pendingKids, postponed int32
+	fail                   violation // the first violation (pass/fail evaluations)
+	subs                   []sub
+	kids                   []kid
 
 	anyFailed, oneFailed int32 // branches decided failed
 	anyPassed            bool
@@ -108,7 +111,7 @@ func (v *Validator) newEval(node *schema.Node, fr int32, report bool) *eval {
 	}
 	// Field by field: the kind states are reset by start, for the kind met.
 	e.node, e.fr, e.report, e.capture = node, fr, report, -1
-	e.status, e.dead, e.ownDone, e.settled, e.endOff, e.pendingKids = pending, false, false, false, 0, 0
+	e.status, e.dead, e.ownDone, e.settled, e.endOff, e.pendingKids, e.postponed = pending, false, false, false, 0, 0, 0
 	e.subs, e.kids = e.subs[:0], e.kids[:0]
 	e.anyFailed, e.oneFailed, e.anyPassed, e.onePassed, e.conditionReported = 0, 0, false, 0, false
 	return e
@@ -376,7 +379,7 @@ func (v *Validator) reason(e, k *eval, off int64) *violation {
 // A reporting evaluation is settled even after it failed, so that a full
 // validation reports these violations too.
 func (v *Validator) settle(e *eval) {
-	if e.settled || !e.ownDone || e.pendingKids > 0 || e.status != pending && !e.report {
+	if e.settled || !e.ownDone || e.pendingKids > 0 || e.postponed > 0 || e.status != pending && !e.report {
 		return
 	}
 	e.settled = true

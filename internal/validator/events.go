@@ -254,6 +254,9 @@ func (h *events) End(kind jsontok.Kind, off int64) {
 func (v *Validator) endValue(kind jsontok.Kind, off int64) {
 	fr := v.top()
 	f := &v.frames[fr]
+	if kind == jsontok.String || kind == jsontok.Number {
+		v.applyHeldBack(fr, true) // earlier bytes first: the first violation decides
+	}
 	for i := 0; i < len(f.evals); i++ { // evals may not grow here; f.evals is stable
 		e := f.evals[i]
 		if e.dead || e.ownDone {

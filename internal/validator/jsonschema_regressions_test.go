@@ -1,6 +1,7 @@
 package validator_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -90,6 +91,41 @@ var jsRegressions = []struct {
 		instance: `{"s":"ab"}`,
 		first:    7,
 	},
+	{
+		name:     "a failed else is decided by the later of the if and the else, not by whichever was learnt last",
+		found:    "TestJSONSchemaDifferential seed 77004670 of -jsdiff.seed 77000000: the else was reported at its enum's byte, before the if had failed",
+		schema:   `{"properties":{"a":{"$ref":"#/$defs/node","if":{"pattern":"^[a-z]+$"},"else":{"$ref":"#/$defs/node"}}},"$defs":{"node":{"enum":["é",""]}}}`,
+		instance: `{"a":"ab1"}`,
+		first:    6, // the $ref's enum; the else fails only once the if does, at the "1"
+	},
+	{
+		name:     "a failed dependentSchemas is decided at its name's closing quote, even when its kid failed inside the name",
+		found:    "TestJSONSchemaDifferential seed 91003941 of -jsdiff.seed 91000000: dependentSchemas reported at the name's first byte",
+		schema:   `{"$ref":"#/$defs/t","dependentSchemas":{"id":{"$ref":"#/$defs/t"}},"$defs":{"t":{"additionalProperties":false,"properties":{"x":true}}}}`,
+		instance: `{"id":1}`,
+		first:    2, // the closed object refuses the "i"; the dependentSchemas fails only at the closing quote
+	},
+	{
+		name:     "a then decided inside a string waits for the string's end, behind an earlier pattern held back to quote it whole",
+		found:    "TestJSONSchemaDifferential seed 93009539 of -jsdiff.seed 93000000: the else took the then's byte, not the pattern's",
+		schema:   `{"properties":{"s":{"$ref":"#/$defs/x","if":{"type":"number"},"else":{"$ref":"#/$defs/x"}}},"$defs":{"x":{"allOf":[{"if":{"maxLength":9},"then":{"maxLength":3}},{"pattern":"^[^,]{2}$"}]}}}`,
+		instance: `{"s":"barx"}`,
+		first:    8, // the "r": the pattern allows two characters; the then fails only at the "x"
+	},
+	{
+		name:     "an evaluation whose kids' violation waits for the string's end does not pass before it",
+		found:    "TestJSONSchemaDifferential seed 93012576 of -jsdiff.seed 93000000, against the first fix of seed 93009539",
+		schema:   `{"properties":{"a":{"$ref":"#/$defs/x","oneOf":[{"$ref":"#/$defs/x"},{"const":"z"},{"type":"string"}]}},"$defs":{"x":{"if":{"type":"object"},"else":{"type":"integer"}}}}`,
+		instance: `{"a":"z"}`,
+		first:    5,
+	},
+	{
+		name:     "a failed then is decided once the if has passed, at the value's end",
+		found:    "by hand, beside seed 77004670",
+		schema:   `{"properties":{"a":{"allOf":[{"$ref":"#/$defs/node"}],"if":{"type":"string"},"then":{"$ref":"#/$defs/node"}}},"$defs":{"node":{"enum":["é",""]}}}`,
+		instance: `{"a":"ab"}`,
+		first:    6,
+	},
 }
 
 func TestJSONSchemaRegressions(t *testing.T) {
@@ -103,6 +139,43 @@ func TestJSONSchemaRegressions(t *testing.T) {
 			require.NoError(t, err)
 			diffCheckRegression(t, compiled.Schema, oracle, jsDiffExceptionFor, []byte(c.instance), c.first)
 		})
+	}
+}
+
+// TestTwoPartKeywordsAreDecidedByTheLaterPart checks the offset of a
+// failed then, else or dependentSchemas against the bytes that decide it:
+// the subschema's own failure and the if's verdict or the member name's
+// closing quote, whichever comes later.
+func TestTwoPartKeywordsAreDecidedByTheLaterPart(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		schema, instance, keyword string
+		at                        int64
+	}{
+		// The else's enum fails at the string's first byte (6), the if's
+		// pattern at the "1".
+		{`{"properties":{"a":{"if":{"pattern":"^[a-z]+$"},"else":{"enum":["é"]}}}}`, `{"a":"ab1"}`, "else", 8},
+		// The same with the else's evaluation shared with a's own $ref,
+		// which a full validation learns only at the string's end.
+		{`{"properties":{"a":{"$ref":"#/$defs/e","if":{"pattern":"^[a-z]+$"},"else":{"$ref":"#/$defs/e"}}},"$defs":{"e":{"enum":["é"]}}}`, `{"a":"ab1"}`, "else", 8},
+		// The if fails at the first byte, the else at the second.
+		{`{"properties":{"a":{"if":{"pattern":"^[a-z]"},"else":{"enum":["1"]}}}}`, `{"a":"12"}`, "else", 7},
+		// The then's enum fails at the first byte; the if passes only at
+		// the string's end.
+		{`{"properties":{"a":{"if":{"maxLength":3},"then":{"enum":["é"]}}}}`, `{"a":"ab"}`, "then", 8},
+		{`{"properties":{"a":{"$ref":"#/$defs/e","if":{"maxLength":3},"then":{"$ref":"#/$defs/e"}}},"$defs":{"e":{"enum":["é"]}}}`, `{"a":"ab"}`, "then", 8},
+		// The closed object refuses "id" at its "i"; the name is "id" only
+		// at its closing quote.
+		{`{"$ref":"#/$defs/t","dependentSchemas":{"id":{"$ref":"#/$defs/t"}},"$defs":{"t":{"additionalProperties":false,"properties":{"x":true}}}}`, `{"id":1}`, "dependentSchemas", 4},
+		// The member comes first, the failure later.
+		{`{"dependentSchemas":{"id":{"properties":{"x":{"enum":[1]}}}}}`, `{"id":1,"x":2}`, "dependentSchemas", 12},
+	} {
+		compiled := schema.CompileWith(schema.JSONSchema, []byte(tc.schema), schema.Options{})
+		require.Empty(t, compiled.Errors)
+		res := validator.Validate(compiled.Schema, []byte(tc.instance), validator.Options{})
+		i := slices.IndexFunc(res.Findings, func(f schema.Finding) bool { return f.Keyword == tc.keyword })
+		require.GreaterOrEqual(t, i, 0, "%s on %s: %s", tc.schema, tc.instance, diffFindings(res.Findings))
+		assert.Equal(t, tc.at, res.Findings[i].Offset, "%s on %s", tc.schema, tc.instance)
 	}
 }
 

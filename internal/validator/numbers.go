@@ -136,7 +136,6 @@ func (v *Validator) endNumber(e *eval, off int64) {
 	d := v.num.Value()
 	f := &v.frames[e.fr]
 	vio := violation{node: n, off: off, got: jsontok.Number, excerpt: f.excerpt, complete: true}
-	v.heldBack(e, true) // earlier bytes first: the first violation decides e
 	if n.Types&schema.TypeNumber == 0 && !d.IsInteger() {
 		vio.keyword = "type"
 		v.violate(e, vio)

@@ -23,18 +23,30 @@ type objState struct {
 	count     int64              // members so far
 	covers    bool               // some keyword of the node evaluates the current member
 	dependent []uint64           // dependentSchemas entries already reported, as bits
+	presentAt []int64            // per dependentSchemas entry, the closing quote of its member's name, or -1 (see markPresent)
 	uneval    []unevalRecord
 }
 
 // reset clears the state, keeping its buffers.
 func (o *objState) reset() {
-	*o = objState{seen: o.seen[:0], dependent: o.dependent[:0], uneval: o.uneval[:0], keyFailAt: -1}
+	*o = objState{seen: o.seen[:0], dependent: o.dependent[:0], presentAt: o.presentAt[:0], uneval: o.uneval[:0], keyFailAt: -1}
 }
 
 func (o *objState) hasSeen(i int) bool { return o.seen[i/64]&(1<<(i%64)) != 0 }
 
 func (o *objState) dependentReported(i int) bool {
 	return i/64 < len(o.dependent) && o.dependent[i/64]&(1<<(i%64)) != 0
+}
+
+// markPresent records that the member of dependentSchemas entry i (of n)
+// is present from off on, unless it was already.
+func (o *objState) markPresent(i, n int, off int64) {
+	for len(o.presentAt) < n {
+		o.presentAt = append(o.presentAt, -1)
+	}
+	if o.presentAt[i] < 0 {
+		o.presentAt[i] = off
+	}
 }
 
 func (o *objState) markDependentReported(i int) {
@@ -164,7 +176,9 @@ func (v *Validator) endMemberName(e *eval, off int64, entries []entry) []entry {
 				entries = append(entries, entry{node: k.Schema, parent: e, rel: relChild})
 			}
 		}
-		v.dependentPresent(e, idx, off)
+		if len(n.Keys[idx].Dependents) > 0 {
+			v.dependentPresent(e, idx, off)
+		}
 	}
 	if pp := n.PatternProperties; pp != nil {
 		m := e.obj.keySet.Matches()
@@ -196,10 +210,12 @@ func (v *Validator) endMemberName(e *eval, off int64, entries []entry) []entry {
 	return entries
 }
 
-// dependentPresent notes that the member Keys[idx] is present, for the
-// dependentSchemas entries that depend on it.
+// dependentPresent notes that the member Keys[idx] is present, from its
+// name's closing quote at off, for the dependentSchemas entries that
+// depend on it.
 func (v *Validator) dependentPresent(e *eval, idx int, off int64) {
 	for _, i := range e.node.Keys[idx].Dependents {
+		e.obj.markPresent(i, len(e.node.DependentSchemas), off)
 		v.checkDependent(e, i, off)
 	}
 }

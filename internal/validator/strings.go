@@ -1,6 +1,9 @@
 package validator
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/toolgate/toolgate/internal/jsontok"
 	"github.com/toolgate/toolgate/internal/pattern"
 )
@@ -130,7 +133,6 @@ func (v *Validator) endString(e *eval, off int64) {
 	f := &v.frames[e.fr]
 	n := e.node
 	vio := violation{node: n, off: off, got: jsontok.String, excerpt: f.excerpt, complete: true}
-	v.heldBack(e, true) // earlier bytes first: the first violation decides e
 	for i, c := range choiceSets(n) {
 		if e.str.choiceOn[i] && e.str.choiceFail[i] < 0 && e.str.choice[i].match(c.set.Strings) < 0 {
 			vio.keyword = c.keyword // a proper prefix of a choice: decided at the closing quote
@@ -151,17 +153,74 @@ func (v *Validator) endString(e *eval, off int64) {
 	}
 }
 
-// heldBack reports, when e defers, the violations found inside the
-// current string or number before it ended: at its end (complete), or when
-// the document broke off first.
-func (v *Validator) heldBack(e *eval, complete bool) {
-	if !v.defers(e) {
-		return
+// heldViolation is a violation of e that waits for the end of the
+// current string or number (see applyHeldBack).
+type heldViolation struct {
+	e   *eval
+	vio violation
+	// postponed: decided by a kid, applied as it would have been at once;
+	// else found by e's own keyword, applied while e is still live.
+	postponed bool
+}
+
+// postpones reports whether a violation of e, made now, waits for the end
+// of the current string or number: in a full validation, when e is a
+// reporting evaluation of that open value. Its own keywords wait already
+// (defers); this holds the violations its pass/fail kids decide (a then, an
+// else, a oneOf) until the value ends too, so that a keyword over both
+// kinds (an allOf of a then and a pattern, shared by an else) learns them
+// in byte order.
+func (v *Validator) postpones(e *eval) bool {
+	if !v.defers(e) || e.fr != v.top() {
+		return false
 	}
 	f := &v.frames[e.fr]
-	eachHeldBack(e, f.kind, func(keyword string, at int64) {
-		v.violate(e, violation{keyword: keyword, node: e.node, off: at, got: f.kind, excerpt: f.excerpt, complete: complete})
-	})
+	return (f.kind == jsontok.String || f.kind == jsontok.Number) && !f.closing
+}
+
+// applyHeldBack applies what the evaluations of frame fr, the current
+// string or number, held back until its end: the violations their own
+// keywords found before it ended (see defers), quoted whole when complete,
+// and the postponed ones (see postpones). It applies them in byte order
+// across all the frame's evaluations, not one evaluation after another,
+// since a keyword over two of them is decided by the one that failed
+// first; from here on the frame's violations apply at once.
+func (v *Validator) applyHeldBack(fr int32, complete bool) {
+	f := &v.frames[fr]
+	f.closing = true
+	held := v.held[:0]
+	for _, e := range f.evals {
+		if e.dead || e.ownDone || !v.defers(e) {
+			continue
+		}
+		eachHeldBack(e, f.kind, func(keyword string, at int64) {
+			held = append(held, heldViolation{e: e, vio: violation{keyword: keyword, node: e.node, off: at, got: f.kind, excerpt: f.excerpt, complete: complete}})
+		})
+	}
+	if len(v.postponed) > 0 {
+		held = append(held, v.postponed...)
+		clear(v.postponed)
+		v.postponed = v.postponed[:0]
+	}
+	if len(held) == 0 {
+		return
+	}
+	if len(held) > 1 {
+		slices.SortStableFunc(held, func(a, b heldViolation) int { return cmp.Compare(a.vio.off, b.vio.off) })
+	}
+	for i := range held {
+		h := &held[i]
+		switch {
+		case h.postponed:
+			h.e.postponed--
+			v.violate(h.e, h.vio)
+			v.settle(h.e) // it may have waited for this violation alone
+		case !h.e.dead && !h.e.ownDone:
+			v.violate(h.e, h.vio)
+		}
+	}
+	clear(held)
+	v.held = held[:0]
 }
 
 // eachHeldBack calls fn with the keyword and offset of each violation

@@ -61,14 +61,16 @@ func (r Result) Code() schema.Code { return schema.Summarize(r.Findings) }
 // concurrent use; Reset makes it ready for the next document without
 // allocating.
 type Validator struct {
-	schema *schema.Schema
-	opts   Options
-	tok    jsontok.Tokenizer
-	track  tracker
-	num    decimal.Accumulator
-	caps   captures
-	frames []frame
-	free   []*eval
+	schema    *schema.Schema
+	opts      Options
+	tok       jsontok.Tokenizer
+	track     tracker
+	num       decimal.Accumulator
+	caps      captures
+	frames    []frame
+	free      []*eval
+	held      []heldViolation // applyHeldBack's buffer
+	postponed []heldViolation // see postpones
 
 	// Scratch state of the token being handled.
 	inKey         bool    // the current text is a member name
@@ -106,6 +108,8 @@ func (v *Validator) Reset() {
 	for len(v.frames) > 0 {
 		v.pop()
 	}
+	clear(v.postponed)
+	v.postponed = v.postponed[:0]
 	v.inKey, v.keyFrame, v.skipping, v.hashing, v.steps = false, false, false, 0, 0
 	v.findings, v.truncated, v.haltAt, v.halted, v.closed = v.findings[:0], false, -1, false, false
 }
@@ -210,16 +214,15 @@ func (v *Validator) syntax(err error) {
 func (v *Validator) flushHeldBack() {
 	for fr := range v.frames {
 		f := &v.frames[fr]
-		for _, e := range f.evals {
-			if !v.defers(e) || e.ownDone || e.dead {
-				continue
-			}
-			switch {
-			case f.kind == jsontok.Object && e.obj.keyFailAt >= 0 && v.inKey:
-				v.violateKey(e, e.obj.keyFailAt, v.track.key(), false)
-				e.obj.keyFailAt = -1
-			case f.kind == jsontok.String || f.kind == jsontok.Number:
-				v.heldBack(e, false)
+		switch {
+		case f.kind == jsontok.String || f.kind == jsontok.Number:
+			v.applyHeldBack(int32(fr), false)
+		case f.kind == jsontok.Object && v.inKey:
+			for _, e := range f.evals {
+				if v.defers(e) && !e.ownDone && !e.dead && e.obj.keyFailAt >= 0 {
+					v.violateKey(e, e.obj.keyFailAt, v.track.key(), false)
+					e.obj.keyFailAt = -1
+				}
 			}
 		}
 	}
