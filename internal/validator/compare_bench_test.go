@@ -74,10 +74,7 @@ func toolgateCheck(opts validator.Options) func(testing.TB, []byte) func([]byte)
 func santhoshCheck(tb testing.TB, schemaText []byte) func([]byte) bool {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaText))
 	require.NoError(tb, err)
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	require.NoError(tb, c.AddResource("edit.json", doc))
-	s, err := c.Compile("edit.json")
+	s, err := oracleCompile(doc)
 	require.NoError(tb, err)
 	return func(doc []byte) bool {
 		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))

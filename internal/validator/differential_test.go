@@ -334,12 +334,7 @@ func diffOracle(schemaText []byte) (*jsonschema.Schema, error) {
 		return nil, err
 	}
 	diffRewrite(doc, true)
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	if err := c.AddResource("schema.json", doc); err != nil {
-		return nil, err
-	}
-	return c.Compile("schema.json")
+	return oracleCompile(doc)
 }
 
 // diffRewrite applies diffSchemaRewrites at every schema position of doc.

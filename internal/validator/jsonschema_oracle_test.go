@@ -63,6 +63,14 @@ func jsOracle(schemaText []byte, d testgen.Dialect) (*jsonschema.Schema, error) 
 			rw.rewrite(node, d)
 		}
 	})
+	return oracleCompile(doc)
+}
+
+// oracleCompile compiles doc, a schema document decoded by
+// jsonschema.UnmarshalJSON, with santhosh-tekuri/jsonschema (Draft 2020-12
+// unless doc names its dialect): the one compile setup of the oracle and
+// of BenchmarkCompare's santhosh.
+func oracleCompile(doc any) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	if err := c.AddResource("schema.json", doc); err != nil {
