@@ -1,6 +1,9 @@
 package validator
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/toolgate/toolgate/internal/jsontok"
 	"github.com/toolgate/toolgate/internal/schema"
 )
@@ -264,11 +267,16 @@ func (v *Validator) violate(e *eval, vio violation) {
 	v.decide(e, failed)
 }
 
-// queued is a violation found inside a piece of text, waiting for the
-// piece's other checks.
+// queued is a violation of e waiting to be applied in byte order with
+// others: found inside a piece of text, waiting for the piece's other
+// checks (queue), or held until the end of the current string or number
+// (applyHeldBack).
 type queued struct {
 	e   *eval
 	vio violation
+	// postponed marks a violation that postpones held back, which e
+	// counts (eval.postponed) so as not to settle before it.
+	postponed bool
 }
 
 // queue holds a violation found while a piece of text is checked. Each
@@ -277,22 +285,28 @@ type queued struct {
 // done makes every verdict (and the offset that decides it) the same
 // however the document is split.
 func (v *Validator) queue(e *eval, vio violation) {
-	v.early = append(v.early, queued{e, vio})
+	v.early = append(v.early, queued{e: e, vio: vio})
 }
 
-// applyQueued applies the queued violations in byte order.
+// applyQueued applies the queued violations in byte order, keeping the
+// order of those at one byte.
 func (v *Validator) applyQueued() {
 	q := v.early
 	if len(q) == 0 {
 		return
 	}
-	for i := 1; i < len(q); i++ {
-		for j := i; j > 0 && q[j].vio.off < q[j-1].vio.off; j-- {
-			q[j], q[j-1] = q[j-1], q[j]
-		}
+	if len(q) > 1 {
+		slices.SortStableFunc(q, func(a, b queued) int { return cmp.Compare(a.vio.off, b.vio.off) })
 	}
 	for i := range q {
-		v.violate(q[i].e, q[i].vio)
+		e := q[i].e
+		if q[i].postponed {
+			e.postponed--
+		}
+		v.violate(e, q[i].vio)
+		if q[i].postponed {
+			v.settle(e) // it may have waited for this violation alone
+		}
 	}
 	clear(q)
 	v.early = q[:0]

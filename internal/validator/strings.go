@@ -1,9 +1,6 @@
 package validator
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/toolgate/toolgate/internal/jsontok"
 	"github.com/toolgate/toolgate/internal/pattern"
 )
@@ -153,16 +150,6 @@ func (v *Validator) endString(e *eval, off int64) {
 	}
 }
 
-// heldViolation is a violation of e that waits for the end of the
-// current string or number (see applyHeldBack).
-type heldViolation struct {
-	e   *eval
-	vio violation
-	// postponed: decided by a kid, applied as it would have been at once;
-	// else found by e's own keyword, applied while e is still live.
-	postponed bool
-}
-
 // postpones reports whether a violation of e, made now, waits for the end
 // of the current string or number: in a full validation, when e is a
 // reporting evaluation of that open value. Its own keywords wait already
@@ -181,46 +168,32 @@ func (v *Validator) postpones(e *eval) bool {
 // applyHeldBack applies what the evaluations of frame fr, the current
 // string or number, held back until its end: the violations their own
 // keywords found before it ended (see defers), quoted whole when complete,
-// and the postponed ones (see postpones). It applies them in byte order
-// across all the frame's evaluations, not one evaluation after another,
-// since a keyword over two of them is decided by the one that failed
-// first; from here on the frame's violations apply at once.
+// and the postponed ones (see postpones). They join the queue of the
+// current piece (see queue), so that all of them apply in byte order
+// across the frame's evaluations, not one evaluation after another: a
+// keyword over two of them is decided by the one that failed first. From
+// here on the frame's violations apply at once. A StopAtFirst validation
+// holds nothing back.
 func (v *Validator) applyHeldBack(fr int32, complete bool) {
+	if v.opts.StopAtFirst {
+		return
+	}
 	f := &v.frames[fr]
 	f.closing = true
-	held := v.held[:0]
 	for _, e := range f.evals {
 		if e.dead || e.ownDone || !v.defers(e) {
 			continue
 		}
 		eachHeldBack(e, f.kind, func(keyword string, at int64) {
-			held = append(held, heldViolation{e: e, vio: violation{keyword: keyword, node: e.node, off: at, got: f.kind, excerpt: f.excerpt, complete: complete}})
+			v.queue(e, violation{keyword: keyword, node: e.node, off: at, got: f.kind, excerpt: f.excerpt, complete: complete})
 		})
 	}
 	if len(v.postponed) > 0 {
-		held = append(held, v.postponed...)
+		v.early = append(v.early, v.postponed...)
 		clear(v.postponed)
 		v.postponed = v.postponed[:0]
 	}
-	if len(held) == 0 {
-		return
-	}
-	if len(held) > 1 {
-		slices.SortStableFunc(held, func(a, b heldViolation) int { return cmp.Compare(a.vio.off, b.vio.off) })
-	}
-	for i := range held {
-		h := &held[i]
-		switch {
-		case h.postponed:
-			h.e.postponed--
-			v.violate(h.e, h.vio)
-			v.settle(h.e) // it may have waited for this violation alone
-		case !h.e.dead && !h.e.ownDone:
-			v.violate(h.e, h.vio)
-		}
-	}
-	clear(held)
-	v.held = held[:0]
+	v.applyQueued()
 }
 
 // eachHeldBack calls fn with the keyword and offset of each violation

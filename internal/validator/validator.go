@@ -69,8 +69,7 @@ type Validator struct {
 	caps      captures
 	frames    []frame
 	free      []*eval
-	held      []heldViolation // applyHeldBack's buffer
-	postponed []heldViolation // see postpones
+	postponed []queued // see postpones
 
 	// Scratch state of the token being handled.
 	inKey         bool    // the current text is a member name
