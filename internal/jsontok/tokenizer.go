@@ -151,12 +151,13 @@ type Tokenizer struct {
 	h        Handler
 	maxDepth int
 	state    state
-	inKey    bool   // the current string is a member name
-	skip     bool   // the current string or number makes no Text events
-	halted   bool   // Halt was called
-	stack    []bool // open containers: true for objects
-	off      int64  // offset of the first byte of the current piece
-	err      *SyntaxError
+	inKey    bool         // the current string is a member name
+	skip     bool         // the current string or number makes no Text events
+	halted   bool         // Halt was called
+	stack    []bool       // open containers: true for objects
+	off      int64        // offset of the first byte of the current piece
+	err      *SyntaxError // nil, or &failure once the document broke
+	failure  SyntaxError
 
 	hexN    uint8 // hex digits read in the current \u escape
 	hexVal  rune  // their value
@@ -198,7 +199,9 @@ func (t *Tokenizer) SkipText() { t.skip = true }
 // without reading anything. It is for a handler that has its verdict.
 func (t *Tokenizer) Halt() { t.halted = true }
 
-// Err returns the error that stopped the tokenizer, or nil.
+// Err returns the error that stopped the tokenizer, or nil. Like the errors
+// Feed and End return, it is a *SyntaxError that lives inside t: it holds
+// until the next Reset, so a caller that keeps it past that copies it.
 func (t *Tokenizer) Err() error {
 	if t.err == nil {
 		return nil
@@ -208,18 +211,21 @@ func (t *Tokenizer) Err() error {
 
 // fail stops the tokenizer with a syntax error described by msg.
 func (t *Tokenizer) fail(off int64, msg string) error {
-	return t.failOn(&SyntaxError{Offset: off, head: msg})
+	return t.failOn(SyntaxError{Offset: off, head: msg})
 }
 
 // failByte stops the tokenizer with a syntax error at the byte c, described
 // as head, c quoted, tail.
 func (t *Tokenizer) failByte(off int64, head string, c byte, tail string) error {
-	return t.failOn(&SyntaxError{Offset: off, head: head, b: c, hasByte: true, tail: tail})
+	return t.failOn(SyntaxError{Offset: off, head: head, b: c, hasByte: true, tail: tail})
 }
 
-func (t *Tokenizer) failOn(e *SyntaxError) error {
-	t.state, t.err = stError, e
-	return e
+// failOn stops the tokenizer with e, kept in t.failure: a broken document
+// costs no allocation.
+func (t *Tokenizer) failOn(e SyntaxError) error {
+	t.failure = e
+	t.state, t.err = stError, &t.failure
+	return t.err
 }
 
 // End reports that the document is complete. It finishes a pending top-level
@@ -370,7 +376,7 @@ func (t *Tokenizer) beginValue(c byte, off int64) error {
 	switch c {
 	case '{', '[':
 		if len(t.stack) >= t.maxDepth {
-			return t.failOn(&SyntaxError{Offset: off, TooDeep: true, head: "nesting deeper than the limit of ", tail: strconv.Itoa(t.maxDepth)})
+			return t.failOn(SyntaxError{Offset: off, TooDeep: true, head: "nesting deeper than the limit of ", tail: strconv.Itoa(t.maxDepth)})
 		}
 		isObject := c == '{'
 		t.stack = append(t.stack, isObject)

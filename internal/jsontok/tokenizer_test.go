@@ -645,6 +645,28 @@ func TestResetReuses(t *testing.T) {
 	assert.Zero(t, allocs)
 }
 
+// TestSyntaxErrorLivesInTheTokenizer checks that a reused tokenizer's
+// syntax error allocates nothing, and that the error Feed returns is the
+// one Err returns and keeps its description until the next Reset. Not
+// parallel: AllocsPerRun refuses parallel tests.
+func TestSyntaxErrorLivesInTheTokenizer(t *testing.T) {
+	c := &counter{}
+	tok := jsontok.New(c, 0)
+	doc := []byte("{\"path\": \"a\nb\"}")
+	var err error
+	allocs := testing.AllocsPerRun(50, func() {
+		tok.Reset(c, 0)
+		err = tok.Feed(doc)
+	})
+	assert.Zero(t, allocs)
+	var se *jsontok.SyntaxError
+	require.ErrorAs(t, err, &se)
+	assert.Same(t, se, tok.Err())
+	assert.Equal(t, int64(11), se.Offset)
+	assert.Equal(t, "invalid control character 0x0A in string at byte 11", err.Error())
+	assert.Equal(t, err, tok.End(), "End reports the same error")
+}
+
 // TestErrorQuotesTheByte checks how a message shows the offending byte, for
 // every byte that cannot begin a value: printable ASCII quoted as Go quotes
 // a rune, anything else in hex.
