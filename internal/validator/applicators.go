@@ -84,6 +84,7 @@ func (v *Validator) onApplicator(e, k *eval, rel relation, arg int32) {
 // the current string or number when e reports there (see postpones).
 func (v *Validator) violateByKids(e *eval, vio violation) {
 	if v.postpones(e) {
+		v.decideHeld(e, vio) // only the finding waits
 		e.postponed++
 		v.postponed = append(v.postponed, queued{e: e, vio: vio, postponed: true})
 		return
@@ -114,9 +115,8 @@ func kidStatus(e *eval, rel relation, arg int32) (*eval, status) {
 // checkConditional applies if/then/else once the if kid and the branch it
 // selects are decided. The violation is decided by the later of the two:
 // the branch may fail before the if does (an else branch's enum at a
-// string's first byte, the if's pattern at its third), and a full
-// validation may learn the two in either order (one of them held back to
-// quote its value whole), so the offset is taken from both kids, never
+// string's first byte, the if's pattern at its third), and the two may be
+// delivered in either order, so the offset is taken from both kids, never
 // from whichever was delivered last.
 func (v *Validator) checkConditional(e *eval) {
 	cond, condSt := kidStatus(e, relIf, 0)

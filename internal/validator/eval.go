@@ -249,22 +249,29 @@ func typeAllows(types schema.Types, kind jsontok.Kind) bool {
 // violate records a violation of e: a finding when e reports, else e's
 // first violation. The first violation decides e.
 func (v *Validator) violate(e *eval, vio violation) {
-	first := vio
-	if e.status == pending && !e.dead && v.defers(e) {
-		// A violation held back to quote its value whole came first: it
-		// decides e for its parents (it is reported when the value ends).
-		if held, ok := v.earliestHeldBack(e); ok && held.off < first.off {
-			first = held
-		}
-	}
-	if e.status == pending || first.off < e.fail.off {
-		// Checks of one piece may report out of byte order (see add).
-		e.fail = first
-	}
+	v.noteFailure(e, vio)
 	if e.report {
 		v.reportViolation(e, &vio)
 	}
 	v.decide(e, failed)
+}
+
+// decideHeld fails e by a violation whose finding waits for the end of
+// the name or value it was found in (see defers): e's parents learn of it
+// at once, in byte order with every other verdict, as in a stream, so a
+// keyword over a held evaluation and another one is decided by whichever
+// failed first. The finding itself is made when the value ends.
+func (v *Validator) decideHeld(e *eval, vio violation) {
+	v.noteFailure(e, vio)
+	v.decide(e, failed)
+}
+
+// noteFailure makes vio e's failure when it is e's first violation.
+func (v *Validator) noteFailure(e *eval, vio violation) {
+	if e.status == pending || vio.off < e.fail.off {
+		// Checks of one piece may report out of byte order (see add).
+		e.fail = vio
+	}
 }
 
 // queued is a violation of e waiting to be applied in byte order with
@@ -277,6 +284,9 @@ type queued struct {
 	// postponed marks a violation that postpones held back, which e
 	// counts (eval.postponed) so as not to settle before it.
 	postponed bool
+	// held marks a violation whose finding waits for the end of its name
+	// or value (see defers): applied, it only decides e (decideHeld).
+	held bool
 }
 
 // queue holds a violation found while a piece of text is checked. Each
@@ -286,6 +296,13 @@ type queued struct {
 // however the document is split.
 func (v *Validator) queue(e *eval, vio violation) {
 	v.early = append(v.early, queued{e: e, vio: vio})
+}
+
+// queueDecision queues a violation found inside a name or value: like
+// queue, unless e defers it (see defers), when it only decides e
+// (decideHeld) and its finding waits for the value's end.
+func (v *Validator) queueDecision(e *eval, vio violation) {
+	v.early = append(v.early, queued{e: e, vio: vio, held: v.defers(e)})
 }
 
 // applyQueued applies the queued violations in byte order, keeping the
@@ -303,7 +320,11 @@ func (v *Validator) applyQueued() {
 		if q[i].postponed {
 			e.postponed--
 		}
-		v.violate(e, q[i].vio)
+		if q[i].held {
+			v.decideHeld(e, q[i].vio)
+		} else {
+			v.violate(e, q[i].vio)
+		}
 		if q[i].postponed {
 			v.settle(e) // it may have waited for this violation alone
 		}

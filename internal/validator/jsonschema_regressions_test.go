@@ -126,6 +126,27 @@ var jsRegressions = []struct {
 		instance: `{"a":"ab"}`,
 		first:    6,
 	},
+	{
+		name:     "a pass/fail branch over a shared reporting evaluation fails at that evaluation's byte, not at a later one of its own",
+		found:    "TestJSONSchemaDifferential seed 41005066 of -jsdiff.seed 41000000: a full validation put the oneOf at byte 13, a stream at 7",
+		schema:   `{"$defs":{"item":{"allOf":[{"pattern":"^[0-9]{2,4}$"}]}},"additionalProperties":{"$ref":"#/$defs/item"},"oneOf":[{"additionalProperties":{"$ref":"#/$defs/item","pattern":"^\\w+$"}}]}`,
+		instance: `{"id":"b\u000a\""}`,
+		first:    7,
+	},
+	{
+		name:     "the same inside a member name: a shared closed object refuses it before the branch's own names do",
+		found:    "by hand, beside seed 41005066",
+		schema:   `{"$defs":{"r":{"properties":{"a":true},"additionalProperties":false}},"allOf":[{"$ref":"#/$defs/r"}],"oneOf":[{"properties":{"ab":true},"additionalProperties":false,"allOf":[{"$ref":"#/$defs/r"}]}]}`,
+		instance: `{"abc":1}`,
+		first:    3,
+	},
+	{
+		name:     "the same when the shared evaluation fails by its kids: its oneOf decides the branch at once",
+		found:    "by hand, beside seed 41005066",
+		schema:   `{"$defs":{"item":{"oneOf":[{"pattern":"^[0-9]"}]}},"additionalProperties":{"$ref":"#/$defs/item"},"oneOf":[{"additionalProperties":{"$ref":"#/$defs/item","pattern":"^\\w+$"}}]}`,
+		instance: `{"id":"b\u000a\""}`,
+		first:    7,
+	},
 }
 
 func TestJSONSchemaRegressions(t *testing.T) {

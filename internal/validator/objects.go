@@ -97,8 +97,10 @@ func (v *Validator) beginMember(e *eval, off int64, names []entry) []entry {
 		// No name at all is allowed: the opening quote is the first
 		// impossible byte.
 		e.obj.keyFailAt = off
-		if !v.defers(e) {
-			v.violate(e, violation{keyword: "additionalProperties", node: n, off: off})
+		if vio := (violation{keyword: "additionalProperties", node: n, off: off}); v.defers(e) {
+			v.decideHeld(e, vio) // the finding waits for the name (see defers)
+		} else {
+			v.violate(e, vio)
 		}
 	}
 	if n.PropertyNames != nil {
@@ -134,12 +136,10 @@ func (v *Validator) memberNameText(e *eval, p []byte, off int64, raw bool) {
 	// one would have set keyFailAt already).
 	i := max(iName, iSet)
 	o.keyFailAt = byteOffset(off, i, raw)
-	if !v.defers(e) {
-		key := v.track.key() // holds p already: quote it up to the failing byte
-		vio := violation{keyword: "additionalProperties", node: n, off: o.keyFailAt}
-		vio.excerpt.set(key[:len(key)-len(p)+upTo(i, p, raw)])
-		v.queue(e, vio)
-	}
+	key := v.track.key() // holds p already: quote it up to the failing byte
+	vio := violation{keyword: "additionalProperties", node: n, off: o.keyFailAt}
+	vio.excerpt.set(key[:len(key)-len(p)+upTo(i, p, raw)])
+	v.queueDecision(e, vio) // a full validation's finding waits for the name's end (see defers)
 }
 
 // allowedNames returns the names a closed object n allows: its declared

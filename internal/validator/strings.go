@@ -104,25 +104,24 @@ func upTo(i int, p []byte, raw bool) int {
 
 // violateEarly reports a violation of the current string or number found
 // before it ended, when e reports at once (streams and pass/fail
-// evaluations); a full validation's reporting evaluation reports it at the
-// value's end instead, with the whole value quoted (see heldBack). The
-// message quotes the value up to the deciding byte, the same in any split.
+// evaluations); a full validation's reporting evaluation is decided by it
+// all the same, but reports it at the value's end, with the whole value
+// quoted (see applyHeldBack and decideHeld). The message quotes the value
+// up to the deciding byte, the same in any split.
 //
 // The violation waits in Validator.early until the whole piece has been
 // checked (see queue), so that violations are applied in byte order.
 func (v *Validator) violateEarly(e *eval, keyword string, off int64, quoted int) {
-	if v.defers(e) {
-		return
-	}
 	f := &v.frames[e.fr]
 	vio := violation{keyword: keyword, node: e.node, off: off, got: f.kind, excerpt: f.excerpt}
 	vio.excerpt.truncate(quoted)
-	v.queue(e, vio)
+	v.queueDecision(e, vio)
 }
 
-// defers reports whether a violation found inside a name or value waits
-// for its end, so that the message quotes it whole: only for a full
-// validation's reporting evaluations.
+// defers reports whether the finding of a violation found inside a name or
+// value waits for its end, so that the message quotes it whole: only for a
+// full validation's reporting evaluations. The violation decides the
+// evaluation at once all the same (decideHeld).
 func (v *Validator) defers(e *eval) bool { return !v.opts.StopAtFirst && e.report }
 
 // endString checks what only the whole string decides.
@@ -150,13 +149,13 @@ func (v *Validator) endString(e *eval, off int64) {
 	}
 }
 
-// postpones reports whether a violation of e, made now, waits for the end
-// of the current string or number: in a full validation, when e is a
-// reporting evaluation of that open value. Its own keywords wait already
-// (defers); this holds the violations its pass/fail kids decide (a then, an
-// else, a oneOf) until the value ends too, so that a keyword over both
-// kinds (an allOf of a then and a pattern, shared by an else) learns them
-// in byte order.
+// postpones reports whether the finding of a violation of e, made now,
+// waits for the end of the current string or number: in a full validation,
+// when e is a reporting evaluation of that open value. Its own keywords'
+// findings wait already (defers); this holds those of the violations its
+// pass/fail kids decide (a then, an else, a oneOf) until the value ends
+// too, so that all of e's findings there are made in byte order. Like
+// those, the violation decides e at once (decideHeld).
 func (v *Validator) postpones(e *eval) bool {
 	if !v.defers(e) || e.fr != v.top() {
 		return false
@@ -197,7 +196,7 @@ func (v *Validator) applyHeldBack(fr int32, complete bool) {
 }
 
 // eachHeldBack calls fn with the keyword and offset of each violation
-// that e holds back in the current string or number (see heldBack).
+// that e holds back in the current string or number (see defers).
 func eachHeldBack(e *eval, kind jsontok.Kind, fn func(keyword string, at int64)) {
 	report := func(keyword string, at int64) {
 		if at >= 0 {
@@ -217,24 +216,4 @@ func eachHeldBack(e *eval, kind jsontok.Kind, fn func(keyword string, at int64))
 			report(b.keyword, b.off)
 		}
 	}
-}
-
-// earliestHeldBack returns the earliest violation that e, a full
-// validation's reporting evaluation still pending, holds back until the
-// current string, number or member name ends; ok is false when there is
-// none.
-func (v *Validator) earliestHeldBack(e *eval) (first violation, ok bool) {
-	f := &v.frames[e.fr]
-	first.off = -1
-	consider := func(keyword string, at int64) {
-		if first.off < 0 || at < first.off {
-			first = violation{keyword: keyword, node: e.node, off: at, got: f.kind, excerpt: f.excerpt}
-		}
-	}
-	eachHeldBack(e, f.kind, consider)
-	if f.kind == jsontok.Object && v.inKey && e.obj.keyFailAt >= 0 {
-		consider("additionalProperties", e.obj.keyFailAt)
-		first.excerpt.set(v.track.key())
-	}
-	return first, first.off >= 0
 }
