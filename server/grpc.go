@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"log/slog"
+	"runtime"
 	"strings"
 	"time"
 
@@ -37,6 +38,16 @@ type Config struct {
 	MaxMessageBytes int
 	// Keepalive sets the HTTP/2 keepalive pings the server allows and sends.
 	Keepalive Keepalive
+	// RPCWorkers is how many goroutines are kept to serve RPCs (grpc-go's
+	// stream workers): 0 means one per usable CPU (GOMAXPROCS), a negative
+	// number none. A kept goroutine keeps the stack it grew, where a new
+	// goroutine per RPC grows its stack again each time: about a tenth of
+	// the CPU a unary Validate costs over loopback, and 15% of a health
+	// check's (docs/BENCHMARKS.md). When every worker is busy (a long
+	// ValidateStream holds one for its life), an RPC gets a goroutine of
+	// its own, so workers never queue or limit calls. At most MaxRPCWorkers
+	// are kept.
+	RPCWorkers int
 	// ServerOptions are appended (TLS credentials, ...); they win over the
 	// options NewGRPCServer derives.
 	ServerOptions []grpc.ServerOption
@@ -47,6 +58,10 @@ type Config struct {
 
 // DefaultMaxMessageBytes is the receive limit when Config sets none.
 const DefaultMaxMessageBytes = 4 << 20
+
+// MaxRPCWorkers bounds Config.RPCWorkers: goroutines kept beyond what the
+// CPUs can run only hold memory.
+const MaxRPCWorkers = 1024
 
 // Keepalive configures HTTP/2 keepalive. Zero fields take the defaults
 // listed.
@@ -84,6 +99,18 @@ func (k Keepalive) serverOptions() []grpc.ServerOption {
 	}
 }
 
+// rpcWorkers resolves RPCWorkers to grpc-go's NumStreamWorkers, where 0
+// means none.
+func (cfg Config) rpcWorkers() uint32 {
+	switch {
+	case cfg.RPCWorkers < 0:
+		return 0
+	case cfg.RPCWorkers == 0:
+		return uint32(min(runtime.GOMAXPROCS(0), MaxRPCWorkers))
+	}
+	return uint32(min(cfg.RPCWorkers, MaxRPCWorkers))
+}
+
 func orDefault(d, def time.Duration) time.Duration {
 	if d <= 0 {
 		return def
@@ -96,7 +123,9 @@ func orDefault(d, def time.Duration) time.Duration {
 // reflection. Interceptors run logging outermost, then authentication, then
 // panic recovery (a panic becomes INTERNAL and is logged). A request that
 // cannot be decoded (invalid UTF-8 in a string field) is INVALID_ARGUMENT,
-// not grpc-go's INTERNAL (see decodeErrors).
+// not grpc-go's INTERNAL (see decodeErrors). The server keeps its RPC
+// workers (Config.RPCWorkers) from the start, serving or not: Stop it when
+// done.
 func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 	logger := cfg.Logger
 	if logger == nil {
@@ -111,10 +140,13 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 		logger.ErrorContext(ctx, "panic in handler", "panic", p)
 		return status.Error(codes.Internal, "internal error")
 	})}
+	svc := NewService(cfg.Options)
+	cfg.Metrics.record(svc)
 	auth := bearerAuth(cfg.BearerToken)
 	decode := newDecodeErrors()
 	opts := append([]grpc.ServerOption{
 		grpc.MaxRecvMsgSize(maxMsg),
+		grpc.NumStreamWorkers(cfg.rpcWorkers()),
 		grpc.ForceServerCodecV2(decode),
 		grpc.ChainUnaryInterceptor(
 			logging.UnaryServerInterceptor(slogAdapter(logger), logOpts...),
@@ -129,15 +161,16 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 	}, cfg.Keepalive.serverOptions()...)
 	opts = append(opts, cfg.ServerOptions...)
 	opts = append(cfg.Metrics.serverOptions(), opts...) // outermost
+	// NewServer starts the RPC workers, so what can panic (cfg.Metrics
+	// serving a second server) came first.
 	srv := grpc.NewServer(opts...)
-	svc := NewService(cfg.Options)
 	srv.RegisterService(decode.wrap(&toolgatev1.ValidationService_ServiceDesc), svc)
 	hs := health.NewServer()
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	hs.SetServingStatus(toolgatev1.ValidationService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	srv.RegisterService(decode.wrap(&healthpb.Health_ServiceDesc), hs)
 	reflection.Register(srv)
-	cfg.Metrics.serve(srv, svc)
+	cfg.Metrics.serve(srv)
 	return srv, svc
 }
 

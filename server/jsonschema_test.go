@@ -143,7 +143,8 @@ func TestMaxWidth(t *testing.T) {
 // leave the heap within StoreBytes (and some slack) of where it started.
 func TestStoreBytesBoundsTheHeap(t *testing.T) {
 	const storeBytes = 8 << 20
-	_, svc := server.NewGRPCServer(server.Config{Options: server.Options{StoreBytes: storeBytes}})
+	srv, svc := server.NewGRPCServer(server.Config{Options: server.Options{StoreBytes: storeBytes}})
+	t.Cleanup(srv.Stop)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)

@@ -127,18 +127,26 @@ func (m *Metrics) serverOptions() []grpc.ServerOption {
 	}
 }
 
-// serve starts recording for srv and its Service: every method of srv at
-// zero, and the Service's store read at each scrape. It panics when m
-// already serves another server.
-func (m *Metrics) serve(srv *grpc.Server, svc *Service) {
+// record starts recording for svc: its verdicts and compiles, and its
+// store read at each scrape. It panics when m already serves another
+// server; NewGRPCServer calls it before it starts any goroutine.
+func (m *Metrics) record(svc *Service) {
 	if m == nil {
 		return
 	}
 	if err := m.registry.Register(storeCollector{svc.store}); err != nil {
 		panic(fmt.Sprintf("server: a Metrics serves one server: %v", err))
 	}
-	m.rpc.InitializeMetrics(srv)
 	svc.metrics = m
+}
+
+// serve shows every method of srv, the server of the Service m records,
+// at zero.
+func (m *Metrics) serve(srv *grpc.Server) {
+	if m == nil {
+		return
+	}
+	m.rpc.InitializeMetrics(srv)
 }
 
 // compiled records one schema's compilation.

@@ -163,7 +163,8 @@ func TestEndedRequestsDoNoWork(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			progress := newProgressRecorder()
-			_, svc := server.NewGRPCServer(server.Config{})
+			srv, svc := server.NewGRPCServer(server.Config{})
+			t.Cleanup(srv.Stop)
 			server.SetProgress(svc, progress.step)
 			_, err := svc.CompileSchema(c.ctx, compileJSON(todoSchema))
 			assert.Equal(t, c.want, code(err), "CompileSchema")
@@ -175,7 +176,8 @@ func TestEndedRequestsDoNoWork(t *testing.T) {
 			steps, _ := progress.recorded()
 			assert.Empty(t, steps)
 
-			_, elsewhere := server.NewGRPCServer(server.Config{})
+			other, elsewhere := server.NewGRPCServer(server.Config{})
+			t.Cleanup(other.Stop)
 			compiled, err := elsewhere.CompileSchema(t.Context(), compileJSON(todoSchema))
 			require.NoError(t, err)
 			_, err = svc.Validate(t.Context(), &toolgatev1.ValidateRequest{Schema: &toolgatev1.ValidateRequest_Handle{Handle: compiled.GetHandle()},

@@ -20,6 +20,7 @@ func TestFlagDefaults(t *testing.T) {
 	assert.Equal(t, "127.0.0.1:50051", c.addr)
 	assert.Equal(t, "info", c.logLevel)
 	assert.Equal(t, server.DefaultMaxMessageBytes, c.maxMessageBytes)
+	assert.Zero(t, c.rpcWorkers, "one per CPU")
 	assert.Equal(t, server.Options{MaxDepth: 128, MaxFindings: 100, MaxFindingMessage: server.DefaultMaxFindingMessage,
 		MaxAnswerBytes: server.DefaultMaxAnswerBytes, StoreEntries: server.DefaultStoreEntries,
 		StoreBytes: server.DefaultStoreBytes, MaxCallsPerStream: 1024, MaxCallBytes: 4 << 20, MaxToolsPerStream: 1024,
@@ -43,6 +44,7 @@ func TestFlagEnvironmentFallbacks(t *testing.T) {
 	t.Setenv("TOOLGATE_MAX_ANSWER_BYTES", "4096")
 	t.Setenv("TOOLGATE_KEEPALIVE_MIN_TIME", "15s")
 	t.Setenv("TOOLGATE_MAX_WIDTH", "50")
+	t.Setenv("TOOLGATE_RPC_WORKERS", "-1")
 	c, err := parseFlags([]string{"--max-depth", "9", "--keepalive-time", "2m"}, io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, "0.0.0.0:9000", c.addr)
@@ -55,6 +57,7 @@ func TestFlagEnvironmentFallbacks(t *testing.T) {
 	assert.Equal(t, 4096, c.opts.MaxAnswerBytes)
 	assert.Equal(t, 15*time.Second, c.keepalive.MinTime)
 	assert.Equal(t, 50, c.opts.MaxWidth)
+	assert.Equal(t, -1, c.rpcWorkers)
 	assert.Equal(t, 2*time.Minute, c.keepalive.Time)
 }
 
