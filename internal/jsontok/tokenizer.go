@@ -469,12 +469,18 @@ func (t *Tokenizer) stringRun(p []byte, i int) (int, error) {
 				i++
 				continue
 			}
-			if c == '\\' {
-				if t.skip && i+1 < len(p) && unescaped[p[i+1]] != 0 {
+			if c == '\\' && i+1 < len(p) {
+				var n int
+				switch e := p[i+1]; {
+				case unescaped[e] != 0 && t.skip:
 					i += 2 // nobody reads the text: the escape needs no decoding
 					continue
+				case e == 'u':
+					n = t.unicodeInPlace(p, i, start)
+				default:
+					n = t.escapeInPlace(p, i, start)
 				}
-				if n := t.escapeInPlace(p, i, start); n > 0 {
+				if n > 0 {
 					i += n
 					start = i
 					continue
@@ -509,20 +515,14 @@ func special8(w uint64) uint64 {
 	return (w | (w - ones*0x20) | (quote-ones)&^quote | (backslash-ones)&^backslash) & highs
 }
 
-// escapeInPlace handles the escape starting at p[i] when it is complete
-// and valid within p: it delivers the run before it (from start) and the
-// decoded bytes, and returns the escape's length. It returns 0 for an
-// escape cut by the end of p, or a wrong one, which the state machine
-// then handles (with its errors).
+// escapeInPlace handles the two-byte escape at p[i] (p holds its second
+// byte): it delivers the run before it (from start) and the decoded byte,
+// and returns 2. It returns 0 for a wrong escape, which the state machine
+// then handles (with its error); unicodeInPlace handles \u, and an escape
+// cut by the end of p goes to the state machine too.
 func (t *Tokenizer) escapeInPlace(p []byte, i, start int) int {
-	if i+1 >= len(p) {
-		return 0
-	}
 	b := unescaped[p[i+1]]
 	if b == 0 {
-		if p[i+1] == 'u' {
-			return t.unicodeInPlace(p, i, start)
-		}
 		return 0
 	}
 	t.flushText(p, start, i)
@@ -536,7 +536,10 @@ func (t *Tokenizer) escapeInPlace(p []byte, i, start int) int {
 // unicodeInPlace handles a complete, valid \uXXXX escape (or surrogate
 // pair of them) at p[i], like escapeInPlace.
 func (t *Tokenizer) unicodeInPlace(p []byte, i, start int) int {
-	r, ok := hex4(p, i+2)
+	if i+6 > len(p) {
+		return 0
+	}
+	r, ok := hex4(p[i+2:])
 	n := 6
 	switch {
 	case !ok:
@@ -547,7 +550,7 @@ func (t *Tokenizer) unicodeInPlace(p []byte, i, start int) int {
 		if i+12 > len(p) || p[i+6] != '\\' || p[i+7] != 'u' {
 			return 0
 		}
-		low, ok := hex4(p, i+8)
+		low, ok := hex4(p[i+8:])
 		if !ok || low < 0xDC00 || low > 0xDFFF {
 			return 0
 		}
@@ -561,20 +564,13 @@ func (t *Tokenizer) unicodeInPlace(p []byte, i, start int) int {
 	return n
 }
 
-// hex4 reads four hex digits at p[i:], when p has them.
-func hex4(p []byte, i int) (rune, bool) {
-	if i+4 > len(p) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range p[i : i+4] {
-		v := hexValue(c)
-		if v < 0 {
-			return 0, false
-		}
-		r = r<<4 | rune(v)
-	}
-	return r, true
+// hex4 reads the four hex digits that q starts with (len(q) >= 4); ok is
+// false when one is not a hex digit. Four table lookups and one test, small
+// enough to inline: a \uXXXX escape is most of the bytes of text written
+// with every non-ASCII character escaped.
+func hex4(q []byte) (r rune, ok bool) {
+	a, b, c, d := hexDigit[q[0]], hexDigit[q[1]], hexDigit[q[2]], hexDigit[q[3]]
+	return rune(a)<<12 | rune(b)<<8 | rune(c)<<4 | rune(d), a|b|c|d >= 0
 }
 
 func (t *Tokenizer) flushText(p []byte, start, end int) {
@@ -766,17 +762,8 @@ func skipSpace(p []byte, i int) int {
 	return i
 }
 
-func hexValue(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	case c >= 'A' && c <= 'F':
-		return int(c-'A') + 10
-	}
-	return -1
-}
+// hexValue returns the value of the hex digit c, or -1.
+func hexValue(c byte) int { return int(hexDigit[c]) }
 
 // appendQuotedByte appends c as encoding/json's messages show a byte: a
 // printable ASCII byte quoted as strconv.QuoteRune quotes it, any other in
@@ -798,6 +785,23 @@ var literalTail = map[Kind]string{True: " in literal true", False: " in literal 
 // unescaped maps the byte after a backslash to the byte its two-byte
 // escape stands for, and every other byte (u included) to 0.
 var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// hexDigit maps each hex digit to its value and every other byte to -1.
+var hexDigit = func() (t [256]int8) {
+	for c := range t {
+		switch {
+		case c >= '0' && c <= '9':
+			t[c] = int8(c - '0')
+		case c >= 'a' && c <= 'f':
+			t[c] = int8(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			t[c] = int8(c-'A') + 10
+		default:
+			t[c] = -1
+		}
+	}
+	return t
+}()
 
 // plain marks the ASCII bytes that stand for themselves inside a string.
 var plain = func() (t [utf8.RuneSelf]bool) {
