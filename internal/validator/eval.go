@@ -61,7 +61,8 @@ type kid struct {
 // An evaluation either reports (it is on the root's chain of "must match"
 // relations: every violation becomes a finding) or runs pass/fail (under
 // anyOf, oneOf, not, if, contains, ...: it stops at its first violation and
-// keeps it, to explain its parent's verdict).
+// keeps it, to explain its parent's verdict; during its value's first byte
+// it goes on, since it may yet be upgraded to report, see mayReport).
 type eval struct {
 	node   *schema.Node
 	fr     int32 // index of its value's frame in Validator.frames
@@ -80,8 +81,12 @@ type eval struct {
 	// settling as passed.
 	pendingKids, postponed int32
 	fail                   violation // the first violation (pass/fail evaluations)
-	subs                   []sub
-	kids                   []kid
+	// unreported is 1 + the index in Validator.unreported of the latest
+	// violation e made as a pass/fail evaluation while its value's first
+	// byte was handled, or 0 (see upgrade).
+	unreported int32
+	subs       []sub
+	kids       []kid
 
 	anyFailed, oneFailed int32 // branches decided failed
 	anyPassed            bool
@@ -114,7 +119,7 @@ func (v *Validator) newEval(node *schema.Node, fr int32, report bool) *eval {
 	}
 	// Field by field: the kind states are reset by start, for the kind met.
 	e.node, e.fr, e.report, e.capture = node, fr, report, -1
-	e.status, e.dead, e.ownDone, e.settled, e.endOff, e.pendingKids, e.postponed = pending, false, false, false, 0, 0, 0
+	e.status, e.dead, e.ownDone, e.settled, e.endOff, e.pendingKids, e.postponed, e.unreported = pending, false, false, false, 0, 0, 0, 0
 	e.subs, e.kids = e.subs[:0], e.kids[:0]
 	e.anyFailed, e.oneFailed, e.anyPassed, e.onePassed, e.conditionReported = 0, 0, false, 0, false
 	return e
@@ -151,13 +156,22 @@ func (v *Validator) attach(fr int32, node *schema.Node, parent *eval, rel relati
 
 // upgrade makes a pass/fail evaluation report, with its must-match kids:
 // another parent that reports reached the same node on the same value.
-// This happens while the value's first byte is handled, so a violation it
-// already has is the only one it can have made.
+// This happens while the value's first byte is handled, so the violations
+// it already made are those Validator.unreported holds for it (a wrong
+// enum and const, a failed anyOf and else, all at that byte): they are
+// reported now, in the order they were made.
 func (v *Validator) upgrade(e *eval) {
 	e.report = true
 	if e.status == failed {
-		vio := e.fail
-		v.reportViolation(e, &vio)
+		var chain [8]int32
+		at := chain[:0]
+		for i := e.unreported; i > 0; i = v.unreported[i-1].prev {
+			at = append(at, i-1)
+		}
+		for _, i := range slices.Backward(at) {
+			vio := v.unreported[i].vio
+			v.reportViolation(e, &vio)
+		}
 	}
 	for _, k := range e.kids {
 		if k.rel == relAnd && !k.e.report {
@@ -250,10 +264,23 @@ func typeAllows(types schema.Types, kind jsontok.Kind) bool {
 // first violation. The first violation decides e.
 func (v *Validator) violate(e *eval, vio violation) {
 	v.noteFailure(e, vio)
-	if e.report {
+	switch {
+	case e.report:
 		v.reportViolation(e, &vio)
+	case v.mayReport(e):
+		v.unreported = append(v.unreported, unreportedViolation{vio: vio, prev: e.unreported})
+		e.unreported = int32(len(v.unreported))
 	}
 	v.decide(e, failed)
+}
+
+// unreportedViolation is a violation a pass/fail evaluation made while its
+// value's first byte was handled, kept in case the evaluation is upgraded
+// to report; prev links to the evaluation's previous one (1 + its index,
+// or 0).
+type unreportedViolation struct {
+	vio  violation
+	prev int32
 }
 
 // decideHeld fails e by a violation whose finding waits for the end of
@@ -350,16 +377,26 @@ func (v *Validator) decide(e *eval, st status) {
 	}
 }
 
-// deliver gives kid e's verdict to one subscriber.
+// deliver gives kid e's verdict to one subscriber. A pass/fail parent
+// that failed already needs no more verdicts, unless its value's first
+// byte is being handled: it may still be upgraded to report then, and
+// must have made every violation a reporting evaluation would have.
 func (v *Validator) deliver(e *eval, s sub) {
 	p := s.parent
 	if s.rel.inPlace() {
 		p.pendingKids--
 	}
-	if p.status == pending || p.report {
+	if p.status == pending || v.mayReport(p) {
 		v.onKid(p, e, s.rel, s.arg)
 	}
 	v.settle(p)
+}
+
+// mayReport reports whether e reports its violations, or still may: a
+// pass/fail evaluation of the value whose first byte is being handled can
+// be upgraded (see upgrade).
+func (v *Validator) mayReport(e *eval) bool {
+	return e.report || v.firstByte && e.fr == v.top()
 }
 
 // onKid applies a kid's verdict to e as soon as it is known, rejecting e
@@ -395,7 +432,9 @@ func (v *Validator) kidFailed(e, k *eval) {
 
 // reason returns why kid k failed, for a violation of e at off; nil
 // unless that violation becomes a finding that is kept (only kept findings
-// are explained, so explaining costs nothing once the cap is reached).
+// are explained, so explaining costs nothing once the cap is reached). A
+// pass/fail evaluation upgraded to report (see upgrade) reports the
+// violations it made before without reasons, as it reports their branches.
 func (v *Validator) reason(e, k *eval, off int64) *violation {
 	if !e.report || !v.keeps(off) {
 		return nil

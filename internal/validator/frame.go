@@ -99,10 +99,14 @@ func (v *Validator) push(kind jsontok.Kind, off int64, isKey bool, entries []ent
 	f.wantLength, f.length, f.wantText, f.text = false, 0, false, f.text[:0]
 	f.hasUnevaluated, f.cover, f.bits = false, f.cover[:0], f.bits[:0]
 	f.closing = false
+	v.firstByte = true
 	for _, en := range entries {
 		v.attach(fr, en.node, en.parent, en.rel, en.arg)
 		v.steps++
 	}
+	v.firstByte = false
+	clear(v.unreported)
+	v.unreported = v.unreported[:0]
 	v.prepareText(fr)
 	return fr
 }

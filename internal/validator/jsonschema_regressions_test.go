@@ -2,6 +2,7 @@ package validator_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -147,6 +148,13 @@ var jsRegressions = []struct {
 		instance: `{"id":"b\u000a\""}`,
 		first:    7,
 	},
+	{
+		name:     "a pass/fail evaluation upgraded to report at the first byte reports an else its failed anyOf made it skip",
+		found:    "TestJSONSchemaDifferential seed 101005656 of -jsdiff.seed 101000000: the stream lacked the else a full validation reported",
+		schema:   `{"allOf":[{"anyOf":[{"$ref":"#/$defs/tree"}]},{"allOf":[{"$ref":"#/$defs/tree"}]}],"$defs":{"tree":{"if":{"type":"string"},"then":{"additionalProperties":{}},"else":{"type":"boolean"},"anyOf":[{"type":"null"}]}}}`,
+		instance: `{"abc":"foo"}`,
+		first:    0,
+	},
 }
 
 func TestJSONSchemaRegressions(t *testing.T) {
@@ -197,6 +205,31 @@ func TestTwoPartKeywordsAreDecidedByTheLaterPart(t *testing.T) {
 		i := slices.IndexFunc(res.Findings, func(f schema.Finding) bool { return f.Keyword == tc.keyword })
 		require.GreaterOrEqual(t, i, 0, "%s on %s: %s", tc.schema, tc.instance, diffFindings(res.Findings))
 		assert.Equal(t, tc.at, res.Findings[i].Offset, "%s on %s", tc.schema, tc.instance)
+	}
+}
+
+// TestUpgradedEvaluationReportsEveryViolation checks the findings of a
+// subschema reached first under anyOf (pass/fail, so it keeps only its
+// first violation) and then by the root's allOf (so it must report): every
+// violation it made at the value's first byte is reported, in both modes.
+func TestUpgradedEvaluationReportsEveryViolation(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ schema, want string }{
+		{`{"allOf":[{"anyOf":[{"$ref":"#/$defs/t"}]},{"$ref":"#/$defs/t"}],"$defs":{"t":{"enum":[1],"const":2}}}`, "enum const"},
+		{`{"allOf":[{"anyOf":[{"$ref":"#/$defs/t"}]},{"$ref":"#/$defs/t"}],"$defs":{"t":{"if":{"type":"string"},"else":{"type":"boolean"},"anyOf":[{"type":"null"}]}}}`, "anyOf else"},
+	} {
+		compiled := schema.CompileWith(schema.JSONSchema, []byte(tc.schema), schema.Options{})
+		require.Empty(t, compiled.Errors)
+		for _, opts := range []validator.Options{{}, {StopAtFirst: true}} {
+			res := validator.Validate(compiled.Schema, []byte(`{"a":1}`), opts)
+			var got []string
+			for _, f := range res.Findings {
+				if strings.HasPrefix(f.SchemaPath, "/$defs/t/") {
+					got = append(got, f.Keyword)
+				}
+			}
+			assert.Equal(t, tc.want, strings.Join(got, " "), "%s, StopAtFirst %v: %s", tc.schema, opts.StopAtFirst, diffFindings(res.Findings))
+		}
 	}
 }
 

@@ -70,6 +70,11 @@ type Validator struct {
 	frames    []frame
 	free      []*eval
 	postponed []queued // see postpones
+	// firstByte is set while push evaluates a value's first byte; the
+	// violations its pass/fail evaluations make meanwhile wait in
+	// unreported, in case one is upgraded to report (see upgrade).
+	firstByte  bool
+	unreported []unreportedViolation
 
 	// Scratch state of the token being handled.
 	inKey         bool    // the current text is a member name
