@@ -85,8 +85,7 @@ func (v *Validator) onApplicator(e, k *eval, rel relation, arg int32) {
 func (v *Validator) violateByKids(e *eval, vio violation) {
 	if v.postpones(e) {
 		v.decideHeld(e, vio) // only the finding waits
-		e.postponed++
-		v.postponed = append(v.postponed, queued{e: e, vio: vio, postponed: true})
+		v.postponed = append(v.postponed, queued{e: e, vio: vio})
 		return
 	}
 	v.violate(e, vio)

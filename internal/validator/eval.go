@@ -75,12 +75,10 @@ type eval struct {
 	// keywords that need every kid's verdict have been checked.
 	ownDone, settled bool
 	endOff           int64
-	// pendingKids counts in-place kid subscriptions not yet decided, and
-	// postponed the violations its kids decided that wait for the end of
-	// the current string or number (see postpones): either keeps e from
-	// settling as passed.
-	pendingKids, postponed int32
-	fail                   violation // the first violation (pass/fail evaluations)
+	// pendingKids counts in-place kid subscriptions not yet decided: they
+	// keep e from settling as passed.
+	pendingKids int32
+	fail        violation // the first violation (pass/fail evaluations)
 	// unreported is 1 + the index in Validator.unreported of the latest
 	// violation e made as a pass/fail evaluation while its value's first
 	// byte was handled, or 0 (see upgrade).
@@ -119,7 +117,7 @@ func (v *Validator) newEval(node *schema.Node, fr int32, report bool) *eval {
 	}
 	// Field by field: the kind states are reset by start, for the kind met.
 	e.node, e.fr, e.report, e.capture = node, fr, report, -1
-	e.status, e.dead, e.ownDone, e.settled, e.endOff, e.pendingKids, e.postponed, e.unreported = pending, false, false, false, 0, 0, 0, 0
+	e.status, e.dead, e.ownDone, e.settled, e.endOff, e.pendingKids, e.unreported = pending, false, false, false, 0, 0, 0
 	e.subs, e.kids = e.subs[:0], e.kids[:0]
 	e.anyFailed, e.oneFailed, e.anyPassed, e.onePassed, e.conditionReported = 0, 0, false, 0, false
 	return e
@@ -308,9 +306,6 @@ func (v *Validator) noteFailure(e *eval, vio violation) {
 type queued struct {
 	e   *eval
 	vio violation
-	// postponed marks a violation that postpones held back, which e
-	// counts (eval.postponed) so as not to settle before it.
-	postponed bool
 	// held marks a violation whose finding waits for the end of its name
 	// or value (see defers): applied, it only decides e (decideHeld).
 	held bool
@@ -343,17 +338,10 @@ func (v *Validator) applyQueued() {
 		slices.SortStableFunc(q, func(a, b queued) int { return cmp.Compare(a.vio.off, b.vio.off) })
 	}
 	for i := range q {
-		e := q[i].e
-		if q[i].postponed {
-			e.postponed--
-		}
 		if q[i].held {
-			v.decideHeld(e, q[i].vio)
+			v.decideHeld(q[i].e, q[i].vio)
 		} else {
-			v.violate(e, q[i].vio)
-		}
-		if q[i].postponed {
-			v.settle(e) // it may have waited for this violation alone
+			v.violate(q[i].e, q[i].vio)
 		}
 	}
 	clear(q)
@@ -453,7 +441,7 @@ func (v *Validator) reason(e, k *eval, off int64) *violation {
 // A reporting evaluation is settled even after it failed, so that a full
 // validation reports these violations too.
 func (v *Validator) settle(e *eval) {
-	if e.settled || !e.ownDone || e.pendingKids > 0 || e.postponed > 0 || e.status != pending && !e.report {
+	if e.settled || !e.ownDone || e.pendingKids > 0 || e.status != pending && !e.report {
 		return
 	}
 	e.settled = true
