@@ -292,7 +292,11 @@ func (s *Session) delta(c *call, fragment []byte) error {
 // returns the context's error when the context is done.
 func (s *Session) write(c *call, p []byte) error {
 	s.budget -= deltaWeight
-	if 0 < len(p) && len(p) < s.budget { // most deltas: no look at ctx is due
+	// Most deltas: no look at ctx is due. This is the loop's body without
+	// the loop, written out: the loop costs 10% more instructions per
+	// 1-byte delta, and a helper shared by both 4% (callgrind,
+	// BenchmarkStream/64KiB/1).
+	if 0 < len(p) && len(p) < s.budget {
 		s.budget -= len(p)
 		c.v.Write(p)
 		if c.v.Rejected() {
