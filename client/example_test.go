@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/connectivity"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
@@ -165,16 +166,16 @@ func ExampleClient_Validator() {
 	var current atomic.Pointer[replica]
 	current.Store(startReplica(server.Config{}))
 	defer func() { current.Load().stop() }()
-	c, err := client.Dial("passthrough:///bufnet", client.WithInsecure(),
-		client.WithDialOptions(
-			grpc.WithContextDialer(func(ctx context.Context, addr string) (net.Conn, error) {
-				return current.Load().dial(ctx, addr)
-			}),
-			grpc.WithDefaultCallOptions(grpc.WaitForReady(true))))
+	conn, err := grpc.NewClient("passthrough:///bufnet",
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithContextDialer(func(ctx context.Context, addr string) (net.Conn, error) {
+			return current.Load().dial(ctx, addr)
+		}))
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer c.Close()
+	defer conn.Close()
+	c := client.New(conn)
 	ctx := context.Background()
 	v := c.Validator()
 
@@ -183,8 +184,11 @@ func ExampleClient_Validator() {
 		log.Fatal(err)
 	}
 
-	// The replica restarts and forgets every handle.
+	// The replica restarts and forgets every handle. The example waits
+	// until the connection has seen the old replica go: a call sent before
+	// that would fail Unavailable on the dying connection instead.
 	current.Swap(startReplica(server.Config{})).stop()
+	conn.WaitForStateChange(ctx, connectivity.Ready)
 	_, err = c.Validate(ctx, handle, `{"city":"Oslo"}`)
 	fmt.Println("Client.Validate:", status.Code(err))
 
