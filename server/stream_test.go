@@ -230,11 +230,13 @@ func TestStreamIdleTimeout(t *testing.T) {
 
 func TestStreamActivityKeepsItOpen(t *testing.T) {
 	t.Parallel()
-	c, s := openStream(t, server.Config{Options: server.Options{StreamIdleTimeout: 200 * time.Millisecond}})
+	// Each gap is well below the timeout (a loaded CI machine may stall
+	// the sender or the server for a while), their sum above it.
+	c, s := openStream(t, server.Config{Options: server.Options{StreamIdleTimeout: time.Second}})
 	h := compileTodo(t, c)
 	send(t, s, startCall("a", "", h))
 	for _, piece := range []string{`{"act`, `ion":`, `"li`, `st"}`} {
-		time.Sleep(60 * time.Millisecond) // each gap is below the timeout, their sum above it
+		time.Sleep(300 * time.Millisecond)
 		send(t, s, delta("a", piece))
 	}
 	send(t, s, end("a"))
