@@ -33,24 +33,16 @@ func FuzzTokenizer(f *testing.F) {
 		}
 		r := rand.New(rand.NewPCG(seed, uint64(len(doc))))
 		for range 4 {
-			var cuts []int
-			for i := 0; i <= len(doc); i++ {
-				for r.IntN(3) == 0 {
-					cuts = append(cuts, i)
-				}
-			}
+			cuts := randomCuts(r, len(doc), 3)
 			if got := feed(t, doc, 64, cuts); got != whole {
 				t.Fatalf("doc %q\ncuts %v\nwhole:\n%s\nsplit:\n%s", doc, cuts, whole, got)
 			}
 		}
 		if len(doc) <= 4096 {
-			bytewise := make([]int, 0, len(doc))
-			for i := 1; i < len(doc); i++ {
-				bytewise = append(bytewise, i)
-			}
-			if got := feed(t, doc, 64, bytewise); got != whole {
+			if got := feed(t, doc, 64, bytewiseCuts(len(doc))); got != whole {
 				t.Fatalf("doc %q\nwhole:\n%s\none byte at a time:\n%s", doc, whole, got)
 			}
+			checkSkipping(t, doc, 64, randomCuts(r, len(doc), 3))
 		}
 		compareWithEncodingJSON(t, doc)
 	})

@@ -31,6 +31,11 @@ type recorder struct {
 	raw      []byte // pending merged raw text
 	rawOff   int64
 	problems []string
+	// skipText makes the recorder call SkipText on tok at the Begin of
+	// every string and number, and a Text event inside one a problem.
+	skipText bool
+	tok      *jsontok.Tokenizer
+	skipped  bool // inside a value whose text is skipped
 }
 
 func (r *recorder) flush() {
@@ -45,13 +50,25 @@ func (r *recorder) add(format string, args ...any) {
 	r.lines = append(r.lines, fmt.Sprintf(format, args...))
 }
 
-func (r *recorder) Begin(kind jsontok.Kind, off int64) { r.add("begin %s @%d", kind, off) }
-func (r *recorder) BeginKey(off int64)                 { r.add("key @%d", off) }
-func (r *recorder) EndKey(off int64)                   { r.add("endkey @%d", off) }
-func (r *recorder) Separator(int64)                    {} // TestSeparators checks them
-func (r *recorder) End(kind jsontok.Kind, off int64)   { r.add("end %s @%d", kind, off) }
+func (r *recorder) Begin(kind jsontok.Kind, off int64) {
+	r.add("begin %s @%d", kind, off)
+	if r.skipText && (kind == jsontok.String || kind == jsontok.Number) {
+		r.tok.SkipText()
+		r.skipped = true
+	}
+}
+func (r *recorder) BeginKey(off int64) { r.add("key @%d", off) }
+func (r *recorder) EndKey(off int64)   { r.add("endkey @%d", off) }
+func (r *recorder) Separator(int64)    {} // TestSeparators checks them
+func (r *recorder) End(kind jsontok.Kind, off int64) {
+	r.add("end %s @%d", kind, off)
+	r.skipped = false
+}
 
 func (r *recorder) Text(p []byte, off int64, raw bool) {
+	if r.skipped {
+		r.problems = append(r.problems, fmt.Sprintf("Text %q at %d inside a value whose text is skipped", p, off))
+	}
 	if len(p) == 0 {
 		r.problems = append(r.problems, fmt.Sprintf("empty Text at %d", off))
 	}
@@ -102,8 +119,22 @@ func wantErr(off int64, msg string) string { return fmt.Sprintf("error @%d: %s",
 // shows up as a difference. It also checks that an error is sticky.
 func feed(t testing.TB, doc []byte, maxDepth int, cuts []int) string {
 	t.Helper()
-	rec := &recorder{doc: doc}
+	return feedRecorder(t, &recorder{doc: doc}, maxDepth, cuts)
+}
+
+// feedSkipping is feed with SkipText called for every string and number
+// value: what it renders lacks those values' Text lines, and nothing else.
+func feedSkipping(t testing.TB, doc []byte, maxDepth int, cuts []int) string {
+	t.Helper()
+	return feedRecorder(t, &recorder{doc: doc, skipText: true}, maxDepth, cuts)
+}
+
+// feedRecorder is feed with rec, made for doc, as the handler.
+func feedRecorder(t testing.TB, rec *recorder, maxDepth int, cuts []int) string {
+	t.Helper()
+	doc := rec.doc
 	tok := jsontok.New(rec, maxDepth)
+	rec.tok = tok
 	prev := 0
 	var err error
 	for _, cut := range append(cuts, len(doc)) {
@@ -171,11 +202,7 @@ func checkSplits(t testing.TB, doc []byte, maxDepth int, r *rand.Rand) string {
 		}
 		return true
 	}
-	bytewise := make([]int, 0, len(doc))
-	for i := 1; i < len(doc); i++ {
-		bytewise = append(bytewise, i)
-	}
-	if !same(bytewise) {
+	if !same(bytewiseCuts(len(doc))) {
 		return whole
 	}
 	for i := 0; i <= len(doc); i++ {
@@ -193,17 +220,33 @@ func checkSplits(t testing.TB, doc []byte, maxDepth int, r *rand.Rand) string {
 		}
 	}
 	for range 20 {
-		var cuts []int
-		for i := 0; i <= len(doc); i++ {
-			for r.IntN(4) == 0 { // sometimes an empty piece
-				cuts = append(cuts, i)
-			}
-		}
-		if !same(cuts) {
+		if !same(randomCuts(r, len(doc), 4)) {
 			return whole
 		}
 	}
 	return whole
+}
+
+// bytewiseCuts cuts a document of n bytes into pieces of one byte.
+func bytewiseCuts(n int) []int {
+	cuts := make([]int, 0, max(n-1, 0))
+	for i := 1; i < n; i++ {
+		cuts = append(cuts, i)
+	}
+	return cuts
+}
+
+// randomCuts cuts a document of n bytes at random: at each offset with a
+// chance of one in oneIn, and then again with the same chance (an empty
+// piece).
+func randomCuts(r *rand.Rand, n, oneIn int) []int {
+	var cuts []int
+	for i := 0; i <= n; i++ {
+		for r.IntN(oneIn) == 0 {
+			cuts = append(cuts, i)
+		}
+	}
+	return cuts
 }
 
 // tokCase is one document and the verdict the tokenizer must reach: "" for
@@ -407,6 +450,65 @@ func TestTokenizerVerdicts(t *testing.T) {
 			assert.Equal(t, tc.want, lastLine(out), "events:\n%s", out)
 		})
 	}
+}
+
+// withoutValueText drops, from a rendering of feed, the Text lines of
+// string and number values: what feedSkipping renders for the same input.
+func withoutValueText(out string) string {
+	var kept []string
+	inValue := false
+	for line := range strings.SplitSeq(out, "\n") {
+		switch {
+		case strings.HasPrefix(line, "begin string ") || strings.HasPrefix(line, "begin number "):
+			inValue = true
+		case strings.HasPrefix(line, "end "):
+			inValue = false
+		case inValue && (strings.HasPrefix(line, "raw @") || strings.HasPrefix(line, "esc @")):
+			continue
+		}
+		kept = append(kept, line)
+	}
+	return strings.Join(kept, "\n")
+}
+
+// checkSkipping requires that SkipText changes nothing but the values'
+// Text events, whole, one byte at a time and at cuts: the same tokens at
+// the same offsets, and the same error at the same byte.
+func checkSkipping(t testing.TB, doc []byte, maxDepth int, cuts []int) {
+	t.Helper()
+	want := withoutValueText(feed(t, doc, maxDepth, nil))
+	for _, c := range [][]int{nil, bytewiseCuts(len(doc)), cuts} {
+		if got := feedSkipping(t, doc, maxDepth, c); got != want {
+			t.Fatalf("doc %q\ncuts %v\nwithout SkipText (values' text dropped):\n%s\nwith SkipText:\n%s", doc, c, want, got)
+		}
+	}
+}
+
+// TestSkipTextChecksAsAlways: a handler that reads no value's text (as
+// the validator for a plain "type": "string") gets every other event and
+// every error exactly as without SkipText, on every case and on generated
+// documents, with the escapes and word-at-a-time runs that skipping takes
+// its own way through.
+func TestSkipTextChecksAsAlways(t *testing.T) {
+	t.Parallel()
+	for i, tc := range allCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := rand.New(rand.NewPCG(uint64(i), 2))
+			checkSkipping(t, []byte(tc.doc), 0, randomCuts(r, len(tc.doc), 3))
+		})
+	}
+	t.Run("generated", func(t *testing.T) {
+		t.Parallel()
+		r := rand.New(rand.NewPCG(7, 8))
+		for range 300 {
+			doc := genDoc(r)
+			if r.IntN(2) == 0 {
+				doc = mutate(r, doc)
+			}
+			checkSkipping(t, doc, 8, randomCuts(r, len(doc), 3))
+		}
+	})
 }
 
 // TestTokenizerEverySplit is STYLE habit 8 for the tokenizer: one byte at a
