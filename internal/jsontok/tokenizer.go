@@ -24,10 +24,12 @@
 // Plain string bytes are scanned eight at a time (a word holds no quote,
 // backslash, control byte or non-ASCII byte), and complete escapes and
 // UTF-8 sequences are decoded in place rather than through the state
-// machine, which only takes over for a token cut by the end of a piece. A
-// handler that needs nothing of a string's or number's text calls SkipText
-// from Begin: the value is still checked byte for byte, but no Text event
-// is made for it. A handler that has its verdict calls Halt: Feed then
+// machine, which only takes over for a token cut by the end of a piece.
+// The escapes that text is mostly made of (\uXXXX, and two-byte ones in
+// text no handler reads) are handled inside the word loop, so a run after
+// one goes on being scanned by words. A handler that needs nothing of a
+// string's or number's text calls SkipText from Begin: the value is still
+// checked byte for byte, but no Text event is made for it. A handler that has its verdict calls Halt: Feed then
 // stops at once and consumes nothing more.
 package jsontok
 
@@ -442,6 +444,7 @@ func (t *Tokenizer) afterValue() {
 // state machine, which makes the same calls and the same errors.
 func (t *Tokenizer) stringRun(p []byte, i int) (int, error) {
 	start := i
+	skip := t.skip
 	for i < len(p) {
 		if t.utfNeed > 0 {
 			c := p[i]
@@ -456,11 +459,26 @@ func (t *Tokenizer) stringRun(p []byte, i int) (int, error) {
 		}
 		for i+8 <= len(p) {
 			m := special8(binary.LittleEndian.Uint64(p[i:]))
-			if m != 0 {
-				i += bits.TrailingZeros64(m) / 8 // the first special byte
-				break
+			if m == 0 {
+				i += 8
+				continue
 			}
-			i += 8
+			i += bits.TrailingZeros64(m) / 8 // the first special byte
+			// The common escapes, as below, without leaving this loop.
+			if p[i] == '\\' && i+1 < len(p) {
+				switch e := p[i+1]; {
+				case skip && unescaped[e] != 0:
+					i += 2
+					continue
+				case e == 'u':
+					if n := t.unicodeInPlace(p, i, start); n > 0 {
+						i += n
+						start = i
+						continue
+					}
+				}
+			}
+			break
 		}
 		if i == len(p) {
 			break
@@ -474,7 +492,7 @@ func (t *Tokenizer) stringRun(p []byte, i int) (int, error) {
 			if c == '\\' && i+1 < len(p) {
 				var n int
 				switch e := p[i+1]; {
-				case unescaped[e] != 0 && t.skip:
+				case skip && unescaped[e] != 0:
 					i += 2 // nobody reads the text: the escape needs no decoding
 					continue
 				case e == 'u':
