@@ -28,6 +28,7 @@ type dfa struct {
 	stride uint32   // nclass + 4
 	trans  []uint32 // rows as above
 	dead   []uint64
+	stuck  []uint64 // by state number (not premultiplied): every character leads to the dead state
 	sinks  uint32
 	start  uint32
 	bits   []uint64 // the distinct bitsets, words each; bitset 0 is empty
@@ -96,7 +97,15 @@ func (d *dfa) matches(s uint32, node int32) Bits {
 
 // size is the memory the automaton holds, in bytes.
 func (d *dfa) size() int {
-	return 64 + d.trie.size() + 4*len(d.trans) + 8*len(d.dead) + 8*len(d.bits)
+	return 64 + d.trie.size() + 4*len(d.trans) + 8*len(d.dead) + 8*len(d.stuck) + 8*len(d.bits)
+}
+
+// grows reports whether, between characters in state s, some character
+// can follow with a match still possible: false in the dead state, and
+// in a state whose text must end to match.
+func (d *dfa) grows(s uint32) bool {
+	i := s / d.stride
+	return d.stuck[i/64]&(1<<(i%64)) == 0
 }
 
 // table is the automaton between construction and layout: rows of
@@ -192,7 +201,8 @@ func (b *dfaBuilder) layout(t *table, classOf []int32) (*dfa, error) {
 	stride := uint32(nclass + extraCols)
 	n := t.states()
 	deadWords := ((n-t.sinks)*trie.nodes + 63) / 64
-	b.bytes = 64 + trie.size() + 4*n*int(stride) + 8*deadWords + 8*len(t.bits)
+	stuckWords := (n + 63) / 64
+	b.bytes = 64 + trie.size() + 4*n*int(stride) + 8*deadWords + 8*stuckWords + 8*len(t.bits)
 	if err := b.check(); err != nil {
 		return nil, err
 	}
@@ -209,9 +219,13 @@ func (b *dfaBuilder) layout(t *table, classOf []int32) (*dfa, error) {
 	}
 	// Dead bits for the states that are not sinks, one row of trie nodes
 	// each: a node is dead in a state if every class that can complete it
-	// leads to the dead state.
+	// leads to the dead state; the state is stuck if every class does. Of
+	// the sinks only the dead state is stuck: the settled ones stay matched
+	// whatever follows.
 	live := newBitset(nclass)
 	d.dead = make([]uint64, deadWords)
+	d.stuck = make([]uint64, stuckWords)
+	d.stuck[0] = 1
 	for s := range n {
 		row := d.trans[s*int(stride) : (s+1)*int(stride)]
 		for c := range t.cols {
@@ -225,10 +239,15 @@ func (b *dfaBuilder) layout(t *table, classOf []int32) (*dfa, error) {
 		deadRow := uint32((s - t.sinks) * trie.nodes)
 		row[nclass+colDeadRow] = deadRow
 		clear(live)
+		stuck := true
 		for c := range nclass {
 			if t.next[s*t.cols+c] != 0 {
 				live.set(c)
+				stuck = false
 			}
+		}
+		if stuck {
+			d.stuck[s/64] |= 1 << (s % 64)
 		}
 		for node, reach := range trie.reach {
 			if !reach.intersects(live) {

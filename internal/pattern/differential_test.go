@@ -162,7 +162,9 @@ func TestSplitInvariance(t *testing.T) {
 // expressions and texts. Sound: when Write reports byte i dead, no
 // completion of the text up to i matches (checked with regexp on random
 // completions). Exact: while the matcher is not dead, some completion
-// matches — the automaton finds one, and regexp confirms it.
+// matches — the automaton finds one, and regexp confirms it. And at every
+// character boundary, Grows says whether a character of some class (one
+// of each is tried) can follow with the matcher still alive.
 func TestViability(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -188,6 +190,9 @@ func TestViability(t *testing.T) {
 						require.True(t, ok, "%s: a live state has a way to match", r.expr)
 						require.True(t, utf8.ValidString(text[:i]+w), "%s: witness %+q after %+q", r.expr, w, text[:i])
 						require.True(t, r.re.MatchString(text[:i]+w), "%s: witness %+q after %+q does not match", r.expr, w, text[:i])
+					}
+					if m.c.node == 0 {
+						require.Equal(t, wit.grows(m), m.Grows(), "%s: Grows after %+q", r.expr, text[:i])
 					}
 					if m.Write([]byte{text[i]}) < 0 {
 						continue
@@ -226,6 +231,17 @@ type witnesser struct {
 type midWitness struct {
 	text  string
 	found bool
+}
+
+// grows reports whether one character of some class leaves m alive: what
+// m.Grows must say at a character boundary.
+func (w *witnesser) grows(m Matcher) bool {
+	for _, rep := range w.rep {
+		if next := m; rep != nil && next.Write(rep) < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func newWitnesser(d *dfa) *witnesser {

@@ -30,6 +30,14 @@ func (m *Matcher) Matched() bool { return !m.c.matches().Empty() }
 // Dead reports whether no continuation of the text can match.
 func (m *Matcher) Dead() bool { return m.c.dead() }
 
+// Grows reports whether one more character, whichever it is, can follow
+// the text with a match still possible: false when the matcher is dead or
+// the text must end here to match (^ab$ after "ab"). A caller that knows
+// a character is coming but not yet which (a JSON escape, at its
+// backslash) can reject the text there. Inside a character it reports
+// true.
+func (m *Matcher) Grows() bool { return m.c.grows() }
+
 // Done reports whether the verdict can no longer change: the matcher is
 // dead, or the text already contains a match whatever follows (known at
 // the end of the character that completes a match). A caller may stop
@@ -62,6 +70,11 @@ func (m *SetMatcher) Matches() Bits { return m.c.matches() }
 // Dead reports whether no expression can match any continuation of the
 // text.
 func (m *SetMatcher) Dead() bool { return m.c.dead() }
+
+// Grows reports whether one more character, whichever it is, can follow
+// the text with some expression of the set still able to match, as
+// Matcher.Grows does for one pattern.
+func (m *SetMatcher) Grows() bool { return m.c.grows() }
 
 // Done reports whether Matches can no longer change whatever follows: no
 // expression that has not matched yet can still match (known at the end of
@@ -97,5 +110,7 @@ func (c *cursor) matches() Bits {
 }
 
 func (c *cursor) dead() bool { return c.d == nil || c.state == 0 }
+
+func (c *cursor) grows() bool { return c.d != nil && (c.node != 0 || c.d.grows(c.state)) }
 
 func (c *cursor) done() bool { return c.d == nil || c.state < c.d.sinks }

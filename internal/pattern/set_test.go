@@ -126,14 +126,16 @@ func checkSet(t *testing.T, set *Set, group []reference, text string) {
 		if d := m.Write([]byte{text[i]}); d >= 0 && setDead < 0 {
 			setDead = i
 		}
-		allDead, allDone := true, true
+		allDead, allDone, anyGrows := true, true, false
 		for j := range ms {
 			ms[j].Write([]byte{text[i]})
 			allDead = allDead && ms[j].Dead()
 			allDone = allDone && ms[j].Done()
+			anyGrows = anyGrows || ms[j].Grows()
 		}
 		require.Equal(t, allDead, m.Dead(), "%q on %+q after byte %d", set.exprs, text, i)
 		require.Equal(t, allDone, m.Done(), "%q on %+q after byte %d", set.exprs, text, i)
+		require.Equal(t, anyGrows, m.Grows(), "%q on %+q after byte %d", set.exprs, text, i)
 		if allDead {
 			require.GreaterOrEqual(t, setDead, 0)
 		}
