@@ -30,7 +30,10 @@ func (st *scanState) tokenTails(d *Dictionary) []string {
 // stringTails finishes a string or a name: into each dictionary string
 // its content begins, with each dictionary string appended, with a few
 // characters of every width, or at once. An escape sequence begun is
-// finished into the character each of those needs.
+// finished into the character each of those needs, and into each
+// character of the dictionary's strings (and of a few more), the string
+// ending there: whatever an escape spells, some keyword may want just
+// that one character (a pattern's [a-z]).
 func (st *scanState) stringTails(d *Dictionary) []string {
 	var out []string
 	if len(st.escape) > 0 {
@@ -41,6 +44,11 @@ func (st *scanState) stringTails(d *Dictionary) []string {
 			c, size := utf8.DecodeRuneInString(w[len(st.decoded):])
 			if rest, ok := escapeFor(st.escape, c); ok {
 				out = append(out, rest+escapeContent(w[len(st.decoded)+size:])+`"`)
+			}
+		}
+		for _, c := range escapeProbes(d) {
+			if rest, ok := escapeFor(st.escape, c); ok {
+				out = append(out, rest+`"`)
 			}
 		}
 	}
@@ -56,6 +64,30 @@ func (st *scanState) stringTails(d *Dictionary) []string {
 		out = append(out, lead+t+`"`)
 	}
 	return uniqueStrings(out)
+}
+
+// maxEscapeProbes bounds the characters an escape begun is finished into
+// besides the dictionary's continuations.
+const maxEscapeProbes = 48
+
+// escapeProbes returns the characters of the dictionary's strings, then a
+// few common ones, each once, at most maxEscapeProbes.
+func escapeProbes(d *Dictionary) []rune {
+	var out []rune
+	seen := map[rune]bool{}
+	add := func(s string) {
+		for _, c := range s {
+			if len(out) < maxEscapeProbes && !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	for _, w := range d.Strings {
+		add(w)
+	}
+	add("az_AZ09- \n\"\\é😀")
+	return out
 }
 
 // escapeFor returns the rest of the escape sequence begun (a backslash
