@@ -158,6 +158,9 @@ func (b *builder) BeginKey(int64) { b.text.Reset() }
 // Text implements jsontok.Handler.
 func (b *builder) Text(p []byte, _ int64, _ bool) { b.text.Write(p) }
 
+// Escape implements jsontok.Handler.
+func (b *builder) Escape(int64) {}
+
 // Separator implements jsontok.Handler.
 func (b *builder) Separator(int64) {}
 

@@ -71,6 +71,13 @@ type Handler interface {
 	// off+i; when false, p was decoded from an escape sequence whose last byte
 	// is at off.
 	Text(p []byte, off int64, raw bool)
+	// Escape is called at the backslash that begins an escape sequence in
+	// the current name or string, unless its text is skipped (SkipText):
+	// whatever the sequence turns out to be, the name or string gains one
+	// more character there (a surrogate pair is one character, and one
+	// call), which Text delivers at the sequence's last byte. A handler
+	// that no further character can satisfy knows it at off.
+	Escape(off int64)
 	// EndKey is called at the closing quote of a member name.
 	EndKey(off int64)
 	// Separator is called at the ',' after a member or an element: one
@@ -547,6 +554,7 @@ func (t *Tokenizer) escapeInPlace(p []byte, i, start int) int {
 	}
 	t.flushText(p, start, i)
 	if !t.skip {
+		t.h.Escape(t.off + int64(i))
 		t.scratch[0] = b
 		t.h.Text(t.scratch[:1], t.off+int64(i+1), false)
 	}
@@ -578,6 +586,7 @@ func (t *Tokenizer) unicodeInPlace(p []byte, i, start int) int {
 	}
 	t.flushText(p, start, i)
 	if !t.skip {
+		t.h.Escape(t.off + int64(i))
 		w := utf8.EncodeRune(t.scratch[:], r)
 		t.h.Text(t.scratch[:w], t.off+int64(i+n-1), false)
 	}
@@ -613,6 +622,9 @@ func (t *Tokenizer) stringSpecial(c byte, i int) (int, error) {
 		}
 	case '\\':
 		t.state = stEscape
+		if !t.skip {
+			t.h.Escape(off)
+		}
 	default:
 		return i, t.failByte(off, "invalid control character ", c, " in string")
 	}

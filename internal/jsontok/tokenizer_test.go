@@ -65,6 +65,16 @@ func (r *recorder) End(kind jsontok.Kind, off int64) {
 	r.skipped = false
 }
 
+func (r *recorder) Escape(off int64) {
+	if r.skipped {
+		r.problems = append(r.problems, fmt.Sprintf("Escape at %d inside a value whose text is skipped", off))
+	}
+	if off < 0 || off >= int64(len(r.doc)) || r.doc[off] != '\\' {
+		r.problems = append(r.problems, fmt.Sprintf("Escape at %d is not at a backslash", off))
+	}
+	r.add("escape @%d", off)
+}
+
 func (r *recorder) Text(p []byte, off int64, raw bool) {
 	if r.skipped {
 		r.problems = append(r.problems, fmt.Sprintf("Text %q at %d inside a value whose text is skipped", p, off))
@@ -123,7 +133,8 @@ func feed(t testing.TB, doc []byte, maxDepth int, cuts []int) string {
 }
 
 // feedSkipping is feed with SkipText called for every string and number
-// value: what it renders lacks those values' Text lines, and nothing else.
+// value: what it renders lacks those values' Text and Escape lines, and
+// nothing else.
 func feedSkipping(t testing.TB, doc []byte, maxDepth int, cuts []int) string {
 	t.Helper()
 	return feedRecorder(t, &recorder{doc: doc, skipText: true}, maxDepth, cuts)
@@ -452,8 +463,8 @@ func TestTokenizerVerdicts(t *testing.T) {
 	}
 }
 
-// withoutValueText drops, from a rendering of feed, the Text lines of
-// string and number values: what feedSkipping renders for the same input.
+// withoutValueText drops, from a rendering of feed, the Text and Escape
+// lines of string and number values: what feedSkipping renders for the same input.
 func withoutValueText(out string) string {
 	var kept []string
 	inValue := false
@@ -463,7 +474,7 @@ func withoutValueText(out string) string {
 			inValue = true
 		case strings.HasPrefix(line, "end "):
 			inValue = false
-		case inValue && (strings.HasPrefix(line, "raw @") || strings.HasPrefix(line, "esc @")):
+		case inValue && (strings.HasPrefix(line, "raw @") || strings.HasPrefix(line, "esc @") || strings.HasPrefix(line, "escape @")):
 			continue
 		}
 		kept = append(kept, line)
@@ -542,8 +553,9 @@ func TestTokenizerEverySplit(t *testing.T) {
 }
 
 // TestTokenizerEvents pins the exact events, and so the Text offset contract,
-// on a few documents: raw text maps byte for byte to the input, decoded text
-// points at the escape's last byte, numbers end at the byte after them.
+// on a few documents: raw text maps byte for byte to the input, an escape
+// is announced at its backslash and its decoded text points at its last
+// byte, numbers end at the byte after them.
 func TestTokenizerEvents(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -553,9 +565,9 @@ func TestTokenizerEvents(t *testing.T) {
 	}{
 		{"mixed", `{"k\u00e9":["a\nb",-1.5e3,true]}`, []string{
 			"begin object @0",
-			"key @1", `raw @2 "k"`, `esc @8 "é"`, "endkey @9",
+			"key @1", `raw @2 "k"`, "escape @3", `esc @8 "é"`, "endkey @9",
 			"begin array @11",
-			"begin string @12", `raw @13 "a"`, `esc @15 "\n"`, `raw @16 "b"`, "end string @17",
+			"begin string @12", `raw @13 "a"`, "escape @14", `esc @15 "\n"`, `raw @16 "b"`, "end string @17",
 			"begin number @19", `raw @19 "-1.5e3"`, "end number @25",
 			"begin true @26", "end true @29",
 			"end array @30",
@@ -564,12 +576,13 @@ func TestTokenizerEvents(t *testing.T) {
 		{"top-level number ends at End", ` 12 `, []string{"begin number @1", `raw @1 "12"`, "end number @3"}},
 		{"top-level number ends at the end of input", `-0.5`, []string{"begin number @0", `raw @0 "-0.5"`, "end number @4"}},
 		{"surrogate pair is one decoded piece at its last byte", `"x\uD83D\uDE00y"`, []string{
-			"begin string @0", `raw @1 "x"`, `esc @13 "😀"`, `raw @14 "y"`, "end string @15",
+			"begin string @0", `raw @1 "x"`, "escape @2", `esc @13 "😀"`, `raw @14 "y"`, "end string @15",
 		}},
-		{"u0000 decodes to a NUL byte", `"\u0000"`, []string{"begin string @0", `esc @6 "\x00"`, "end string @7"}},
+		{"u0000 decodes to a NUL byte", `"\u0000"`, []string{"begin string @0", "escape @1", `esc @6 "\x00"`, "end string @7"}},
 		{"every short escape", `"\"\\\/\b\f\n\r\t"`, []string{
-			"begin string @0", `esc @2 "\""`, `esc @4 "\\"`, `esc @6 "/"`, `esc @8 "\b"`,
-			`esc @10 "\f"`, `esc @12 "\n"`, `esc @14 "\r"`, `esc @16 "\t"`, "end string @17",
+			"begin string @0", "escape @1", `esc @2 "\""`, "escape @3", `esc @4 "\\"`, "escape @5", `esc @6 "/"`,
+			"escape @7", `esc @8 "\b"`, "escape @9", `esc @10 "\f"`, "escape @11", `esc @12 "\n"`,
+			"escape @13", `esc @14 "\r"`, "escape @15", `esc @16 "\t"`, "end string @17",
 		}},
 		{"raw UTF-8 passes through", "[\"é\",null,false]", []string{
 			"begin array @0", "begin string @1", `raw @2 "é"`, "end string @4",
@@ -579,7 +592,7 @@ func TestTokenizerEvents(t *testing.T) {
 		{"number before closer", `[0]`, []string{"begin array @0", "begin number @1", `raw @1 "0"`, "end number @2", "end array @2"}},
 		{"events before an error are delivered", `[1,"a\x"]`, []string{
 			"begin array @0", "begin number @1", `raw @1 "1"`, "end number @2", "begin string @3", `raw @4 "a"`,
-			`error @6: invalid escape 'x' in string`,
+			"escape @5", `error @6: invalid escape 'x' in string`,
 		}},
 	}
 	for _, tc := range cases {
@@ -636,6 +649,7 @@ type counter struct{ begins, ends int }
 func (c *counter) Begin(jsontok.Kind, int64) { c.begins++ }
 func (c *counter) BeginKey(int64)            {}
 func (c *counter) Text([]byte, int64, bool)  {}
+func (c *counter) Escape(int64)              {}
 func (c *counter) EndKey(int64)              {}
 func (c *counter) Separator(int64)           {}
 func (c *counter) End(jsontok.Kind, int64)   { c.ends++ }
@@ -957,6 +971,7 @@ func (b *treeBuilder) Begin(kind jsontok.Kind, _ int64) {
 
 func (b *treeBuilder) BeginKey(int64)                 { b.text = b.text[:0] }
 func (b *treeBuilder) Text(p []byte, _ int64, _ bool) { b.text = append(b.text, p...) }
+func (b *treeBuilder) Escape(int64)                   {}
 func (b *treeBuilder) EndKey(int64)                   { b.frames[len(b.frames)-1].key = string(b.text) }
 func (b *treeBuilder) Separator(int64)                {}
 

@@ -252,12 +252,13 @@ var earlyExceptions = []*earlyException{
 	},
 	{
 		name: "escapeDecides",
-		reason: "KNOWN LATE, reported: inside an escape sequence, the byte that rules out every character the " +
-			"keyword could still take (a backslash once maxLength is reached, a hex digit no enum choice or name " +
-			"continues with) is the first impossible byte, but the tokenizer delivers the character at the escape's last byte",
+		reason: "KNOWN LATE, reported: inside an escape sequence, a hex digit after which no character it can " +
+			"still spell satisfies the keyword (no enum choice, name or pattern continues with it) is the first " +
+			"impossible byte, but the tokenizer delivers the character at the escape's last byte (a backslash " +
+			"that no character at all can follow is refused where it stands)",
 		applies: func(_ string, _ map[string]any, value []byte, first, at int) bool {
 			start := escapeStart(value, at)
-			return start >= 0 && start <= first
+			return start >= 0 && start < first
 		},
 	},
 	{

@@ -166,6 +166,37 @@ func (h *events) Text(p []byte, off int64, raw bool) {
 	}
 }
 
+// Escape implements jsontok.Handler: the current name or string gains one
+// more character at off, not yet known. What no further character can
+// satisfy (a maxLength reached, an enum, a const or a name that the text
+// already completes, a pattern that needs the text to end) is refused at
+// that backslash, the first impossible byte, not at the escape's last.
+func (h *events) Escape(off int64) {
+	v := (*Validator)(h)
+	if v.stopped(off) {
+		return
+	}
+	fr := v.top()
+	if v.inKey {
+		obj := fr
+		if v.keyFrame {
+			obj--
+			v.stringGrows(fr, off)
+		}
+		for _, e := range v.frames[obj].evals {
+			if e.listening() {
+				v.steps++
+				v.memberNameGrows(e, off)
+			}
+		}
+	} else if v.frames[fr].kind == jsontok.String {
+		v.stringGrows(fr, off)
+	}
+	if len(v.early) > 0 {
+		v.applyQueued()
+	}
+}
+
 // textEvals hands a piece of text to the evaluations that read it.
 func (v *Validator) textEvals(p []byte, off int64, raw bool) {
 	fr := v.top()

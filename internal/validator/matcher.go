@@ -69,6 +69,13 @@ func (mt *matcher) feed(names []string, p []byte, steps *int64) int {
 	return -1
 }
 
+// grows reports whether some candidate is longer than what was fed: one
+// more byte, whichever, could still lead to a name. Of the candidates,
+// only the one at lo can end where the text does.
+func (mt *matcher) grows(names []string) bool {
+	return !mt.dead && (mt.hi-mt.lo > 1 || mt.hi-mt.lo == 1 && len(names[mt.lo]) > mt.pos)
+}
+
 // match returns the index of the name equal to everything fed, or -1.
 func (mt *matcher) match(names []string) int {
 	if !mt.dead && mt.lo < mt.hi && len(names[mt.lo]) == mt.pos {

@@ -142,6 +142,27 @@ func (v *Validator) memberNameText(e *eval, p []byte, off int64, raw bool) {
 	v.queueDecision(e, vio) // a full validation's finding waits for the name's end (see defers)
 }
 
+// memberNameGrows handles the backslash of an escape in the current
+// member name: a closed object refuses the name there when neither a
+// declared name nor a pattern can take one more character.
+func (v *Validator) memberNameGrows(e *eval, off int64) {
+	n, o := e.node, e.obj
+	if !closed(n) || o.keyFailAt >= 0 {
+		return
+	}
+	names := &o.keys
+	if n.DeclaredNames != nil {
+		names = &o.declared
+	}
+	if names.grows(allowedNames(n)) || n.PatternProperties != nil && o.keySet.Grows() {
+		return
+	}
+	o.keyFailAt = off
+	vio := violation{keyword: "additionalProperties", node: n, off: off}
+	vio.excerpt.set(v.track.key())
+	v.queueDecision(e, vio) // as memberNameText does
+}
+
 // allowedNames returns the names a closed object n allows: its declared
 // ones, which the names only required or the dependent keywords mention
 // are not.

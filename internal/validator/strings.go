@@ -56,11 +56,42 @@ func (v *Validator) stringText(fr int32, p []byte, off int64, raw bool) {
 			e.str.maxFail = byteOffset(off, i, raw)
 			v.violateEarly(e, "maxLength", e.str.maxFail, before+upTo(i, p, raw))
 		}
-		if e.node.Pattern != nil && !e.str.pat.Done() {
+		if e.node.Pattern != nil && e.str.patFail < 0 && !e.str.pat.Done() {
 			if i := e.str.pat.Write(p); i >= 0 {
 				e.str.patFail = byteOffset(off, i, raw)
 				v.violateEarly(e, "pattern", e.str.patFail, before+upTo(i, p, raw))
 			}
+		}
+	}
+}
+
+// stringGrows handles the backslash of an escape in a string (or in a
+// member name evaluated by propertyNames) for every evaluation of frame
+// fr: one more character comes, whichever it is. The keywords that text
+// decides fail here if none can follow, in the order stringText checks
+// them, and quote the value up to the backslash.
+func (v *Validator) stringGrows(fr int32, off int64) {
+	f := &v.frames[fr]
+	quoted := f.excerpt.len()
+	for _, e := range f.evals {
+		if !e.listening() {
+			continue
+		}
+		v.steps++
+		n := e.node
+		for i, c := range choiceSets(n) {
+			if e.str.choiceOn[i] && e.str.choiceFail[i] < 0 && !e.str.choice[i].grows(c.set.Strings) {
+				e.str.choiceFail[i] = off
+				v.violateEarly(e, c.keyword, off, quoted)
+			}
+		}
+		if n.MaxLength >= 0 && e.str.maxFail < 0 && f.length >= n.MaxLength {
+			e.str.maxFail = off
+			v.violateEarly(e, "maxLength", off, quoted)
+		}
+		if n.Pattern != nil && e.str.patFail < 0 && !e.str.pat.Grows() {
+			e.str.patFail = off
+			v.violateEarly(e, "pattern", off, quoted)
 		}
 	}
 }
