@@ -29,8 +29,9 @@
 // text no handler reads) are handled inside the word loop, so a run after
 // one goes on being scanned by words. A handler that needs nothing of a
 // string's or number's text calls SkipText from Begin: the value is still
-// checked byte for byte, but no Text event is made for it. A handler that has its verdict calls Halt: Feed then
-// stops at once and consumes nothing more.
+// checked byte for byte, but no Text or Escape event is made for it. A
+// handler that has its verdict calls Halt: Feed then stops at once and
+// consumes nothing more.
 package jsontok
 
 import (
@@ -199,8 +200,8 @@ func (t *Tokenizer) Reset(h Handler, maxDepth int) {
 func (t *Tokenizer) Offset() int64 { return t.off }
 
 // SkipText, called from Handler.Begin for a string or a number, makes the
-// value's text arrive as no Text event: the handler needs nothing of it.
-// The value is checked as always.
+// value's text arrive as no Text (nor Escape) event: the handler needs
+// nothing of it. The value is checked as always.
 func (t *Tokenizer) SkipText() { t.skip = true }
 
 // Halt stops the tokenizer: the current Feed returns once the handler
