@@ -513,10 +513,7 @@ func TestSkipTextChecksAsAlways(t *testing.T) {
 		t.Parallel()
 		r := rand.New(rand.NewPCG(7, 8))
 		for range 300 {
-			doc := genDoc(r)
-			if r.IntN(2) == 0 {
-				doc = mutate(r, doc)
-			}
+			doc := genDocOrMutant(r)
 			checkSkipping(t, doc, 8, randomCuts(r, len(doc), 3))
 		}
 	})
@@ -539,10 +536,7 @@ func TestTokenizerEverySplit(t *testing.T) {
 		t.Parallel()
 		r := rand.New(rand.NewPCG(7, 7))
 		for range 300 {
-			doc := genDoc(r)
-			if r.IntN(2) == 0 {
-				doc = mutate(r, doc)
-			}
+			doc := genDocOrMutant(r)
 			out := checkSplits(t, doc, 8, r)
 			if !assert.NotContains(t, out, "PROBLEM", "doc %q", doc) || t.Failed() {
 				t.Logf("doc %q", doc)
@@ -889,11 +883,7 @@ func TestAgainstEncodingJSON(t *testing.T) {
 		t.Parallel()
 		r := rand.New(rand.NewPCG(11, 11))
 		for range 3000 {
-			doc := genDoc(r)
-			if r.IntN(2) == 0 {
-				doc = mutate(r, doc)
-			}
-			compareWithEncodingJSON(t, doc)
+			compareWithEncodingJSON(t, genDocOrMutant(r))
 			if t.Failed() {
 				return
 			}
@@ -1005,6 +995,16 @@ func (b *treeBuilder) End(kind jsontok.Kind, _ int64) {
 	} else {
 		f.arr = append(f.arr, v)
 	}
+}
+
+// genDocOrMutant returns a genDoc document, or half of the time a mutant
+// of one (most often not JSON).
+func genDocOrMutant(r *rand.Rand) []byte {
+	doc := genDoc(r)
+	if r.IntN(2) == 0 {
+		doc = mutate(r, doc)
+	}
+	return doc
 }
 
 // genDoc returns a random valid JSON document with random white space, every
