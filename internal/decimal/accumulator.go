@@ -99,6 +99,24 @@ func (a *Accumulator) Value() Decimal {
 	return Decimal{Neg: a.neg, Digits: a.digits[:kept], Exp: a.dp + exp, N: a.lastNZ}
 }
 
+// InExponent reports whether the text read so far has reached its
+// exponent ("e" or "E").
+func (a *Accumulator) InExponent() bool { return a.part == partExp }
+
+// CanBeInteger reports whether some continuation of the number text read
+// so far is an integer. Until a negative exponent's sign one always is (a
+// large enough exponent may follow, and zero is one); after "e-" the
+// exponent E so far (0 before its digits) only grows in magnitude with
+// more digits, so the text can end as an integer only if it is one at E
+// already: 1.5e- cannot (1.5e-0 is not), 775.00E-0 still can, 775.00E-01
+// cannot. It lets "type": "integer" reject a number at that byte.
+func (a *Accumulator) CanBeInteger() bool {
+	if a.lastNZ == 0 || a.part != partExp || !a.expNeg {
+		return true
+	}
+	return a.lastNZ <= a.dp-min(a.exp, maxExp)
+}
+
 // CanEqual reports whether some continuation of the number text read so far
 // could equal d: the sign, the significant digits and (once exponent digits
 // arrive) the exponent still agree with d. It lets an enum of numbers reject

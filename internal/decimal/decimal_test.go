@@ -669,6 +669,71 @@ func reachable(prefix string) map[string]string {
 func TestCanEqualAgainstSearch(t *testing.T) {
 	t.Parallel()
 	targets := []string{"0", "1", "10", "0.1", "12", "1.2", "120", "-1", "-0.12", "100", "0.01", "2", "21", "-20"}
+	seen := map[string]bool{}
+	var failures []string
+	pairs := 0
+	for _, text := range searchCorpus(t) {
+		for i := 1; i <= len(text); i++ {
+			prefix := text[:i]
+			if seen[prefix] {
+				continue
+			}
+			seen[prefix] = true
+			values := reachable(prefix)
+			for _, ts := range targets {
+				d := mustParse(t, ts)
+				w, found := values[d.String()]
+				pairs++
+				if got := canEqualAfter(prefix, d); got != found {
+					if found {
+						failures = append(failures, fmt.Sprintf("after %q: CanEqual(%s) = false, but %q%q equals it", prefix, ts, prefix, w))
+					} else {
+						failures = append(failures, fmt.Sprintf("after %q: CanEqual(%s) = true, but no continuation equals it", prefix, ts))
+					}
+				}
+			}
+		}
+	}
+	assert.Empty(t, failures, "%d of %d prefix/target pairs", len(failures), pairs)
+}
+
+// TestCanBeIntegerAgainstSearch checks CanBeInteger on every prefix of the
+// search corpus against the continuations reachable finds: true exactly
+// when one of them is an integer (false too early would reject a valid
+// integer; true too long, later than DESIGN.md §8 asks).
+func TestCanBeIntegerAgainstSearch(t *testing.T) {
+	t.Parallel()
+	var failures []string
+	for _, text := range searchCorpus(t) {
+		for i := 1; i <= len(text); i++ {
+			prefix := text[:i]
+			var a decimal.Accumulator
+			a.Reset(64)
+			a.Write([]byte(prefix))
+			witness, found := "", false
+			for canon, w := range reachable(prefix) {
+				if mustParse(t, canon).IsInteger() {
+					witness, found = w, true
+					break
+				}
+			}
+			if got := a.CanBeInteger(); got != found {
+				failures = append(failures, fmt.Sprintf("after %q: CanBeInteger() = %v (an integer continuation: %q)", prefix, got, witness))
+			}
+		}
+	}
+	assert.Empty(t, failures)
+	for prefix, want := range map[string]bool{"1.5e-": false, "1.5e": true, "1.5e+": true, "775.00E-0": true, "775.00E-01": false, "0.5e-99": false, "0.00e-99": true, "100e-2": true, "100e-3": false} {
+		var a decimal.Accumulator
+		a.Reset(64)
+		a.Write([]byte(prefix))
+		assert.Equal(t, want, a.CanBeInteger(), prefix)
+	}
+}
+
+// searchCorpus returns short numbers, written out and drawn, whose every
+// prefix the search tests try.
+func searchCorpus(t *testing.T) []string {
 	texts := []string{"0", "-0", "1", "12", "1.2", "0.12", "-0.1", "10", "1e1", "1.2e1", "12e-1", "120e-2", "0.0", "1.0e+0", "2.1", "-2e1", "0e1", "102", "1e-1", "0.01", "100.10e-1"}
 	r := rand.New(rand.NewPCG(8, 8))
 	for range 20 {
@@ -696,33 +761,10 @@ func TestCanEqualAgainstSearch(t *testing.T) {
 		}
 		texts = append(texts, b.String())
 	}
-	seen := map[string]bool{}
-	var failures []string
-	pairs := 0
 	for _, text := range texts {
 		mustParse(t, text)
-		for i := 1; i <= len(text); i++ {
-			prefix := text[:i]
-			if seen[prefix] {
-				continue
-			}
-			seen[prefix] = true
-			values := reachable(prefix)
-			for _, ts := range targets {
-				d := mustParse(t, ts)
-				w, found := values[d.String()]
-				pairs++
-				if got := canEqualAfter(prefix, d); got != found {
-					if found {
-						failures = append(failures, fmt.Sprintf("after %q: CanEqual(%s) = false, but %q%q equals it", prefix, ts, prefix, w))
-					} else {
-						failures = append(failures, fmt.Sprintf("after %q: CanEqual(%s) = true, but no continuation equals it", prefix, ts))
-					}
-				}
-			}
-		}
 	}
-	assert.Empty(t, failures, "%d of %d prefix/target pairs", len(failures), pairs)
+	return texts
 }
 
 // TestCanEqualEverySpelling: for every spelling b of a value in

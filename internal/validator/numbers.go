@@ -1,6 +1,8 @@
 package validator
 
 import (
+	"bytes"
+
 	"github.com/toolgate/toolgate/internal/decimal"
 	"github.com/toolgate/toolgate/internal/jsontok"
 	"github.com/toolgate/toolgate/internal/schema"
@@ -9,8 +11,8 @@ import (
 // This file holds the number keywords: minimum, maximum, their exclusive
 // forms, multipleOf, integer, and the number choices of enum and const.
 // The number's value is read once per value (Validator.num); each
-// evaluation prunes its own choices digit by digit and rejects a bound as
-// soon as no completion of the digits can satisfy it.
+// evaluation prunes its own choices digit by digit and rejects a bound, or
+// "integer", as soon as no completion of the digits can satisfy it.
 
 // numState is one evaluation's progress through a number.
 type numState struct {
@@ -18,6 +20,7 @@ type numState struct {
 	choiceOn   [2]bool
 	choiceFail [2]int64 // where the value left every choice, or -1
 	boundFail  [4]boundFailure
+	intFail    int64 // where a negative exponent left no integer, or -1
 	residue    decimal.Residue
 }
 
@@ -34,8 +37,11 @@ func hasBounds(n *schema.Node) bool {
 	return n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil || n.ExclusiveMaximum != nil
 }
 
+// integerOnly reports whether n allows integers but no other number.
+func integerOnly(n *schema.Node) bool { return n.Types&schema.TypeNumber == 0 }
+
 func (v *Validator) startNumber(e *eval) {
-	e.num.choiceOn, e.num.choiceFail = [2]bool{}, [2]int64{-1, -1}
+	e.num.choiceOn, e.num.choiceFail, e.num.intFail = [2]bool{}, [2]int64{-1, -1}, -1
 	for i, k := range [...]string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
 		e.num.boundFail[i] = boundFailure{k, -1}
 	}
@@ -46,12 +52,13 @@ func (v *Validator) startNumber(e *eval) {
 
 // numberText handles a piece of a number for every evaluation of frame
 // fr. The shared value is fed byte by byte only when some evaluation
-// watches its bounds digit by digit.
+// watches its bounds digit by digit, or an integer-only one may meet an
+// exponent (the only part that can rule an integer out).
 func (v *Validator) numberText(fr int32, p []byte, off int64) {
 	f := &v.frames[fr]
 	before := f.excerpt.len()
 	f.excerpt.write(p)
-	stepwise := false
+	stepwise, integers := false, false
 	for _, e := range f.evals {
 		if !e.listening() {
 			continue
@@ -62,8 +69,10 @@ func (v *Validator) numberText(fr int32, p []byte, off int64) {
 			e.num.residue.Write(p)
 		}
 		stepwise = stepwise || hasBounds(e.node)
+		integers = integers || integerOnly(e.node) && e.num.intFail < 0
 	}
-	if !stepwise {
+	integers = integers && (v.num.InExponent() || bytes.ContainsAny(p, "eE"))
+	if !stepwise && !integers {
 		v.num.Write(p)
 		return
 	}
@@ -71,9 +80,16 @@ func (v *Validator) numberText(fr int32, p []byte, off int64) {
 		v.num.Write(p[i : i+1])
 		lo, hi := v.num.Reachable()
 		for _, e := range f.evals {
-			if e.listening() && hasBounds(e.node) {
+			if !e.listening() {
+				continue
+			}
+			if hasBounds(e.node) {
 				v.steps++
 				v.checkBounds(e, lo, hi, off+int64(i), before+i+1)
+			}
+			if integers && integerOnly(e.node) && e.num.intFail < 0 && !v.num.CanBeInteger() {
+				e.num.intFail = off + int64(i)
+				v.violateEarly(e, "type", e.num.intFail, before+i+1)
 			}
 		}
 	}
@@ -136,7 +152,7 @@ func (v *Validator) endNumber(e *eval, off int64) {
 	d := v.num.Value()
 	f := &v.frames[e.fr]
 	vio := violation{node: n, off: off, got: jsontok.Number, excerpt: f.excerpt, complete: true}
-	if n.Types&schema.TypeNumber == 0 && !d.IsInteger() {
+	if integerOnly(n) && e.num.intFail < 0 && !d.IsInteger() {
 		vio.keyword = "type"
 		v.violate(e, vio)
 	}

@@ -246,5 +246,6 @@ func eachHeldBack(e *eval, kind jsontok.Kind, fn func(keyword string, at int64))
 		for _, b := range e.num.boundFail {
 			report(b.keyword, b.off)
 		}
+		report("type", e.num.intFail)
 	}
 }

@@ -42,20 +42,50 @@ func TestEscapeDecidedAtItsBackslash(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			const member = `{"s":`
-			at := len(member) + strings.IndexByte(tc.doc, '@')
-			doc := []byte(member + strings.Replace(tc.doc, "@", "", 1) + "}")
-			s := compileFor(t, schema.JSONSchema, `{"properties":{"s":`+tc.schema+`}}`)
-
-			p, first := firstRejection(s, doc)
-			assert.Equal(t, at, p, "the stream rejects %s at byte %d", doc, at)
-			assert.Equal(t, tc.keyword, first.Keyword)
-			assert.Equal(t, int64(at), first.Offset)
-
-			res := validator.Validate(s, doc, validator.Options{})
-			require.NotEmpty(t, res.Findings, "%s is invalid", doc)
-			assert.Equal(t, tc.keyword, res.Findings[0].Keyword)
-			assert.Equal(t, int64(at), res.Findings[0].Offset, "the full validation places it there too")
+			assertDecidedAt(t, tc.schema, tc.keyword, tc.doc)
 		})
 	}
+}
+
+// TestIntegerDecidedAtTheExponent: a negative exponent's digits only make
+// it more negative, so "integer" refuses a number at the exponent's byte
+// after which no completion is an integer, in a stream and in a full
+// validation alike.
+func TestIntegerDecidedAtTheExponent(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, doc string }{
+		{"at the sign", `1.5e@-3`},
+		{"at the digit", `775.00E-0@1`},
+		{"a multiple of ten, at the digit", `100e-00@3`},
+		{"a fraction without exponent, at its end", `1.5@`},
+		{"a positive exponent cannot decide", `1.25e+1@`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			assertDecidedAt(t, `{"type":"integer"}`, "type", tc.doc)
+		})
+	}
+}
+
+// assertDecidedAt checks that the member "s" of the arguments, valueAt
+// with an '@' before its deciding byte (or at its end: the byte after the
+// number), is refused there by keyword of valueSchema, by a stream and by
+// a full validation alike.
+func assertDecidedAt(t *testing.T, valueSchema, keyword, valueAt string) {
+	t.Helper()
+	const member = `{"s":`
+	at := len(member) + strings.IndexByte(valueAt, '@')
+	doc := []byte(member + strings.Replace(valueAt, "@", "", 1) + "}")
+	s := compileFor(t, schema.JSONSchema, `{"properties":{"s":`+valueSchema+`}}`)
+
+	p, first := firstRejection(s, doc)
+	assert.Equal(t, at, p, "the stream rejects %s at byte %d", doc, at)
+	assert.Equal(t, keyword, first.Keyword)
+	assert.Equal(t, int64(at), first.Offset)
+
+	res := validator.Validate(s, doc, validator.Options{})
+	require.NotEmpty(t, res.Findings, "%s is invalid", doc)
+	assert.Equal(t, keyword, res.Findings[0].Keyword)
+	assert.Equal(t, int64(at), res.Findings[0].Offset, "the full validation places it there too")
 }
