@@ -76,14 +76,17 @@ func (v *Validator) numberText(fr int32, p []byte, off int64) {
 		v.num.Write(p)
 		return
 	}
+	var lo, hi decimal.Bound
 	for i := range p {
 		v.num.Write(p[i : i+1])
-		lo, hi := v.num.Reachable()
+		if stepwise {
+			lo, hi = v.num.Reachable()
+		}
 		for _, e := range f.evals {
 			if !e.listening() {
 				continue
 			}
-			if hasBounds(e.node) {
+			if hasBounds(e.node) { // then stepwise
 				v.steps++
 				v.checkBounds(e, lo, hi, off+int64(i), before+i+1)
 			}
