@@ -161,6 +161,9 @@ func (b *builder) Text(p []byte, _ int64, _ bool) { b.text.Write(p) }
 // Escape implements jsontok.Handler.
 func (b *builder) Escape(int64) {}
 
+// EscapeRange implements jsontok.Handler.
+func (b *builder) EscapeRange(jsontok.CharRange, int64) {}
+
 // Separator implements jsontok.Handler.
 func (b *builder) Separator(int64) {}
 

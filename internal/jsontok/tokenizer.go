@@ -79,6 +79,12 @@ type Handler interface {
 	// call), which Text delivers at the sequence's last byte. A handler
 	// that no further character can satisfy knows it at off.
 	Escape(off int64)
+	// EscapeRange is called, after Escape, at each hex digit of a \u
+	// escape that does not complete its character (the first three, and
+	// for a surrogate pair also the high half's last and the low half's
+	// first three): the character is one of chars, exactly the characters
+	// the digits so far can still spell.
+	EscapeRange(chars CharRange, off int64)
 	// EndKey is called at the closing quote of a member name.
 	EndKey(off int64)
 	// Separator is called at the ',' after a member or an element: one
@@ -89,6 +95,12 @@ type Handler interface {
 	// it (or the end of the document), which is then off.
 	End(kind Kind, off int64)
 }
+
+// CharRange is the set of characters an unfinished \u escape can still
+// spell: the interval [Lo, Hi], and [Lo2, Hi2] too unless Lo2 > Hi2. The
+// second is only ever needed after \uD, which begins both U+D000–U+D7FF
+// and every surrogate pair (U+10000–U+10FFFF); it lies above the first.
+type CharRange struct{ Lo, Hi, Lo2, Hi2 rune }
 
 // SyntaxError reports input that is not acceptable JSON.
 type SyntaxError struct {
@@ -568,30 +580,90 @@ func (t *Tokenizer) unicodeInPlace(p []byte, i, start int) int {
 	if i+6 > len(p) {
 		return 0
 	}
-	r, ok := hex4(p[i+2:])
-	n := 6
+	unit, ok := hex4(p[i+2:])
+	r, n, low := unit, 6, rune(0)
 	switch {
 	case !ok:
 		return 0
-	case r >= 0xDC00 && r <= 0xDFFF:
+	case unit >= 0xDC00 && unit <= 0xDFFF:
 		return 0 // a lone low surrogate: an error
-	case r >= 0xD800 && r <= 0xDBFF:
+	case unit >= 0xD800 && unit <= 0xDBFF:
 		if i+12 > len(p) || p[i+6] != '\\' || p[i+7] != 'u' {
 			return 0
 		}
-		low, ok := hex4(p[i+8:])
-		if !ok || low < 0xDC00 || low > 0xDFFF {
+		if low, ok = hex4(p[i+8:]); !ok || low < 0xDC00 || low > 0xDFFF {
 			return 0
 		}
-		r, n = 0x10000+(r-0xD800)<<10+(low-0xDC00), 12
+		r, n = 0x10000+(unit-0xD800)<<10+(low-0xDC00), 12
 	}
 	t.flushText(p, start, i)
 	if !t.skip {
-		t.h.Escape(t.off + int64(i))
-		w := utf8.EncodeRune(t.scratch[:], r)
-		t.h.Text(t.scratch[:w], t.off+int64(i+n-1), false)
+		t.deliverUnicode(t.off+int64(i), unit, low, r, n)
 	}
 	return n
+}
+
+// deliverUnicode makes the events of a whole \uXXXX escape (n bytes, a
+// pair's when low is set) at offset at, which spells r: Escape, the
+// narrowing of its digits, and the character. Kept out of unicodeInPlace,
+// whose code text that nobody reads runs through.
+func (t *Tokenizer) deliverUnicode(at int64, unit, low, r rune, n int) {
+	t.h.Escape(at)
+	if n == 12 {
+		t.narrow(unit, 4, 0, at+2)
+		t.narrow(low, 3, unit, at+8)
+	} else {
+		t.narrow(unit, 3, 0, at+2)
+	}
+	w := utf8.EncodeRune(t.scratch[:], r)
+	t.h.Text(t.scratch[:w], at+int64(n-1), false)
+}
+
+// narrow calls EscapeRange for the first digits (1 to upTo) of unit, the
+// complete value of a \u escape's four hex digits whose first is at off
+// (high is the high surrogate before it, for a pair's low half).
+func (t *Tokenizer) narrow(unit rune, upTo int, high rune, off int64) {
+	for n := 1; n <= upTo; n++ {
+		if chars, ok := hexRange(unit>>(4*(4-n)), n, high); ok {
+			t.h.EscapeRange(chars, off+int64(n-1))
+		}
+	}
+}
+
+// hexRange returns the characters that a \u escape can still spell once n
+// of its hex digits, of value v, are read; high is the high surrogate
+// before it when it is a pair's low half, else 0. ok is false when it can
+// spell none (a lone low surrogate, or a low half out of range: errors the
+// tokenizer makes at the last digit). Four digits of a high surrogate
+// spell the 1,024 characters of its pair.
+func hexRange(v rune, n int, high rune) (chars CharRange, ok bool) {
+	shift := 4 * (4 - n)
+	a, b := v<<shift, v<<shift|(1<<shift-1)
+	if high != 0 {
+		a, b = max(a, 0xDC00), min(b, 0xDFFF)
+		base := 0x10000 + (high-0xD800)<<10 - 0xDC00
+		return CharRange{Lo: base + a, Hi: base + b, Lo2: 1, Hi2: 0}, a <= b
+	}
+	var parts [3][2]rune // below the surrogates, above them, the pairs of the high ones
+	parts[0] = [2]rune{a, min(b, 0xD7FF)}
+	parts[1] = [2]rune{max(a, 0xE000), b}
+	parts[2] = [2]rune{1, 0}
+	if a <= 0xDBFF && b >= 0xD800 {
+		parts[2] = [2]rune{0x10000 + (max(a, 0xD800)-0xD800)<<10, 0x10000 + (min(b, 0xDBFF)-0xD800)<<10 + 0x3FF}
+	}
+	// For n >= 1 at most two parts are not empty (the first two only both
+	// when [a, b] spans the surrogates, which takes n = 0).
+	chars = CharRange{Lo: 1, Hi: 0, Lo2: 1, Hi2: 0}
+	for _, p := range parts {
+		switch {
+		case p[0] > p[1]:
+		case chars.Lo > chars.Hi:
+			chars.Lo, chars.Hi = p[0], p[1]
+		default:
+			chars.Lo2, chars.Hi2 = p[0], p[1]
+		}
+	}
+	return chars, chars.Lo <= chars.Hi
 }
 
 // hex4 reads the four hex digits that q starts with (len(q) >= 4); ok is
@@ -682,6 +754,15 @@ func (t *Tokenizer) hex(c byte, off int64) error {
 	}
 	t.hexVal = t.hexVal<<4 | rune(v)
 	if t.hexN++; t.hexN < 4 {
+		if !t.skip {
+			var high rune
+			if t.state == stLowHex {
+				high = t.high
+			}
+			if chars, ok := hexRange(t.hexVal, int(t.hexN), high); ok {
+				t.h.EscapeRange(chars, off)
+			}
+		}
 		return nil
 	}
 	r := t.hexVal
@@ -694,6 +775,9 @@ func (t *Tokenizer) hex(c byte, off int64) error {
 		switch {
 		case r >= 0xD800 && r <= 0xDBFF:
 			t.high, t.state = r, stLowBackslash
+			if chars, ok := hexRange(r, 4, 0); ok && !t.skip {
+				t.h.EscapeRange(chars, off)
+			}
 			return nil
 		case r >= 0xDC00 && r <= 0xDFFF:
 			return t.fail(off, "lone surrogate in string escape")

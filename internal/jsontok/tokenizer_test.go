@@ -75,6 +75,23 @@ func (r *recorder) Escape(off int64) {
 	r.add("escape @%d", off)
 }
 
+func (r *recorder) EscapeRange(chars jsontok.CharRange, off int64) {
+	if r.skipped {
+		r.problems = append(r.problems, fmt.Sprintf("EscapeRange at %d inside a value whose text is skipped", off))
+	}
+	if off < 0 || off >= int64(len(r.doc)) || !strings.ContainsRune("0123456789abcdefABCDEF", rune(r.doc[off])) {
+		r.problems = append(r.problems, fmt.Sprintf("EscapeRange at %d is not at a hex digit", off))
+	}
+	if chars.Lo > chars.Hi {
+		r.problems = append(r.problems, fmt.Sprintf("EscapeRange at %d is empty: %+v", off, chars))
+	}
+	if chars.Lo2 > chars.Hi2 {
+		r.add("range @%d %U-%U", off, chars.Lo, chars.Hi)
+		return
+	}
+	r.add("range @%d %U-%U %U-%U", off, chars.Lo, chars.Hi, chars.Lo2, chars.Hi2)
+}
+
 func (r *recorder) Text(p []byte, off int64, raw bool) {
 	if r.skipped {
 		r.problems = append(r.problems, fmt.Sprintf("Text %q at %d inside a value whose text is skipped", p, off))
@@ -474,7 +491,7 @@ func withoutValueText(out string) string {
 			inValue = true
 		case strings.HasPrefix(line, "end "):
 			inValue = false
-		case inValue && (strings.HasPrefix(line, "raw @") || strings.HasPrefix(line, "esc @") || strings.HasPrefix(line, "escape @")):
+		case inValue && (strings.HasPrefix(line, "raw @") || strings.HasPrefix(line, "esc @") || strings.HasPrefix(line, "escape @") || strings.HasPrefix(line, "range @")):
 			continue
 		}
 		kept = append(kept, line)
@@ -548,8 +565,9 @@ func TestTokenizerEverySplit(t *testing.T) {
 
 // TestTokenizerEvents pins the exact events, and so the Text offset contract,
 // on a few documents: raw text maps byte for byte to the input, an escape
-// is announced at its backslash and its decoded text points at its last
-// byte, numbers end at the byte after them.
+// is announced at its backslash, a \u escape's hex digits narrow the
+// character it spells, and its decoded text points at its last byte;
+// numbers end at the byte after them.
 func TestTokenizerEvents(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -559,7 +577,8 @@ func TestTokenizerEvents(t *testing.T) {
 	}{
 		{"mixed", `{"k\u00e9":["a\nb",-1.5e3,true]}`, []string{
 			"begin object @0",
-			"key @1", `raw @2 "k"`, "escape @3", `esc @8 "é"`, "endkey @9",
+			"key @1", `raw @2 "k"`, "escape @3",
+			"range @5 U+0000-U+0FFF", "range @6 U+0000-U+00FF", "range @7 U+00E0-U+00EF", `esc @8 "é"`, "endkey @9",
 			"begin array @11",
 			"begin string @12", `raw @13 "a"`, "escape @14", `esc @15 "\n"`, `raw @16 "b"`, "end string @17",
 			"begin number @19", `raw @19 "-1.5e3"`, "end number @25",
@@ -570,9 +589,15 @@ func TestTokenizerEvents(t *testing.T) {
 		{"top-level number ends at End", ` 12 `, []string{"begin number @1", `raw @1 "12"`, "end number @3"}},
 		{"top-level number ends at the end of input", `-0.5`, []string{"begin number @0", `raw @0 "-0.5"`, "end number @4"}},
 		{"surrogate pair is one decoded piece at its last byte", `"x\uD83D\uDE00y"`, []string{
-			"begin string @0", `raw @1 "x"`, "escape @2", `esc @13 "😀"`, `raw @14 "y"`, "end string @15",
+			"begin string @0", `raw @1 "x"`, "escape @2",
+			"range @4 U+D000-U+D7FF U+10000-U+10FFFF", "range @5 U+10000-U+4FFFF", "range @6 U+1C000-U+1FFFF", "range @7 U+1F400-U+1F7FF",
+			"range @10 U+1F400-U+1F7FF", "range @11 U+1F600-U+1F6FF", "range @12 U+1F600-U+1F60F",
+			`esc @13 "😀"`, `raw @14 "y"`, "end string @15",
 		}},
-		{"u0000 decodes to a NUL byte", `"\u0000"`, []string{"begin string @0", "escape @1", `esc @6 "\x00"`, "end string @7"}},
+		{"u0000 decodes to a NUL byte", `"\u0000"`, []string{
+			"begin string @0", "escape @1", "range @3 U+0000-U+0FFF", "range @4 U+0000-U+00FF", "range @5 U+0000-U+000F",
+			`esc @6 "\x00"`, "end string @7",
+		}},
 		{"every short escape", `"\"\\\/\b\f\n\r\t"`, []string{
 			"begin string @0", "escape @1", `esc @2 "\""`, "escape @3", `esc @4 "\\"`, "escape @5", `esc @6 "/"`,
 			"escape @7", `esc @8 "\b"`, "escape @9", `esc @10 "\f"`, "escape @11", `esc @12 "\n"`,
@@ -640,13 +665,14 @@ func TestDepthLimit(t *testing.T) {
 // counter is a Handler that only counts, for very large documents.
 type counter struct{ begins, ends int }
 
-func (c *counter) Begin(jsontok.Kind, int64) { c.begins++ }
-func (c *counter) BeginKey(int64)            {}
-func (c *counter) Text([]byte, int64, bool)  {}
-func (c *counter) Escape(int64)              {}
-func (c *counter) EndKey(int64)              {}
-func (c *counter) Separator(int64)           {}
-func (c *counter) End(jsontok.Kind, int64)   { c.ends++ }
+func (c *counter) Begin(jsontok.Kind, int64)            { c.begins++ }
+func (c *counter) BeginKey(int64)                       {}
+func (c *counter) Text([]byte, int64, bool)             {}
+func (c *counter) Escape(int64)                         {}
+func (c *counter) EscapeRange(jsontok.CharRange, int64) {}
+func (c *counter) EndKey(int64)                         {}
+func (c *counter) Separator(int64)                      {}
+func (c *counter) End(jsontok.Kind, int64)              { c.ends++ }
 func feedChunks(tok *jsontok.Tokenizer, doc []byte, size int) error {
 	for len(doc) > 0 {
 		n := min(size, len(doc))
@@ -959,11 +985,12 @@ func (b *treeBuilder) Begin(kind jsontok.Kind, _ int64) {
 	}
 }
 
-func (b *treeBuilder) BeginKey(int64)                 { b.text = b.text[:0] }
-func (b *treeBuilder) Text(p []byte, _ int64, _ bool) { b.text = append(b.text, p...) }
-func (b *treeBuilder) Escape(int64)                   {}
-func (b *treeBuilder) EndKey(int64)                   { b.frames[len(b.frames)-1].key = string(b.text) }
-func (b *treeBuilder) Separator(int64)                {}
+func (b *treeBuilder) BeginKey(int64)                       { b.text = b.text[:0] }
+func (b *treeBuilder) Text(p []byte, _ int64, _ bool)       { b.text = append(b.text, p...) }
+func (b *treeBuilder) Escape(int64)                         {}
+func (b *treeBuilder) EscapeRange(jsontok.CharRange, int64) {}
+func (b *treeBuilder) EndKey(int64)                         { b.frames[len(b.frames)-1].key = string(b.text) }
+func (b *treeBuilder) Separator(int64)                      {}
 
 func (b *treeBuilder) End(kind jsontok.Kind, _ int64) {
 	var v any

@@ -11,13 +11,16 @@ import (
 	"github.com/toolgate/toolgate/internal/validator"
 )
 
-// TestEscapeDecidedAtItsBackslash: an escape adds one character, whichever
+// TestEscapeDecidedAtTheFirstImpossibleByte: an escape adds one character, whichever
 // it spells, so what no further character can satisfy is refused at its
 // backslash, the first impossible byte, by a stream and by a full
-// validation alike; what some character could still satisfy waits for the
-// character, at the escape's last byte. Each value is the member "s" of
+// validation alike; a \u escape's hex digits then narrow the character,
+// and an enum, a const or a closed object's names that no character left
+// continues are refused at that digit; what some character could still
+// satisfy (a pattern is not asked about ranges) waits for the character,
+// at the escape's last byte. Each value is the member "s" of
 // the arguments, under the case's schema.
-func TestEscapeDecidedAtItsBackslash(t *testing.T) {
+func TestEscapeDecidedAtTheFirstImpossibleByte(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name, schema, keyword string
@@ -28,11 +31,17 @@ func TestEscapeDecidedAtItsBackslash(t *testing.T) {
 		{"maxLength one short", `{"type":"string","maxLength":4}`, "maxLength", `"abc\n@\t"`},
 		{"enum completed", `{"enum":["ab","x"]}`, "enum", `"ab@\u0063"`},
 		{"enum that could go on", `{"enum":["ab","abc"]}`, "enum", `"ab\u006@4"`},
+		{"enum, a hex digit no choice continues", `{"enum":["ab","abc"]}`, "enum", `"ab\u00@7a"`},
+		{"enum, a high surrogate's digit", `{"enum":["a😀"]}`, "enum", `"a\ud83@e\udd20"`},
+		{"enum, a low surrogate's digit", `{"enum":["a😀"]}`, "enum", `"a\ud83d\ude@10"`},
+		{"const, a hex digit", `{"const":"é"}`, "const", `"\u00@f8"`},
 		{"const completed", `{"const":"ab"}`, "const", `"ab@\n"`},
 		{"pattern that must end", `{"type":"string","pattern":"^ab$"}`, "pattern", `"ab@\t"`},
 		{"pattern that could go on", `{"type":"string","pattern":"^[a-z]*$"}`, "pattern", `"ab\@""`},
 		{"closed object, declared name completed", `{"properties":{"a":{}},"additionalProperties":false}`,
 			"additionalProperties", `{"a@\u0062":1}`},
+		{"closed object, a hex digit no declared name continues", `{"properties":{"a":{},"ab":{}},"additionalProperties":false}`,
+			"additionalProperties", `{"a\u00@7a":1}`},
 		{"closed object, a pattern that must end", `{"patternProperties":{"^x$":{}},"additionalProperties":false}`,
 			"additionalProperties", `{"x@\n":1}`},
 		{"closed object, a pattern that could go on", `{"patternProperties":{"^x[a-z]$":{}},"additionalProperties":false}`,

@@ -239,8 +239,8 @@ var earlyExceptions = []*earlyException{
 	{
 		name: "memberSeparator",
 		reason: "a ',' after which only a repeated name could be valid is the first impossible byte (DESIGN §6 " +
-			"refuses a repeat at the name's end), but names are matched from their first character, and an escaped " +
-			"one arrives at the escape's last byte",
+			"refuses a repeat at the name's end), but names are matched from their first character, and one that a " +
+			"pattern could still match through an escape arrives at the escape's last byte",
 		applies: func(keyword string, _ map[string]any, value []byte, first, at int) bool {
 			if keyword != "additionalProperties" || value[first] != ',' {
 				return false
@@ -252,13 +252,13 @@ var earlyExceptions = []*earlyException{
 	},
 	{
 		name: "escapeDecides",
-		reason: "KNOWN LATE, reported: inside an escape sequence, a hex digit after which no character it can " +
-			"still spell satisfies the keyword (no enum choice, name or pattern continues with it) is the first " +
-			"impossible byte, but the tokenizer delivers the character at the escape's last byte (a backslash " +
-			"that no character at all can follow is refused where it stands)",
-		applies: func(_ string, _ map[string]any, value []byte, first, at int) bool {
+		reason: "KNOWN LATE, reported: inside a \\u escape, a hex digit after which no character it can still " +
+			"spell satisfies a pattern (pattern, patternProperties) is the first impossible byte, but a pattern " +
+			"is not asked about ranges of characters, only at the backslash whether any can follow; it decides " +
+			"at the escape's last byte (enum, const and names are decided at the digit)",
+		applies: func(_ string, alone map[string]any, value []byte, first, at int) bool {
 			start := escapeStart(value, at)
-			return start >= 0 && start < first
+			return start >= 0 && start < first && mentionsPattern(alone)
 		},
 	},
 	{
@@ -271,6 +271,22 @@ var earlyExceptions = []*earlyException{
 			return (keyword == "enum" || keyword == "const") && at >= len(value) && exp >= 0 && first > exp
 		},
 	},
+}
+
+// mentionsPattern reports whether a schema has a pattern or
+// patternProperties anywhere in it.
+func mentionsPattern(schema any) bool {
+	switch s := schema.(type) {
+	case map[string]any:
+		for k, sub := range s {
+			if k == "pattern" || k == "patternProperties" || mentionsPattern(sub) {
+				return true
+			}
+		}
+	case []any:
+		return slices.ContainsFunc(s, mentionsPattern)
+	}
+	return false
 }
 
 // escapeStart returns where the escape sequence that ends at value[at]

@@ -1,6 +1,8 @@
 package validator
 
 import (
+	"unicode/utf8"
+
 	"github.com/toolgate/toolgate/internal/jsontok"
 )
 
@@ -171,8 +173,19 @@ func (h *events) Text(p []byte, off int64, raw bool) {
 // satisfy (a maxLength reached, an enum, a const or a name that the text
 // already completes, a pattern that needs the text to end) is refused at
 // that backslash, the first impossible byte, not at the escape's last.
-func (h *events) Escape(off int64) {
-	v := (*Validator)(h)
+func (h *events) Escape(off int64) { (*Validator)(h).escape(anyChar, off) }
+
+// EscapeRange implements jsontok.Handler: the coming character is one of
+// chars. An enum, a const or a closed object's names that no such
+// character continues are refused at this hex digit.
+func (h *events) EscapeRange(chars jsontok.CharRange, off int64) { (*Validator)(h).escape(chars, off) }
+
+// anyChar is what an escape's backslash says of the character it begins.
+var anyChar = jsontok.CharRange{Lo: 0, Hi: utf8.MaxRune, Lo2: 1, Hi2: 0}
+
+// escape hands the news of a coming character, one of chars, known at
+// off, to the evaluations of the current name or string.
+func (v *Validator) escape(chars jsontok.CharRange, off int64) {
 	if v.stopped(off) {
 		return
 	}
@@ -181,16 +194,16 @@ func (h *events) Escape(off int64) {
 		obj := fr
 		if v.keyFrame {
 			obj--
-			v.stringGrows(fr, off)
+			v.stringEscape(fr, chars, off)
 		}
 		for _, e := range v.frames[obj].evals {
 			if e.listening() {
 				v.steps++
-				v.memberNameGrows(e, off)
+				v.memberNameEscape(e, chars, off)
 			}
 		}
 	} else if v.frames[fr].kind == jsontok.String {
-		v.stringGrows(fr, off)
+		v.stringEscape(fr, chars, off)
 	}
 	if len(v.early) > 0 {
 		v.applyQueued()

@@ -1,5 +1,11 @@
 package validator
 
+import (
+	"unicode/utf8"
+
+	"github.com/toolgate/toolgate/internal/jsontok"
+)
+
 // matcher narrows a sorted list of names (member names, or the string
 // choices of an enum) to those that start with the bytes fed so far. Names
 // sharing a prefix are contiguous in a sorted list, so the candidates are
@@ -69,11 +75,39 @@ func (mt *matcher) feed(names []string, p []byte, steps *int64) int {
 	return -1
 }
 
-// grows reports whether some candidate is longer than what was fed: one
-// more byte, whichever, could still lead to a name. Of the candidates,
-// only the one at lo can end where the text does.
-func (mt *matcher) grows(names []string) bool {
-	return !mt.dead && (mt.hi-mt.lo > 1 || mt.hi-mt.lo == 1 && len(names[mt.lo]) > mt.pos)
+// growsInto reports whether some candidate continues what was fed with
+// one of chars.
+func (mt *matcher) growsInto(names []string, chars jsontok.CharRange, steps *int64) bool {
+	return mt.growsWithin(names, chars.Lo, chars.Hi, steps) ||
+		chars.Lo2 <= chars.Hi2 && mt.growsWithin(names, chars.Lo2, chars.Hi2, steps)
+}
+
+// growsWithin reports whether some candidate continues what was fed with
+// a character in [lo, hi]. UTF-8 keeps the order of code points, so the
+// first candidate whose rest is at least lo's encoding (found by binary
+// search; a candidate that ends here sorts first) has the least next
+// character from lo on. Each probe is counted in *steps.
+func (mt *matcher) growsWithin(names []string, lo, hi rune, steps *int64) bool {
+	if mt.dead {
+		return false
+	}
+	var buf [utf8.UTFMax]byte
+	from := string(buf[:utf8.EncodeRune(buf[:], lo)])
+	first, end := mt.lo, mt.hi
+	for first < end {
+		*steps++
+		mid := int(uint(first+end) >> 1)
+		if names[mid][mt.pos:] >= from {
+			end = mid
+		} else {
+			first = mid + 1
+		}
+	}
+	if first == mt.hi {
+		return false
+	}
+	next, _ := utf8.DecodeRuneInString(names[first][mt.pos:])
+	return next <= hi
 }
 
 // match returns the index of the name equal to everything fed, or -1.

@@ -1,6 +1,7 @@
 package validator
 
 import (
+	"github.com/toolgate/toolgate/internal/jsontok"
 	"github.com/toolgate/toolgate/internal/pattern"
 	"github.com/toolgate/toolgate/internal/schema"
 )
@@ -142,10 +143,11 @@ func (v *Validator) memberNameText(e *eval, p []byte, off int64, raw bool) {
 	v.queueDecision(e, vio) // a full validation's finding waits for the name's end (see defers)
 }
 
-// memberNameGrows handles the backslash of an escape in the current
-// member name: a closed object refuses the name there when neither a
-// declared name nor a pattern can take one more character.
-func (v *Validator) memberNameGrows(e *eval, off int64) {
+// memberNameEscape handles the news that the next character of the
+// current member name is one of chars, known at off (see stringEscape): a
+// closed object refuses the name there when no declared name continues
+// with such a character and no pattern can take one more character at all.
+func (v *Validator) memberNameEscape(e *eval, chars jsontok.CharRange, off int64) {
 	n, o := e.node, e.obj
 	if !closed(n) || o.keyFailAt >= 0 {
 		return
@@ -154,7 +156,7 @@ func (v *Validator) memberNameGrows(e *eval, off int64) {
 	if n.DeclaredNames != nil {
 		names = &o.declared
 	}
-	if names.grows(allowedNames(n)) || n.PatternProperties != nil && o.keySet.Grows() {
+	if names.growsInto(allowedNames(n), chars, &v.steps) || n.PatternProperties != nil && o.keySet.Grows() {
 		return
 	}
 	o.keyFailAt = off

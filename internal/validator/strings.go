@@ -65,12 +65,15 @@ func (v *Validator) stringText(fr int32, p []byte, off int64, raw bool) {
 	}
 }
 
-// stringGrows handles the backslash of an escape in a string (or in a
-// member name evaluated by propertyNames) for every evaluation of frame
-// fr: one more character comes, whichever it is. The keywords that text
-// decides fail here if none can follow, in the order stringText checks
-// them, and quote the value up to the backslash.
-func (v *Validator) stringGrows(fr int32, off int64) {
+// stringEscape handles the news that the next character of a string (or
+// of a member name evaluated by propertyNames) is one of chars, known at
+// off, for every evaluation of frame fr: at an escape's backslash any
+// character, then narrower at a \u escape's hex digits. The keywords that
+// text decides fail here if no such character can follow, in the order
+// stringText checks them, and quote the value up to the escape. Length and
+// patterns are decided at the backslash (every character counts one, and
+// a pattern is not asked about ranges); enum and const at every digit.
+func (v *Validator) stringEscape(fr int32, chars jsontok.CharRange, off int64) {
 	f := &v.frames[fr]
 	quoted := f.excerpt.len()
 	for _, e := range f.evals {
@@ -80,7 +83,7 @@ func (v *Validator) stringGrows(fr int32, off int64) {
 		v.steps++
 		n := e.node
 		for i, c := range choiceSets(n) {
-			if e.str.choiceOn[i] && e.str.choiceFail[i] < 0 && !e.str.choice[i].grows(c.set.Strings) {
+			if e.str.choiceOn[i] && e.str.choiceFail[i] < 0 && !e.str.choice[i].growsInto(c.set.Strings, chars, &v.steps) {
 				e.str.choiceFail[i] = off
 				v.violateEarly(e, c.keyword, off, quoted)
 			}
