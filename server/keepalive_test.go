@@ -156,10 +156,11 @@ func (b *blackhole) forward(dst, src net.Conn) {
 // instead of holding it until the stream's idle timeout.
 func TestKeepaliveServerPings(t *testing.T) {
 	t.Parallel()
-	handlerDone := make(chan error, 1)
+	handlerStarted, handlerDone := make(chan struct{}, 1), make(chan error, 1)
 	addr := serveTCP(t, server.Config{
 		Keepalive: server.Keepalive{Time: time.Second, Timeout: time.Second},
 		ServerOptions: []grpc.ServerOption{grpc.ChainStreamInterceptor(func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+			handlerStarted <- struct{}{}
 			err := handler(srv, ss)
 			handlerDone <- err
 			return err
@@ -178,9 +179,13 @@ func TestKeepaliveServerPings(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, s.Send(&toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Start{Start: &toolgatev1.CallStart{
 		CallId: "held", Handle: compiled.GetHandle()}}}))
-	// A result would mean the call ended; none comes while the call is open,
-	// so wait until the server has surely read the start.
-	time.Sleep(200 * time.Millisecond)
+	// The connection goes silent once the server holds the stream (a cut
+	// before the stream reached it would leave no handler to end).
+	select {
+	case <-handlerStarted:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the stream never reached the server")
+	}
 	hole.cut.Store(true)
 	select {
 	case err := <-handlerDone:
