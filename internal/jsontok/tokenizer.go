@@ -97,9 +97,11 @@ type Handler interface {
 }
 
 // CharRange is the set of characters an unfinished \u escape can still
-// spell: the interval [Lo, Hi], and [Lo2, Hi2] too unless Lo2 > Hi2. The
+// spell: the interval [Lo, Hi], and [Lo2, Hi2] too when Hi2 is not 0. The
 // second is only ever needed after \uD, which begins both U+D000–U+D7FF
-// and every surrogate pair (U+10000–U+10FFFF); it lies above the first.
+// and every surrogate pair (U+10000–U+10FFFF); it lies above the first,
+// so it never ends at U+0000 and a CharRange of one interval leaves it
+// zero.
 type CharRange struct{ Lo, Hi, Lo2, Hi2 rune }
 
 // SyntaxError reports input that is not acceptable JSON.
@@ -642,28 +644,24 @@ func hexRange(v rune, n int, high rune) (chars CharRange, ok bool) {
 	if high != 0 {
 		a, b = max(a, 0xDC00), min(b, 0xDFFF)
 		base := 0x10000 + (high-0xD800)<<10 - 0xDC00
-		return CharRange{Lo: base + a, Hi: base + b, Lo2: 1, Hi2: 0}, a <= b
+		return CharRange{Lo: base + a, Hi: base + b}, a <= b
 	}
-	var parts [3][2]rune // below the surrogates, above them, the pairs of the high ones
-	parts[0] = [2]rune{a, min(b, 0xD7FF)}
-	parts[1] = [2]rune{max(a, 0xE000), b}
-	parts[2] = [2]rune{1, 0}
-	if a <= 0xDBFF && b >= 0xD800 {
-		parts[2] = [2]rune{0x10000 + (max(a, 0xD800)-0xD800)<<10, 0x10000 + (min(b, 0xDBFF)-0xD800)<<10 + 0x3FF}
+	if b < 0xD800 || a > 0xDFFF {
+		return CharRange{Lo: a, Hi: b}, true
 	}
-	// For n >= 1 at most two parts are not empty (the first two only both
-	// when [a, b] spans the surrogates, which takes n = 0).
-	chars = CharRange{Lo: 1, Hi: 0, Lo2: 1, Hi2: 0}
-	for _, p := range parts {
-		switch {
-		case p[0] > p[1]:
-		case chars.Lo > chars.Hi:
-			chars.Lo, chars.Hi = p[0], p[1]
-		default:
-			chars.Lo2, chars.Hi2 = p[0], p[1]
-		}
+	// One digit or more align [a, b] inside U+D000–U+DFFF: what lies below
+	// the surrogates, then the pairs of the high ones. Low ones spell none.
+	var pairs CharRange
+	if a <= 0xDBFF {
+		pairs = CharRange{Lo: 0x10000 + (max(a, 0xD800)-0xD800)<<10, Hi: 0x10000 + (min(b, 0xDBFF)-0xD800)<<10 + 0x3FF}
 	}
-	return chars, chars.Lo <= chars.Hi
+	switch {
+	case a < 0xD800:
+		return CharRange{Lo: a, Hi: 0xD7FF, Lo2: pairs.Lo, Hi2: pairs.Hi}, true
+	case a <= 0xDBFF:
+		return pairs, true
+	}
+	return CharRange{}, false
 }
 
 // hex4 reads the four hex digits that q starts with (len(q) >= 4); ok is

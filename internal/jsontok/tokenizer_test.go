@@ -85,7 +85,7 @@ func (r *recorder) EscapeRange(chars jsontok.CharRange, off int64) {
 	if chars.Lo > chars.Hi {
 		r.problems = append(r.problems, fmt.Sprintf("EscapeRange at %d is empty: %+v", off, chars))
 	}
-	if chars.Lo2 > chars.Hi2 {
+	if chars.Hi2 == 0 {
 		r.add("range @%d %U-%U", off, chars.Lo, chars.Hi)
 		return
 	}

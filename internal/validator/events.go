@@ -181,7 +181,7 @@ func (h *events) Escape(off int64) { (*Validator)(h).escape(anyChar, off) }
 func (h *events) EscapeRange(chars jsontok.CharRange, off int64) { (*Validator)(h).escape(chars, off) }
 
 // anyChar is what an escape's backslash says of the character it begins.
-var anyChar = jsontok.CharRange{Lo: 0, Hi: utf8.MaxRune, Lo2: 1, Hi2: 0}
+var anyChar = jsontok.CharRange{Lo: 0, Hi: utf8.MaxRune}
 
 // escape hands the news of a coming character, one of chars, known at
 // off, to the evaluations of the current name or string.

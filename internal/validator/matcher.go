@@ -79,7 +79,7 @@ func (mt *matcher) feed(names []string, p []byte, steps *int64) int {
 // one of chars.
 func (mt *matcher) growsInto(names []string, chars jsontok.CharRange, steps *int64) bool {
 	return mt.growsWithin(names, chars.Lo, chars.Hi, steps) ||
-		chars.Lo2 <= chars.Hi2 && mt.growsWithin(names, chars.Lo2, chars.Hi2, steps)
+		chars.Hi2 != 0 && mt.growsWithin(names, chars.Lo2, chars.Hi2, steps)
 }
 
 // growsWithin reports whether some candidate continues what was fed with
