@@ -28,7 +28,7 @@ type dfa struct {
 	stride uint32   // nclass + 4
 	trans  []uint32 // rows as above
 	dead   []uint64
-	stuck  []uint64 // by state number (not premultiplied): every character leads to the dead state
+	stuck  bitset // by state number (not premultiplied): every character leads to the dead state
 	sinks  uint32
 	start  uint32
 	bits   []uint64 // the distinct bitsets, words each; bitset 0 is empty
@@ -103,10 +103,7 @@ func (d *dfa) size() int {
 // grows reports whether, between characters in state s, some character
 // can follow with a match still possible: false in the dead state, and
 // in a state whose text must end to match.
-func (d *dfa) grows(s uint32) bool {
-	i := s / d.stride
-	return d.stuck[i/64]&(1<<(i%64)) == 0
-}
+func (d *dfa) grows(s uint32) bool { return !d.stuck.has(int(s / d.stride)) }
 
 // table is the automaton between construction and layout: rows of
 // next-state numbers (one column per class, then the invalid column).
@@ -201,8 +198,8 @@ func (b *dfaBuilder) layout(t *table, classOf []int32) (*dfa, error) {
 	stride := uint32(nclass + extraCols)
 	n := t.states()
 	deadWords := ((n-t.sinks)*trie.nodes + 63) / 64
-	stuckWords := (n + 63) / 64
-	b.bytes = 64 + trie.size() + 4*n*int(stride) + 8*deadWords + 8*stuckWords + 8*len(t.bits)
+	stuck := newBitset(n)
+	b.bytes = 64 + trie.size() + 4*n*int(stride) + 8*deadWords + 8*len(stuck) + 8*len(t.bits)
 	if err := b.check(); err != nil {
 		return nil, err
 	}
@@ -224,8 +221,8 @@ func (b *dfaBuilder) layout(t *table, classOf []int32) (*dfa, error) {
 	// whatever follows.
 	live := newBitset(nclass)
 	d.dead = make([]uint64, deadWords)
-	d.stuck = make([]uint64, stuckWords)
-	d.stuck[0] = 1
+	d.stuck = stuck
+	d.stuck.set(0)
 	for s := range n {
 		row := d.trans[s*int(stride) : (s+1)*int(stride)]
 		for c := range t.cols {
@@ -239,15 +236,13 @@ func (b *dfaBuilder) layout(t *table, classOf []int32) (*dfa, error) {
 		deadRow := uint32((s - t.sinks) * trie.nodes)
 		row[nclass+colDeadRow] = deadRow
 		clear(live)
-		stuck := true
 		for c := range nclass {
 			if t.next[s*t.cols+c] != 0 {
 				live.set(c)
-				stuck = false
 			}
 		}
-		if stuck {
-			d.stuck[s/64] |= 1 << (s % 64)
+		if live.empty() {
+			d.stuck.set(s)
 		}
 		for node, reach := range trie.reach {
 			if !reach.intersects(live) {
