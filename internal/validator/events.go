@@ -173,19 +173,22 @@ func (h *events) Text(p []byte, off int64, raw bool) {
 // satisfy (a maxLength reached, an enum, a const or a name that the text
 // already completes, a pattern that needs the text to end) is refused at
 // that backslash, the first impossible byte, not at the escape's last.
-func (h *events) Escape(off int64) { (*Validator)(h).escape(anyChar, off) }
+func (h *events) Escape(off int64) { (*Validator)(h).escape(anyChar, true, off) }
 
 // EscapeRange implements jsontok.Handler: the coming character is one of
 // chars. An enum, a const or a closed object's names that no such
 // character continues are refused at this hex digit.
-func (h *events) EscapeRange(chars jsontok.CharRange, off int64) { (*Validator)(h).escape(chars, off) }
+func (h *events) EscapeRange(chars jsontok.CharRange, off int64) {
+	(*Validator)(h).escape(chars, false, off)
+}
 
 // anyChar is what an escape's backslash says of the character it begins.
 var anyChar = jsontok.CharRange{Lo: 0, Hi: utf8.MaxRune}
 
 // escape hands the news of a coming character, one of chars, known at
-// off, to the evaluations of the current name or string.
-func (v *Validator) escape(chars jsontok.CharRange, off int64) {
+// off (an escape's backslash, or a hex digit after it), to the
+// evaluations of the current name or string.
+func (v *Validator) escape(chars jsontok.CharRange, backslash bool, off int64) {
 	if v.stopped(off) {
 		return
 	}
@@ -194,7 +197,7 @@ func (v *Validator) escape(chars jsontok.CharRange, off int64) {
 		obj := fr
 		if v.keyFrame {
 			obj--
-			v.stringEscape(fr, chars, off)
+			v.stringEscape(fr, chars, backslash, off)
 		}
 		for _, e := range v.frames[obj].evals {
 			if e.listening() {
@@ -203,7 +206,7 @@ func (v *Validator) escape(chars jsontok.CharRange, off int64) {
 			}
 		}
 	} else if v.frames[fr].kind == jsontok.String {
-		v.stringEscape(fr, chars, off)
+		v.stringEscape(fr, chars, backslash, off)
 	}
 	if len(v.early) > 0 {
 		v.applyQueued()

@@ -68,12 +68,13 @@ func (v *Validator) stringText(fr int32, p []byte, off int64, raw bool) {
 // stringEscape handles the news that the next character of a string (or
 // of a member name evaluated by propertyNames) is one of chars, known at
 // off, for every evaluation of frame fr: at an escape's backslash any
-// character, then narrower at a \u escape's hex digits. The keywords that
-// text decides fail here if no such character can follow, in the order
-// stringText checks them, and quote the value up to the escape. Length and
-// patterns are decided at the backslash (every character counts one, and
-// a pattern is not asked about ranges); enum and const at every digit.
-func (v *Validator) stringEscape(fr int32, chars jsontok.CharRange, off int64) {
+// character, then fewer at each hex digit of a \u escape. The keywords
+// that text decides fail here if no such character can follow, in the
+// order stringText checks them, and quote the value up to the escape.
+// Length and patterns are decided at the backslash alone (the character
+// counts one whichever it is, and a pattern is not asked about ranges);
+// enum and const at the backslash and at every digit.
+func (v *Validator) stringEscape(fr int32, chars jsontok.CharRange, backslash bool, off int64) {
 	f := &v.frames[fr]
 	quoted := f.excerpt.len()
 	for _, e := range f.evals {
@@ -87,6 +88,9 @@ func (v *Validator) stringEscape(fr int32, chars jsontok.CharRange, off int64) {
 				e.str.choiceFail[i] = off
 				v.violateEarly(e, c.keyword, off, quoted)
 			}
+		}
+		if !backslash {
+			continue
 		}
 		if n.MaxLength >= 0 && e.str.maxFail < 0 && f.length >= n.MaxLength {
 			e.str.maxFail = off
