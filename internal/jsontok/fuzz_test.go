@@ -42,7 +42,7 @@ func FuzzTokenizer(f *testing.F) {
 			if got := feed(t, doc, 64, bytewiseCuts(len(doc))); got != whole {
 				t.Fatalf("doc %q\nwhole:\n%s\none byte at a time:\n%s", doc, whole, got)
 			}
-			checkSkipping(t, doc, 64, randomCuts(r, len(doc), 3))
+			checkSkipping(t, doc, 64, whole, randomCuts(r, len(doc), 3))
 		}
 		compareWithEncodingJSON(t, doc)
 	})

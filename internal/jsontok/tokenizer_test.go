@@ -217,10 +217,12 @@ func lastLine(out string) string {
 // checkSplits feeds doc whole, one byte at a time, at every split point into
 // two pieces, at every split into three pieces (short documents), with empty
 // pieces in between, and in random multi-splits, and requires the same
-// rendering every time. It returns the whole-document rendering.
+// rendering every time; it checks SkipText too (checkSkipping). It returns
+// the whole-document rendering.
 func checkSplits(t testing.TB, doc []byte, maxDepth int, r *rand.Rand) string {
 	t.Helper()
 	whole := feed(t, doc, maxDepth, nil)
+	checkSkipping(t, doc, maxDepth, whole, randomCuts(r, len(doc), 3))
 	same := func(cuts []int) bool {
 		t.Helper()
 		got := feed(t, doc, maxDepth, cuts)
@@ -500,11 +502,12 @@ func withoutValueText(out string) string {
 }
 
 // checkSkipping requires that SkipText changes nothing but the values'
-// Text events, whole, one byte at a time and at cuts: the same tokens at
-// the same offsets, and the same error at the same byte.
-func checkSkipping(t testing.TB, doc []byte, maxDepth int, cuts []int) {
+// Text and Escape events, whole, one byte at a time and at cuts: the same
+// tokens at the same offsets, and the same error at the same byte. whole
+// is feed's rendering of doc without SkipText.
+func checkSkipping(t testing.TB, doc []byte, maxDepth int, whole string, cuts []int) {
 	t.Helper()
-	want := withoutValueText(feed(t, doc, maxDepth, nil))
+	want := withoutValueText(whole)
 	for _, c := range [][]int{nil, bytewiseCuts(len(doc)), cuts} {
 		if got := feedSkipping(t, doc, maxDepth, c); got != want {
 			t.Fatalf("doc %q\ncuts %v\nwithout SkipText (values' text dropped):\n%s\nwith SkipText:\n%s", doc, c, want, got)
@@ -512,33 +515,13 @@ func checkSkipping(t testing.TB, doc []byte, maxDepth int, cuts []int) {
 	}
 }
 
-// TestSkipTextChecksAsAlways: a handler that reads no value's text (as
-// the validator for a plain "type": "string") gets every other event and
-// every error exactly as without SkipText, on every case and on generated
-// documents, with the escapes and word-at-a-time runs that skipping takes
-// its own way through.
-func TestSkipTextChecksAsAlways(t *testing.T) {
-	t.Parallel()
-	for i, tc := range allCases() {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			r := rand.New(rand.NewPCG(uint64(i), 2))
-			checkSkipping(t, []byte(tc.doc), 0, randomCuts(r, len(tc.doc), 3))
-		})
-	}
-	t.Run("generated", func(t *testing.T) {
-		t.Parallel()
-		r := rand.New(rand.NewPCG(7, 8))
-		for range 300 {
-			doc := genDocOrMutant(r)
-			checkSkipping(t, doc, 8, randomCuts(r, len(doc), 3))
-		}
-	})
-}
-
 // TestTokenizerEverySplit is STYLE habit 8 for the tokenizer: one byte at a
 // time, every split point, every three-way split of short documents and
-// random multi-splits all give the whole-document events and error.
+// random multi-splits all give the whole-document events and error. And
+// a handler that reads no value's text (as the validator for a plain
+// "type": "string"), calling SkipText, gets every other event and every
+// error exactly as without it, through the escapes and word-at-a-time
+// runs that skipping takes its own way through (see checkSplits).
 func TestTokenizerEverySplit(t *testing.T) {
 	t.Parallel()
 	for i, tc := range allCases() {
