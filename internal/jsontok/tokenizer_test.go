@@ -426,6 +426,11 @@ var invalidCases = []tokCase{
 	{"control in name", "{\"a\x01\":1}", wantErr(3, "invalid control character 0x01 in string")},
 	// Bad escapes.
 	{"unknown escape", `"\x"`, wantErr(2, "invalid escape 'x' in string")},
+	// Escapes met inside the word loop (eight bytes or more left in the
+	// piece), which takes its own way through them, skipping text or not.
+	{"unknown escape among words", `"abc\n\xdefghijklmnop"`, wantErr(7, "invalid escape 'x' in string")},
+	{"bad hex digit among words", `"abcdefgh\u00G9ijklmnop"`, wantErr(13, "invalid character 'G' in \\u escape")},
+	{"lone low surrogate among words", `"abcdefgh\uDC00ijklmnop"`, wantErr(14, "lone surrogate in string escape")},
 	{"escaped single quote", `"\'"`, wantErr(2, "invalid escape '\\'' in string")},
 	{"capital U escape", `"\U0041"`, wantErr(2, "invalid escape 'U' in string")},
 	{"bad hex digit", `"\u12G4"`, wantErr(5, "invalid character 'G' in \\u escape")},
