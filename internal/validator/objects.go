@@ -136,11 +136,18 @@ func (v *Validator) memberNameText(e *eval, p []byte, off int64, raw bool) {
 	// Both are dead, and the later death is in this piece (an earlier
 	// one would have set keyFailAt already).
 	i := max(iName, iSet)
-	o.keyFailAt = byteOffset(off, i, raw)
 	key := v.track.key() // holds p already: quote it up to the failing byte
-	vio := violation{keyword: "additionalProperties", node: n, off: o.keyFailAt}
-	vio.excerpt.set(key[:len(key)-len(p)+upTo(i, p, raw)])
-	v.queueDecision(e, vio) // a full validation's finding waits for the name's end (see defers)
+	v.refuseName(e, byteOffset(off, i, raw), key[:len(key)-len(p)+upTo(i, p, raw)])
+}
+
+// refuseName decides that closed object e refuses the current member name
+// at off, quoting name (what of it came before); a full validation's
+// finding waits for the name's end (see defers).
+func (v *Validator) refuseName(e *eval, off int64, name []byte) {
+	e.obj.keyFailAt = off
+	vio := violation{keyword: "additionalProperties", node: e.node, off: off}
+	vio.excerpt.set(name)
+	v.queueDecision(e, vio)
 }
 
 // memberNameEscape handles the news that the next character of the
@@ -156,13 +163,9 @@ func (v *Validator) memberNameEscape(e *eval, chars jsontok.CharRange, off int64
 	if n.DeclaredNames != nil {
 		names = &o.declared
 	}
-	if names.growsInto(allowedNames(n), chars, &v.steps) || n.PatternProperties != nil && o.keySet.Grows() {
-		return
+	if !names.growsInto(allowedNames(n), chars, &v.steps) && (n.PatternProperties == nil || !o.keySet.Grows()) {
+		v.refuseName(e, off, v.track.key())
 	}
-	o.keyFailAt = off
-	vio := violation{keyword: "additionalProperties", node: n, off: off}
-	vio.excerpt.set(v.track.key())
-	v.queueDecision(e, vio) // as memberNameText does
 }
 
 // allowedNames returns the names a closed object n allows: its declared
