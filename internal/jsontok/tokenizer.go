@@ -466,7 +466,9 @@ func (t *Tokenizer) afterValue() {
 // state machine, which makes the same calls and the same errors.
 func (t *Tokenizer) stringRun(p []byte, i int) (int, error) {
 	start := i
-	skip := t.skip // no handler call in a run that makes no events can set it
+	// Read once: while it is set no event is made, so nothing can clear it;
+	// a handler that set it during the run would only miss a fast path.
+	skip := t.skip
 	for i < len(p) {
 		if t.utfNeed > 0 {
 			c := p[i]
