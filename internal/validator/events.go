@@ -194,12 +194,10 @@ func (v *Validator) escape(chars jsontok.CharRange, backslash bool, off int64) {
 	}
 	fr := v.top()
 	if v.inKey {
-		obj := fr
 		if v.keyFrame {
-			obj--
 			v.stringEscape(fr, chars, backslash, off)
 		}
-		for _, e := range v.frames[obj].evals {
+		for _, e := range v.frames[v.nameObject()].evals {
 			if e.listening() {
 				v.steps++
 				v.memberNameEscape(e, chars, off)
@@ -213,18 +211,26 @@ func (v *Validator) escape(chars jsontok.CharRange, backslash bool, off int64) {
 	}
 }
 
+// nameObject returns the frame of the object whose member name is being
+// read: the innermost, or the one below it when the name's propertyNames
+// evaluations have a frame of their own (keyFrame).
+func (v *Validator) nameObject() int32 {
+	if v.keyFrame {
+		return v.top() - 1
+	}
+	return v.top()
+}
+
 // textEvals hands a piece of text to the evaluations that read it.
 func (v *Validator) textEvals(p []byte, off int64, raw bool) {
 	fr := v.top()
 	if v.inKey {
 		v.track.keyText(p)
 		v.hashText(p)
-		obj := fr
 		if v.keyFrame {
-			obj--
 			v.stringText(fr, p, off, raw)
 		}
-		for _, e := range v.frames[obj].evals {
+		for _, e := range v.frames[v.nameObject()].evals {
 			if e.listening() {
 				v.steps++
 				v.memberNameText(e, p, off, raw)

@@ -71,11 +71,7 @@ func (v *Validator) hashText(p []byte) {
 // hashedObject returns the hash state of the innermost object while a
 // member name is read, when it is hashed, or nil.
 func (v *Validator) hashedObject() *contentHash {
-	fr := v.top()
-	if v.keyFrame {
-		fr--
-	}
-	if hs := v.hashAt(fr); hs.on {
+	if hs := v.hashAt(v.nameObject()); hs.on {
 		return hs
 	}
 	return nil
