@@ -29,11 +29,19 @@ type dfa struct {
 	trans  []uint32 // rows as above
 	dead   []uint64
 	stuck  bitset // by state number (not premultiplied): every character leads to the dead state
-	sinks  uint32
-	start  uint32
-	bits   []uint64 // the distinct bitsets, words each; bitset 0 is empty
-	words  int
-	npat   int
+	// The live ranges: for each state that is not a sink, the code points
+	// that do not lead to the dead state, as ascending disjoint ranges (lo,
+	// hi pairs), kept once per distinct set. State sinks/stride+i has set
+	// k = liveSet[i], whose ranges are live[liveAt[k]:liveAt[k+1]]. All
+	// are nil when they would not fit the limits (see liveRanges).
+	live    []rune
+	liveAt  []uint32
+	liveSet []uint32
+	sinks   uint32
+	start   uint32
+	bits    []uint64 // the distinct bitsets, words each; bitset 0 is empty
+	words   int
+	npat    int
 }
 
 // The extra columns of a row, after the classes.
@@ -97,13 +105,37 @@ func (d *dfa) matches(s uint32, node int32) Bits {
 
 // size is the memory the automaton holds, in bytes.
 func (d *dfa) size() int {
-	return 64 + d.trie.size() + 4*len(d.trans) + 8*len(d.dead) + 8*len(d.stuck) + 8*len(d.bits)
+	return 64 + d.trie.size() + 4*len(d.trans) + 8*len(d.dead) + 8*len(d.stuck) + 8*len(d.bits) +
+		4*(len(d.live)+len(d.liveAt)+len(d.liveSet))
 }
 
 // grows reports whether, between characters in state s, some character
 // can follow with a match still possible: false in the dead state, and
 // in a state whose text must end to match.
 func (d *dfa) grows(s uint32) bool { return !d.stuck.has(int(s / d.stride)) }
+
+// growsWithin reports whether, between characters in state s, some
+// character in [lo, hi] can follow with a match still possible: one
+// binary search over the state's live ranges. Without them it answers
+// as grows, which is true whenever it is for some range.
+func (d *dfa) growsWithin(s uint32, lo, hi rune) bool {
+	if s < d.sinks || d.liveSet == nil {
+		return d.grows(s)
+	}
+	k := d.liveSet[(s-d.sinks)/d.stride]
+	ranges := d.live[d.liveAt[k]:d.liveAt[k+1]]
+	// The first range that ends at lo or after it.
+	first, end := 0, len(ranges)/2
+	for first < end {
+		mid := int(uint(first+end) >> 1)
+		if ranges[2*mid+1] >= lo {
+			end = mid
+		} else {
+			first = mid + 1
+		}
+	}
+	return first < len(ranges)/2 && ranges[2*first] <= hi
+}
 
 // table is the automaton between construction and layout: rows of
 // next-state numbers (one column per class, then the invalid column).
@@ -255,7 +287,64 @@ func (b *dfaBuilder) layout(t *table, classOf []int32) (*dfa, error) {
 	if err := b.check(); err != nil {
 		return nil, err
 	}
+	b.liveRanges(d, t, classOf)
 	return d, nil
+}
+
+// liveRanges fills the live-range tables from the table: for each state
+// that is not a sink, the code point ranges of the classes that do not
+// lead to the dead state, adjacent ones merged, kept once for each
+// distinct set of such classes (the states of a{0,63} share one). They
+// are what a character known only as a range (a JSON \u escape, digit by
+// digit) needs. They are left out, and growsWithin answers as grows,
+// when building them would take the construction past
+// Limits.MaxCompileSteps or the automaton past Limits.MaxDFABytes: the
+// pattern still compiles.
+func (b *dfaBuilder) liveRanges(d *dfa, t *table, classOf []int32) {
+	n, nclass, spans := t.states()-t.sinks, t.cols-1, b.classes.spans
+	steps := b.steps + n*nclass
+	budget := (b.lim.MaxDFABytes - b.bytes) / 4 // in table entries
+	liveSet := make([]uint32, n)
+	liveAt := []uint32{0}
+	var live []rune
+	ids := make(map[string]uint32)
+	classes := newBitset(nclass)
+	for s := t.sinks; s < t.states(); s++ {
+		clear(classes)
+		for c, next := range t.next[s*t.cols : s*t.cols+nclass] {
+			if next != 0 {
+				classes.set(c)
+			}
+		}
+		key := bitsetKey(classes)
+		id, ok := ids[key]
+		if !ok {
+			if steps += len(spans); steps > b.lim.MaxCompileSteps {
+				return
+			}
+			from := len(live)
+			for _, sp := range spans {
+				if !classes.has(int(classOf[sp.class])) {
+					continue
+				}
+				if k := len(live); k > from && live[k-1]+1 == sp.lo {
+					live[k-1] = sp.hi
+				} else {
+					live = append(live, sp.lo, sp.hi)
+				}
+			}
+			id = uint32(len(liveAt) - 1)
+			ids[key] = id
+			liveAt = append(liveAt, uint32(len(live)))
+			if len(live)+len(liveAt)+n > budget {
+				return
+			}
+		}
+		liveSet[s-t.sinks] = id
+	}
+	d.live, d.liveAt, d.liveSet = live, liveAt, liveSet
+	b.steps = steps
+	b.bytes += 4 * (len(live) + len(liveAt) + len(liveSet))
 }
 
 // reachableMatches returns, for each state, the patterns that match at the

@@ -193,6 +193,11 @@ func TestViability(t *testing.T) {
 					}
 					if m.c.node == 0 {
 						require.Equal(t, wit.grows(m), m.Grows(), "%s: Grows after %+q", r.expr, text[:i])
+						require.Equal(t, m.Grows(), m.GrowsWithin(0, utf8.MaxRune), "%s: GrowsWithin every character after %+q", r.expr, text[:i])
+						for _, cr := range escapeRanges(rng, text) {
+							require.Equal(t, growsByTrying(m, cr[0], cr[1]), m.GrowsWithin(cr[0], cr[1]),
+								"%s: GrowsWithin(%U, %U) after %+q", r.expr, cr[0], cr[1], text[:i])
+						}
 					}
 					if m.Write([]byte{text[i]}) < 0 {
 						continue
@@ -215,6 +220,41 @@ func TestViability(t *testing.T) {
 		}
 	}
 	require.Greater(t, rejected, 100/scale, "the generator must produce early rejections")
+}
+
+// escapeRanges returns a few ranges of characters as the digits of a JSON
+// \u escape leave them (the 16, 256 or 4,096 code points a prefix of
+// the digits can still spell, or one), around a character of text or a
+// random one, and one unaligned range of up to 4 characters, whose ends
+// fall anywhere against the automaton's classes.
+func escapeRanges(rng *rand.Rand, text string) [][2]rune {
+	lo := rune(rng.IntN(0x80))
+	out := [][2]rune{{lo, lo + rune(rng.IntN(4))}}
+	for range 3 {
+		r := rune(rng.IntN(0x10000))
+		if runes := []rune(text); len(runes) > 0 && rng.IntN(2) == 0 {
+			r = runes[rng.IntN(len(runes))]
+		}
+		width := []rune{1, 0x10, 0x100, 0x1000}[rng.IntN(4)]
+		lo := r &^ (width - 1)
+		if lo >= 0xD800 && lo+width-1 <= 0xDFFF {
+			continue // no character: an escape's digits never leave that
+		}
+		out = append(out, [2]rune{lo, lo + width - 1})
+	}
+	return out
+}
+
+// growsByTrying reports whether some character in [lo, hi] leaves m
+// alive, trying each one: what m.GrowsWithin must say.
+func growsByTrying(m Matcher, lo, hi rune) bool {
+	var buf [utf8.UTFMax]byte
+	for r := lo; r <= hi; r++ {
+		if next := m; utf8.ValidRune(r) && next.Write(buf[:utf8.EncodeRune(buf[:], r)]) < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // witnesser finds, for a state and trie node of a dfa, the shortest text

@@ -19,7 +19,10 @@ type Limits struct {
 	MaxProgram int
 	// MaxDFABytes bounds the memory of the automaton, while it is built
 	// and once built (its UTF-8 trie, transition table, dead bits and
-	// bitsets). Default DefaultMaxDFABytes (2 MiB); at most 2 GiB.
+	// bitsets). Default DefaultMaxDFABytes (2 MiB); at most 2 GiB. The
+	// automaton's live ranges (see Matcher.GrowsWithin) count too, but
+	// are left out, not refused, when they would not fit, as they are
+	// past MaxCompileSteps.
 	MaxDFABytes int
 	// MaxCompileSteps bounds the work of building classes and the
 	// automaton, counted in elementary steps (an instruction visited, a

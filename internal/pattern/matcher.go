@@ -38,6 +38,15 @@ func (m *Matcher) Dead() bool { return m.c.dead() }
 // true.
 func (m *Matcher) Grows() bool { return m.c.grows() }
 
+// GrowsWithin reports whether one more character in [lo, hi], whichever
+// it is, can follow the text with a match still possible: Grows for a
+// character known to be in that range (a JSON \u escape's digits narrow
+// it one by one), which must hold a character, not only surrogates. It
+// costs one binary search over the ranges of the current state. Inside a
+// character it reports true. For an automaton too large to keep the
+// ranges (see Limits) it answers as Grows.
+func (m *Matcher) GrowsWithin(lo, hi rune) bool { return m.c.growsWithin(lo, hi) }
+
 // Done reports whether the verdict can no longer change: the matcher is
 // dead, or the text already contains a match whatever follows (known at
 // the end of the character that completes a match). A caller may stop
@@ -76,6 +85,11 @@ func (m *SetMatcher) Dead() bool { return m.c.dead() }
 // Matcher.Grows does for one pattern.
 func (m *SetMatcher) Grows() bool { return m.c.grows() }
 
+// GrowsWithin reports whether one more character in [lo, hi] can follow
+// the text with some expression of the set still able to match, as
+// Matcher.GrowsWithin does for one pattern.
+func (m *SetMatcher) GrowsWithin(lo, hi rune) bool { return m.c.growsWithin(lo, hi) }
+
 // Done reports whether Matches can no longer change whatever follows: no
 // expression that has not matched yet can still match (known at the end of
 // each character).
@@ -112,5 +126,9 @@ func (c *cursor) matches() Bits {
 func (c *cursor) dead() bool { return c.d == nil || c.state == 0 }
 
 func (c *cursor) grows() bool { return c.d != nil && (c.node != 0 || c.d.grows(c.state)) }
+
+func (c *cursor) growsWithin(lo, hi rune) bool {
+	return c.d != nil && (c.node != 0 || c.d.growsWithin(c.state, lo, hi))
+}
 
 func (c *cursor) done() bool { return c.d == nil || c.state < c.d.sinks }
