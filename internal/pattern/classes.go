@@ -41,7 +41,9 @@ func partitionRunes(sets, cuts []runeSet, steps *int) runeClasses {
 	type span struct{ lo, hi rune }
 	var spans []span
 	for i := 0; i+1 < len(bounds); i++ {
-		if bounds[i] != 0xD800 {
+		// Between the bounds 0xD800 and 0xE000 lie only surrogates, in one
+		// span or in several where a set's range ends among them.
+		if bounds[i] < 0xD800 || bounds[i] >= 0xE000 {
 			spans = append(spans, span{bounds[i], bounds[i+1] - 1})
 		}
 	}

@@ -136,3 +136,21 @@ func matcherAfter(t *testing.T, expr, text string) *Matcher {
 	m.WriteString(text)
 	return m
 }
+
+// TestSurrogatesAreNoCharacters: no text holds a lone surrogate (UTF-8
+// has no encoding for one, and a JSON escape of one is a syntax error),
+// so an ECMA-262 pattern that needs one can never match, and its matcher
+// is dead from the first byte; where a surrogate is only an alternative,
+// the rest still matches.
+func TestSurrogatesAreNoCharacters(t *testing.T) {
+	t.Parallel()
+	for _, expr := range []string{`\uD83D`, `[\uDB00-\uDFFF]x`, `^a\uDC00b$`} {
+		m := matcherAfter(t, expr, "")
+		assert.True(t, m.Dead(), "%s can match no text", expr)
+	}
+	m := matcherAfter(t, `^a\uDC00?b$`, "ab")
+	assert.True(t, m.Matched())
+	m = matcherAfter(t, `^[^\uDC00]$`, "")
+	assert.True(t, m.GrowsWithin(0xE000, 0xE000))
+	assert.False(t, m.Done())
+}

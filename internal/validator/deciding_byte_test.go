@@ -56,6 +56,18 @@ func TestEscapeDecidedAtTheFirstImpossibleByte(t *testing.T) {
 	}
 }
 
+// TestPatternMatchingNothingDecidedAtTheFirstCharacter: a pattern that
+// needs a lone surrogate, which no text holds, refuses a string at its
+// first character, anchored or not (the opening quote, which makes the
+// value a string, would be exact), and an empty string at its end.
+func TestPatternMatchingNothingDecidedAtTheFirstCharacter(t *testing.T) {
+	t.Parallel()
+	for _, expr := range []string{`^\\uD83D`, `\\uD83D`, `[\\uDB00-\\uDFFF]x`} {
+		assertDecidedAt(t, `{"type":"string","pattern":"`+expr+`"}`, "pattern", `"@abc"`)
+		assertDecidedAt(t, `{"type":"string","pattern":"`+expr+`"}`, "pattern", `"@"`)
+	}
+}
+
 // TestIntegerDecidedAtTheExponent: a negative exponent's digits only make
 // it more negative, so "integer" refuses a number at the exponent's byte
 // after which no completion is an integer, in a stream and in a full

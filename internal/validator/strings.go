@@ -56,7 +56,9 @@ func (v *Validator) stringText(fr int32, p []byte, off int64, raw bool) {
 			e.str.maxFail = byteOffset(off, i, raw)
 			v.violateEarly(e, "maxLength", e.str.maxFail, before+upTo(i, p, raw))
 		}
-		if e.node.Pattern != nil && e.str.patFail < 0 && !e.str.pat.Done() {
+		// A matcher done with a match needs no more text; one dead from
+		// the start (a pattern no text can match) refuses this byte.
+		if e.node.Pattern != nil && e.str.patFail < 0 && (!e.str.pat.Done() || e.str.pat.Dead()) {
 			if i := e.str.pat.Write(p); i >= 0 {
 				e.str.patFail = byteOffset(off, i, raw)
 				v.violateEarly(e, "pattern", e.str.patFail, before+upTo(i, p, raw))
