@@ -15,11 +15,10 @@ import (
 // it spells, so what no further character can satisfy is refused at its
 // backslash, the first impossible byte, by a stream and by a full
 // validation alike; a \u escape's hex digits then narrow the character,
-// and an enum, a const or a closed object's names that no character left
-// continues are refused at that digit; what some character could still
-// satisfy (a pattern is not asked about ranges) waits for the character,
-// at the escape's last byte. Each value is the member "s" of
-// the arguments, under the case's schema.
+// and an enum, a const, a pattern or a closed object's names that no
+// character left continues are refused at that digit; what some
+// character left could still satisfy waits for the next digit. Each
+// value is the member "s" of the arguments, under the case's schema.
 func TestEscapeDecidedAtTheFirstImpossibleByte(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -38,6 +37,11 @@ func TestEscapeDecidedAtTheFirstImpossibleByte(t *testing.T) {
 		{"const completed", `{"const":"ab"}`, "const", `"ab@\n"`},
 		{"pattern that must end", `{"type":"string","pattern":"^ab$"}`, "pattern", `"ab@\t"`},
 		{"pattern that could go on", `{"type":"string","pattern":"^[a-z]*$"}`, "pattern", `"ab\@""`},
+		{"pattern, a hex digit no character fits", `{"type":"string","pattern":"^[a-z]*$"}`, "pattern", `"ab\u00@e9"`},
+		{"pattern, the last digit decides", `{"type":"string","pattern":"^[a-z]*$"}`, "pattern", `"ab\u006@0"`},
+		{"pattern unanchored at the end", `{"type":"string","pattern":"^x[0-9]"}`, "pattern", `"x\u0@1"`},
+		{"pattern, a low surrogate's digit", `{"type":"string","pattern":"^😀$"}`, "pattern", `"\ud83d\ude@10"`},
+		{"propertyNames pattern, a hex digit", `{"propertyNames":{"pattern":"^[a-z]+$"}}`, "propertyNames", `{"a\u00@41":1}`},
 		{"closed object, declared name completed", `{"properties":{"a":{}},"additionalProperties":false}`,
 			"additionalProperties", `{"a@\u0062":1}`},
 		{"closed object, a hex digit no declared name continues", `{"properties":{"a":{},"ab":{}},"additionalProperties":false}`,
@@ -46,6 +50,10 @@ func TestEscapeDecidedAtTheFirstImpossibleByte(t *testing.T) {
 			"additionalProperties", `{"x@\n":1}`},
 		{"closed object, a pattern that could go on", `{"patternProperties":{"^x[a-z]$":{}},"additionalProperties":false}`,
 			"additionalProperties", `{"x\@"":1}`},
+		{"closed object, a hex digit no pattern continues", `{"patternProperties":{"^x[0-9]$":{}},"additionalProperties":false}`,
+			"additionalProperties", `{"x\u00@41":1}`},
+		{"closed object, a declared name or a pattern", `{"properties":{"xA":{}},"patternProperties":{"^x[0-9]$":{}},"additionalProperties":false}`,
+			"additionalProperties", `{"x\u004@2":1}`},
 		{"propertyNames maxLength", `{"propertyNames":{"maxLength":1}}`, "propertyNames", `{"a@\u0062":1}`},
 	}
 	for _, tc := range cases {

@@ -251,17 +251,6 @@ var earlyExceptions = []*earlyException{
 		},
 	},
 	{
-		name: "escapeDecides",
-		reason: "KNOWN LATE, reported: inside a \\u escape, a hex digit after which no character it can still " +
-			"spell satisfies a pattern (pattern, patternProperties) is the first impossible byte, but a pattern " +
-			"is not asked about ranges of characters, only at the backslash whether any can follow; it decides " +
-			"at the escape's last byte (enum, const and names are decided at the digit)",
-		applies: func(_ string, alone map[string]any, value []byte, first, at int) bool {
-			start := escapeStart(value, at)
-			return start >= 0 && start < first && mentionsPattern(alone)
-		},
-	},
-	{
 		name: "exponentAtNumberEnd",
 		reason: "KNOWN LATE, reported: exponent digits can rule out every enum or const choice (-1e-2 reaches " +
 			"neither -1 nor 0), but the exponent is compared with the choices when the number ends (an integer " +
@@ -271,22 +260,6 @@ var earlyExceptions = []*earlyException{
 			return (keyword == "enum" || keyword == "const") && at >= len(value) && exp >= 0 && first > exp
 		},
 	},
-}
-
-// mentionsPattern reports whether a schema has a pattern or
-// patternProperties anywhere in it.
-func mentionsPattern(schema any) bool {
-	switch s := schema.(type) {
-	case map[string]any:
-		for k, sub := range s {
-			if k == "pattern" || k == "patternProperties" || mentionsPattern(sub) {
-				return true
-			}
-		}
-	case []any:
-		return slices.ContainsFunc(s, mentionsPattern)
-	}
-	return false
 }
 
 // escapeStart returns where the escape sequence that ends at value[at]

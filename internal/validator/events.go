@@ -176,8 +176,8 @@ func (h *events) Text(p []byte, off int64, raw bool) {
 func (h *events) Escape(off int64) { (*Validator)(h).escape(anyChar, true, off) }
 
 // EscapeRange implements jsontok.Handler: the coming character is one of
-// chars. An enum, a const or a closed object's names that no such
-// character continues are refused at this hex digit.
+// chars. An enum, a const, a pattern or a closed object's names that no
+// such character continues are refused at this hex digit.
 func (h *events) EscapeRange(chars jsontok.CharRange, off int64) {
 	(*Validator)(h).escape(chars, false, off)
 }

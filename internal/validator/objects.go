@@ -152,8 +152,8 @@ func (v *Validator) refuseName(e *eval, off int64, name []byte) {
 
 // memberNameEscape handles the news that the next character of the
 // current member name is one of chars, known at off (see stringEscape): a
-// closed object refuses the name there when no declared name continues
-// with such a character and no pattern can take one more character at all.
+// closed object refuses the name there when no declared name and no
+// pattern of patternProperties continues with such a character.
 func (v *Validator) memberNameEscape(e *eval, chars jsontok.CharRange, off int64) {
 	n, o := e.node, e.obj
 	if !closed(n) || o.keyFailAt >= 0 {
@@ -163,7 +163,7 @@ func (v *Validator) memberNameEscape(e *eval, chars jsontok.CharRange, off int64
 	if n.DeclaredNames != nil {
 		names = &o.declared
 	}
-	if !names.growsInto(allowedNames(n), chars, &v.steps) && (n.PatternProperties == nil || !o.keySet.Grows()) {
+	if !names.growsInto(allowedNames(n), chars, &v.steps) && (n.PatternProperties == nil || !patternGrowsInto(&o.keySet, chars)) {
 		v.refuseName(e, off, v.track.key())
 	}
 }

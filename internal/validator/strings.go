@@ -73,9 +73,9 @@ func (v *Validator) stringText(fr int32, p []byte, off int64, raw bool) {
 // character, then fewer at each hex digit of a \u escape. The keywords
 // that text decides fail here if no such character can follow, in the
 // order stringText checks them, and quote the value up to the escape.
-// Length and patterns are decided at the backslash alone (the character
-// counts one whichever it is, and a pattern is not asked about ranges);
-// enum and const at the backslash and at every digit.
+// Length is decided at the backslash alone (the character counts one
+// whichever it is); enum, const and pattern at the backslash and at every
+// digit.
 func (v *Validator) stringEscape(fr int32, chars jsontok.CharRange, backslash bool, off int64) {
 	f := &v.frames[fr]
 	quoted := f.excerpt.len()
@@ -91,18 +91,21 @@ func (v *Validator) stringEscape(fr int32, chars jsontok.CharRange, backslash bo
 				v.violateEarly(e, c.keyword, off, quoted)
 			}
 		}
-		if !backslash {
-			continue
-		}
-		if n.MaxLength >= 0 && e.str.maxFail < 0 && f.length >= n.MaxLength {
+		if backslash && n.MaxLength >= 0 && e.str.maxFail < 0 && f.length >= n.MaxLength {
 			e.str.maxFail = off
 			v.violateEarly(e, "maxLength", off, quoted)
 		}
-		if n.Pattern != nil && e.str.patFail < 0 && !e.str.pat.Grows() {
+		if n.Pattern != nil && e.str.patFail < 0 && !patternGrowsInto(&e.str.pat, chars) {
 			e.str.patFail = off
 			v.violateEarly(e, "pattern", off, quoted)
 		}
 	}
+}
+
+// patternGrowsInto reports whether m, a pattern's or a set's matcher,
+// can take one more character among chars with a match still possible.
+func patternGrowsInto(m interface{ GrowsWithin(lo, hi rune) bool }, chars jsontok.CharRange) bool {
+	return m.GrowsWithin(chars.Lo, chars.Hi) || chars.Hi2 != 0 && m.GrowsWithin(chars.Lo2, chars.Hi2)
 }
 
 // crossing returns the index in p of the code point that makes the
