@@ -97,5 +97,22 @@ func FuzzMatch(f *testing.F) {
 		if want && (d1 >= 0 || d2 >= 0) {
 			t.Fatalf("%q on %q: rejected early (%d, %d) but matches", expr, text, d1, d2)
 		}
+		// At the cut, between characters: GrowsWithin the 16 code points
+		// around the next character says what trying each says, and if it
+		// refuses them the text cannot match.
+		if i < len(text) && utf8.RuneStart(text[i]) {
+			var at Matcher
+			at.Reset(p)
+			at.WriteString(text[:i])
+			r, _ := utf8.DecodeRuneInString(text[i:])
+			lo, hi := r&^0xF, r|0xF
+			grows := at.GrowsWithin(lo, hi)
+			if tried := growsByTrying(at, lo, hi); grows != tried {
+				t.Fatalf("%q after %q: GrowsWithin(%U, %U) %v, trying each %v", expr, text[:i], lo, hi, grows, tried)
+			}
+			if !grows && want {
+				t.Fatalf("%q after %q refuses %U–%U, but %q matches", expr, text[:i], lo, hi, text)
+			}
+		}
 	})
 }
