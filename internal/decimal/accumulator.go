@@ -117,6 +117,45 @@ func (a *Accumulator) CanBeInteger() bool {
 	return a.lastNZ <= a.dp-min(a.exp, maxExp)
 }
 
+// ExpRanges calls yield with ranges [lo, hi] of exponents, until it
+// returns false: a non-zero Decimal with the significant digits read so
+// far and its Exp in one of the ranges is one that some continuation of
+// the text can still equal (CanEqual holds for it), and one with its Exp
+// outside them is not. The exponent still to come is any number whose
+// digits begin with those read (7 leaves 7, 70–79, 700–799, …), so there
+// is one range per count of digits yet to come, at most 14 below
+// maxExp, and a single one before the exponent's first non-zero digit.
+// Before the exponent it yields every exponent. It lets an enum of
+// numbers that share the digits reject a value at the exponent's first
+// byte that leaves none, with one binary search per range.
+func (a *Accumulator) ExpRanges(yield func(lo, hi int64) bool) {
+	if a.part != partExp || !a.expSign && !a.expSeen {
+		yield(-expAny, expAny) // either sign may still come
+		return
+	}
+	// The exponent, E, makes Exp = dp + E.
+	within := func(lo, hi int64) bool {
+		if a.expNeg {
+			return yield(a.dp-hi, a.dp-lo)
+		}
+		return yield(a.dp+lo, a.dp+hi)
+	}
+	if a.exp == 0 {
+		within(0, expAny) // no exponent digit yet, or only zeros
+		return
+	}
+	for lo, width := a.exp, int64(1); lo <= maxExp; lo, width = lo*10, width*10 {
+		if !within(lo, lo+width-1) {
+			return
+		}
+	}
+}
+
+// expAny bounds the exponents ExpRanges yields where any may come: far
+// past maxExp, and far from overflowing when the decimal point's position
+// is added.
+const expAny = 1 << 60
+
 // CanEqual reports whether some continuation of the number text read so far
 // could equal d: the sign, the significant digits and (once exponent digits
 // arrive) the exponent still agree with d. It lets an enum of numbers reject

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -796,4 +797,48 @@ func TestCanEqualEverySpelling(t *testing.T) {
 			require.True(t, canEqualAfter(canon[:i], d), "after %q of %s, for %s", canon[:i], canon, text)
 		}
 	}
+}
+
+// TestExpRangesAgainstCanEqual checks ExpRanges on every prefix of the
+// search corpus and of exponent-heavy numbers: a Decimal with the
+// prefix's sign and significant digits lies in a yielded range exactly
+// when CanEqual holds for it, for every Exp within 1,300 of the prefix's
+// own. An enum's early rejection in an exponent relies on it.
+func TestExpRangesAgainstCanEqual(t *testing.T) {
+	t.Parallel()
+	texts := append(searchCorpus(t), "1e7", "1e70", "1.5e-07", "25e-003", "4e+12", "-3.25E-1", "7e00", "120e-2", "9e1234")
+	var failures []string
+	checked := 0
+	for _, text := range texts {
+		for i := 1; i <= len(text); i++ {
+			var a decimal.Accumulator
+			a.Reset(64)
+			a.Write([]byte(text[:i]))
+			v := a.Value()
+			if v.IsZero() {
+				continue // ExpRanges speaks of non-zero values
+			}
+			var ranges [][2]int64
+			a.ExpRanges(func(lo, hi int64) bool {
+				ranges = append(ranges, [2]int64{lo, hi})
+				return true
+			})
+			for x := v.Exp - 1300; x <= v.Exp+1300; x++ {
+				d := decimal.Decimal{Neg: v.Neg, Digits: v.Digits, Exp: x, N: v.N}
+				in := slices.ContainsFunc(ranges, func(r [2]int64) bool { return r[0] <= x && x <= r[1] })
+				checked++
+				if want := a.CanEqual(d); in != want {
+					failures = append(failures, fmt.Sprintf("after %q: Exp %d in %v is %v, CanEqual %v", text[:i], x, ranges, in, want))
+				}
+			}
+		}
+	}
+	require.Greater(t, checked, 10000)
+	assert.Empty(t, failures)
+	var a decimal.Accumulator
+	a.Reset(64)
+	a.Write([]byte("1e7"))
+	n := 0
+	a.ExpRanges(func(lo, hi int64) bool { n++; return n < 3 })
+	assert.Equal(t, 3, n, "yield's false stops it")
 }

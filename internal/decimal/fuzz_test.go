@@ -110,8 +110,25 @@ func FuzzDecimal(f *testing.F) {
 					if !canEqualAfter(text[:k], a) {
 						t.Fatalf("CanEqual(%s) is false after %q of %q", as, text[:k], text)
 					}
+					if !a.IsZero() && !expInRanges(text[:k], a.Exp) {
+						t.Fatalf("ExpRanges after %q of %q leaves out %s's exponent %d", text[:k], text, as, a.Exp)
+					}
 				}
 			}
 		}
 	})
+}
+
+// expInRanges reports whether an Accumulator that has read prefix yields
+// a range of ExpRanges holding exp.
+func expInRanges(prefix string, exp int64) bool {
+	var a decimal.Accumulator
+	a.Reset(64)
+	a.Write([]byte(prefix))
+	in := false
+	a.ExpRanges(func(lo, hi int64) bool {
+		in = lo <= exp && exp <= hi
+		return !in
+	})
+	return in
 }
