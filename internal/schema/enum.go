@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 	"strings"
 
@@ -33,7 +34,10 @@ func (e *Enum) finish() {
 			}
 			return -1
 		}
-		return bytes.Compare(x.Digits, y.Digits)
+		if c := bytes.Compare(x.Digits, y.Digits); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.Exp, y.Exp)
 	})
 }
 

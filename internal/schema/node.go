@@ -284,7 +284,8 @@ type Enum struct {
 	// Numbers are the number choices, sorted by value, without repeats.
 	Numbers []decimal.Decimal
 	// NumberDigits orders the non-zero number choices by sign, then by
-	// their significant digits, for pruning a number digit by digit:
+	// their significant digits, then by exponent, for pruning a number
+	// digit by digit and, once its digits are final, exponent by exponent:
 	// indexes into Numbers.
 	NumberDigits []int
 	// HasZero reports whether zero is a number choice.

@@ -97,6 +97,38 @@ func TestIntegerDecidedAtTheExponent(t *testing.T) {
 	}
 }
 
+// TestEnumDecidedInTheExponent: once a number's digits are final, the
+// enum or const choices with those digits each need one exponent, so the
+// exponent's byte after which none of those can still come decides, in
+// a stream and in a full validation alike.
+func TestEnumDecidedInTheExponent(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, schema, keyword, doc string }{
+		{"at the digit", `{"enum":[150,1500]}`, "enum", `1.5e@1`},
+		{"at the sign", `{"enum":[150]}`, "enum", `1.5e@-2`},
+		{"at a later digit", `{"enum":[1e20]}`, "enum", `1e2@1`},
+		{"a first digit that could go on", `{"enum":[1.5e12]}`, "enum", `1.5e1@3`},
+		{"after leading zeros", `{"enum":[150]}`, "enum", `1.5e0@3`},
+		{"const, a negative exponent", `{"const":-0.25}`, "const", `-25e-@3`},
+		{"digits that only begin a choice, at the e", `{"enum":[15.5]}`, "enum", `15@e1`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			assertDecidedAt(t, tc.schema, tc.keyword, tc.doc)
+		})
+	}
+	// Choices with one set of digits and many exponents, given in no
+	// order: every spelling of each is accepted, byte by byte and whole.
+	s := compileFor(t, schema.JSONSchema, `{"properties":{"s":{"enum":[1e7,1,-1e-3,1e5,10,1e3,100,-0.01]}}}`)
+	for _, value := range []string{"1e7", "10e6", "0.1e8", "1E+7", "1e0", "1", "10e-1", "1e1", "1e5", "100e3", "1e3", "1000e0", "1e2", "-1e-3", "-10e-4", "-0.001e0", "-1e-2", "-1.0e-2"} {
+		doc := []byte(`{"s":` + value + `}`)
+		at, first := firstRejection(s, doc)
+		assert.Equal(t, -1, at, "%s is a choice, refused with %s", value, first.Message)
+		assert.True(t, validator.Validate(s, doc, validator.Options{}).Valid(), value)
+	}
+}
+
 // assertDecidedAt checks that the member "s" of the arguments, valueAt
 // with an '@' before its deciding byte (or at its end: the byte after the
 // number), is refused there by keyword of valueSchema, by a stream and by

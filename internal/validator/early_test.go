@@ -250,16 +250,6 @@ var earlyExceptions = []*earlyException{
 			return quoted && escapeStart(value, at) == at-len(name)
 		},
 	},
-	{
-		name: "exponentAtNumberEnd",
-		reason: "KNOWN LATE, reported: exponent digits can rule out every enum or const choice (-1e-2 reaches " +
-			"neither -1 nor 0), but the exponent is compared with the choices when the number ends (an integer " +
-			"type is decided at the exponent's byte: 1.5e- at the sign, 775.00E-01 at the 1)",
-		applies: func(keyword string, _ map[string]any, value []byte, first, at int) bool {
-			exp := bytes.IndexAny(value, "eE")
-			return (keyword == "enum" || keyword == "const") && at >= len(value) && exp >= 0 && first > exp
-		},
-	},
 }
 
 // escapeStart returns where the escape sequence that ends at value[at]

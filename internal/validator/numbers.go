@@ -11,8 +11,9 @@ import (
 // This file holds the number keywords: minimum, maximum, their exclusive
 // forms, multipleOf, integer, and the number choices of enum and const.
 // The number's value is read once per value (Validator.num); each
-// evaluation prunes its own choices digit by digit and rejects a bound, or
-// "integer", as soon as no completion of the digits can satisfy it.
+// evaluation prunes its own choices digit by digit (and, once the digits
+// are final, exponent by exponent) and rejects a bound, or "integer", as
+// soon as no completion of the digits can satisfy it.
 
 // numState is one evaluation's progress through a number.
 type numState struct {
@@ -52,13 +53,14 @@ func (v *Validator) startNumber(e *eval) {
 
 // numberText handles a piece of a number for every evaluation of frame
 // fr. The shared value is fed byte by byte only when some evaluation
-// watches its bounds digit by digit, or an integer-only one may meet an
-// exponent (the only part that can rule an integer out).
+// watches its bounds digit by digit, an integer-only one may meet an
+// exponent (the only part that can rule an integer out), or an enum or
+// const waits on the exponent.
 func (v *Validator) numberText(fr int32, p []byte, off int64) {
 	f := &v.frames[fr]
 	before := f.excerpt.len()
 	f.excerpt.write(p)
-	stepwise, integers := false, false
+	stepwise, integers, exponents := false, false, false
 	for _, e := range f.evals {
 		if !e.listening() {
 			continue
@@ -70,9 +72,10 @@ func (v *Validator) numberText(fr int32, p []byte, off int64) {
 		}
 		stepwise = stepwise || hasBounds(e.node)
 		integers = integers || integerOnly(e.node) && e.num.intFail < 0
+		exponents = exponents || e.num.choicesInExponent()
 	}
 	integers = integers && (v.num.InExponent() || bytes.ContainsAny(p, "eE"))
-	if !stepwise && !integers {
+	if !stepwise && !integers && !exponents {
 		v.num.Write(p)
 		return
 	}
@@ -93,6 +96,9 @@ func (v *Validator) numberText(fr int32, p []byte, off int64) {
 			if integers && integerOnly(e.node) && e.num.intFail < 0 && !v.num.CanBeInteger() {
 				e.num.intFail = off + int64(i)
 				v.violateEarly(e, "type", e.num.intFail, before+i+1)
+			}
+			if exponents && v.num.InExponent() {
+				v.numberChoicesExponent(e, off+int64(i), before+i+1)
 			}
 		}
 	}
@@ -149,6 +155,36 @@ func (v *Validator) numberChoicesText(e *eval, p []byte, off int64, before int) 
 	}
 }
 
+// choicesInExponent reports whether an enum or const of e waits on the
+// exponent of its number: the digits fit some choices, and the exponent
+// is being read.
+func (n *numState) choicesInExponent() bool {
+	for i := range n.choice {
+		if n.choiceOn[i] && n.choiceFail[i] < 0 && n.choice[i].inExp && n.choice[i].rlo < n.choice[i].rhi {
+			return true
+		}
+	}
+	return false
+}
+
+// numberChoicesExponent refuses e's number, at off, by an enum or const
+// whose choices with the number's digits all need an exponent that the
+// exponent read so far can no longer become (v.num has read the number
+// up to off).
+func (v *Validator) numberChoicesExponent(e *eval, off int64, quoted int) {
+	for i, c := range choiceSets(e.node) {
+		m := &e.num.choice[i]
+		if !e.num.choiceOn[i] || e.num.choiceFail[i] >= 0 || !m.inExp || m.rlo >= m.rhi {
+			continue
+		}
+		v.steps++
+		if !m.exponentFits(c.set, &v.num, &v.steps) {
+			e.num.choiceFail[i] = off
+			v.violateEarly(e, c.keyword, off, quoted)
+		}
+	}
+}
+
 // endNumber checks what only the whole number decides.
 func (v *Validator) endNumber(e *eval, off int64) {
 	n := e.node
@@ -187,8 +223,10 @@ func (v *Validator) endNumber(e *eval, off int64) {
 // possible while the number's significant digits so far (D) are a prefix
 // of the choice's, or equal the choice's followed only by zeros: the
 // choices of the number's sign whose digits start with D form one range of
-// Enum.NumberDigits, found by binary search per digit. The exponent and
-// the decimal point are compared when the number ends.
+// Enum.NumberDigits, found by binary search per digit. Once the exponent
+// begins the digits are final, and the choices equal to them form a run
+// ordered by exponent, which each byte of the exponent narrows
+// (exponentFits); the decimal point is compared when the number ends.
 type numMatcher struct {
 	lo, hi   int  // choices whose digits start with D
 	pos      int  // len(D)
@@ -197,6 +235,10 @@ type numMatcher struct {
 	signSeen bool
 	inExp    bool
 	dead     bool
+	// At the last non-zero digit: lo, hi and pos then (its choices equal
+	// to D come first). In the exponent: the run of choices equal to D.
+	tlo, thi, tpos int
+	rlo, rhi       int
 }
 
 func (m *numMatcher) reset(set *schema.Enum) {
@@ -228,6 +270,9 @@ func (m *numMatcher) feed(set *schema.Enum, p []byte, steps *int64) int {
 				m.dead = true
 				return i
 			}
+			if m.started { // zero stays zero whatever the exponent
+				m.rlo, m.rhi = m.tlo, m.runEnd(set, steps)
+			}
 			return -1
 		}
 		if !m.signSeen {
@@ -245,6 +290,7 @@ func (m *numMatcher) feed(set *schema.Enum, p []byte, steps *int64) int {
 		if c != '0' {
 			m.started = true
 			m.tail = m.lo < m.hi && len(set.Numbers[set.NumberDigits[m.lo]].Digits) == m.pos
+			m.tlo, m.thi, m.tpos = m.lo, m.hi, m.pos
 		}
 		if m.lo >= m.hi && !m.tail {
 			m.dead = true
@@ -252,6 +298,45 @@ func (m *numMatcher) feed(set *schema.Enum, p []byte, steps *int64) int {
 		}
 	}
 	return -1
+}
+
+// runEnd returns the end of the run of choices equal to D: in [tlo, thi)
+// they come first, before the longer ones.
+func (m *numMatcher) runEnd(set *schema.Enum, steps *int64) int {
+	first, end := m.tlo, m.thi
+	for first < end {
+		*steps++
+		mid := int(uint(first+end) >> 1)
+		if len(set.Numbers[set.NumberDigits[mid]].Digits) > m.tpos {
+			end = mid
+		} else {
+			first = mid + 1
+		}
+	}
+	return first
+}
+
+// exponentFits reports whether a choice of the run has an exponent that
+// the exponent a has read can still become: one binary search over the
+// run per range of decimal.Accumulator.ExpRanges.
+func (m *numMatcher) exponentFits(set *schema.Enum, a *decimal.Accumulator, steps *int64) bool {
+	exp := func(i int) int64 { return set.Numbers[set.NumberDigits[i]].Exp }
+	fits := false
+	a.ExpRanges(func(lo, hi int64) bool {
+		first, end := m.rlo, m.rhi // the first choice with an exponent from lo on
+		for first < end {
+			*steps++
+			mid := int(uint(first+end) >> 1)
+			if exp(mid) >= lo {
+				end = mid
+			} else {
+				first = mid + 1
+			}
+		}
+		fits = first < m.rhi && exp(first) <= hi
+		return !fits
+	})
+	return fits
 }
 
 // positives returns the index in NumberDigits of the first negative
