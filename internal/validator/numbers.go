@@ -155,17 +155,17 @@ func (v *Validator) numberChoicesText(e *eval, p []byte, off int64, before int) 
 	}
 }
 
-// choicesInExponent reports whether an enum or const of e waits on the
-// exponent of its number: the digits fit some choices, and the exponent
+// waitsOnExponent reports whether choice set i (enum, const) waits on
+// the number's exponent: its digits equal some choices', and the exponent
 // is being read.
-func (n *numState) choicesInExponent() bool {
-	for i := range n.choice {
-		if n.choiceOn[i] && n.choiceFail[i] < 0 && n.choice[i].inExp && n.choice[i].rlo < n.choice[i].rhi {
-			return true
-		}
-	}
-	return false
+func (n *numState) waitsOnExponent(i int) bool {
+	m := &n.choice[i]
+	return n.choiceOn[i] && n.choiceFail[i] < 0 && m.inExp && m.rlo < m.rhi
 }
+
+// choicesInExponent reports whether the enum or the const waits on the
+// number's exponent.
+func (n *numState) choicesInExponent() bool { return n.waitsOnExponent(0) || n.waitsOnExponent(1) }
 
 // numberChoicesExponent refuses e's number, at off, by an enum or const
 // whose choices with the number's digits all need an exponent that the
@@ -173,12 +173,11 @@ func (n *numState) choicesInExponent() bool {
 // up to off).
 func (v *Validator) numberChoicesExponent(e *eval, off int64, quoted int) {
 	for i, c := range choiceSets(e.node) {
-		m := &e.num.choice[i]
-		if !e.num.choiceOn[i] || e.num.choiceFail[i] >= 0 || !m.inExp || m.rlo >= m.rhi {
+		if !e.num.waitsOnExponent(i) {
 			continue
 		}
 		v.steps++
-		if !m.exponentFits(c.set, &v.num, &v.steps) {
+		if !e.num.choice[i].exponentFits(c.set, &v.num, &v.steps) {
 			e.num.choiceFail[i] = off
 			v.violateEarly(e, c.keyword, off, quoted)
 		}
