@@ -104,6 +104,12 @@ type Handler interface {
 // zero.
 type CharRange struct{ Lo, Hi, Lo2, Hi2 rune }
 
+// Some reports whether f holds for one of c's intervals, the first tried
+// first: the one place that knows a CharRange may have a second.
+func (c CharRange) Some(f func(lo, hi rune) bool) bool {
+	return f(c.Lo, c.Hi) || c.Hi2 != 0 && f(c.Lo2, c.Hi2)
+}
+
 // SyntaxError reports input that is not acceptable JSON.
 type SyntaxError struct {
 	// Offset is the byte offset of the offending byte, or the document

@@ -78,8 +78,7 @@ func (mt *matcher) feed(names []string, p []byte, steps *int64) int {
 // growsInto reports whether some candidate continues what was fed with
 // one of chars.
 func (mt *matcher) growsInto(names []string, chars jsontok.CharRange, steps *int64) bool {
-	return mt.growsWithin(names, chars.Lo, chars.Hi, steps) ||
-		chars.Hi2 != 0 && mt.growsWithin(names, chars.Lo2, chars.Hi2, steps)
+	return chars.Some(func(lo, hi rune) bool { return mt.growsWithin(names, lo, hi, steps) })
 }
 
 // growsWithin reports whether some candidate continues what was fed with

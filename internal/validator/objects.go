@@ -163,7 +163,7 @@ func (v *Validator) memberNameEscape(e *eval, chars jsontok.CharRange, off int64
 	if n.DeclaredNames != nil {
 		names = &o.declared
 	}
-	if !names.growsInto(allowedNames(n), chars, &v.steps) && (n.PatternProperties == nil || !patternGrowsInto(&o.keySet, chars)) {
+	if !names.growsInto(allowedNames(n), chars, &v.steps) && (n.PatternProperties == nil || !chars.Some(o.keySet.GrowsWithin)) {
 		v.refuseName(e, off, v.track.key())
 	}
 }

@@ -95,17 +95,11 @@ func (v *Validator) stringEscape(fr int32, chars jsontok.CharRange, backslash bo
 			e.str.maxFail = off
 			v.violateEarly(e, "maxLength", off, quoted)
 		}
-		if n.Pattern != nil && e.str.patFail < 0 && !patternGrowsInto(&e.str.pat, chars) {
+		if n.Pattern != nil && e.str.patFail < 0 && !chars.Some(e.str.pat.GrowsWithin) {
 			e.str.patFail = off
 			v.violateEarly(e, "pattern", off, quoted)
 		}
 	}
-}
-
-// patternGrowsInto reports whether m, a pattern's or a set's matcher,
-// can take one more character among chars with a match still possible.
-func patternGrowsInto(m interface{ GrowsWithin(lo, hi rune) bool }, chars jsontok.CharRange) bool {
-	return m.GrowsWithin(chars.Lo, chars.Hi) || chars.Hi2 != 0 && m.GrowsWithin(chars.Lo2, chars.Hi2)
 }
 
 // crossing returns the index in p of the code point that makes the
