@@ -784,8 +784,10 @@ func (t *Tokenizer) hex(c byte, off int64) error {
 		switch {
 		case r >= 0xD800 && r <= 0xDBFF:
 			t.high, t.state = r, stLowBackslash
-			if chars, ok := hexRange(r, 4, 0); ok && !t.skip {
-				t.h.EscapeRange(chars, off)
+			if !t.skip {
+				if chars, ok := hexRange(r, 4, 0); ok {
+					t.h.EscapeRange(chars, off)
+				}
 			}
 			return nil
 		case r >= 0xDC00 && r <= 0xDFFF:
