@@ -64,16 +64,22 @@ func TestEscapeDecidedAtTheFirstImpossibleByte(t *testing.T) {
 	}
 }
 
-// TestPatternMatchingNothingDecidedAtTheFirstCharacter: a pattern that
-// needs a lone surrogate, which no text holds, refuses a string at its
-// first character, anchored or not (the opening quote, which makes the
-// value a string, would be exact), and an empty string at its end.
-func TestPatternMatchingNothingDecidedAtTheFirstCharacter(t *testing.T) {
+// TestPatternMatchingNothingDecidedAtTheOpeningQuote: a pattern that
+// needs a lone surrogate, which no text holds, can match no string, so
+// the opening quote, which makes the value a string, is the first
+// impossible byte, anchored or not, empty string or not; and a full
+// validation's message still quotes the whole value.
+func TestPatternMatchingNothingDecidedAtTheOpeningQuote(t *testing.T) {
 	t.Parallel()
 	for _, expr := range []string{`^\\uD83D`, `\\uD83D`, `[\\uDB00-\\uDFFF]x`} {
-		assertDecidedAt(t, `{"type":"string","pattern":"`+expr+`"}`, "pattern", `"@abc"`)
-		assertDecidedAt(t, `{"type":"string","pattern":"`+expr+`"}`, "pattern", `"@"`)
+		assertDecidedAt(t, `{"type":"string","pattern":"`+expr+`"}`, "pattern", `@"abc"`)
+		assertDecidedAt(t, `{"type":"string","pattern":"`+expr+`"}`, "pattern", `@""`)
 	}
+	s := compileFor(t, schema.JSONSchema, `{"properties":{"s":{"pattern":"\\uD83D"}}}`)
+	res := validator.Validate(s, []byte(`{"s":"abc"}`), validator.Options{})
+	require.Len(t, res.Findings, 1)
+	assert.Contains(t, res.Findings[0].Message, `"abc"`)
+	assert.True(t, validator.Validate(s, []byte(`{"s":5}`), validator.Options{}).Valid(), "a pattern says nothing of a number")
 }
 
 // TestIntegerDecidedAtTheExponent: a negative exponent's digits only make

@@ -47,6 +47,9 @@ func (h *events) Begin(kind jsontok.Kind, off int64) {
 		v.num.Reset(v.schema.MaxDigits + 1)
 	}
 	fr := v.push(kind, off, false, entries)
+	if len(v.early) > 0 { // its evaluations' start decided it (startString)
+		v.applyQueued()
+	}
 	v.hashBegin(fr)
 	switch kind {
 	case jsontok.Object, jsontok.Array:

@@ -25,6 +25,10 @@ func (v *Validator) startString(e *eval) {
 	e.str.choiceOn, e.str.choiceFail, e.str.maxFail, e.str.patFail = [2]bool{}, [2]int64{-1, -1}, -1, -1
 	if p := e.node.Pattern; p != nil {
 		e.str.pat.Reset(p.Compiled)
+		if e.str.pat.Dead() { // no text can match (a lone surrogate): the opening quote decides
+			e.str.patFail = v.frames[e.fr].off
+			v.violateEarly(e, "pattern", e.str.patFail, 0)
+		}
 	}
 }
 
@@ -56,9 +60,7 @@ func (v *Validator) stringText(fr int32, p []byte, off int64, raw bool) {
 			e.str.maxFail = byteOffset(off, i, raw)
 			v.violateEarly(e, "maxLength", e.str.maxFail, before+upTo(i, p, raw))
 		}
-		// A matcher done with a match needs no more text; one dead from
-		// the start (a pattern no text can match) refuses this byte.
-		if e.node.Pattern != nil && e.str.patFail < 0 && (!e.str.pat.Done() || e.str.pat.Dead()) {
+		if e.node.Pattern != nil && e.str.patFail < 0 && !e.str.pat.Done() {
 			if i := e.str.pat.Write(p); i >= 0 {
 				e.str.patFail = byteOffset(off, i, raw)
 				v.violateEarly(e, "pattern", e.str.patFail, before+upTo(i, p, raw))
