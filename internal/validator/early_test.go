@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -35,9 +34,10 @@ import (
 //     impossible byte (earlyKeywords) is made at that byte. The keyword is
 //     checked alone, on the value it is about: with a schema holding only
 //     it, the value's text up to the finding's byte has no valid
-//     completion, and the text before that byte has one. Where the check
-//     shows a rejection later than the first impossible byte for a reason
-//     the report lists, the case counts under one of earlyExceptions.
+//     completion, and the text before that byte has one. A rejection that
+//     only names already in the object could have avoided counts as
+//     repeatedName (DESIGN §6 refuses a repeat at the name's end); any
+//     other later than the first impossible byte fails.
 //     TestEarlyJudgeCatchesShiftedRejections shows the check fails on a
 //     rejection one byte early or late.
 //
@@ -226,54 +226,10 @@ var earlyKeywords = map[string][]string{
 	"additionalProperties": {"properties", "patternProperties"},
 }
 
-// earlyException is a class of findings made later than the first
-// impossible byte, for a reason the report gives. applies sees the
-// keyword, its schema alone, the value's text, the first impossible byte
-// and the byte of the finding (offsets into the value).
-type earlyException struct {
-	name, reason string
-	applies      func(keyword string, alone map[string]any, value []byte, first, at int) bool
-}
-
-var earlyExceptions = []*earlyException{
-	{
-		name: "memberSeparator",
-		reason: "a ',' after which only a repeated name could be valid is the first impossible byte (DESIGN §6 " +
-			"refuses a repeat at the name's end), but names are matched from their first character, and one that a " +
-			"pattern could still match through an escape arrives at the escape's last byte",
-		applies: func(keyword string, _ map[string]any, value []byte, first, at int) bool {
-			if keyword != "additionalProperties" || value[first] != ',' {
-				return false
-			}
-			rest := bytes.TrimLeft(value[first+1:at], " \t\r\n")
-			name, quoted := bytes.CutPrefix(rest, []byte(`"`))
-			return quoted && escapeStart(value, at) == at-len(name)
-		},
-	},
-}
-
-// escapeStart returns where the escape sequence that ends at value[at]
-// begins, or -1 when value[at] ends none.
-func escapeStart(value []byte, at int) int {
-	for _, n := range []int{12, 6, 2} {
-		if start := at + 1 - n; start >= 0 && escapeSequence.Match(value[start:at+1]) &&
-			(start == 0 || value[start-1] != '\\' || start >= 2 && value[start-2] == '\\') {
-			return start
-		}
-	}
-	return -1
-}
-
-// escapeSequence matches one whole escape sequence, a surrogate pair too.
-var escapeSequence = regexp.MustCompile(`^\\(["\\/bfnrt]|u[0-9a-fA-F]{4}|u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})$`)
-
 func TestEarlyRejectionIsExact(t *testing.T) {
 	t.Parallel()
 	tally := runEarly(t, checkExact)
 	t.Logf("%s", tally)
-	for _, ex := range earlyExceptions {
-		t.Logf("exception %s: %d (%s)", ex.name, tally.counts["exception:"+ex.name], ex.reason)
-	}
 	if tally.counts["schemas"] >= 160 {
 		for kw := range earlyKeywords {
 			assert.Positive(t, tally.counts["exact:"+kw], "no %s finding was checked", kw)
@@ -440,28 +396,12 @@ func (j *earlyJudge) judgeAt(at int) (v earlyVerdict, ok bool) {
 	return earlyVerdict{}, false
 }
 
-// late finds the first impossible byte before at, and judges the
-// rejection late unless an exception explains the difference.
+// late finds the first impossible byte before at (by DESIGN.md's rules)
+// and judges the rejection late.
 func (j *earlyJudge) late(at int) earlyVerdict {
-	// The first impossible byte: by DESIGN.md's rules, and by the keyword
-	// alone if names could repeat.
-	firstImpossible := func(repeats bool) int {
-		first := at - 1
-		for first > 0 && !j.alive(first, repeats) {
-			first--
-		}
-		return first
-	}
-	first := firstImpossible(false)
-	for _, repeats := range []bool{false, true} {
-		if repeats {
-			first = firstImpossible(true)
-		}
-		for _, ex := range earlyExceptions {
-			if ex.applies(j.keyword, j.alone, j.value, first, at) {
-				return earlyVerdict{kind: "exception", name: ex.name}
-			}
-		}
+	first := at - 1
+	for first > 0 && !j.alive(first, false) {
+		first--
 	}
 	v := j.value
 	return earlyVerdict{kind: "late", detail: fmt.Sprintf("%s rejected at byte %d (%q) of the value %q, %d bytes after the first impossible byte %d (%q): no completion of %q satisfies %s alone",
