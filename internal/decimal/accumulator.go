@@ -10,7 +10,6 @@ package decimal
 type Accumulator struct {
 	digits  []byte
 	limit   int
-	started bool // some text has been read
 	part    part
 	neg     bool
 	nd      int64 // significant digits seen, counting zeros after the first non-zero
@@ -40,7 +39,6 @@ func (a *Accumulator) Reset(limit int) {
 
 // Write interprets the next piece of number text.
 func (a *Accumulator) Write(text []byte) {
-	a.started = a.started || len(text) > 0
 	for _, c := range text {
 		switch {
 		case c == '-':
@@ -120,7 +118,7 @@ func (a *Accumulator) CanBeInteger() bool {
 // ExpRanges calls yield with ranges [lo, hi] of exponents, until it
 // returns false: a non-zero Decimal with the significant digits read so
 // far and its Exp in one of the ranges is one that some continuation of
-// the text can still equal (CanEqual holds for it), and one with its Exp
+// the text can still equal, and one with its Exp
 // outside them is not. The exponent still to come is any number whose
 // digits begin with those read (7 leaves 7, 70–79, 700–799, …), so there
 // is one range per count of digits yet to come, at most 14 below
@@ -155,53 +153,3 @@ func (a *Accumulator) ExpRanges(yield func(lo, hi int64) bool) {
 // past maxExp, and far from overflowing when the decimal point's position
 // is added.
 const expAny = 1 << 60
-
-// CanEqual reports whether some continuation of the number text read so far
-// could equal d: the sign, the significant digits and (once exponent digits
-// arrive) the exponent still agree with d. It lets an enum of numbers reject
-// a value at the first digit no choice can follow.
-func (a *Accumulator) CanEqual(d Decimal) bool {
-	if !a.started {
-		return true
-	}
-	if a.lastNZ == 0 {
-		// Only zeros so far: zero still matches, and until the exponent a
-		// non-zero digit of the right sign may still come.
-		return d.IsZero() || a.part != partExp && a.neg == d.Neg
-	}
-	if d.IsZero() || a.neg != d.Neg || a.lastNZ > int64(len(d.Digits)) {
-		return false
-	}
-	for i, c := range a.digits {
-		want := byte('0')
-		if i < len(d.Digits) {
-			want = d.Digits[i]
-		}
-		if c != want {
-			return false
-		}
-	}
-	if a.part != partExp {
-		return true
-	}
-	if a.lastNZ != int64(len(d.Digits)) {
-		return false // the significant digits are final once the exponent starts
-	}
-	target := d.Exp - a.dp // the exponent the text must end up with
-	if !a.expSign && !a.expSeen {
-		return true // either sign may still come
-	}
-	if a.expNeg {
-		target = -target
-	}
-	if target < 0 {
-		return false
-	}
-	if a.exp == 0 {
-		return true // no exponent digits yet, or only zeros
-	}
-	for target > a.exp {
-		target /= 10
-	}
-	return target == a.exp
-}

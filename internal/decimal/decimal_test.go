@@ -528,7 +528,8 @@ func TestAccumulatorNoAllocations(t *testing.T) {
 	assert.Zero(t, allocs)
 }
 
-// canEqualAfter writes prefix to a fresh Accumulator and asks CanEqual(d).
+// canEqualAfter writes prefix (at least one byte) to a fresh Accumulator
+// and asks CanEqual(d).
 func canEqualAfter(prefix string, d decimal.Decimal) bool {
 	var a decimal.Accumulator
 	a.Reset(64)
@@ -569,8 +570,6 @@ func TestCanEqualNamed(t *testing.T) {
 		prefix, d string
 		want      bool
 	}{
-		{"", "5", true},
-		{"", "-5", true}, // nothing read yet: the minus sign may still come
 		{"-", "0", true},
 		{"-", "1", false},
 		{"-", "-1", true},
@@ -771,8 +770,7 @@ func searchCorpus(t *testing.T) []string {
 // TestCanEqualEverySpelling: for every spelling b of a value in
 // orderedClasses and every other spelling a of the same value, CanEqual(a)
 // holds after every non-empty prefix of b, and after every non-empty prefix
-// of a random number and of its canonical text for its value. (The empty
-// prefix is TestCanEqualNamed's.)
+// of a random number and of its canonical text for its value.
 func TestCanEqualEverySpelling(t *testing.T) {
 	t.Parallel()
 	for _, class := range orderedClasses {
