@@ -35,6 +35,10 @@ type boundCase struct {
 	// object: duplicate names are detected with a keyed hash per member,
 	// the one memory that grows with the document (DESIGN.md §3).
 	memberHashes bool
+	// magnitudes is set for an enum of numbers that share their digits:
+	// each byte of an argument's exponent searches them once per order
+	// of magnitude their exponents span (decimal.Accumulator.ExpRanges).
+	magnitudes int
 }
 
 // hostileScale divides the hostile sizes under the race detector, which
@@ -63,6 +67,7 @@ func hostileCases() []boundCase {
 	names := repeat(100_000, func(i int) string { return fmt.Sprintf(`"name%06d":{"type":"integer"}`, i) })
 	required := repeat(10_000, func(i int) string { return fmt.Sprintf(`"r%05d"`, i) })
 	bigNumber := "1" + strings.Repeat("0123456789", 1_000)
+	powers := repeat(10_000, func(i int) string { return fmt.Sprintf("1e%d", i*97) })
 	return []boundCase{
 		{
 			name:    "oneOf of 10,000 identical branches against 2 MB of escapes",
@@ -95,6 +100,15 @@ func hostileCases() []boundCase {
 			doc:     `{"l":[` + repeat(1_000, func(i int) string { return fmt.Sprintf("%d.%d", i*97, (i*97)%7) }) + `]}`,
 			valid:   true,
 			choices: 1_000_000,
+		},
+		{
+			name:       "enum of 10,000 powers of ten against 10,000 exponents",
+			profile:    schema.JSONSchema,
+			schema:     `{"type":"object","properties":{"l":{"type":"array","items":{"enum":[` + powers + `]}}}}`,
+			doc:        `{"l":[` + repeat(10_000, func(i int) string { return fmt.Sprintf("1e%d", (i*7919)%(10_000/hostileScale)*97) }) + `,1e98]}`,
+			valid:      false, // 1e98 is no power of 97's; the rest are choices
+			choices:    10_000,
+			magnitudes: 7,
 		},
 		{
 			name:    "100,000 declared names against 20,000 members",
@@ -182,7 +196,8 @@ func TestWorkPerByteIsBounded(t *testing.T) {
 				perByte := float64(v.Steps()) / float64(len(doc))
 				// Per byte: a few steps per evaluation of the value, and two
 				// binary searches (each log2 of the table) for a name or choice.
-				bound := 4*float64(s.Width) + 2*math.Ceil(math.Log2(float64(tc.choices)+1)) + 4
+				search := math.Ceil(math.Log2(float64(tc.choices) + 1))
+				bound := 4*float64(s.Width) + float64(2+tc.magnitudes)*search + 4
 				t.Logf("stream=%v width=%d steps/byte=%.2f bound=%.0f alloc=%d B for %d B", stream, s.Width, perByte, bound, after.TotalAlloc-before.TotalAlloc, len(doc))
 				assert.LessOrEqual(t, perByte, bound, "steps per byte")
 				// A reused validator allocates nothing that grows with the

@@ -317,11 +317,16 @@ func (m *numMatcher) runEnd(set *schema.Enum, steps *int64) int {
 
 // exponentFits reports whether a choice of the run has an exponent that
 // the exponent a has read can still become: one binary search over the
-// run per range of decimal.Accumulator.ExpRanges.
+// run per range of decimal.Accumulator.ExpRanges that meets the run's
+// exponents, so at most one per order of magnitude they span.
 func (m *numMatcher) exponentFits(set *schema.Enum, a *decimal.Accumulator, steps *int64) bool {
 	exp := func(i int) int64 { return set.Numbers[set.NumberDigits[i]].Exp }
+	least, most := exp(m.rlo), exp(m.rhi-1)
 	fits := false
 	a.ExpRanges(func(lo, hi int64) bool {
+		if hi < least || lo > most {
+			return true // no choice of the run there
+		}
 		first, end := m.rlo, m.rhi // the first choice with an exponent from lo on
 		for first < end {
 			*steps++
