@@ -255,6 +255,7 @@ func (b *dfaBuilder) layout(t *table, classOf []int32) (*dfa, error) {
 	d.dead = make([]uint64, deadWords)
 	d.stuck = stuck
 	d.stuck.set(0)
+	sets := liveSets{ids: make(map[string]uint32), of: make([]uint32, n-t.sinks)}
 	for s := range n {
 		row := d.trans[s*int(stride) : (s+1)*int(stride)]
 		for c := range t.cols {
@@ -276,6 +277,7 @@ func (b *dfaBuilder) layout(t *table, classOf []int32) (*dfa, error) {
 		if live.empty() {
 			d.stuck.set(s)
 		}
+		sets.add(s-t.sinks, live)
 		for node, reach := range trie.reach {
 			if !reach.intersects(live) {
 				bit := deadRow + uint32(node)
@@ -287,64 +289,68 @@ func (b *dfaBuilder) layout(t *table, classOf []int32) (*dfa, error) {
 	if err := b.check(); err != nil {
 		return nil, err
 	}
-	b.liveRanges(d, t, classOf)
+	b.liveRanges(d, &sets, classOf)
 	return d, nil
 }
 
-// liveRanges fills the live-range tables from the table: for each state
-// that is not a sink, the code point ranges of the classes that do not
-// lead to the dead state, adjacent ones merged, kept once for each
-// distinct set of such classes (the states of a{0,63} share one). They
+// liveSets numbers the distinct sets of live classes (those that do not
+// lead to the dead state) of the states that are not sinks, as layout
+// finds them.
+type liveSets struct {
+	ids  map[string]uint32
+	reps []bitset // by set number
+	of   []uint32 // by state number - sinks
+}
+
+// add records that state sinks+i has the live classes live.
+func (ls *liveSets) add(i int, live bitset) {
+	key := bitsetKey(live)
+	id, ok := ls.ids[key]
+	if !ok {
+		id = uint32(len(ls.reps))
+		ls.ids[key] = id
+		ls.reps = append(ls.reps, slices.Clone(live))
+	}
+	ls.of[i] = id
+}
+
+// liveRanges fills the live-range tables from the distinct sets of live
+// classes layout found: for each, the code point ranges of its classes,
+// adjacent ones merged (the states of a{0,63} share one set). They
 // are what a character known only as a range (a JSON \u escape, digit by
 // digit) needs. They are left out, and growsWithin answers as grows,
 // when building them would take the construction past
 // Limits.MaxCompileSteps or the automaton past Limits.MaxDFABytes: the
 // pattern still compiles.
-func (b *dfaBuilder) liveRanges(d *dfa, t *table, classOf []int32) {
-	n, nclass, spans := t.states()-t.sinks, t.cols-1, b.classes.spans
-	steps := b.steps + n*nclass
-	budget := (b.lim.MaxDFABytes - b.bytes) / 4 // in table entries
-	liveSet := make([]uint32, n)
-	liveAt := []uint32{0}
-	var live []rune
-	ids := make(map[string]uint32)
-	classes := newBitset(nclass)
-	for s := t.sinks; s < t.states(); s++ {
-		clear(classes)
-		for c, next := range t.next[s*t.cols : s*t.cols+nclass] {
-			if next != 0 {
-				classes.set(c)
-			}
-		}
-		key := bitsetKey(classes)
-		id, ok := ids[key]
-		if !ok {
-			if steps += len(spans); steps > b.lim.MaxCompileSteps {
-				return
-			}
-			from := len(live)
-			for _, sp := range spans {
-				if !classes.has(int(classOf[sp.class])) {
-					continue
-				}
-				if k := len(live); k > from && live[k-1]+1 == sp.lo {
-					live[k-1] = sp.hi
-				} else {
-					live = append(live, sp.lo, sp.hi)
-				}
-			}
-			id = uint32(len(liveAt) - 1)
-			ids[key] = id
-			liveAt = append(liveAt, uint32(len(live)))
-			if len(live)+len(liveAt)+n > budget {
-				return
-			}
-		}
-		liveSet[s-t.sinks] = id
+func (b *dfaBuilder) liveRanges(d *dfa, sets *liveSets, classOf []int32) {
+	spans := b.classes.spans
+	steps := b.steps + len(sets.reps)*len(spans)
+	if steps > b.lim.MaxCompileSteps {
+		return
 	}
-	d.live, d.liveAt, d.liveSet = live, liveAt, liveSet
+	budget := (b.lim.MaxDFABytes - b.bytes) / 4 // in table entries
+	liveAt := make([]uint32, 1, len(sets.reps)+1)
+	var live []rune
+	for _, classes := range sets.reps {
+		from := len(live)
+		for _, sp := range spans {
+			if !classes.has(int(classOf[sp.class])) {
+				continue
+			}
+			if k := len(live); k > from && live[k-1]+1 == sp.lo {
+				live[k-1] = sp.hi
+			} else {
+				live = append(live, sp.lo, sp.hi)
+			}
+		}
+		liveAt = append(liveAt, uint32(len(live)))
+		if len(live)+cap(liveAt)+len(sets.of) > budget {
+			return
+		}
+	}
+	d.live, d.liveAt, d.liveSet = live, liveAt, sets.of
 	b.steps = steps
-	b.bytes += 4 * (len(live) + len(liveAt) + len(liveSet))
+	b.bytes += 4 * (len(live) + len(liveAt) + len(sets.of))
 }
 
 // reachableMatches returns, for each state, the patterns that match at the
