@@ -160,7 +160,7 @@ func (v *Validator) numberChoicesText(e *eval, p []byte, off int64, before int) 
 // is being read.
 func (n *numState) waitsOnExponent(i int) bool {
 	m := &n.choice[i]
-	return n.choiceOn[i] && n.choiceFail[i] < 0 && m.inExp && m.rlo < m.rhi
+	return n.choiceOn[i] && n.choiceFail[i] < 0 && m.inExp && m.tlo < m.thi
 }
 
 // choicesInExponent reports whether the enum or the const waits on the
@@ -234,10 +234,10 @@ type numMatcher struct {
 	signSeen bool
 	inExp    bool
 	dead     bool
-	// At the last non-zero digit: lo, hi and pos then (its choices equal
-	// to D come first). In the exponent: the run of choices equal to D.
+	// lo, hi and pos at the last non-zero digit (its choices equal to D
+	// come first); from the exponent on, [tlo, thi) is only the run of
+	// choices equal to D.
 	tlo, thi, tpos int
-	rlo, rhi       int
 }
 
 func (m *numMatcher) reset(set *schema.Enum) {
@@ -270,7 +270,7 @@ func (m *numMatcher) feed(set *schema.Enum, p []byte, steps *int64) int {
 				return i
 			}
 			if m.started { // zero stays zero whatever the exponent
-				m.rlo, m.rhi = m.tlo, m.runEnd(set, steps)
+				m.thi = m.runEnd(set, steps)
 			}
 			return -1
 		}
@@ -321,13 +321,13 @@ func (m *numMatcher) runEnd(set *schema.Enum, steps *int64) int {
 // exponents, so at most one per order of magnitude they span.
 func (m *numMatcher) exponentFits(set *schema.Enum, a *decimal.Accumulator, steps *int64) bool {
 	exp := func(i int) int64 { return set.Numbers[set.NumberDigits[i]].Exp }
-	least, most := exp(m.rlo), exp(m.rhi-1)
+	least, most := exp(m.tlo), exp(m.thi-1)
 	fits := false
 	a.ExpRanges(func(lo, hi int64) bool {
 		if hi < least || lo > most {
 			return true // no choice of the run there
 		}
-		first, end := m.rlo, m.rhi // the first choice with an exponent from lo on
+		first, end := m.tlo, m.thi // the first choice with an exponent from lo on
 		for first < end {
 			*steps++
 			mid := int(uint(first+end) >> 1)
@@ -337,7 +337,7 @@ func (m *numMatcher) exponentFits(set *schema.Enum, a *decimal.Accumulator, step
 				first = mid + 1
 			}
 		}
-		fits = first < m.rhi && exp(first) <= hi
+		fits = first < m.thi && exp(first) <= hi
 		return !fits
 	})
 	return fits
