@@ -61,14 +61,13 @@ func partitionRunes(sets, cuts []runeSet, steps *int) runeClasses {
 
 	// One class per distinct signature.
 	c := runeClasses{member: make([]bitset, len(sets))}
-	ids := make(map[string]int32)
+	ids := numbering{}
 	var first []int // a span of each class
+	var key []byte
 	for j, sp := range spans {
-		key := bitsetKey(sig[j*words : (j+1)*words])
-		id, ok := ids[key]
-		if !ok {
-			id = int32(len(c.rep))
-			ids[key] = id
+		key = appendWords(key[:0], sig[j*words:(j+1)*words])
+		id, fresh := ids.number(key)
+		if fresh {
 			c.rep = append(c.rep, sp.lo)
 			first = append(first, j)
 		}

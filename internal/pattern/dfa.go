@@ -1,7 +1,6 @@
 package pattern
 
 import (
-	"encoding/binary"
 	"slices"
 )
 
@@ -163,22 +162,20 @@ func (b *dfaBuilder) finish(start int32) (*dfa, error) {
 	// Number the sinks first: dead, then one per set of matched patterns.
 	renum := make([]int32, ns)
 	sink := make([]bool, ns)
-	sinkOf := make(map[string]int32)
+	sinkOf := numbering{}
 	var rep []int32 // new state number → the old state it stands for
+	var key []byte
 	for s := range b.states {
 		st := &b.states[s]
 		if !can[s].subsetOf(st.sticky) {
 			continue
 		}
 		sink[s] = true
-		key := bitsetKey(st.sticky)
-		if i, ok := sinkOf[key]; ok {
-			renum[s] = i
-			continue
+		key = appendWords(key[:0], st.sticky)
+		id, fresh := sinkOf.number(key)
+		if renum[s] = id; fresh {
+			rep = append(rep, int32(s))
 		}
-		renum[s] = int32(len(rep))
-		sinkOf[key] = renum[s]
-		rep = append(rep, int32(s))
 	}
 	nsinks := len(rep)
 	for s := range b.states {
@@ -192,16 +189,14 @@ func (b *dfaBuilder) finish(start int32) (*dfa, error) {
 	t.next = make([]int32, len(rep)*k)
 	t.accept = make([]uint32, len(rep))
 	t.sticky = make([]uint32, len(rep))
-	ids := make(map[string]uint32)
+	ids := numbering{}
 	intern := func(s bitset) uint32 {
-		key := bitsetKey(s)
-		id, ok := ids[key]
-		if !ok {
-			id = uint32(len(t.bits) / t.words)
+		key = appendWords(key[:0], s)
+		id, fresh := ids.number(key)
+		if fresh {
 			t.bits = append(t.bits, s...)
-			ids[key] = id
 		}
-		return id
+		return uint32(id)
 	}
 	intern(newBitset(b.npat)) // bitset 0: empty
 	for i, old := range rep {
@@ -255,7 +250,7 @@ func (b *dfaBuilder) layout(t *table, classOf []int32) (*dfa, error) {
 	d.dead = make([]uint64, deadWords)
 	d.stuck = stuck
 	d.stuck.set(0)
-	sets := liveSets{ids: make(map[string]uint32), of: make([]uint32, n-t.sinks)}
+	sets := liveSets{ids: numbering{}, of: make([]uint32, n-t.sinks)}
 	for s := range n {
 		row := d.trans[s*int(stride) : (s+1)*int(stride)]
 		for c := range t.cols {
@@ -297,21 +292,20 @@ func (b *dfaBuilder) layout(t *table, classOf []int32) (*dfa, error) {
 // lead to the dead state) of the states that are not sinks, as layout
 // finds them.
 type liveSets struct {
-	ids  map[string]uint32
+	ids  numbering
+	key  []byte
 	reps []bitset // by set number
 	of   []uint32 // by state number - sinks
 }
 
 // add records that state sinks+i has the live classes live.
 func (ls *liveSets) add(i int, live bitset) {
-	key := bitsetKey(live)
-	id, ok := ls.ids[key]
-	if !ok {
-		id = uint32(len(ls.reps))
-		ls.ids[key] = id
+	ls.key = appendWords(ls.key[:0], live)
+	id, fresh := ls.ids.number(ls.key)
+	if fresh {
 		ls.reps = append(ls.reps, slices.Clone(live))
 	}
-	ls.of[i] = id
+	ls.of[i] = uint32(id)
 }
 
 // liveRanges fills the live-range tables from the distinct sets of live
@@ -393,12 +387,4 @@ func (b *dfaBuilder) reachableMatches() []bitset {
 		}
 	}
 	return can
-}
-
-func bitsetKey(s []uint64) string {
-	key := make([]byte, 0, 8*len(s))
-	for _, w := range s {
-		key = binary.LittleEndian.AppendUint64(key, w)
-	}
-	return string(key)
 }

@@ -90,16 +90,11 @@ func mergeClasses(t *table) []int32 {
 // partition numbers the items by the key of each, in order of first
 // appearance, writing the numbers to block; it returns how many there are.
 func partition(block []int32, key func(i int, key []byte) []byte) int {
-	ids := make(map[string]int32, len(block))
+	ids := make(numbering, len(block))
 	var buf []byte
 	for i := range block {
 		buf = key(i, buf[:0])
-		id, ok := ids[string(buf)]
-		if !ok {
-			id = int32(len(ids))
-			ids[string(buf)] = id
-		}
-		block[i] = id
+		block[i], _ = ids.number(buf)
 	}
 	return len(ids)
 }

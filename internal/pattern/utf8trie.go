@@ -64,7 +64,7 @@ func newClassTrie(spans []classSpan, classOf func(int32) int32, nclass int) *cla
 	// Merge identical subtrees, children first (they were created after
 	// their parents), joining adjacent edges that lead to the same place.
 	canon := make([]int32, len(nodes))
-	ids := make(map[string]int32)
+	ids := numbering{}
 	var unique [][]trieEdge
 	var key []byte
 	for n := len(nodes) - 1; n >= 1; n-- {
@@ -74,13 +74,11 @@ func newClassTrie(spans []classSpan, classOf func(int32) int32, nclass int) *cla
 			key = append(key, e.lo, e.hi)
 			key = binary.LittleEndian.AppendUint32(key, uint32(e.next))
 		}
-		id, ok := ids[string(key)]
-		if !ok {
-			id = int32(len(unique) + 1)
-			ids[string(key)] = id
+		id, fresh := ids.number(key)
+		if fresh {
 			unique = append(unique, edges)
 		}
-		canon[n] = id
+		canon[n] = id + 1
 	}
 
 	t := &classTrie{nodes: len(unique), cont: make([]int32, 64*len(unique)), reach: make([]bitset, len(unique))}
