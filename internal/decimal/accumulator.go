@@ -118,14 +118,14 @@ func (a *Accumulator) CanBeInteger() bool {
 // ExpRanges calls yield with ranges [lo, hi] of exponents, until it
 // returns false: a non-zero Decimal with the significant digits read so
 // far and its Exp in one of the ranges is one that some continuation of
-// the text can still equal, and one with its Exp
-// outside them is not. The exponent still to come is any number whose
-// digits begin with those read (7 leaves 7, 70–79, 700–799, …), so there
-// is one range per count of digits yet to come, at most 14 below
-// maxExp, and a single one before the exponent's first non-zero digit.
-// Before the exponent it yields every exponent. It lets an enum of
-// numbers that share the digits reject a value at the exponent's first
-// byte that leaves none, with one binary search per range.
+// the text can still equal, and one with its Exp outside them is not.
+// The exponent still to come is any number whose digits begin with those
+// read (7 leaves 7, 70–79, 700–799, …), so there is one range per count
+// of digits yet to come, at most 14 below maxExp, and a single one before
+// the exponent's first non-zero digit. Before the exponent it yields
+// every exponent. It lets an enum of numbers that share the digits reject
+// a value at the exponent's first byte that leaves none, with one binary
+// search per range.
 func (a *Accumulator) ExpRanges(yield func(lo, hi int64) bool) {
 	if a.part != partExp || !a.expSign && !a.expSeen {
 		yield(-expAny, expAny) // either sign may still come
