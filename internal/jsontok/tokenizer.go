@@ -300,12 +300,11 @@ func (t *Tokenizer) Feed(p []byte) error {
 	return nil
 }
 
-// step consumes at least one byte of p starting at i and returns the index of
-// the next unconsumed byte.
+// step consumes at least one byte of p starting at i, outside a string's
+// text (Feed runs those), and returns the index of the next unconsumed
+// byte.
 func (t *Tokenizer) step(p []byte, i int) (int, error) {
 	switch t.state {
-	case stString:
-		return t.stringRun(p, i)
 	case stNumStart, stNumMinus, stNumZero, stNumInt, stNumDot, stNumFrac, stNumE, stNumESign, stNumExp:
 		return t.number(p, i)
 	}
@@ -313,8 +312,11 @@ func (t *Tokenizer) step(p []byte, i int) (int, error) {
 	off := t.off + int64(i)
 	switch t.state {
 	case stValue, stValueOrEnd, stKeyOrEnd, stKey, stColon, stAfterValue, stDone:
-		if isSpace(c) {
-			return skipSpace(p, i), nil
+		if isSpace(c) { // and the structural byte after the space, in the same step
+			if i = skipSpace(p, i); i == len(p) {
+				return i, nil
+			}
+			c, off = p[i], t.off+int64(i)
 		}
 		if (c == '-' || c >= '0' && c <= '9') && t.expectsValue() {
 			// The number's first byte is consumed by number, so that Text
@@ -881,7 +883,10 @@ func numberNext(s state, c byte) (state, bool) {
 	return s, false
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+// isSpace reports whether c is JSON whitespace. Every structural byte goes
+// through it, and none is space: one comparison
+// rejects all bytes above ' '.
+func isSpace(c byte) bool { return c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r') }
 
 func skipSpace(p []byte, i int) int {
 	for i < len(p) && isSpace(p[i]) {
