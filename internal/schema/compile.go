@@ -340,7 +340,7 @@ func finishKeys(n *Node) {
 		}
 	}
 	closed := n.Additional != nil && n.Additional.Never
-	n.Keys, n.KeyNames, n.Required = n.Keys[:0], nil, nil
+	n.Keys, n.Required = n.Keys[:0], nil
 	for _, k := range byName {
 		if !k.Declared && closed {
 			// Required but forbidden: it can never be matched, so it stays
@@ -353,14 +353,16 @@ func finishKeys(n *Node) {
 	}
 	slices.Sort(n.RequiredForbidden)
 	slices.SortFunc(n.Keys, func(a, b Key) int { return strings.Compare(a.Name, b.Name) })
+	names := make([]string, len(n.Keys))
 	for i := range n.Keys {
 		k := &n.Keys[i]
-		n.KeyNames = append(n.KeyNames, k.Name)
+		names[i] = k.Name
 		if required[k.Name] {
 			k.Required = true
 			n.Required = append(n.Required, i)
 		}
 	}
+	n.KeyNames = IndexNames(names)
 }
 
 // compileNumberBound returns the exact value of a bound keyword.
@@ -420,6 +422,7 @@ func (c *compiler) enum(choices []*jsondoc.Value, path, kw string) *Enum {
 			return path
 		}
 	}
+	var strs []string
 	numbers := 0
 	for _, choice := range choices {
 		if choice.Kind == jsontok.Number {
@@ -436,7 +439,7 @@ func (c *compiler) enum(choices []*jsondoc.Value, path, kw string) *Enum {
 		}
 		switch choice.Kind {
 		case jsontok.String:
-			e.Strings = append(e.Strings, choice.Str)
+			strs = append(strs, choice.Str)
 		case jsontok.Number:
 			if c.exactNumber(choice, at(i), kw) {
 				e.Numbers = append(e.Numbers, choice.Num)
@@ -454,7 +457,7 @@ func (c *compiler) enum(choices []*jsondoc.Value, path, kw string) *Enum {
 			e.MaxComposite = max(e.MaxComposite, len(canon))
 		}
 	}
-	e.finish()
+	e.finish(strs)
 	e.Text = Truncate(string(text), enumTextLen)
 	return e
 }

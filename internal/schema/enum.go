@@ -9,11 +9,12 @@ import (
 	"github.com/toolgate/toolgate/internal/decimal"
 )
 
-// finish sorts and de-duplicates the choices and builds the digit order
-// that lets a validator prune number choices digit by digit.
-func (e *Enum) finish() {
-	slices.Sort(e.Strings)
-	e.Strings = slices.Compact(e.Strings)
+// finish sorts and de-duplicates the choices, indexes the string ones
+// (strs), and builds the digit order that lets a validator prune number
+// choices digit by digit.
+func (e *Enum) finish(strs []string) {
+	slices.Sort(strs)
+	e.Strings = IndexNames(slices.Compact(strs))
 	slices.Sort(e.Composite)
 	e.Composite = slices.Compact(e.Composite)
 	slices.SortFunc(e.Numbers, decimal.Decimal.Cmp)
@@ -44,7 +45,7 @@ func (e *Enum) finish() {
 // Types reports the types of the enum's choices.
 func (e *Enum) Types() Types {
 	var t Types
-	if len(e.Strings) > 0 {
+	if e.Strings.Len() > 0 {
 		t |= TypeString
 	}
 	if len(e.Numbers) > 0 {

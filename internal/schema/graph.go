@@ -217,7 +217,7 @@ func memberEntry(set []*Node, name string, known bool) []*Node {
 	for _, n := range set {
 		covered := false
 		if known {
-			if i, ok := slices.BinarySearch(n.KeyNames, name); ok && n.Keys[i].Schema != nil {
+			if i, ok := slices.BinarySearch(n.KeyNames.Names(), name); ok && n.Keys[i].Schema != nil {
 				entry = append(entry, n.Keys[i].Schema)
 				covered = true
 			}
@@ -375,14 +375,18 @@ func estimateBytes(root *Node) int64 {
 		for _, k := range n.Keys {
 			total += 2*stringSize(k.Name) + 48
 		}
+		total += n.KeyNames.tableBytes()
+		if d := n.DeclaredNames; d != nil {
+			total += 48 + int64(d.Len())*stringBytes + d.tableBytes()
+		}
 		total += int64(len(n.Required)+len(n.AllOf)+len(n.PrefixItems)) * 8
 		total += int64(len(n.AnyOf)+len(n.OneOf)) * 48
 		for _, e := range []*Enum{n.Enum, n.Const} {
 			if e == nil {
 				continue
 			}
-			total += 256 + int64(len(e.Text))
-			for _, s := range e.Strings {
+			total += 256 + int64(len(e.Text)) + e.Strings.tableBytes()
+			for _, s := range e.Strings.Names() {
 				total += stringSize(s)
 			}
 			for _, s := range e.Composite {

@@ -394,7 +394,6 @@ func (c *jsCompiler) finishKeys(s *nodeScope) {
 		index[name] = i
 		k := *byName[name]
 		n.Keys = append(n.Keys, k)
-		n.KeyNames = append(n.KeyNames, name)
 		if k.Required {
 			n.Required = append(n.Required, i)
 		}
@@ -402,8 +401,10 @@ func (c *jsCompiler) finishKeys(s *nodeScope) {
 			declared = append(declared, name)
 		}
 	}
+	n.KeyNames = IndexNames(order)
 	if len(declared) < len(order) {
-		n.DeclaredNames = declared
+		d := IndexNames(declared)
+		n.DeclaredNames = &d
 	}
 	for i := range n.DependentRequired {
 		d := &n.DependentRequired[i]

@@ -125,12 +125,12 @@ type Node struct {
 	// dependentSchemas.
 	Keys []Key
 	// KeyNames are the names of Keys, in the same order.
-	KeyNames []string
+	KeyNames NameIndex
 	// DeclaredNames are the names properties declares, sorted, when some
 	// of Keys are named only by required or the dependent keywords (nil
 	// otherwise): all that an object closed by additionalProperties
 	// allows without patternProperties.
-	DeclaredNames []string
+	DeclaredNames *NameIndex
 	// Required lists the indexes in Keys of required names.
 	Required []int
 	// RequiredForbidden lists required names that a closed object (tool
@@ -280,7 +280,7 @@ type Ref struct {
 // literals.
 type Enum struct {
 	// Strings are the string choices, sorted bytewise, without repeats.
-	Strings []string
+	Strings NameIndex
 	// Numbers are the number choices, sorted by value, without repeats.
 	Numbers []decimal.Decimal
 	// NumberDigits orders the non-zero number choices by sign, then by

@@ -180,7 +180,7 @@ func checkBindableNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
 // enumTypes returns the types of an enum's primitive choices.
 func enumTypes(e *Enum) Types {
 	var t Types
-	if len(e.Strings) > 0 {
+	if e.Strings.Len() > 0 {
 		t |= TypeString
 	}
 	if len(e.Numbers) > 0 {

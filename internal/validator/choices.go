@@ -40,7 +40,7 @@ func (v *Validator) startChoices(e *eval) {
 		}
 		switch f.kind {
 		case jsontok.String:
-			e.str.choice[i].reset(len(c.set.Strings))
+			e.str.choice[i].reset(c.set.Strings.Len())
 			e.str.choiceOn[i], e.str.choiceFail[i] = true, -1
 		case jsontok.Number:
 			e.num.choice[i].reset(c.set)
@@ -58,7 +58,7 @@ func (v *Validator) startChoices(e *eval) {
 func choiceKindPossible(set *schema.Enum, kind jsontok.Kind) bool {
 	switch kind {
 	case jsontok.String:
-		return len(set.Strings) > 0
+		return set.Strings.Len() > 0
 	case jsontok.Number:
 		return len(set.Numbers) > 0
 	case jsontok.True:

@@ -88,13 +88,13 @@ func (v *Validator) beginMember(e *eval, off int64, names []entry) []entry {
 		v.moreMembers(e, off) // no ',' came before it
 	}
 	e.obj.count++
-	e.obj.keys.reset(len(n.KeyNames))
-	e.obj.declared.reset(len(n.DeclaredNames))
+	e.obj.keys.reset(n.KeyNames.Len())
+	e.obj.declared.reset(n.DeclaredNames.Len())
 	if pp := n.PatternProperties; pp != nil {
 		e.obj.keySet.Reset(pp.Set)
 	}
 	e.obj.keyFailAt = -1
-	if closed(n) && n.PatternProperties == nil && len(allowedNames(n)) == 0 {
+	if closed(n) && n.PatternProperties == nil && allowedNames(n).Len() == 0 {
 		// No name at all is allowed: the opening quote is the first
 		// impossible byte.
 		e.obj.keyFailAt = off
@@ -115,7 +115,7 @@ func (v *Validator) beginMember(e *eval, off int64, names []entry) []entry {
 // which neither a declared name nor a pattern can match it.
 func (v *Validator) memberNameText(e *eval, p []byte, off int64, raw bool) {
 	n, o := e.node, e.obj
-	iName := o.keys.feed(n.KeyNames, p, &v.steps)
+	iName := o.keys.feed(&n.KeyNames, p, &v.steps)
 	nameDead := o.keys.dead
 	if n.DeclaredNames != nil && closed(n) {
 		// Names known only from required or the dependent keywords are
@@ -171,11 +171,11 @@ func (v *Validator) memberNameEscape(e *eval, chars jsontok.CharRange, off int64
 // allowedNames returns the names a closed object n allows: its declared
 // ones, which the names only required or the dependent keywords mention
 // are not.
-func allowedNames(n *schema.Node) []string {
+func allowedNames(n *schema.Node) *schema.NameIndex {
 	if n.DeclaredNames != nil {
 		return n.DeclaredNames
 	}
-	return n.KeyNames
+	return &n.KeyNames
 }
 
 // violateKey reports a member name that a closed object does not allow.
@@ -189,7 +189,7 @@ func (v *Validator) violateKey(e *eval, off int64, name []byte, complete bool) {
 // name seen, and appends the subschemas that evaluate the member's value.
 func (v *Validator) endMemberName(e *eval, off int64, entries []entry) []entry {
 	n := e.node
-	idx := e.obj.keys.match(n.KeyNames)
+	idx := e.obj.keys.match(&n.KeyNames)
 	covered := false
 	if idx >= 0 {
 		if !e.obj.hasSeen(idx) && n.Keys[idx].Required {

@@ -88,7 +88,7 @@ func (v *Validator) stringEscape(fr int32, chars jsontok.CharRange, backslash bo
 		v.steps++
 		n := e.node
 		for i, c := range choiceSets(n) {
-			if e.str.choiceOn[i] && e.str.choiceFail[i] < 0 && !e.str.choice[i].growsInto(c.set.Strings, chars, &v.steps) {
+			if e.str.choiceOn[i] && e.str.choiceFail[i] < 0 && !e.str.choice[i].growsInto(&c.set.Strings, chars, &v.steps) {
 				e.str.choiceFail[i] = off
 				v.violateEarly(e, c.keyword, off, quoted)
 			}
@@ -125,7 +125,7 @@ func (v *Validator) stringChoicesText(e *eval, p []byte, off int64, raw bool, be
 		if !e.str.choiceOn[i] || e.str.choiceFail[i] >= 0 {
 			continue
 		}
-		if j := e.str.choice[i].feed(c.set.Strings, p, &v.steps); j >= 0 {
+		if j := e.str.choice[i].feed(&c.set.Strings, p, &v.steps); j >= 0 {
 			e.str.choiceFail[i] = byteOffset(off, j, raw)
 			v.violateEarly(e, c.keyword, e.str.choiceFail[i], before+upTo(j, p, raw))
 		}
@@ -169,7 +169,7 @@ func (v *Validator) endString(e *eval, off int64) {
 	n := e.node
 	vio := violation{node: n, off: off, got: jsontok.String, excerpt: f.excerpt, complete: true}
 	for i, c := range choiceSets(n) {
-		if e.str.choiceOn[i] && e.str.choiceFail[i] < 0 && e.str.choice[i].match(c.set.Strings) < 0 {
+		if e.str.choiceOn[i] && e.str.choiceFail[i] < 0 && e.str.choice[i].match(&c.set.Strings) < 0 {
 			vio.keyword = c.keyword // a proper prefix of a choice: decided at the closing quote
 			v.violate(e, vio)
 		}

@@ -169,7 +169,7 @@ func (v *violation) describeAt(depth int) string {
 	case "dependentSchemas":
 		return fmt.Sprintf("has the property %q, so it must match the schema for it, but %s", v.name, v.reasonText(depth))
 	case "additionalProperties":
-		allowed := allowedNames(n)
+		allowed := allowedNames(n).Names()
 		if len(allowed) == 0 && n.PatternProperties == nil && !v.complete && v.excerpt.whole() == "" {
 			return "allows no properties" // refused at the opening quote of the first
 		}
