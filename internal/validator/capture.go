@@ -73,19 +73,31 @@ func (c *captures) open(kind jsontok.Kind) {
 	}
 }
 
+// The event methods below (begin, beginKey, text, end) are guards small
+// enough to inline: most values are captured by nothing, and then an event
+// costs one comparison. Their ...Slow twins do the work.
+
 func (c *captures) begin(v *Validator, kind jsontok.Kind, off int64) {
 	if c.live > 0 {
-		c.open(kind)
-		c.check(v, off)
+		c.beginSlow(v, kind, off)
 	}
+}
+
+func (c *captures) beginSlow(v *Validator, kind jsontok.Kind, off int64) {
+	c.open(kind)
+	c.check(v, off)
 }
 
 func (c *captures) beginKey(v *Validator, off int64) {
 	if c.live > 0 {
-		c.comma()
-		c.buf = append(c.buf, '"')
-		c.check(v, off)
+		c.beginKeySlow(v, off)
 	}
+}
+
+func (c *captures) beginKeySlow(v *Validator, off int64) {
+	c.comma()
+	c.buf = append(c.buf, '"')
+	c.check(v, off)
 }
 
 func (c *captures) endKey(v *Validator, off int64) {
@@ -96,7 +108,13 @@ func (c *captures) endKey(v *Validator, off int64) {
 }
 
 func (c *captures) text(v *Validator, p []byte, off int64, raw bool, inKey bool) {
-	if c.live == 0 || !inKey && v.frames[v.top()].kind == jsontok.Number {
+	if c.live > 0 {
+		c.textSlow(v, p, off, raw, inKey)
+	}
+}
+
+func (c *captures) textSlow(v *Validator, p []byte, off int64, raw bool, inKey bool) {
+	if !inKey && v.frames[v.top()].kind == jsontok.Number {
 		return
 	}
 	for i := range p {
@@ -109,9 +127,12 @@ func (c *captures) text(v *Validator, p []byte, off int64, raw bool, inKey bool)
 }
 
 func (c *captures) end(v *Validator, kind jsontok.Kind, off int64) {
-	if c.live == 0 {
-		return
+	if c.live > 0 {
+		c.endSlow(v, kind, off)
 	}
+}
+
+func (c *captures) endSlow(v *Validator, kind jsontok.Kind, off int64) {
 	switch kind {
 	case jsontok.Object:
 		c.buf = append(c.buf, '}')

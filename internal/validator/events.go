@@ -279,7 +279,9 @@ func (h *events) EndKey(off int64) {
 		}
 	}
 	v.memberEntries = entries
-	v.noteMemberCoverage(obj)
+	if f := &v.frames[obj]; f.hasUnevaluated {
+		v.noteMemberCoverage(f)
+	}
 }
 
 // End implements jsontok.Handler.

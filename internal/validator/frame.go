@@ -117,8 +117,10 @@ func (v *Validator) pop() {
 	fr := v.top()
 	f := &v.frames[fr]
 	v.caps.drop(fr)
-	v.free = append(v.free, f.evals...)
-	clear(f.evals)
+	for i, e := range f.evals { // a frame has few: cheaper than copy and clear calls
+		v.free = append(v.free, e)
+		f.evals[i] = nil
+	}
 	if f.indexed {
 		clear(f.byNode)
 	}

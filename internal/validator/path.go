@@ -35,7 +35,9 @@ type tracker struct {
 
 func (t *tracker) reset() {
 	t.levels, t.keys, t.hashes = t.levels[:0], t.keys[:0], t.hashes[:0]
-	clear(t.big)
+	if len(t.big) > 0 {
+		clear(t.big)
+	}
 	t.serial = 0
 }
 

@@ -42,12 +42,9 @@ func (v *Validator) onUnevaluated(e, k *eval, _ int32) {
 }
 
 // noteMemberCoverage records which evaluations of object frame fr cover
-// the member whose name just ended, when some evaluation may need it.
-func (v *Validator) noteMemberCoverage(fr int32) {
-	f := &v.frames[fr]
-	if !f.hasUnevaluated {
-		return
-	}
+// the member whose name just ended. Only an object frame where some
+// evaluation has unevaluatedProperties (f.hasUnevaluated) needs it.
+func (v *Validator) noteMemberCoverage(f *frame) {
 	f.cover = resetBits(f.cover, len(f.evals))
 	for _, e := range f.evals {
 		if e.listening() && e.obj.covers {

@@ -36,15 +36,22 @@ func (v *Validator) hashAt(fr int32) *contentHash {
 	return &v.hashes[fr]
 }
 
+// The hash methods below are guards small enough to inline: most
+// documents hash nothing (v.hashing is 0), and then a value or a name costs
+// one comparison. Their ...Slow twins do the work.
+
 // hashBegin starts hashing the value of frame fr when an array that needs
-// unique elements is open.
+// unique elements is open, and otherwise clears what an earlier value left
+// in the frame's slot.
 func (v *Validator) hashBegin(fr int32) {
-	if v.hashing == 0 {
-		if int(fr) < len(v.hashes) {
-			v.hashes[fr].on = false
-		}
-		return
+	if v.hashing > 0 {
+		v.hashBeginSlow(fr)
+	} else if int(fr) < len(v.hashes) {
+		v.hashes[fr].on = false
 	}
+}
+
+func (v *Validator) hashBeginSlow(fr int32) {
 	hs := v.hashAt(fr)
 	hs.on, hs.acc, hs.started, hs.zeros, hs.inExp = true, uint64(v.frames[fr].kind), false, 0, false
 	hs.h.SetSeed(v.track.seed)
@@ -54,9 +61,12 @@ func (v *Validator) hashBegin(fr int32) {
 // hashText feeds a piece of the current string, or of the current member
 // name when the innermost object is hashed.
 func (v *Validator) hashText(p []byte) {
-	if v.hashing == 0 {
-		return
+	if v.hashing > 0 {
+		v.hashTextSlow(p)
 	}
+}
+
+func (v *Validator) hashTextSlow(p []byte) {
 	if v.inKey {
 		if hs := v.hashedObject(); hs != nil {
 			hs.key.Write(p)
@@ -77,20 +87,28 @@ func (v *Validator) hashedObject() *contentHash {
 	return nil
 }
 
+// hashBeginKey starts the hash of a member name of a hashed object.
 func (v *Validator) hashBeginKey() {
-	if v.hashing == 0 {
-		return
+	if v.hashing > 0 {
+		v.hashBeginKeySlow()
 	}
+}
+
+func (v *Validator) hashBeginKeySlow() {
 	if hs := v.hashedObject(); hs != nil {
 		hs.key.SetSeed(v.track.seed)
 		hs.key.Reset()
 	}
 }
 
+// hashEndKey ends the hash of a member name of a hashed object.
 func (v *Validator) hashEndKey() {
-	if v.hashing == 0 {
-		return
+	if v.hashing > 0 {
+		v.hashEndKeySlow()
 	}
+}
+
+func (v *Validator) hashEndKeySlow() {
 	if hs := v.hashedObject(); hs != nil {
 		hs.keySum = hs.key.Sum64()
 	}
@@ -100,9 +118,12 @@ func (v *Validator) hashEndKey() {
 // digits, without leading zeros and with trailing zeros written only once a
 // non-zero digit follows them.
 func (v *Validator) hashNumberText(p []byte) {
-	if v.hashing == 0 {
-		return
+	if v.hashing > 0 {
+		v.hashNumberTextSlow(p)
 	}
+}
+
+func (v *Validator) hashNumberTextSlow(p []byte) {
 	hs := v.hashAt(v.top())
 	if !hs.on {
 		return
@@ -128,8 +149,17 @@ func (v *Validator) hashNumberText(p []byte) {
 
 // hashEnd finishes the hash of frame fr's value, adds it to its
 // container's, and rejects a repeated element of an array that requires
-// unique ones.
+// unique ones. Only a value inside an array that needs unique elements, or
+// that array itself, has a hash: a value begun while v.hashing was 0 had
+// its slot cleared by hashBegin, and one begun inside such an array ends
+// before it.
 func (v *Validator) hashEnd(fr int32, off int64) {
+	if v.hashing > 0 || v.frames[fr].unique != nil {
+		v.hashEndSlow(fr, off)
+	}
+}
+
+func (v *Validator) hashEndSlow(fr int32, off int64) {
 	f := &v.frames[fr]
 	if f.unique != nil {
 		v.hashing--
