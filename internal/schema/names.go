@@ -20,8 +20,8 @@ type NameIndex struct {
 	prefix []uint64
 	// slots holds 1 + the index of a name at its hash (open addressing,
 	// linear probing), 0 where none. Its length is a power of two, at
-	// least one and a half times the names', so a probe always meets an
-	// empty slot and meets few full ones.
+	// least twice the names', so a probe always meets an empty slot and
+	// meets few full ones.
 	slots []int32
 }
 
@@ -42,7 +42,7 @@ func IndexNames(names []string) NameIndex {
 		}
 	}
 	size := 2
-	for size < len(names)+len(names)/2 {
+	for size < 2*len(names) {
 		size *= 2
 	}
 	x.slots = make([]int32, size)
