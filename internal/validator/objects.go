@@ -11,7 +11,8 @@ import (
 // min/maxProperties, and the presence half of dependentSchemas. Member
 // names are matched byte by byte against the node's sorted names, so a
 // closed object rejects a name at its first byte no declared name can
-// follow.
+// follow; a first piece that is a whole name is found in one hash lookup
+// (schema.NameIndex).
 
 // objState is one evaluation's progress through an object.
 type objState struct {
