@@ -197,17 +197,18 @@ func (v *Validator) endMemberName(e *eval, off int64, entries []entry) []entry {
 	idx := e.obj.keys.match(&n.KeyNames)
 	covered := false
 	if idx >= 0 {
-		if !e.obj.hasSeen(idx) && n.Keys[idx].Required {
+		k := &n.Keys[idx]
+		if !e.obj.hasSeen(idx) && k.Required {
 			e.obj.required++
 		}
 		e.obj.seen[uint(idx)/64] |= 1 << (uint(idx) % 64)
-		if k := n.Keys[idx]; k.Declared {
+		if k.Declared {
 			covered = true
 			if k.Schema != nil {
 				entries = append(entries, entry{node: k.Schema, parent: e, rel: relChild})
 			}
 		}
-		if len(n.Keys[idx].Dependents) > 0 {
+		if len(k.Dependents) > 0 {
 			v.dependentPresent(e, idx, off)
 		}
 	}
