@@ -156,3 +156,50 @@ func assertDecidedAt(t *testing.T, valueSchema, keyword, valueAt string) {
 	assert.Equal(t, keyword, res.Findings[0].Keyword)
 	assert.Equal(t, int64(at), res.Findings[0].Offset, "the full validation places it there too")
 }
+
+// TestNameFoundWholeKeepsTheDecidingByte: a member name or an enum string
+// whose first piece is a whole name is found by one lookup
+// (schema.NameIndex), and the names it begins stay candidates, so a
+// longer name is still matched, and still refused at the first byte no
+// name continues, wherever the pieces split. Each document is written in
+// two pieces, at every split; the deciding byte is the one after the '@'
+// (none: the document is valid).
+func TestNameFoundWholeKeepsTheDecidingByte(t *testing.T) {
+	t.Parallel()
+	closed := `{"properties":{"content":{},"content_type":{},"contents":{},"path":{}},"additionalProperties":false}`
+	enum := `{"properties":{"e":{"enum":["ab","abc","abd","b"]}}}`
+	cases := []struct{ schema, keyword, doc string }{
+		{closed, "", `{"content":1,"content_type":2,"contents":3,"path":4}`},
+		{closed, "additionalProperties", `{"content_@x":1}`},
+		{closed, "additionalProperties", `{"content@z":1}`},
+		{closed, "additionalProperties", `{"contents@s":1}`},
+		{closed, "additionalProperties", `{"cont@":1}`}, // a proper prefix: refused at its closing quote
+		{closed, "additionalProperties", `{"path":1,"@x":2}`},
+		{enum, "", `{"e":"abc"}`},
+		{enum, "", `{"e":"ab"}`},
+		{enum, "enum", `{"e":"ab@e"}`},
+		{enum, "enum", `{"e":"abc@d"}`},
+		{enum, "enum", `{"e":"a@"}`},
+	}
+	for _, tc := range cases {
+		s := compileFor(t, schema.JSONSchema, tc.schema)
+		at := strings.IndexByte(tc.doc, '@')
+		doc := []byte(strings.Replace(tc.doc, "@", "", 1))
+		for split := range len(doc) + 1 {
+			for _, opts := range []validator.Options{{}, {StopAtFirst: true}} {
+				v := validator.New(s, opts)
+				v.Write(doc[:split])
+				v.Write(doc[split:])
+				res := v.Close()
+				if tc.keyword == "" {
+					assert.True(t, res.Valid(), "%s split at %d: %+v", doc, split, res.Findings)
+					continue
+				}
+				if assert.NotEmpty(t, res.Findings, "%s split at %d", doc, split) {
+					assert.Equal(t, tc.keyword, res.Findings[0].Keyword, "%s split at %d", doc, split)
+					assert.Equal(t, int64(at), res.Findings[0].Offset, "%s split at %d", doc, split)
+				}
+			}
+		}
+	}
+}
