@@ -10,6 +10,40 @@ type Bound struct {
 	Open bool
 }
 
+// Reach names the case Reachable is in. Outside ReachByExponent the case
+// alone decides Reachable's answer, so a caller that checked bounds
+// against it need not check them again while the case stays the same:
+// the digits of a mantissa, for one, never move it.
+type Reach uint8
+
+// The cases of Reachable.
+const (
+	ReachZero        Reach = iota // 0e…: zero whatever follows
+	ReachNonNegative              // zero digits so far, no sign: zero or above
+	ReachNonPositive              // zero digits so far after a '-'
+	ReachPositive                 // a non-zero mantissa: any positive value
+	ReachNegative                 // the same after a '-'
+	ReachByExponent               // exponent digits: the answer moves with each
+)
+
+// Reach returns the case Reachable is in.
+func (a *Accumulator) Reach() Reach {
+	if a.part == partExp && (a.expSign || a.expSeen) && a.lastNZ != 0 {
+		return ReachByExponent
+	}
+	switch {
+	case a.part == partExp && a.lastNZ == 0:
+		return ReachZero
+	case a.lastNZ == 0 && !a.neg:
+		return ReachNonNegative
+	case a.lastNZ == 0:
+		return ReachNonPositive
+	case !a.neg:
+		return ReachPositive
+	}
+	return ReachNegative
+}
+
 // Reachable returns the interval of every value that the number text read
 // so far can still end up as, including the text as it stands when it is
 // a complete number. It lets a bound reject a number at the first byte no
@@ -25,18 +59,18 @@ type Bound struct {
 func (a *Accumulator) Reachable() (lo, hi Bound) {
 	zero := Bound{Value: Decimal{}}
 	inf := Bound{Inf: true}
-	if a.part != partExp || !a.expSign && !a.expSeen || a.lastNZ == 0 {
-		switch {
-		case a.part == partExp && a.lastNZ == 0: // 0e…: zero whatever follows
-			return zero, zero
-		case a.lastNZ == 0 && !a.neg:
-			return zero, inf
-		case a.lastNZ == 0:
-			return inf, zero
-		case !a.neg:
-			return Bound{Value: Decimal{}, Open: true}, inf
-		}
-		return inf, Bound{Value: Decimal{}, Open: true}
+	openZero := Bound{Value: Decimal{}, Open: true}
+	switch a.Reach() {
+	case ReachZero:
+		return zero, zero
+	case ReachNonNegative:
+		return zero, inf
+	case ReachNonPositive:
+		return inf, zero
+	case ReachPositive:
+		return openZero, inf
+	case ReachNegative:
+		return inf, openZero
 	}
 	// The mantissa is final; the exponent so far is E (saturated) with its
 	// sign, and more digits only move it further from zero.
@@ -44,9 +78,9 @@ func (a *Accumulator) Reachable() (lo, hi Bound) {
 	if a.expNeg {
 		// Values from just above zero up to m×10^-E.
 		if a.neg {
-			return Bound{Value: end}, Bound{Value: Decimal{}, Open: true}
+			return Bound{Value: end}, openZero
 		}
-		return Bound{Value: Decimal{}, Open: true}, Bound{Value: end}
+		return openZero, Bound{Value: end}
 	}
 	if a.neg {
 		return inf, Bound{Value: end}
