@@ -39,7 +39,11 @@ func (d Decimal) InRange() bool { return d.Exp > -maxExp/2 && d.Exp < maxExp/2 }
 
 // Cmp compares d and e by value and returns -1, 0 or +1. A truncated operand
 // compares as larger in magnitude than any value sharing its kept digits.
-func (d Decimal) Cmp(e Decimal) int {
+func (d Decimal) Cmp(e Decimal) int { return Compare(&d, &e) }
+
+// Compare is Cmp for operands held in place: a Decimal is six words, and
+// a search or a bound check that compares many need not copy each.
+func Compare(d, e *Decimal) int {
 	switch {
 	case d.IsZero() && e.IsZero():
 		return 0
@@ -74,7 +78,7 @@ func signOf(positive bool) int {
 	return -1
 }
 
-func cmpAbs(d, e Decimal) int {
+func cmpAbs(d, e *Decimal) int {
 	if d.Exp != e.Exp {
 		return signOf(d.Exp > e.Exp)
 	}

@@ -75,8 +75,15 @@ func (e *Enum) HasComposite(open byte) bool {
 
 // HasNumber reports whether some number choice equals d exactly.
 func (e *Enum) HasNumber(d decimal.Decimal) bool {
-	i, found := slices.BinarySearchFunc(e.Numbers, d, decimal.Decimal.Cmp)
-	return found && e.Numbers[i].Equal(d)
+	lo, hi := 0, len(e.Numbers) // the first choice not below d
+	for lo < hi {
+		if m := int(uint(lo+hi) >> 1); decimal.Compare(&e.Numbers[m], &d) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo < len(e.Numbers) && e.Numbers[lo].Equal(d)
 }
 
 // HasCanonical reports whether canonical is the canonical text of an

@@ -97,7 +97,7 @@ func (v *Validator) numberText(fr int32, p []byte, off int64) {
 			}
 			if check && hasBounds(e.node) {
 				v.steps++
-				v.checkBounds(e, lo, hi, off+int64(i), before+i+1)
+				v.checkBounds(e, &lo, &hi, off+int64(i), before+i+1)
 			}
 			if integers && integerOnly(e.node) && e.num.intFail < 0 && !v.num.CanBeInteger() {
 				e.num.intFail = off + int64(i)
@@ -112,13 +112,13 @@ func (v *Validator) numberText(fr int32, p []byte, off int64) {
 
 // checkBounds rejects e's number when no value in [lo, hi] (the values
 // its digits can still reach) satisfies a bound.
-func (v *Validator) checkBounds(e *eval, lo, hi decimal.Bound, off int64, quoted int) {
+func (v *Validator) checkBounds(e *eval, lo, hi *decimal.Bound, off int64, quoted int) {
 	n := e.node
 	checks := [4]bool{
-		n.Minimum != nil && below(hi, *n.Minimum, false),
-		n.Maximum != nil && above(lo, *n.Maximum, false),
-		n.ExclusiveMinimum != nil && below(hi, *n.ExclusiveMinimum, true),
-		n.ExclusiveMaximum != nil && above(lo, *n.ExclusiveMaximum, true),
+		n.Minimum != nil && below(hi, n.Minimum, false),
+		n.Maximum != nil && above(lo, n.Maximum, false),
+		n.ExclusiveMinimum != nil && below(hi, n.ExclusiveMinimum, true),
+		n.ExclusiveMaximum != nil && above(lo, n.ExclusiveMaximum, true),
 	}
 	for i, violated := range checks {
 		if b := &e.num.boundFail[i]; violated && b.off < 0 {
@@ -130,21 +130,21 @@ func (v *Validator) checkBounds(e *eval, lo, hi decimal.Bound, off int64, quoted
 
 // below reports whether every value up to hi is below m (or at most m, when
 // m itself is excluded).
-func below(hi decimal.Bound, m decimal.Decimal, exclusive bool) bool {
+func below(hi *decimal.Bound, m *decimal.Decimal, exclusive bool) bool {
 	if hi.Inf {
 		return false
 	}
-	c := hi.Value.Cmp(m)
+	c := decimal.Compare(&hi.Value, m)
 	return c < 0 || c == 0 && (hi.Open || exclusive)
 }
 
 // above reports whether every value from lo on is above m (or at least m,
 // when m itself is excluded).
-func above(lo decimal.Bound, m decimal.Decimal, exclusive bool) bool {
+func above(lo *decimal.Bound, m *decimal.Decimal, exclusive bool) bool {
 	if lo.Inf {
 		return false
 	}
-	c := lo.Value.Cmp(m)
+	c := decimal.Compare(&lo.Value, m)
 	return c > 0 || c == 0 && (lo.Open || exclusive)
 }
 
@@ -201,10 +201,10 @@ func (v *Validator) endNumber(e *eval, off int64) {
 		v.violate(e, vio)
 	}
 	exact := [4]bool{
-		n.Minimum != nil && d.Cmp(*n.Minimum) < 0,
-		n.Maximum != nil && d.Cmp(*n.Maximum) > 0,
-		n.ExclusiveMinimum != nil && d.Cmp(*n.ExclusiveMinimum) <= 0,
-		n.ExclusiveMaximum != nil && d.Cmp(*n.ExclusiveMaximum) >= 0,
+		n.Minimum != nil && decimal.Compare(&d, n.Minimum) < 0,
+		n.Maximum != nil && decimal.Compare(&d, n.Maximum) > 0,
+		n.ExclusiveMinimum != nil && decimal.Compare(&d, n.ExclusiveMinimum) <= 0,
+		n.ExclusiveMaximum != nil && decimal.Compare(&d, n.ExclusiveMaximum) >= 0,
 	}
 	for i, violated := range exact {
 		if violated && e.num.boundFail[i].off < 0 {
