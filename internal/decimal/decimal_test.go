@@ -840,3 +840,39 @@ func TestExpRangesAgainstCanEqual(t *testing.T) {
 	a.ExpRanges(func(lo, hi int64) bool { n++; return n < 3 })
 	assert.Equal(t, 3, n, "yield's false stops it")
 }
+
+// TestReachDecidesReachable: outside ReachByExponent, Reach alone decides
+// Reachable's answer (a validator checks bounds again only when Reach
+// changes), and the exponent's digits are ReachByExponent. Every prefix of
+// many numbers is checked: the answers of each case must all be one.
+func TestReachDecidesReachable(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(5, 6))
+	texts := []string{"0", "-0", "0.000", "-0.0e1", "0e-3", "12.5", "-3e5", "1E+2", "7.25e-10", "100", "-0.5"}
+	for range 300 {
+		texts = append(texts, genNumber(r))
+	}
+	answers := map[decimal.Reach]string{}
+	var a decimal.Accumulator
+	for _, text := range texts {
+		a.Reset(len(text))
+		for i := range len(text) {
+			a.Write([]byte{text[i]})
+			reach := a.Reach()
+			if exp := strings.IndexAny(text, "eE"); exp >= 0 && i > exp && strings.ContainsAny(text[exp+1:i+1], "0123456789+-") &&
+				strings.Trim(text[:exp], "-0.") != "" {
+				assert.Equal(t, decimal.ReachByExponent, reach, "%q after %q", text, text[:i+1])
+			}
+			if reach == decimal.ReachByExponent {
+				continue
+			}
+			lo, hi := a.Reachable()
+			got := fmt.Sprintf("%+v %+v", lo, hi)
+			if want, ok := answers[reach]; ok {
+				require.Equal(t, want, got, "case %d after %q", reach, text[:i+1])
+			}
+			answers[reach] = got
+		}
+	}
+	assert.Len(t, answers, 5, "every case outside the exponent is met: %v", answers)
+}
