@@ -291,9 +291,12 @@ func (t *Tokenizer) Feed(p []byte) error {
 	i := 0
 	for i < len(p) && !t.halted {
 		var err error
-		if t.state == stString { // most bytes of most documents: no detour through step
+		switch {
+		case t.state == stString: // most bytes of most documents: no detour through step
 			i, err = t.stringRun(p, i)
-		} else {
+		case t.state <= stDone: // between tokens: the structural bytes, one call each
+			i, err = t.structural(p, i)
+		default:
 			i, err = t.step(p, i)
 		}
 		if err != nil {
@@ -304,9 +307,9 @@ func (t *Tokenizer) Feed(p []byte) error {
 	return nil
 }
 
-// step consumes at least one byte of p starting at i, outside a string's
-// text (Feed runs those), and returns the index of the next unconsumed
-// byte.
+// step consumes at least one byte of p starting at i, inside a number,
+// an escape or a literal (Feed runs string text and structural bytes
+// itself), and returns the index of the next unconsumed byte.
 func (t *Tokenizer) step(p []byte, i int) (int, error) {
 	switch t.state {
 	case stNumStart, stNumMinus, stNumZero, stNumInt, stNumDot, stNumFrac, stNumE, stNumESign, stNumExp:
@@ -315,22 +318,6 @@ func (t *Tokenizer) step(p []byte, i int) (int, error) {
 	c := p[i]
 	off := t.off + int64(i)
 	switch t.state {
-	case stValue, stValueOrEnd, stKeyOrEnd, stKey, stColon, stAfterValue, stDone:
-		if isSpace(c) { // and the structural byte after the space, in the same step
-			if i = skipSpace(p, i); i == len(p) {
-				return i, nil
-			}
-			c, off = p[i], t.off+int64(i)
-		}
-		if (c == '-' || c >= '0' && c <= '9') && t.expectsValue() {
-			// The number's first byte is consumed by number, so that Text
-			// carries the whole number text.
-			t.skip = false
-			t.h.Begin(Number, off)
-			t.state = stNumStart
-			return i, nil
-		}
-		return i + 1, t.structural(c, off)
 	case stEscape:
 		return i + 1, t.escape(c, off)
 	case stUnicode, stLowHex:
@@ -361,34 +348,53 @@ func (t *Tokenizer) step(p []byte, i int) (int, error) {
 	return i, t.err
 }
 
-func (t *Tokenizer) structural(c byte, off int64) error {
+// structural consumes the bytes of p from i between two tokens (the
+// states up to stDone): a run of space and the structural byte after it,
+// or the first byte of a number, which it leaves to number so that Text
+// carries the whole number text. It returns the index of the next
+// unconsumed byte.
+func (t *Tokenizer) structural(p []byte, i int) (int, error) {
+	c := p[i]
+	if isSpace(c) {
+		if i = skipSpace(p, i); i == len(p) {
+			return i, nil
+		}
+		c = p[i]
+	}
+	off := t.off + int64(i)
 	switch t.state {
 	case stDone:
-		return t.failByte(off, "invalid character ", c, " after top-level value")
+		return i, t.failByte(off, "invalid character ", c, " after top-level value")
 	case stColon:
 		if c != ':' {
-			return t.failByte(off, "invalid character ", c, " after object key")
+			return i, t.failByte(off, "invalid character ", c, " after object key")
 		}
 		t.state = stValue
-		return nil
+		return i + 1, nil
 	case stAfterValue:
-		return t.afterValueByte(c, off)
+		return i + 1, t.afterValueByte(c, off)
 	case stKeyOrEnd, stKey:
 		if c == '"' {
 			t.skip = false
 			t.h.BeginKey(off)
 			t.state, t.inKey = stString, true
-			return nil
+			return i + 1, nil
 		}
 		if c == '}' && t.state == stKeyOrEnd {
-			return t.closeContainer(true, off)
+			return i + 1, t.closeContainer(true, off)
 		}
-		return t.failByte(off, "invalid character ", c, " looking for beginning of object key string")
+		return i, t.failByte(off, "invalid character ", c, " looking for beginning of object key string")
 	}
-	if c == ']' && t.state == stValueOrEnd {
-		return t.closeContainer(false, off)
+	switch {
+	case c == ']' && t.state == stValueOrEnd:
+		return i + 1, t.closeContainer(false, off)
+	case c == '-' || c >= '0' && c <= '9':
+		t.skip = false
+		t.h.Begin(Number, off)
+		t.state = stNumStart
+		return i, nil
 	}
-	return t.beginValue(c, off)
+	return i + 1, t.beginValue(c, off)
 }
 
 func (t *Tokenizer) afterValueByte(c byte, off int64) error {
@@ -455,11 +461,6 @@ func (t *Tokenizer) closeContainer(isObject bool, off int64) error {
 	}
 	t.afterValue()
 	return nil
-}
-
-// expectsValue reports whether a value may start here.
-func (t *Tokenizer) expectsValue() bool {
-	return t.state == stValue || t.state == stValueOrEnd
 }
 
 // afterValue sets the state that follows a complete value.
