@@ -698,9 +698,9 @@ func (t *Tokenizer) flushText(p []byte, start, end int) {
 }
 
 // stringSpecial handles a quote, backslash or control byte at p[i]. A
-// member name's closing quote takes the ':' right after it too, as most
-// names have one, which saves that byte a trip through Feed and
-// structural.
+// closing quote takes the byte right after it too when that byte is the
+// usual one — a member name's ':', a ',' or a closer after a string in a
+// container — which saves it a trip through Feed and structural.
 func (t *Tokenizer) stringSpecial(p []byte, i int) (int, error) {
 	c, off := p[i], t.off+int64(i)
 	switch c {
@@ -715,6 +715,11 @@ func (t *Tokenizer) stringSpecial(p []byte, i int) (int, error) {
 		} else {
 			t.h.End(String, off)
 			t.afterValue()
+			if i+1 < len(p) && t.state == stAfterValue && !t.halted {
+				if next := p[i+1]; next == ',' || next == '}' || next == ']' {
+					return i + 2, t.afterValueByte(next, off+1) // the usual `",` or `"}`, in the same step
+				}
+			}
 		}
 	case '\\':
 		t.state = stEscape
