@@ -700,7 +700,10 @@ func (t *Tokenizer) flushText(p []byte, start, end int) {
 // stringSpecial handles a quote, backslash or control byte at p[i]. A
 // closing quote takes the byte right after it too when that byte is the
 // usual one — a member name's ':', a ',' or a closer after a string in a
-// container — which saves it a trip through Feed and structural.
+// container — which saves it a trip through Feed and structural. Handing
+// every such byte to structural instead, once or in a loop there, was
+// measured and costs more: 1% on the http_request calls, 1.3% on small
+// (callgrind), for the call and its general checks.
 func (t *Tokenizer) stringSpecial(p []byte, i int) (int, error) {
 	c, off := p[i], t.off+int64(i)
 	switch c {
@@ -901,8 +904,8 @@ func numberNext(s state, c byte) (state, bool) {
 }
 
 // isSpace reports whether c is JSON whitespace. Every structural byte goes
-// through it, and none is space: one comparison
-// rejects all bytes above ' '.
+// through it, and none is space: one comparison rejects all bytes above
+// ' '.
 func isSpace(c byte) bool { return c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r') }
 
 func skipSpace(p []byte, i int) int {
