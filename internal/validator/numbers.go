@@ -80,16 +80,19 @@ func (v *Validator) numberText(fr int32, p []byte, off int64) {
 		return
 	}
 	var lo, hi decimal.Bound
-	checked := decimal.ReachByExponent // nothing checked yet in this piece
+	// The bounds are checked again only when what the number can reach
+	// may have moved: a mantissa's digits after the first do not move it,
+	// so "12.5" costs one check, not four, until its exponent. checked
+	// starts as ReachByExponent, which is always checked: nothing is yet.
+	checked := decimal.ReachByExponent
 	for i := range p {
 		v.num.Write(p[i : i+1])
-		// The bounds are checked again only when what the number can reach
-		// may have moved: a mantissa's digits after the first do not move
-		// it, so "12.5" costs one check, not four, until its exponent.
 		check := false
-		if r := v.num.Reach(); stepwise && (r != checked || r == decimal.ReachByExponent) {
-			lo, hi = v.num.Reachable()
-			checked, check = r, true
+		if stepwise {
+			if r := v.num.Reach(); r != checked || r == decimal.ReachByExponent {
+				lo, hi = v.num.Reachable()
+				checked, check = r, true
+			}
 		}
 		for _, e := range f.evals {
 			if !e.listening() {
