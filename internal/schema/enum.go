@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/decimal"
@@ -75,15 +76,10 @@ func (e *Enum) HasComposite(open byte) bool {
 
 // HasNumber reports whether some number choice equals d exactly.
 func (e *Enum) HasNumber(d decimal.Decimal) bool {
-	lo, hi := 0, len(e.Numbers) // the first choice not below d
-	for lo < hi {
-		if m := int(uint(lo+hi) >> 1); decimal.Compare(&e.Numbers[m], &d) < 0 {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo < len(e.Numbers) && e.Numbers[lo].Equal(d)
+	// sort.Search, not slices.BinarySearchFunc: its comparison takes both
+	// six-word operands by value.
+	i := sort.Search(len(e.Numbers), func(m int) bool { return decimal.Compare(&e.Numbers[m], &d) >= 0 })
+	return i < len(e.Numbers) && e.Numbers[i].Equal(d)
 }
 
 // HasCanonical reports whether canonical is the canonical text of an
