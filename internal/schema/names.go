@@ -16,7 +16,9 @@ type NameIndex struct {
 	names []string
 	// prefix has bit i set when names[i] begins the name after it: sorted
 	// bytewise, the names that start with names[i] are the ones from i on,
-	// names[i] first, and without the bit names[i] is the only one.
+	// names[i] first, and without the bit names[i] is the only one. It
+	// could be read off the names at each lookup, but that compare costs
+	// a found name about 40 instructions more (callgrind, -doc small).
 	prefix []uint64
 	// slots holds 1 + the index of a name at its hash (open addressing,
 	// linear probing), 0 where none. Its length is a power of two, at
