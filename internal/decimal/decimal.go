@@ -33,9 +33,15 @@ func (d Decimal) Truncated() bool { return d.N > int64(len(d.Digits)) }
 // IsInteger reports whether d has no fractional part (1.0 and 1e2 do).
 func (d Decimal) IsInteger() bool { return d.N <= d.Exp || d.N == 0 }
 
-// InRange reports whether d's exponent lies well inside the saturation bound,
-// so that comparisons with any argument value are exact.
-func (d Decimal) InRange() bool { return d.Exp > -maxExp/2 && d.Exp < maxExp/2 }
+// ExactExponent bounds the exponents of the numbers a schema may hold:
+// InRange holds for those of magnitude below it, and comparisons of such a
+// number with any argument value are exact.
+const ExactExponent = maxExp / 2
+
+// InRange reports whether d's exponent lies well inside the saturation bound
+// (below ExactExponent in magnitude), so that comparisons with any argument
+// value are exact.
+func (d Decimal) InRange() bool { return d.Exp > -ExactExponent && d.Exp < ExactExponent }
 
 // Cmp compares d and e by value and returns -1, 0 or +1. A truncated operand
 // compares as larger in magnitude than any value sharing its kept digits.

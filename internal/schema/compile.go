@@ -383,7 +383,7 @@ func (c *compiler) exactNumber(v *jsondoc.Value, path func() string, kw string) 
 		return false
 	}
 	if !v.Num.InRange() {
-		c.unsupported(path(), kw, "The number %s is too large in magnitude for this service.", v.Raw)
+		c.unsupported(path(), kw, "The number %s has a decimal exponent too far from zero for this service to compare it exactly (the limit is about ±%.1e).", v.Raw, float64(decimal.ExactExponent))
 		return false
 	}
 	c.maxDigits = max(c.maxDigits, len(v.Num.Digits))

@@ -125,6 +125,7 @@ func TestToolInputRules(t *testing.T) {
 
 		// Numbers stay exact and in range.
 		{"huge exponent bound", `{"type":"object","properties":{"a":{"type":"number","minimum":1e99999999999999}}}`, []fixtures.SchemaFinding{fixtures.Unsupported("minimum", "/properties/a/minimum")}},
+		{"tiny exponent bound", `{"type":"object","properties":{"a":{"type":"number","minimum":1e-99999999999999}}}`, []fixtures.SchemaFinding{fixtures.Unsupported("minimum", "/properties/a/minimum")}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -151,6 +152,20 @@ func TestToolInputRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestExponentLimitMessage checks that a bound whose exponent is out of
+// the exact range is refused with a message that fits both directions: a
+// tiny number is not "too large".
+func TestExponentLimitMessage(t *testing.T) {
+	t.Parallel()
+	for _, bound := range []string{"1e99999999999999", "-1e99999999999999", "1e-99999999999999"} {
+		res := schema.Compile(schema.ToolInput, []byte(`{"type":"object","properties":{"a":{"type":"number","minimum":`+bound+`}}}`))
+		require.Len(t, res.Errors, 1, bound)
+		assert.Equal(t, "The number "+bound+" has a decimal exponent too far from zero for this service to compare it exactly (the limit is about ±5.5e+11).", res.Errors[0].Message)
+	}
+	res := schema.Compile(schema.ToolInput, []byte(`{"type":"object","properties":{"a":{"type":"number","minimum":1e549755813000}}}`))
+	assert.Empty(t, res.Errors, "an exponent inside the limit compiles")
 }
 
 func TestCompileKeepsFindingsInDocumentOrder(t *testing.T) {
