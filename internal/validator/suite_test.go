@@ -125,13 +125,25 @@ func suiteRemotes(t *testing.T, dir string) map[string][]byte {
 }
 
 // runSuiteFiles runs every group of files and returns the failures, one
-// line each ("file/group/test: what went wrong").
+// line each ("file/group/test: what went wrong"). Each schema and instance
+// is read from memory the process cannot write (fixtures.ReadOnly), so the
+// suite also shows that compiling and validating never write to their
+// input, which the server relies on to read a request's text in place.
 func runSuiteFiles(t *testing.T, files []string, dialect schema.Dialect, resources map[string][]byte, formats bool) []string {
 	var failures []string
 	for _, path := range files {
 		groups := fixtures.ReadSuite(t, path)
 		file := filepath.Base(path)
 		for _, g := range groups {
+			texts := [][]byte{g.Schema}
+			for _, tc := range g.Tests {
+				texts = append(texts, tc.Data)
+			}
+			texts = fixtures.ReadOnly(t, texts...)
+			g.Schema = texts[0]
+			for i := range g.Tests {
+				g.Tests[i].Data = texts[i+1]
+			}
 			res := schema.CompileWith(schema.JSONSchema, g.Schema, schema.Options{
 				Resources: resources, Dialect: dialect, AnyDocument: true, FormatAssertion: formats})
 			if res.Schema == nil {

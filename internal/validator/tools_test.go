@@ -24,7 +24,9 @@ type toolCase struct {
 }
 
 // runToolDir compiles every <tool>.json in dir and checks every case of its
-// <tool>.cases.json.
+// <tool>.cases.json, the schema and the arguments read from memory the
+// process cannot write (fixtures.ReadOnly: neither step writes to its
+// input).
 func runToolDir(t *testing.T, dir string) {
 	t.Helper()
 	paths, err := filepath.Glob(filepath.Join(dir, "*.cases.json"))
@@ -38,12 +40,12 @@ func runToolDir(t *testing.T, dir string) {
 				InputSchema json.RawMessage `json:"inputSchema"`
 			}
 			require.NoError(t, json.Unmarshal(readFile(t, filepath.Join(dir, name+".json")), &tool))
-			res := schema.Compile(schema.ToolInput, tool.InputSchema)
+			res := schema.Compile(schema.ToolInput, fixtures.ReadOnly(t, tool.InputSchema)[0])
 			require.Empty(t, res.Errors, "the %s schema must compile", name)
 			var cases []toolCase
 			require.NoError(t, json.Unmarshal(readFile(t, casesPath), &cases))
 			for _, c := range cases {
-				got := validator.Validate(res.Schema, c.Arguments, validator.Options{})
+				got := validator.Validate(res.Schema, fixtures.ReadOnly(t, c.Arguments)[0], validator.Options{})
 				assert.Equal(t, c.Valid, got.Valid(), "%s: %s (%s); findings %+v", name, c.Arguments, c.Why, got.Findings)
 			}
 		})
