@@ -58,7 +58,7 @@ func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequ
 	var doc []byte
 	switch src := req.GetSchema().(type) {
 	case *toolgatev1.CompileSchemaRequest_SchemaJson:
-		doc = []byte(src.SchemaJson)
+		doc = readOnlyBytes(src.SchemaJson)
 	case *toolgatev1.CompileSchemaRequest_SchemaStruct:
 		var err error
 		if doc, err = structJSON(src.SchemaStruct); err != nil {
@@ -150,7 +150,7 @@ func (s *Service) Validate(ctx context.Context, req *toolgatev1.ValidateRequest)
 	var args []byte
 	switch a := req.GetArguments().(type) {
 	case *toolgatev1.ValidateRequest_ArgumentsJson:
-		args = []byte(a.ArgumentsJson)
+		args = readOnlyBytes(a.ArgumentsJson)
 		if len(args) == 0 {
 			args = []byte("{}")
 		}

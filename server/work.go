@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"unsafe"
 
 	"google.golang.org/grpc/status"
 
@@ -58,3 +59,13 @@ func (s *Service) step(ctx context.Context, done int64) {
 		s.progress(ctx, done)
 	}
 }
+
+// readOnlyBytes returns s's bytes in place, for a request's schema or
+// arguments text: the compiler and the validator only read their input
+// (the conformance suite and the real tools' tests run them on memory the
+// process cannot write, fixtures.ReadOnly), and the copy was a large part
+// of a Validate by handle: BenchmarkServiceValidate took 1.85 µs for 1 KiB
+// of arguments and 935 µs for 1 MiB with it, 1.13 µs and 674 µs without
+// (interleaved runs, medians of three), and allocated 1 MiB a call at
+// 1 MiB.
+func readOnlyBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
