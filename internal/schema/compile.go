@@ -113,7 +113,9 @@ func Compile(profile Profile, doc []byte) *Result { return CompileWith(profile, 
 // CompileWith checks a whole schema document against profile and compiles
 // it. Every finding is reported, not just the first; a schema with any
 // error yields no Schema. A subset profile's document may nest at most
-// DefaultMaxDepth levels.
+// DefaultMaxDepth levels. doc is only read (the server hands it a
+// request's string in place), which the conformance suite checks on
+// read-only memory.
 func CompileWith(profile Profile, doc []byte, opts Options) *Result {
 	if profile == JSONSchema {
 		return compileJSONSchema(doc, opts)

@@ -119,7 +119,9 @@ func (v *Validator) Reset() {
 }
 
 // Write feeds the next piece of the document. Pieces may split the document
-// anywhere, even inside a UTF-8 character or an escape sequence.
+// anywhere, even inside a UTF-8 character or an escape sequence. Write only
+// reads p (the server hands it a request's string in place), which the
+// conformance suite checks on read-only memory.
 func (v *Validator) Write(p []byte) {
 	if v.halted || v.closed || v.tok.Err() != nil {
 		return
