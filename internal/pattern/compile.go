@@ -128,25 +128,72 @@ func (s *Set) MatchString(str string) Bits {
 // would pass lim (MaxNesting; MaxProgram syntax nodes; MaxCompileSteps
 // for its classes), so that no answer costs unbounded work.
 func Valid(expr string, lim Limits) error {
-	_, err := parseECMA(expr, lim.withDefaults())
+	_, _, err := parseECMA(expr, lim.withDefaults())
 	if e, ok := err.(*Error); ok && e.Kind == Unsupported {
 		return nil
 	}
 	return err
 }
 
-// compileDFA runs the whole pipeline: parse each expression, compile it
-// with regexp/syntax, join the programs and build the automaton.
+// compileDFA runs the whole pipeline within lim and its Budget.
 func compileDFA(exprs []string, syn Syntax, lim Limits) (*dfa, error) {
+	shared := lim.Budget
+	if shared == nil {
+		d, _, err := buildPipeline(exprs, syn, lim)
+		return d, err
+	}
+	bound := shared.left < lim.MaxCompileSteps // the budget, not MaxCompileSteps, is the limit
+	if shared.left <= 0 {
+		return nil, shared.spentError(len(exprs))
+	}
+	lim.MaxCompileSteps = min(lim.MaxCompileSteps, shared.left)
+	d, spent, err := buildPipeline(exprs, syn, lim)
+	shared.left -= spent
+	if e, ok := err.(*Error); ok && e.steps && bound {
+		err = shared.spentError(len(exprs))
+		err.(*Error).Index = e.Index
+	}
+	return d, err
+}
+
+// spentError is the Limit error of a compile of n expressions that the
+// budget does not leave enough for.
+func (b *Budget) spentError(n int) *Error {
+	e := stepsError("it and the expressions compiled before it with the same budget would take more than %d steps to build (Limits.Budget); use fewer or simpler patterns", b.steps)
+	e.Index = -1
+	if n == 1 {
+		e.Index = 0
+	}
+	return e
+}
+
+// exprSteps is what a Budget is charged for each expression besides the
+// steps counted: the fixed cost of a compile, some 15–40 µs, as much as
+// 1,000 steps of building an automaton take.
+const exprSteps = 1000
+
+// buildPipeline parses each expression, compiles it with regexp/syntax,
+// joins the programs and builds the automaton, and returns the work it
+// took in steps, refused or not.
+func buildPipeline(exprs []string, syn Syntax, lim Limits) (*dfa, int, error) {
 	b := newNFABuilder()
 	var searched []uint32
+	spent := 0
 	for i, expr := range exprs {
-		prog, err := compileProgram(expr, syn, lim, lim.MaxProgram-len(b.n.insts))
+		prog, work, err := compileProgram(expr, syn, lim, lim.MaxProgram-len(b.n.insts))
+		spent += exprSteps + work
 		if err != nil {
 			err.Index = i
-			return nil, err
+			return nil, spent, err
 		}
+		work = b.work
 		start, anchored := b.add(prog, i)
+		spent += b.work - work
+		if b.work > lim.MaxCompileSteps {
+			err := stepsError("its character classes take more than %d steps to join (Limits.MaxCompileSteps); simplify them", lim.MaxCompileSteps)
+			err.Index = i
+			return nil, spent, err
+		}
 		if anchored {
 			b.n.start = append(b.n.start, start)
 		} else {
@@ -156,47 +203,52 @@ func compileDFA(exprs []string, syn Syntax, lim Limits) (*dfa, error) {
 	if len(searched) > 0 {
 		b.n.start = append(b.n.start, b.searchLoop(searched))
 	}
-	d, err := buildDFA(&b.n, len(exprs), lim)
+	d, steps, err := buildDFA(&b.n, len(exprs), lim)
+	spent += steps
 	if err != nil {
 		err.(*Error).Index = -1
 		if len(exprs) == 1 {
 			err.(*Error).Index = 0
 		}
-		return nil, err
+		return nil, spent, err
 	}
-	return d, nil
+	return d, spent, nil
 }
 
 // compileProgram parses expr and compiles it to a program of at most
-// budget instructions.
-func compileProgram(expr string, syn Syntax, lim Limits, budget int) (*syntax.Prog, *Error) {
+// budget instructions, and returns the work it took in steps (the parse's,
+// and an instruction each), refused or not.
+func compileProgram(expr string, syn Syntax, lim Limits, budget int) (*syntax.Prog, int, *Error) {
 	var re *syntax.Regexp
+	var work int
 	var err error
 	switch syn {
 	case ECMA262:
-		re, err = parseECMA(expr, lim)
+		re, work, err = parseECMA(expr, lim)
 	case RE2:
 		re, err = parseRE2(expr, lim)
+		work = len(expr)
 	default:
-		return nil, unsupportedAt(-1, "The pattern syntax %s is not one this package knows.", syn)
+		return nil, 0, unsupportedAt(-1, "The pattern syntax %s is not one this package knows.", syn)
 	}
 	if err != nil {
-		return nil, err.(*Error)
+		return nil, work, err.(*Error)
 	}
 	tooLarge := func() *Error {
 		return limitError("it would compile to more than %d instructions (Limits.MaxProgram); use smaller repetition counts", lim.MaxProgram)
 	}
 	if budget <= 0 || programSize(re, int64(budget)) > int64(budget) {
-		return nil, tooLarge()
+		return nil, work, tooLarge()
 	}
 	prog, err := syntax.Compile(re.Simplify())
 	if err != nil {
-		return nil, malformedAt(-1, "The pattern cannot be compiled: %s.", err)
+		return nil, work, malformedAt(-1, "The pattern cannot be compiled: %s.", err)
 	}
+	work += len(prog.Inst)
 	if len(prog.Inst) > budget {
-		return nil, tooLarge()
+		return nil, work, tooLarge()
 	}
-	return prog, nil
+	return prog, work, nil
 }
 
 // programSize estimates the instructions re compiles to, as regexp/syntax

@@ -38,11 +38,15 @@ type bstate struct {
 
 // dfaBuilder runs the subset construction within Limits.
 type dfaBuilder struct {
-	n       *nfa
-	npat    int
-	track   uint8 // the context bits the NFA looks at
-	lim     Limits
-	steps   int
+	n     *nfa
+	npat  int
+	track uint8 // the context bits the NFA looks at
+	lim   Limits
+	steps int // against lim.MaxCompileSteps
+	// extra is work that steps leaves out, bounded otherwise: minimizing
+	// (by its own share of MaxCompileSteps) and the UTF-8 trie (by the
+	// classes); a Budget is charged for it.
+	extra   int
 	bytes   int // memory held by the construction, against MaxDFABytes
 	classes runeClasses
 	states  []bstate
@@ -59,8 +63,9 @@ type dfaBuilder struct {
 	fstack  []uint32  // for follow, which expand calls
 }
 
-// buildDFA builds the search automaton of n for npat patterns.
-func buildDFA(n *nfa, npat int, lim Limits) (*dfa, error) {
+// buildDFA builds the search automaton of n for npat patterns, and returns
+// the work it took in steps, refused or not.
+func buildDFA(n *nfa, npat int, lim Limits) (*dfa, int, error) {
 	b := &dfaBuilder{
 		n:       n,
 		npat:    npat,
@@ -70,6 +75,13 @@ func buildDFA(n *nfa, npat int, lim Limits) (*dfa, error) {
 		before:  newSparseSet(len(n.insts)),
 		after:   newSparseSet(len(n.insts)),
 	}
+	d, err := b.build()
+	return d, b.steps + b.extra, err
+}
+
+// build runs the subset construction, then finishes the automaton.
+func (b *dfaBuilder) build() (*dfa, error) {
+	n := b.n
 	var cuts []runeSet
 	if n.needs&(syntax.EmptyBeginText|syntax.EmptyBeginLine) != 0 {
 		b.track |= ctxStart
@@ -91,7 +103,7 @@ func buildDFA(n *nfa, npat int, lim Limits) (*dfa, error) {
 	}
 
 	// State 0 is dead: no thread, nothing matched.
-	b.states = append(b.states, bstate{sticky: newBitset(npat), end: newBitset(npat)})
+	b.states = append(b.states, bstate{sticky: newBitset(b.npat), end: newBitset(b.npat)})
 	b.index[""] = 0
 	clear(b.matched)
 	b.next = b.next[:0]
@@ -133,7 +145,7 @@ func buildDFA(n *nfa, npat int, lim Limits) (*dfa, error) {
 // check reports a Limit error once the construction has spent its steps.
 func (b *dfaBuilder) check() error {
 	if b.steps > b.lim.MaxCompileSteps {
-		return limitError("building its automaton would take more than %d steps (Limits.MaxCompileSteps); simplify the pattern", b.lim.MaxCompileSteps)
+		return stepsError("building its automaton would take more than %d steps (Limits.MaxCompileSteps); simplify the pattern", b.lim.MaxCompileSteps)
 	}
 	if b.bytes > b.lim.MaxDFABytes {
 		return limitError("its automaton would need more than %d bytes (Limits.MaxDFABytes); simplify the pattern or split it", b.lim.MaxDFABytes)

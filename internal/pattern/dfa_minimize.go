@@ -4,12 +4,12 @@ import "encoding/binary"
 
 // minimize merges the states of t that no text can tell apart (Moore's
 // partition refinement: split blocks by the blocks their transitions reach
-// until nothing splits), spending at most budget steps. If the budget runs
-// out it returns t unchanged: minimizing only saves memory, the answers are
-// the same. Sinks stay first and state 0 stays dead, because a block is
+// until nothing splits), spending at most budget steps, and returns the
+// steps it spent. If the budget runs out it returns t unchanged:
+// minimizing only saves memory, the answers are the same. Sinks stay first and state 0 stays dead, because a block is
 // numbered by its smallest member and no two sinks are equivalent (their
 // matched sets differ).
-func minimize(t *table, budget int) *table {
+func minimize(t *table, budget int) (*table, int) {
 	n, k := t.states(), t.cols
 	block := make([]int32, n)
 	nblocks := partition(block, func(s int, key []byte) []byte {
@@ -18,10 +18,10 @@ func minimize(t *table, budget int) *table {
 	})
 	steps := 0
 	for {
-		steps += n * (k + 1)
-		if steps > budget {
-			return t
+		if steps+n*(k+1) > budget {
+			return t, steps
 		}
+		steps += n * (k + 1)
 		prev := append([]int32(nil), block...)
 		count := partition(block, func(s int, key []byte) []byte {
 			key = binary.LittleEndian.AppendUint32(key, uint32(prev[s]))
@@ -36,7 +36,7 @@ func minimize(t *table, budget int) *table {
 		nblocks = count
 	}
 	if nblocks == n {
-		return t
+		return t, steps
 	}
 	// Blocks are numbered by first appearance, so by smallest member.
 	m := *t
@@ -56,7 +56,7 @@ func minimize(t *table, budget int) *table {
 		}
 	}
 	m.start = block[t.start]
-	return &m
+	return &m, steps
 }
 
 // mergeClasses merges, in place, the class columns of t that every state

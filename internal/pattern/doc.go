@@ -81,7 +81,9 @@
 // after, MaxCompileSteps the work of parsing classes, building and
 // minimizing. Past any of them Compile returns a Limit error. The program
 // is regexp/syntax's, so repetitions are expanded: a{1000} is 1000
-// instructions.
+// instructions. A Budget (Limits.Budget) bounds the work of many compiles
+// together, such as the patterns of one schema: each is charged what it
+// took, and one that starts with the budget spent is refused.
 //
 // Matching costs a constant number of table lookups per byte, whatever the
 // pattern or the number of expressions in a set. The automaton has two

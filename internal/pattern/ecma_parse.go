@@ -46,15 +46,17 @@ type ecmaRef struct {
 	name   string
 }
 
-// parseECMA parses expr as an ECMA-262 pattern with the u flag. Its error
-// is an *Error: Malformed, Limit, or (for a pattern otherwise well formed
-// and within the limits) Unsupported.
-func parseECMA(expr string, lim Limits) (re *syntax.Regexp, err error) {
+// parseECMA parses expr as an ECMA-262 pattern with the u flag, and
+// returns the work it took in steps (syntax nodes and class ranges),
+// refused or not. Its error is an *Error: Malformed, Limit, or (for a
+// pattern otherwise well formed and within the limits) Unsupported.
+func parseECMA(expr string, lim Limits) (re *syntax.Regexp, work int, err error) {
 	if !utf8.ValidString(expr) {
-		return nil, malformedAt(-1, "The pattern is not valid UTF-8 text.")
+		return nil, 0, malformedAt(-1, "The pattern is not valid UTF-8 text.")
 	}
 	p := &ecmaParser{src: expr, lim: lim, names: make(map[string]bool)}
 	defer func() {
+		work = p.work + p.terms
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)
 			if !ok {
@@ -69,12 +71,12 @@ func parseECMA(expr string, lim Limits) (re *syntax.Regexp, err error) {
 	}
 	p.checkRefs()
 	if h := height(re); h > lim.MaxNesting {
-		return nil, limitError("it nests %d levels deep, more than %d (Limits.MaxNesting)", h, lim.MaxNesting)
+		return nil, 0, limitError("it nests %d levels deep, more than %d (Limits.MaxNesting)", h, lim.MaxNesting)
 	}
 	if p.unsupported != nil {
-		return nil, p.unsupported
+		return nil, 0, p.unsupported
 	}
-	return re, nil
+	return re, 0, nil
 }
 
 // fail stops the parse with a Malformed error: the construct at offset,
@@ -150,7 +152,7 @@ func (p *ecmaParser) count() {
 func (p *ecmaParser) charge(n int) {
 	p.work += n
 	if p.work > p.lim.MaxCompileSteps {
-		panic(limitError("its classes take more than %d steps to build (Limits.MaxCompileSteps); simplify them", p.lim.MaxCompileSteps))
+		panic(stepsError("its classes take more than %d steps to build (Limits.MaxCompileSteps); simplify them", p.lim.MaxCompileSteps))
 	}
 }
 

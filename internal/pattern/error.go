@@ -46,6 +46,8 @@ type Error struct {
 	// Msg is one sentence fit for a user: what construct, where, and what
 	// to do instead.
 	Msg string
+	// steps marks a Limit error past Limits.MaxCompileSteps.
+	steps bool
 }
 
 // Error returns Msg.
@@ -61,4 +63,11 @@ func unsupportedAt(offset int, format string, args ...any) *Error {
 
 func limitError(format string, args ...any) *Error {
 	return &Error{Kind: Limit, Offset: -1, Msg: "The pattern cannot be enforced: " + fmt.Sprintf(format, args...) + "."}
+}
+
+// stepsError is a Limit error past Limits.MaxCompileSteps.
+func stepsError(format string, args ...any) *Error {
+	e := limitError(format, args...)
+	e.steps = true
+	return e
 }

@@ -26,10 +26,35 @@ type Limits struct {
 	MaxDFABytes int
 	// MaxCompileSteps bounds the work of building classes and the
 	// automaton, counted in elementary steps (an instruction visited, a
-	// range marked, a table cell compared: roughly 5–50 ns each). Default
+	// range marked, a table cell compared: roughly 10–40 ns each). Default
 	// DefaultMaxCompileSteps (10,000,000).
 	MaxCompileSteps int
+	// Budget, when set, is compile work this compile shares with others
+	// (see Budget): it may spend at most what is left of it, besides
+	// MaxCompileSteps, and what it spends is taken from it, whether it
+	// compiles or is refused.
+	Budget *Budget
 }
+
+// A Budget is compile work, in the steps of Limits.MaxCompileSteps, that
+// several compiles share: a caller that compiles the patterns of one
+// document gives them one Budget, so the document's compile work is
+// bounded however many patterns it holds (each of them is bounded by
+// MaxCompileSteps alone). A compile that starts with too little left is
+// refused with a Limit error; one may overshoot what was left by the work
+// of the stage that noticed, so the budget can end below zero. A Budget is
+// not safe for concurrent use.
+type Budget struct{ steps, left int }
+
+// NewBudget returns a budget of steps.
+func NewBudget(steps int) *Budget { return &Budget{steps: steps, left: steps} }
+
+// Left returns the steps not spent yet; zero or less once the budget is
+// spent.
+func (b *Budget) Left() int { return b.left }
+
+// Steps returns the budget's size, as NewBudget was given it.
+func (b *Budget) Steps() int { return b.steps }
 
 // The defaults of Limits.
 const (

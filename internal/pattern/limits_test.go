@@ -47,6 +47,7 @@ func TestEachLimit(t *testing.T) {
 		{"dfa bytes", `[ab]*a[ab]{8}`, ECMA262, Limits{MaxDFABytes: 1 << 20}, Limits{MaxDFABytes: 16 << 10}, "Limits.MaxDFABytes"},
 		{"steps", `[ab]*a[ab]{10}`, ECMA262, Limits{}, Limits{MaxCompileSteps: 5000}, "Limits.MaxCompileSteps"},
 		{"steps/class", "[" + strings.Repeat(`\p{L}`, 40) + "]", ECMA262, Limits{}, Limits{MaxCompileSteps: 20_000}, "Limits.MaxCompileSteps"},
+		{"steps/join", `\p{L}{20}`, ECMA262, Limits{}, Limits{MaxCompileSteps: 20_000}, "steps to join (Limits.MaxCompileSteps)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

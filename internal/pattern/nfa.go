@@ -43,6 +43,9 @@ const (
 type nfaBuilder struct {
 	n    nfa
 	sets map[string]uint32
+	// work counts the runes of the rune sets added, each read to share
+	// equal sets, against Limits.MaxCompileSteps.
+	work int
 }
 
 func newNFABuilder() *nfaBuilder {
@@ -72,6 +75,7 @@ func (b *nfaBuilder) add(prog *syntax.Prog, index int) (start uint32, anchored b
 				ni.op = opFail
 			} else {
 				ni.op, ni.arg = opRune, b.set(set)
+				b.work += len(set)
 			}
 		}
 		b.n.insts = append(b.n.insts, ni)
