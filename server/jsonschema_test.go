@@ -136,6 +136,36 @@ func TestMaxWidth(t *testing.T) {
 	}
 }
 
+// TestMaxPatternSteps checks that Options.MaxPatternSteps reaches the
+// compiler: the patterns of one schema share it, in both profiles that
+// have patterns, and a schema whose patterns need more is refused with
+// keyword "limit".
+func TestMaxPatternSteps(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{Options: server.Options{MaxPatternSteps: 200_000}})
+	patterns := func(n int) string {
+		var props []string
+		for i := range n {
+			props = append(props, fmt.Sprintf(`"p%d":{"type":"string","pattern":".{%d}"}`, i, 40+i))
+		}
+		return `{"type":"object","properties":{` + strings.Join(props, ",") + `}}`
+	}
+	for _, profile := range []toolgatev1.Profile{toolgatev1.Profile_PROFILE_JSON_SCHEMA, toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE} {
+		t.Run(profile.String(), func(t *testing.T) {
+			t.Parallel()
+			few, err := c.CompileSchema(t.Context(), &toolgatev1.CompileSchemaRequest{Profile: profile, Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: patterns(2)}})
+			require.NoError(t, err)
+			assert.NotEmpty(t, few.GetHandle(), "%v", few.GetErrors())
+			many, err := c.CompileSchema(t.Context(), &toolgatev1.CompileSchemaRequest{Profile: profile, Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: patterns(40)}})
+			require.NoError(t, err)
+			require.Len(t, many.GetErrors(), 1, "%v", many.GetErrors())
+			assert.Equal(t, "limit", many.GetErrors()[0].GetKeyword())
+			assert.Contains(t, many.GetErrors()[0].GetMessage(), "more than 200000 steps")
+			assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_UNSUPPORTED_CAPABILITY, many.GetCode())
+		})
+	}
+}
+
 // TestStoreBytesBoundsTheHeap reproduces issue 9's finding 5: the store
 // counted a compiled schema as its canonical JSON, while it holds many
 // times that on the heap, so --store-bytes did not bound memory. Compiling

@@ -75,6 +75,11 @@ type Options struct {
 	MaxSchemaNodes int
 	// MaxSchemaRefs bounds the references of a JSON Schema. Default 10,000.
 	MaxSchemaRefs int
+	// MaxPatternSteps bounds the work of compiling one schema's regular
+	// expressions together (pattern, patternProperties; JSON Schema and
+	// bindable output profiles), in compile steps of some 10–40 ns.
+	// Default schema.DefaultMaxPatternSteps (20,000,000).
+	MaxPatternSteps int
 }
 
 // Defaults for Options.
@@ -132,7 +137,7 @@ func (o Options) withDefaults() Options {
 // defaults.
 func (o Options) schemaLimits() schema.Limits {
 	return schema.Limits{MaxBytes: o.MaxSchemaBytes, MaxDepth: o.MaxSchemaDepth, MaxNodes: o.MaxSchemaNodes,
-		MaxRefs: o.MaxSchemaRefs, MaxWidth: o.MaxWidth}
+		MaxRefs: o.MaxSchemaRefs, MaxWidth: o.MaxWidth, MaxPatternSteps: o.MaxPatternSteps}
 }
 
 func (o Options) validatorOptions() validator.Options {

@@ -128,6 +128,15 @@ var duplicateMemberPointers = Shape{
 	},
 }
 
+var patternFlood = Shape{
+	Name: "pattern-flood", Finding: 0, Owner: Engine, RPC: "CompileSchema",
+	Summary: "a JSON Schema of 20,000 distinct patterns `a{999}-N` (1 MB), each up to the pattern compiler's own limits (about 13 ms to build 2 MiB of automaton and be refused): 1,000 of them took 13 s, the whole shape about 4.5 minutes of one request",
+	Generate: func() Request {
+		return Request{Profile: "JSON_SCHEMA", Schema: []byte(`{"type":"object","properties":{` +
+			list(20_000, func(i int) string { return fmt.Sprintf(`"p%d":{"type":"string","pattern":"a{999}-%d"}`, i, i) }) + `}}`)}
+	},
+}
+
 // longPointerRequest is a property of a name of n bytes that holds an
 // array of strings, and arguments with items wrong ones: every finding
 // has the name in its schema path, its instance path and its message.

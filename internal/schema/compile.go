@@ -9,6 +9,7 @@ import (
 	"github.com/toolgate/toolgate/internal/decimal"
 	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/jsontok"
+	"github.com/toolgate/toolgate/internal/pattern"
 )
 
 // DefaultMaxDepth bounds the nesting of schema documents.
@@ -71,6 +72,12 @@ type Limits struct {
 	// one value at once, and so the work per argument byte. Default
 	// DefaultMaxWidth (every profile).
 	MaxWidth int
+	// MaxPatternSteps bounds the work of compiling the schema's regular
+	// expressions together (pattern, patternProperties), in the steps of
+	// pattern.Limits.MaxCompileSteps: some 10–40 ns each. Each distinct
+	// expression is compiled once. Default DefaultMaxPatternSteps (every
+	// profile).
+	MaxPatternSteps int
 }
 
 // Defaults for Limits.
@@ -78,6 +85,10 @@ const (
 	DefaultMaxBytes = 1 << 20
 	DefaultMaxNodes = 100_000
 	DefaultMaxRefs  = 10_000
+	// DefaultMaxPatternSteps gives a schema's patterns together twice the
+	// work one pattern may take alone: some 0.2–0.8 s, and room for
+	// thousands of the patterns real tools use (1,000–20,000 steps each).
+	DefaultMaxPatternSteps = 2 * pattern.DefaultMaxCompileSteps
 	// DefaultSchemaDepth bounds the nesting of a JSON Schema profile
 	// document; the subset profiles keep DefaultMaxDepth.
 	DefaultSchemaDepth = 128
@@ -102,6 +113,9 @@ func (o Options) withDefaults() Options {
 	}
 	if l.MaxWidth <= 0 {
 		l.MaxWidth = DefaultMaxWidth
+	}
+	if l.MaxPatternSteps <= 0 {
+		l.MaxPatternSteps = DefaultMaxPatternSteps
 	}
 	return o
 }
@@ -134,7 +148,7 @@ func CompileWith(profile Profile, doc []byte, opts Options) *Result {
 		return res
 	}
 	res.Canonical = jsondoc.Canonical(v)
-	c := &compiler{rules: rules, level: -1}
+	c := &compiler{rules: rules, level: -1, regexps: newRegexps(opts.Limits)}
 	root := c.node(v, "", "")
 	res.Errors, res.Warnings = c.errors, c.warnings
 	if len(res.Errors) == 0 {
@@ -200,6 +214,7 @@ type compiler struct {
 	maxDigits int
 	level     int   // nesting of the node being compiled: 0 for the root
 	nodes     int32 // nodes made so far
+	regexps   regexps
 }
 
 // newNode returns a node at path with no keyword yet: every bound absent.

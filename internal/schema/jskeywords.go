@@ -192,11 +192,7 @@ func jsPattern(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
 // malformed one or one Go's RE2 cannot run with the same meaning is a
 // finding at path.
 func (c *jsCompiler) pattern(path, kw, source string) *Pattern {
-	p, err := compilePatternOf(source, pattern.ECMA262)
-	if err != nil {
-		c.errors = append(c.errors, patternFinding(err, path, kw))
-	}
-	return p
+	return c.regexp(path, kw, source, pattern.ECMA262)
 }
 
 func jsFormat(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
@@ -309,12 +305,9 @@ func jsPatternProperties(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Valu
 	if failed {
 		return // each refused pattern has its finding
 	}
-	set, err := pattern.CompileSet(exprs, pattern.ECMA262, pattern.Limits{})
-	if err != nil {
-		c.errors = append(c.errors, patternFinding(err, s.child(kw), kw))
+	if pp.Set = c.regexpSet(s.child(kw), kw, exprs); pp.Set == nil {
 		return
 	}
-	pp.Set = set
 	s.n.PatternProperties = pp
 }
 

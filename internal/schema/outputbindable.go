@@ -125,12 +125,7 @@ func compilePattern(c *compiler, n *Node, v *jsondoc.Value, path string) {
 		c.malformed(path, "pattern", "pattern must be a string, not %s.", article(v.TypeName()))
 		return
 	}
-	p, err := compilePatternOf(v.Str, pattern.RE2)
-	if err != nil {
-		c.errors = append(c.errors, patternFinding(err, path, "pattern"))
-		return
-	}
-	n.Pattern = p
+	n.Pattern = c.regexp(path, "pattern", v.Str, pattern.RE2)
 }
 
 // checkBindableNode applies the node rules of the bindable output profile:

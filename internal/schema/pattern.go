@@ -2,6 +2,7 @@ package schema
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/toolgate/toolgate/internal/pattern"
 )
@@ -42,11 +43,83 @@ func patternFinding(err error, path, kw string) Finding {
 	return f
 }
 
-// compilePatternOf compiles one expression in syntax syn.
-func compilePatternOf(source string, syn pattern.Syntax) (*Pattern, error) {
-	p, err := pattern.Compile(source, syn, pattern.Limits{})
-	if err != nil {
-		return nil, err
+// regexps compiles the regular expressions of one schema document: each
+// distinct one once, and all of them, sets included, from one budget of
+// compile work (Limits.MaxPatternSteps). Each expression is bounded by the
+// pattern package's own limits, some 0.3 s of work at most; without the
+// budget a document could hold thousands of them (1,000 distinct a{999}
+// in 44 KB took 13 s).
+type regexps struct {
+	budget *pattern.Budget
+	memo   map[regexpKey]compiledRegexp
+	spent  bool // the budget ran out, and that was reported
+}
+
+type regexpKey struct {
+	syn    pattern.Syntax
+	source string
+}
+
+// compiledRegexp is an expression's compile: its pattern, or the finding
+// it got (path aside).
+type compiledRegexp struct {
+	p       *Pattern
+	finding *Finding
+}
+
+func newRegexps(lim Limits) regexps {
+	return regexps{budget: pattern.NewBudget(lim.MaxPatternSteps), memo: map[regexpKey]compiledRegexp{}}
+}
+
+// regexp compiles source in syntax syn for keyword kw at path, or makes
+// its finding and returns nil.
+func (c *compiler) regexp(path, kw, source string, syn pattern.Syntax) *Pattern {
+	key := regexpKey{syn, source}
+	if r, ok := c.regexps.memo[key]; ok {
+		if r.finding != nil {
+			f := *r.finding
+			f.SchemaPath = path
+			c.errors = append(c.errors, f)
+		}
+		return r.p
 	}
-	return &Pattern{Source: source, Compiled: p}, nil
+	compiled, err := pattern.Compile(source, syn, pattern.Limits{Budget: c.regexps.budget})
+	if err != nil {
+		if c.regexpsSpent(path) {
+			return nil // not memoized: the budget, not the expression, refused it
+		}
+		f := patternFinding(err, path, kw)
+		c.errors = append(c.errors, f)
+		c.regexps.memo[key] = compiledRegexp{finding: &f}
+		return nil
+	}
+	p := &Pattern{Source: source, Compiled: compiled}
+	c.regexps.memo[key] = compiledRegexp{p: p}
+	return p
+}
+
+// regexpSet compiles exprs, each compiled alone already, into one set for
+// keyword kw at path, or makes its finding and returns nil.
+func (c *compiler) regexpSet(path, kw string, exprs []string) *pattern.Set {
+	set, err := pattern.CompileSet(exprs, pattern.ECMA262, pattern.Limits{Budget: c.regexps.budget})
+	if err != nil && !c.regexpsSpent(path) {
+		c.errors = append(c.errors, patternFinding(err, path, kw))
+	}
+	return set
+}
+
+// regexpsSpent reports whether the budget of the document's expressions
+// has run out, and makes its finding (at path, the first expression it
+// refused) the first time.
+func (c *compiler) regexpsSpent(path string) bool {
+	if c.regexps.budget.Left() > 0 {
+		return false
+	}
+	if !c.regexps.spent {
+		c.regexps.spent = true
+		c.errors = append(c.errors, Finding{Code: CodeUnsupported, Keyword: "limit", SchemaPath: path, Offset: -1,
+			Message: fmt.Sprintf("The schema's patterns take more than %d steps to compile together, past the limit (Limits.MaxPatternSteps); "+
+				"this pattern and those after it were not compiled: use fewer or simpler patterns.", c.regexps.budget.Steps())})
+	}
+	return true
 }

@@ -25,7 +25,8 @@ func TestFlagDefaults(t *testing.T) {
 		MaxAnswerBytes: server.DefaultMaxAnswerBytes, StoreEntries: server.DefaultStoreEntries,
 		StoreBytes: server.DefaultStoreBytes, MaxCallsPerStream: 1024, MaxCallBytes: 4 << 20, MaxToolsPerStream: 1024,
 		StreamIdleTimeout: server.DefaultStreamIdleTimeout, StreamSendTimeout: server.DefaultStreamSendTimeout, MaxWidth: schema.DefaultMaxWidth, MaxSchemaBytes: schema.DefaultMaxBytes,
-		MaxSchemaDepth: schema.DefaultSchemaDepth, MaxSchemaNodes: schema.DefaultMaxNodes, MaxSchemaRefs: schema.DefaultMaxRefs}, c.opts)
+		MaxSchemaDepth: schema.DefaultSchemaDepth, MaxSchemaNodes: schema.DefaultMaxNodes, MaxSchemaRefs: schema.DefaultMaxRefs,
+		MaxPatternSteps: schema.DefaultMaxPatternSteps}, c.opts)
 	assert.Equal(t, server.Keepalive{MinTime: server.DefaultKeepaliveMinTime, Time: server.DefaultKeepaliveTime,
 		Timeout: server.DefaultKeepaliveTimeout}, c.keepalive)
 	assert.Equal(t, 10*time.Second, c.shutdownGrace)
@@ -45,6 +46,7 @@ func TestFlagEnvironmentFallbacks(t *testing.T) {
 	t.Setenv("TOOLGATE_KEEPALIVE_MIN_TIME", "15s")
 	t.Setenv("TOOLGATE_MAX_WIDTH", "50")
 	t.Setenv("TOOLGATE_RPC_WORKERS", "-1")
+	t.Setenv("TOOLGATE_MAX_PATTERN_STEPS", "5000")
 	c, err := parseFlags([]string{"--max-depth", "9", "--keepalive-time", "2m"}, io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, "0.0.0.0:9000", c.addr)
@@ -58,6 +60,7 @@ func TestFlagEnvironmentFallbacks(t *testing.T) {
 	assert.Equal(t, 15*time.Second, c.keepalive.MinTime)
 	assert.Equal(t, 50, c.opts.MaxWidth)
 	assert.Equal(t, -1, c.rpcWorkers)
+	assert.Equal(t, 5000, c.opts.MaxPatternSteps)
 	assert.Equal(t, 2*time.Minute, c.keepalive.Time)
 }
 

@@ -1,0 +1,105 @@
+package schema_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/hostile"
+	"github.com/toolgate/toolgate/internal/schema"
+)
+
+// patternsSchema is an object of n string properties, property i with the
+// pattern expr(i).
+func patternsSchema(n int, expr func(i int) string) []byte {
+	var props []string
+	for i := range n {
+		props = append(props, fmt.Sprintf(`"p%d":{"type":"string","pattern":%q}`, i, expr(i)))
+	}
+	return []byte(`{"type":"object","properties":{` + strings.Join(props, ",") + `}}`)
+}
+
+// budgetMessage is what the finding of a schema whose patterns ran out of
+// Limits.MaxPatternSteps says.
+const budgetMessage = "Limits.MaxPatternSteps"
+
+// TestPatternBudget: the patterns of one schema share one budget of
+// compile work, in both profiles that have patterns. Past it the schema is
+// refused with one "limit" finding, at the first pattern left uncompiled
+// (those after it are not compiled, and get none); within it, the same
+// schema compiles.
+func TestPatternBudget(t *testing.T) {
+	t.Parallel()
+	distinct := patternsSchema(60, func(i int) string { return fmt.Sprintf(".{%d}", 20+i) })
+	for _, profile := range []schema.Profile{schema.JSONSchema, schema.OutputBindable} {
+		t.Run(profile.String(), func(t *testing.T) {
+			t.Parallel()
+			small := schema.CompileWith(profile, distinct, schema.Options{Limits: schema.Limits{MaxPatternSteps: 100_000}})
+			require.Len(t, small.Errors, 1, "%v", small.Errors)
+			f := small.Errors[0]
+			assert.Equal(t, schema.CodeUnsupported, f.Code)
+			assert.Equal(t, "limit", f.Keyword)
+			assert.Contains(t, f.Message, "more than 100000 steps")
+			assert.Contains(t, f.Message, budgetMessage)
+			assert.Regexp(t, `^/properties/p\d+/pattern$`, f.SchemaPath)
+			assert.NotEqual(t, "/properties/p59/pattern", f.SchemaPath, "the budget ran out before the last pattern")
+
+			large := schema.CompileWith(profile, distinct, schema.Options{Limits: schema.Limits{MaxPatternSteps: 10_000_000}})
+			assert.Empty(t, large.Errors)
+		})
+	}
+	t.Run("default", func(t *testing.T) {
+		t.Parallel()
+		// Each .{N} for N in 250–329 takes some 350,000 steps: together
+		// more than DefaultMaxPatternSteps.
+		heavy := patternsSchema(80, func(i int) string { return fmt.Sprintf(".{%d}", 250+i) })
+		res := schema.Compile(schema.JSONSchema, heavy)
+		require.Len(t, res.Errors, 1, "%v", res.Errors)
+		assert.Contains(t, res.Errors[0].Message, fmt.Sprintf("more than %d steps", schema.DefaultMaxPatternSteps))
+	})
+}
+
+// TestRepeatedPatternsCompileOnce: a schema that repeats one pattern
+// compiles it once, so the repetitions cost its budget nothing: a thousand
+// copies of a pattern of some 500,000 steps fit the default budget (they
+// would take 25 times it), and a thousand copies of a refused pattern are
+// each refused at their own path, by the pattern's own limit.
+func TestRepeatedPatternsCompileOnce(t *testing.T) {
+	t.Parallel()
+	res := schema.Compile(schema.JSONSchema, patternsSchema(1000, func(int) string { return ".{300}" }))
+	assert.Empty(t, res.Errors)
+	require.NotNil(t, res.Schema)
+
+	refused := schema.Compile(schema.JSONSchema, patternsSchema(1000, func(int) string { return "a{999}" }))
+	require.Len(t, refused.Errors, 1000)
+	paths := map[string]bool{}
+	for _, f := range refused.Errors {
+		paths[f.SchemaPath] = true
+		assert.Equal(t, "limit", f.Keyword)
+		assert.Contains(t, f.Message, "Limits.MaxDFABytes")
+		assert.NotContains(t, f.Message, budgetMessage)
+	}
+	assert.Len(t, paths, 1000, "each copy has its finding at its own path")
+}
+
+// TestPatternFloodIsBounded compiles the hostile corpus's pattern-flood:
+// 20,000 distinct patterns, each refused by the pattern compiler's own
+// limits after some 760,000 steps of work, which would take 4.5 minutes if
+// each had a budget of its own. Now the schema's budget stops it after at
+// most DefaultMaxPatternSteps / 500,000 of them.
+func TestPatternFloodIsBounded(t *testing.T) {
+	t.Parallel()
+	shape, ok := hostile.Lookup("pattern-flood")
+	require.True(t, ok)
+	res := schema.Compile(schema.JSONSchema, shape.Generate().Schema)
+	require.NotEmpty(t, res.Errors)
+	last := res.Errors[len(res.Errors)-1]
+	assert.Contains(t, last.Message, budgetMessage)
+	assert.LessOrEqual(t, len(res.Errors)-1, schema.DefaultMaxPatternSteps/500_000, "patterns compiled before the budget ran out")
+	for _, f := range res.Errors[:len(res.Errors)-1] {
+		assert.Contains(t, f.Message, "Limits.MaxDFABytes")
+	}
+}
