@@ -44,7 +44,7 @@ func generated(t *testing.T, seed uint64, n int, ecma bool) []reference {
 		var tree *syntax.Regexp
 		var perr error
 		if ecma {
-			tree, _, perr = parseECMA(expr, Limits{}.withDefaults())
+			tree, _, perr = parseECMA(expr, Limits{}.withDefaults(), false)
 		} else {
 			tree, perr = syntax.Parse(expr, syntax.Perl)
 		}

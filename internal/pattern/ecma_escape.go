@@ -228,6 +228,9 @@ func (p *ecmaParser) class() runeSet {
 		loStart := p.pos
 		lo, loClass := p.classAtom()
 		if p.peek(0) != '-' || p.pos+1 >= len(p.src) || p.peek(1) == ']' {
+			if loClass && p.syntaxOnly {
+				continue
+			}
 			p.charge(len(lo))
 			set = append(set, lo...)
 			if len(set) > 2*merged+classMerge {

@@ -26,6 +26,10 @@ type ecmaParser struct {
 	pos   int
 	lim   Limits
 	depth int
+	// syntaxOnly checks the syntax without building the sets of class
+	// escapes inside classes ([\p{L}\d]), which only a compile needs:
+	// each \p{…} of a class costs its ranges, hundreds for a few bytes.
+	syntaxOnly bool
 	// terms counts the syntax nodes made; each costs an instruction at
 	// least, so more than Limits.MaxProgram cannot compile. work counts
 	// the code-point ranges put into classes, against MaxCompileSteps.
@@ -49,12 +53,14 @@ type ecmaRef struct {
 // parseECMA parses expr as an ECMA-262 pattern with the u flag, and
 // returns the work it took in steps (syntax nodes and class ranges),
 // refused or not. Its error is an *Error: Malformed, Limit, or (for a
-// pattern otherwise well formed and within the limits) Unsupported.
-func parseECMA(expr string, lim Limits) (re *syntax.Regexp, work int, err error) {
+// pattern otherwise well formed and within the limits) Unsupported. With
+// syntaxOnly the tree's classes leave out their class escapes, and the
+// tree is only good for its error.
+func parseECMA(expr string, lim Limits, syntaxOnly bool) (re *syntax.Regexp, work int, err error) {
 	if !utf8.ValidString(expr) {
 		return nil, 0, malformedAt(-1, "The pattern is not valid UTF-8 text.")
 	}
-	p := &ecmaParser{src: expr, lim: lim, names: make(map[string]bool)}
+	p := &ecmaParser{src: expr, lim: lim, names: make(map[string]bool), syntaxOnly: syntaxOnly}
 	defer func() {
 		work = p.work + p.terms
 		if r := recover(); r != nil {

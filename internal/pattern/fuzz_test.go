@@ -69,7 +69,7 @@ func FuzzMatch(f *testing.F) {
 			syn = RE2
 			tree, err = syntax.Parse(expr, syntax.Perl)
 		} else {
-			tree, _, err = parseECMA(expr, fuzzLimits.withDefaults())
+			tree, _, err = parseECMA(expr, fuzzLimits.withDefaults(), false)
 		}
 		if err != nil {
 			return

@@ -123,3 +123,26 @@ func TestHostileBounded(t *testing.T) {
 	assert.Equal(t, Limit, perr.Kind)
 	assert.Equal(t, -1, perr.Index)
 }
+
+// TestValidSkipsClassSets: Valid, which format "regex" runs on argument
+// strings, does not build the sets of class escapes inside classes, so its
+// work stays within a few steps per byte of the expression (each \p{L}
+// of a class is some 1,300 runes to a compile), and its verdicts are
+// Compile's: a malformed class is malformed for both.
+func TestValidSkipsClassSets(t *testing.T) {
+	t.Parallel()
+	big := "[" + strings.Repeat(`\p{L}`, 200) + "]"
+	_, work, err := parseECMA(big, Limits{}.withDefaults(), true)
+	require.NoError(t, err)
+	assert.LessOrEqual(t, work, 4*len(big), "syntax only")
+	_, work, err = parseECMA(big, Limits{}.withDefaults(), false)
+	require.NoError(t, err)
+	assert.Greater(t, work, 100*len(big), "a compile builds the class")
+	for _, expr := range []string{`[\p{L}-a]`, `[\p{Nope}]`, `[\p{L}z-a]`, `[\p{L}`, `[\p{Lu}\P{Ll}\d\w]`, `[^\p{L}\s]x`, `[\p{Script=Greek}\p{sc=Nope}]`} {
+		_, cerr := Compile(expr, ECMA262, Limits{})
+		verr := Valid(expr, Limits{})
+		cm := cerr != nil && cerr.(*Error).Kind == Malformed
+		vm := verr != nil && verr.(*Error).Kind == Malformed
+		assert.Equal(t, cm, vm, "%s: Compile %v, Valid %v", expr, cerr, verr)
+	}
+}
