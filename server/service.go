@@ -194,6 +194,9 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 	}
 	resp := &toolgatev1.CompileToolsetResponse{Bind: map[string]string{}, Admitted: true}
 	a := s.opts.answer()
+	// The tools' patterns share one budget: a list of thousands of tools,
+	// each within it alone, would otherwise cost minutes.
+	opts.PatternBudget = schema.NewPatternBudget(opts.Limits)
 	start := time.Now()
 	results := toolset.Check(tools)
 	for i := range results {

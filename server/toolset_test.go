@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -378,6 +379,32 @@ func TestCompileToolsetFindingsCap(t *testing.T) {
 	assert.True(t, results[2].GetErrorsTruncated())
 	assert.False(t, results[3].GetErrorsTruncated())
 	assert.Empty(t, resp.GetBind())
+}
+
+// TestCompileToolsetSharesThePatternBudget: the tools of one
+// CompileToolset compile their patterns from one --max-pattern-steps, so a
+// list of many tools, each within it alone, is bounded together; the
+// tools after it ran out are refused with keyword "limit", while each of
+// them compiles on its own.
+func TestCompileToolsetSharesThePatternBudget(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{Options: server.Options{MaxPatternSteps: 200_000}})
+	var tools []string
+	for i := range 30 {
+		tools = append(tools, fmt.Sprintf(`{"name":"t%d","inputSchema":{"type":"object","properties":{"s":{"type":"string","pattern":".{%d}"}}}}`, i, 40+i))
+	}
+	resp, err := c.CompileToolset(t.Context(), toolsListRequest(toolgatev1.Profile_PROFILE_JSON_SCHEMA, `{"tools":[`+strings.Join(tools, ",")+`]}`))
+	require.NoError(t, err)
+	results := resp.GetTools()
+	require.Len(t, results, 30)
+	assert.NotEmpty(t, results[0].GetHandle(), "%v", results[0].GetErrors())
+	last := results[29]
+	require.Len(t, last.GetErrors(), 1, "the budget ran out before the last tool")
+	assert.Equal(t, "limit", last.GetErrors()[0].GetKeyword())
+	assert.Contains(t, last.GetErrors()[0].GetMessage(), "more than 200000 steps")
+	alone, err := c.CompileToolset(t.Context(), toolsListRequest(toolgatev1.Profile_PROFILE_JSON_SCHEMA, `{"tools":[`+tools[29]+`]}`))
+	require.NoError(t, err)
+	assert.NotEmpty(t, alone.GetTools()[0].GetHandle(), "the last tool compiles on its own")
 }
 
 // TestCompileToolsetMatchesCompileSchema compiles every real MCP toolset of

@@ -53,6 +53,12 @@ type Options struct {
 	AnyDocument bool
 	// Limits bound the schema. Zero fields take the defaults.
 	Limits Limits
+	// PatternBudget, when set, is the compile work the schema's patterns
+	// spend instead of a budget of Limits.MaxPatternSteps of their own: a
+	// caller compiling many schemas for one request (a toolset's tools)
+	// gives them one (see NewPatternBudget), so that the request's
+	// patterns are bounded together.
+	PatternBudget *pattern.Budget
 	// trusted skips the meta-schema check (built-in meta-schemas).
 	trusted bool
 }
@@ -120,6 +126,15 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// NewPatternBudget returns a budget of lim.MaxPatternSteps (its default
+// when not set) for Options.PatternBudget.
+func NewPatternBudget(lim Limits) *pattern.Budget {
+	if lim.MaxPatternSteps <= 0 {
+		lim.MaxPatternSteps = DefaultMaxPatternSteps
+	}
+	return pattern.NewBudget(lim.MaxPatternSteps)
+}
+
 // Compile checks a whole schema document against profile and compiles it,
 // with the default Options.
 func Compile(profile Profile, doc []byte) *Result { return CompileWith(profile, doc, Options{}) }
@@ -148,7 +163,7 @@ func CompileWith(profile Profile, doc []byte, opts Options) *Result {
 		return res
 	}
 	res.Canonical = jsondoc.Canonical(v)
-	c := &compiler{rules: rules, level: -1, regexps: newRegexps(opts.Limits)}
+	c := &compiler{rules: rules, level: -1, regexps: newRegexps(opts)}
 	root := c.node(v, "", "")
 	res.Errors, res.Warnings = c.errors, c.warnings
 	if len(res.Errors) == 0 {

@@ -49,7 +49,7 @@ type dynContext struct {
 func compileJSONSchema(doc []byte, opts Options) *Result {
 	opts = opts.withDefaults()
 	res := &Result{}
-	c := &jsCompiler{compiler: &compiler{level: -1, regexps: newRegexps(opts.Limits)}, opts: opts, memo: map[nodeKey]*Node{}, ctxs: map[string]*dynContext{}}
+	c := &jsCompiler{compiler: &compiler{level: -1, regexps: newRegexps(opts)}, opts: opts, memo: map[nodeKey]*Node{}, ctxs: map[string]*dynContext{}}
 	c.empty = c.intern(&dynContext{anchors: map[string]location{}})
 	if len(doc) > opts.Limits.MaxBytes {
 		c.limit("", "The schema is %d bytes, past the limit of %d.", len(doc), opts.Limits.MaxBytes)

@@ -45,7 +45,7 @@ func patternFinding(err error, path, kw string) Finding {
 
 // regexps compiles the regular expressions of one schema document: each
 // distinct one once, and all of them, sets included, from one budget of
-// compile work (Limits.MaxPatternSteps). Each expression is bounded by the
+// compile work (Limits.MaxPatternSteps, or Options.PatternBudget). Each expression is bounded by the
 // pattern package's own limits, some 0.3 s of work at most; without the
 // budget a document could hold thousands of them (1,000 distinct a{999}
 // in 44 KB took 13 s).
@@ -67,8 +67,14 @@ type compiledRegexp struct {
 	finding *Finding
 }
 
-func newRegexps(lim Limits) regexps {
-	return regexps{budget: pattern.NewBudget(lim.MaxPatternSteps), memo: map[regexpKey]compiledRegexp{}}
+// newRegexps returns the compiler of a document's expressions, from
+// opts.PatternBudget or a budget of their own (opts has its defaults).
+func newRegexps(opts Options) regexps {
+	budget := opts.PatternBudget
+	if budget == nil {
+		budget = pattern.NewBudget(opts.Limits.MaxPatternSteps)
+	}
+	return regexps{budget: budget, memo: map[regexpKey]compiledRegexp{}}
 }
 
 // regexp compiles source in syntax syn for keyword kw at path, or makes
@@ -118,8 +124,9 @@ func (c *compiler) regexpsSpent(path string) bool {
 	if !c.regexps.spent {
 		c.regexps.spent = true
 		c.errors = append(c.errors, Finding{Code: CodeUnsupported, Keyword: "limit", SchemaPath: path, Offset: -1,
-			Message: fmt.Sprintf("The schema's patterns take more than %d steps to compile together, past the limit (Limits.MaxPatternSteps); "+
-				"this pattern and those after it were not compiled: use fewer or simpler patterns.", c.regexps.budget.Steps())})
+			Message: fmt.Sprintf("The schema's patterns (with those of the schemas compiled with it, such as a toolset's other tools) take more than %d steps "+
+				"to compile together, past the limit (Limits.MaxPatternSteps); this pattern and those after it were not compiled: use fewer or simpler patterns.",
+				c.regexps.budget.Steps())})
 	}
 	return true
 }

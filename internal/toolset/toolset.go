@@ -49,15 +49,17 @@ func (r *Result) Findings() []schema.Finding {
 func (r *Result) Code() schema.Code { return schema.Summarize(r.Findings()) }
 
 // Compile compiles every tool for profile with the default schema
-// options, in input order: Check, then each Result's Compile. A tool without a name or schema, or whose name
-// occurs more than once, is a VALIDATION finding (its schema is still
-// compiled, so its own findings show too): a runtime could not tell which
-// schema a call to a repeated name must satisfy, so no occurrence of it is
-// enforced.
+// options, in input order: Check, then each Result's Compile, the tools'
+// patterns from one budget (schema.Options.PatternBudget). A tool without
+// a name or schema, or whose name occurs more than once, is a VALIDATION
+// finding (its schema is still compiled, so its own findings show too): a
+// runtime could not tell which schema a call to a repeated name must
+// satisfy, so no occurrence of it is enforced.
 func Compile(profile schema.Profile, tools []Tool) []Result {
 	results := Check(tools)
+	opts := schema.Options{PatternBudget: schema.NewPatternBudget(schema.Limits{})}
 	for i := range results {
-		results[i].Compile(profile, schema.Options{})
+		results[i].Compile(profile, opts)
 	}
 	return results
 }

@@ -676,3 +676,24 @@ func TestParseToolsListManyRepeatedMembers(t *testing.T) {
 		t.Fatalf("reading %d tools (%d bytes) with repeated members took over 30s: the check is not linear", n, len(doc))
 	}
 }
+
+// TestCompileSharesThePatternBudget: Compile (what toolgate check runs)
+// compiles the tools' patterns from one default budget, so 60 tools whose
+// patterns each fit it alone (RE2 patterns of the bindable output profile,
+// some 350,000 steps each) are bounded together: the first compile, the
+// last are refused with keyword "limit".
+func TestCompileSharesThePatternBudget(t *testing.T) {
+	t.Parallel()
+	var tools []toolset.Tool
+	for i := range 60 {
+		tools = append(tools, toolset.Tool{Name: fmt.Sprintf("t%d", i),
+			Schema: fmt.Appendf(nil, `{"type":"object","properties":{"s":{"type":"string","pattern":".{%d}"}}}`, 250+i)})
+	}
+	results := toolset.Compile(schema.OutputBindable, tools)
+	require.Len(t, results, 60)
+	assert.Equal(t, schema.CodeNone, results[0].Code(), "%v", results[0].Findings())
+	last := results[59].Findings()
+	require.Len(t, last, 1)
+	assert.Equal(t, "limit", last[0].Keyword)
+	assert.Contains(t, last[0].Message, fmt.Sprintf("more than %d steps", schema.DefaultMaxPatternSteps))
+}
