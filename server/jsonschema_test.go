@@ -166,6 +166,24 @@ func TestMaxPatternSteps(t *testing.T) {
 	}
 }
 
+// TestMaxMultipleOfDigits checks that Options.MaxMultipleOfDigits reaches
+// the compiler: a multipleOf of more significant digits is refused with
+// keyword "limit".
+func TestMaxMultipleOfDigits(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{Options: server.Options{MaxMultipleOfDigits: 4}})
+	compile := func(multipleOf string) *toolgatev1.CompileSchemaResponse {
+		resp, err := c.CompileSchema(t.Context(), jsonSchemaRequest(`{"type":"object","properties":{"n":{"multipleOf":`+multipleOf+`}}}`, nil, false))
+		require.NoError(t, err)
+		return resp
+	}
+	assert.NotEmpty(t, compile("0.01255").GetHandle(), "four significant digits")
+	refused := compile("0.012555")
+	require.Len(t, refused.GetErrors(), 1)
+	assert.Equal(t, "limit", refused.GetErrors()[0].GetKeyword())
+	assert.Equal(t, "/properties/n/multipleOf", refused.GetErrors()[0].GetSchemaPath())
+}
+
 // TestStoreBytesBoundsTheHeap reproduces issue 9's finding 5: the store
 // counted a compiled schema as its canonical JSON, while it holds many
 // times that on the heap, so --store-bytes did not bound memory. Compiling

@@ -80,6 +80,10 @@ type Options struct {
 	// bindable output profiles), in compile steps of some 10–40 ns.
 	// Default schema.DefaultMaxPatternSteps (20,000,000).
 	MaxPatternSteps int
+	// MaxMultipleOfDigits bounds the significant digits of a JSON
+	// Schema's multipleOf, whose cost per argument digit grows with them.
+	// Default schema.DefaultMaxMultipleOfDigits (38).
+	MaxMultipleOfDigits int
 }
 
 // Defaults for Options.
@@ -137,7 +141,8 @@ func (o Options) withDefaults() Options {
 // defaults.
 func (o Options) schemaLimits() schema.Limits {
 	return schema.Limits{MaxBytes: o.MaxSchemaBytes, MaxDepth: o.MaxSchemaDepth, MaxNodes: o.MaxSchemaNodes,
-		MaxRefs: o.MaxSchemaRefs, MaxWidth: o.MaxWidth, MaxPatternSteps: o.MaxPatternSteps}
+		MaxRefs: o.MaxSchemaRefs, MaxWidth: o.MaxWidth, MaxPatternSteps: o.MaxPatternSteps,
+		MaxMultipleOfDigits: o.MaxMultipleOfDigits}
 }
 
 func (o Options) validatorOptions() validator.Options {

@@ -90,7 +90,7 @@ func Shapes() []Shape {
 		toolsetRepeatedMembers, geminiBigEvent,
 		neverReads,
 		invalidUTF8Arguments, invalidUTF8Schema, invalidUTF8Delta, malformedHandle,
-		duplicateMemberPointers, patternFlood,
+		duplicateMemberPointers, multipleOfDigits, patternFlood,
 	}
 }
 

@@ -128,6 +128,18 @@ var duplicateMemberPointers = Shape{
 	},
 }
 
+var multipleOfDigits = Shape{
+	Name: "multipleof-digits", Finding: 0, Owner: Engine, RPC: "Validate",
+	Summary: "a `multipleOf` of 100,001 significant digits against 20 items `1e99999999` (227 bytes): each digit, and each exponent, costs work that grows with the divisor, 3.7 s in all (16 ms a byte)",
+	Generate: func() Request {
+		return Request{
+			Profile:   "JSON_SCHEMA",
+			Schema:    object(`{"type":"array","items":{"multipleOf":` + strings.Repeat("3", 100_000) + `7}}`),
+			Arguments: []byte(`{"a":[` + repeat(20, "1e99999999") + `]}`),
+		}
+	},
+}
+
 var patternFlood = Shape{
 	Name: "pattern-flood", Finding: 0, Owner: Engine, RPC: "CompileSchema",
 	Summary: "a JSON Schema of 20,000 distinct patterns `a{999}-N` (1 MB), each up to the pattern compiler's own limits (about 13 ms to build 2 MiB of automaton and be refused): 1,000 of them took 13 s, the whole shape about 4.5 minutes of one request",

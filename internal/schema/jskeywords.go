@@ -118,6 +118,11 @@ func jsNumber(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
 		if d != nil && (d.Neg || d.IsZero()) {
 			return
 		}
+		if max := c.opts.Limits.MaxMultipleOfDigits; d != nil && d.N > int64(max) {
+			c.limit(s.child(kw), "multipleOf has %d significant digits, past the limit of %d (Limits.MaxMultipleOfDigits): "+
+				"checking a multiple of it would cost work per digit of every number that grows with them; round it.", d.N, max)
+			return
+		}
 		s.n.MultipleOf = d
 	case "maximum":
 		s.n.Maximum = d
