@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
@@ -40,8 +39,8 @@ func (a *answer) findings(fs []schema.Finding) ([]*toolgatev1.Error, bool) {
 		e := &toolgatev1.Error{
 			Code:         codeToProto(f.Code),
 			Keyword:      schema.Truncate(f.Keyword, a.maxText),
-			SchemaPath:   cutPointer(f.SchemaPath, a.maxText),
-			InstancePath: cutPointer(f.InstancePath, a.maxText),
+			SchemaPath:   schema.CutPointer(f.SchemaPath, a.maxText),
+			InstancePath: schema.CutPointer(f.InstancePath, a.maxText),
 			Message:      cutMessage(f.Message, a.maxText),
 			Offset:       max(f.Offset, 0),
 		}
@@ -67,14 +66,4 @@ func cutMessage(msg string, n int) string {
 		cut--
 	}
 	return fmt.Sprintf("%s… (%d more bytes)", msg[:cut], len(msg)-cut)
-}
-
-// cutPointer shortens an RFC 6901 pointer longer than n bytes to its
-// longest ancestor of at most n bytes ("" at worst): still a pointer, to a
-// value that holds the one it named.
-func cutPointer(p string, n int) string {
-	if len(p) <= n {
-		return p
-	}
-	return p[:max(strings.LastIndexByte(p[:n+1], '/'), 0)]
 }

@@ -35,28 +35,6 @@ func TestCutMessage(t *testing.T) {
 	}
 }
 
-func TestCutPointer(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		name, p string
-		n       int
-		want    string
-	}{
-		{"short enough", "/a/b", 4, "/a/b"},
-		{"to the parent", "/a/bc", 4, "/a"},
-		{"a cut at a slash keeps the ancestor", "/ab/c", 3, "/ab"},
-		{"escapes stay whole", "/a~1b/c~0d", 6, "/a~1b"},
-		{"to the root", "/abcdef", 3, ""},
-		{"the root stays", "", 0, ""},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			assert.Equal(t, c.want, cutPointer(c.p, c.n))
-		})
-	}
-}
-
 // cutCount reads the "… (N more bytes)" ending of a cut message.
 var cutCount = regexp.MustCompile(`… \((\d+) more bytes\)$`)
 

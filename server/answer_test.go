@@ -51,8 +51,6 @@ func TestAnswersAreBounded(t *testing.T) {
 		return c.Validate(t.Context(), &toolgatev1.ValidateRequest{Schema: &toolgatev1.ValidateRequest_Handle{Handle: compiled.GetHandle()},
 			Arguments: &toolgatev1.ValidateRequest_ArgumentsJson{ArgumentsJson: args}})
 	}
-	const cut = "… (1000000 more bytes)" // the longest mark of a cut message here
-
 	t.Run("unbounded, a default client cannot read the answer", func(t *testing.T) {
 		t.Parallel()
 		schema, args := longNamed(64<<10, 100)
@@ -71,19 +69,20 @@ func TestAnswersAreBounded(t *testing.T) {
 			assert.Equal(t, "type", e.GetKeyword())
 			assert.Equal(t, "/properties", e.GetSchemaPath(), "cut to its longest ancestor within 1 KiB")
 			assert.Empty(t, e.GetInstancePath(), "cut to the root")
-			assert.Regexp(t, `… \(\d+ more bytes\)$`, e.GetMessage())
-			assert.LessOrEqual(t, len(e.GetMessage()), server.DefaultMaxFindingMessage+len(cut))
+			assert.Equal(t, "A value inside the arguments object must be a string; got a number.", e.GetMessage(),
+				"the engine cut the pointer, and its message names the ancestor")
 		}
 	})
 	t.Run("the answer budget leaves findings out", func(t *testing.T) {
 		t.Parallel()
 		schema, args := longNamed(4<<10, 32)
-		resp, err := validate(t, server.Config{Options: server.Options{MaxFindingMessage: 1000, MaxAnswerBytes: 3000}}, schema, args)
+		// Each finding carries the 4 KiB name three times: 12 KB.
+		resp, err := validate(t, server.Config{Options: server.Options{MaxFindingMessage: 1 << 20, MaxAnswerBytes: 30_000}}, schema, args)
 		require.NoError(t, err)
 		assert.Len(t, resp.GetErrors(), 2)
 		assert.True(t, resp.GetErrorsTruncated())
 		assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_VALIDATION, resp.GetCode())
-		assert.LessOrEqual(t, findingBytes(resp.GetErrors()), 3000)
+		assert.LessOrEqual(t, findingBytes(resp.GetErrors()), 30_000)
 	})
 	t.Run("a stream's result is bounded too", func(t *testing.T) {
 		t.Parallel()
@@ -106,8 +105,7 @@ func TestAnswersAreBounded(t *testing.T) {
 		require.Len(t, res.GetErrors(), 1)
 		assert.True(t, res.GetEarly())
 		assert.Equal(t, "/properties", res.GetErrors()[0].GetSchemaPath())
-		assert.Regexp(t, `… \(\d+ more bytes\)$`, res.GetErrors()[0].GetMessage())
-		assert.LessOrEqual(t, len(res.GetErrors()[0].GetMessage()), server.DefaultMaxFindingMessage+len(cut))
+		assert.Equal(t, "A value inside the arguments object must be a string; got a number.", res.GetErrors()[0].GetMessage())
 	})
 }
 

@@ -145,8 +145,11 @@ func (o Options) schemaLimits() schema.Limits {
 		MaxMultipleOfDigits: o.MaxMultipleOfDigits}
 }
 
+// validatorOptions returns the validator's options: its findings' pointers
+// are cut where the answer would cut them (MaxFindingMessage), so they are
+// never built longer.
 func (o Options) validatorOptions() validator.Options {
-	return validator.Options{MaxDepth: o.MaxDepth, MaxFindings: o.MaxFindings}
+	return validator.Options{MaxDepth: o.MaxDepth, MaxFindings: o.MaxFindings, MaxPointer: o.MaxFindingMessage}
 }
 
 // answer returns a fresh budget for one answer's findings.

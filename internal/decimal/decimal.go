@@ -137,6 +137,28 @@ func (d Decimal) AppendCanonical(dst []byte) []byte {
 	return appendInt(dst, d.Exp-1)
 }
 
+// AppendBrief appends d as AppendCanonical does when it has at most
+// digits significant digits; past that, its first digits, "…" and its
+// exponent ("7.77…e-1"), which is not JSON: a number of a million digits
+// quoted in a message costs what a short one does.
+func (d Decimal) AppendBrief(dst []byte, digits int) []byte {
+	if len(d.Digits) <= digits || digits < 1 {
+		return d.AppendCanonical(dst)
+	}
+	if d.Neg {
+		dst = append(dst, '-')
+	}
+	if !d.exact() {
+		return append(append(dst, d.Digits[:digits]...), "…"...)
+	}
+	dst = append(dst, d.Digits[0])
+	if digits > 1 {
+		dst = append(append(dst, '.'), d.Digits[1:digits]...)
+	}
+	dst = append(dst, "…e"...)
+	return appendInt(dst, d.Exp-1)
+}
+
 // String returns the canonical text of d.
 func (d Decimal) String() string { return string(d.AppendCanonical(nil)) }
 

@@ -876,3 +876,30 @@ func TestReachDecidesReachable(t *testing.T) {
 	}
 	assert.Len(t, answers, 5, "every case outside the exponent is met: %v", answers)
 }
+
+// TestAppendBrief: up to digits significant digits a number is written as
+// AppendCanonical writes it; past them, its first digits, "…" and its
+// exponent.
+func TestAppendBrief(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		text   string
+		digits int
+		want   string
+	}{
+		{"1.5", 3, "1.5e0"},
+		{"123", 3, "123"},
+		{"1234", 3, "1.23…e3"},
+		{"-0.0012345", 2, "-1.2…e-3"},
+		{"1234", 1, "1…e3"},
+		{"1234", 0, "1234"},
+		{"7" + strings.Repeat("7", 99_999), 4, "7.777…e99999"},
+		{"0." + strings.Repeat("3", 50), 40, "3." + strings.Repeat("3", 39) + "…e-1"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.want, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tc.want, string(mustParse(t, tc.text).AppendBrief(nil, tc.digits)))
+		})
+	}
+}

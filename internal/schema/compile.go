@@ -642,3 +642,13 @@ func Truncate(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// CutPointer shortens an RFC 6901 pointer longer than n bytes to its
+// longest ancestor of at most n bytes ("" at worst): still a pointer, to a
+// value that holds the one it named.
+func CutPointer(p string, n int) string {
+	if len(p) <= n {
+		return p
+	}
+	return p[:max(strings.LastIndexByte(p[:n+1], '/'), 0)]
+}

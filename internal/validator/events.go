@@ -268,7 +268,7 @@ func (h *events) EndKey(off int64) {
 		v.keyFrame = false
 	}
 	if v.track.endKey() { // a duplicate name, whatever the schema says
-		v.report(&violation{keyword: "json", off: off, name: string(v.track.key())}, len(v.track.levels)-1)
+		v.report(&violation{keyword: "json", off: off, name: briefBytes(v.track.key())}, len(v.track.levels)-1)
 	}
 	v.hashEndKey()
 	entries := v.memberEntries[:0]

@@ -108,30 +108,43 @@ func (t *tracker) bigAdd(serial, h uint64) bool {
 }
 
 // path renders the RFC 6901 pointer of the value depth levels deep on the
-// current path: len(levels) for the member being read, one less for the
-// innermost container itself.
-func (t *tracker) path(depth int) string {
+// current path (len(levels) for the member being read, one less for the
+// innermost container itself), or its longest ancestor of at most max
+// bytes, and reports whether it was cut.
+func (t *tracker) path(depth, max int) (string, bool) {
 	var buf [128]byte
-	return string(t.appendPath(buf[:0], depth))
+	p, cut := t.appendPath(buf[:0], depth, max)
+	return string(p), cut
 }
 
-// appendPath appends path(depth) to p.
-func (t *tracker) appendPath(p []byte, depth int) []byte {
+// appendPath appends path(depth, max) to p, token by token: a token that
+// would take the pointer past max bytes ends it before it is escaped, and
+// cut reports that.
+func (t *tracker) appendPath(p []byte, depth, max int) (_ []byte, cut bool) {
+	start := len(p)
 	for i := range depth {
 		l := t.levels[i]
 		if l.object && !l.hasKey || !l.object && l.index < 0 {
 			break // between members: the path ends at the container
 		}
+		mark := len(p)
 		p = append(p, '/')
 		if !l.object {
 			p = strconv.AppendInt(p, l.index, 10)
-			continue
+		} else {
+			end := len(t.keys)
+			if i+1 < len(t.levels) {
+				end = t.levels[i+1].keyStart
+			}
+			name := t.keys[l.keyStart:end]
+			if len(p)-start+len(name) > max { // escaping only lengthens it
+				return p[:mark], true
+			}
+			p = jsondoc.AppendPointerToken(p, name)
 		}
-		end := len(t.keys)
-		if i+1 < len(t.levels) {
-			end = t.levels[i+1].keyStart
+		if len(p)-start > max {
+			return p[:mark], true
 		}
-		p = jsondoc.AppendPointerToken(p, t.keys[l.keyStart:end])
 	}
-	return p
+	return p, false
 }

@@ -29,7 +29,15 @@ type Options struct {
 	// every finding made at that byte: the verdict a stream needs as soon as
 	// it is known. Otherwise every violation in the document is reported.
 	StopAtFirst bool
+	// MaxPointer bounds the JSON pointers of a finding, in bytes: a longer
+	// one is cut to its longest ancestor that fits (schema.CutPointer), and
+	// never built whole, so a finding under a member name of a megabyte
+	// costs what one under a short name does. Default DefaultMaxPointer.
+	MaxPointer int
 }
+
+// DefaultMaxPointer is Options.MaxPointer's default.
+const DefaultMaxPointer = 64 << 10
 
 func (o Options) withDefaults() Options {
 	if o.MaxDepth <= 0 {
@@ -37,6 +45,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxFindings <= 0 {
 		o.MaxFindings = DefaultMaxFindings
+	}
+	if o.MaxPointer <= 0 {
+		o.MaxPointer = DefaultMaxPointer
 	}
 	return o
 }
@@ -199,7 +210,7 @@ func (v *Validator) syntax(err error) {
 		// The path and the message are written into one buffer and
 		// become one string, cut in two: one allocation for both.
 		var buf [320]byte
-		text := v.track.appendPath(buf[:0], len(v.track.levels))
+		text, _ := v.track.appendPath(buf[:0], len(v.track.levels), v.opts.MaxPointer)
 		pathEnd := len(text)
 		text = append(text, "The arguments are not valid JSON: "...)
 		if ok {
@@ -245,7 +256,10 @@ func (v *Validator) rootName() string {
 
 // report records a violation of a reporting evaluation.
 func (v *Validator) report(vio *violation, pathDepth int) {
-	v.add(vio.off, func() schema.Finding { return vio.finding(v.track.path(pathDepth), v.rootName()) })
+	v.add(vio.off, func() schema.Finding {
+		path, cut := v.track.path(pathDepth, v.opts.MaxPointer)
+		return vio.finding(path, subject(path, cut, v.rootName()), v.opts.MaxPointer)
+	})
 }
 
 // full reports whether no more findings can be kept.

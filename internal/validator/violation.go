@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolgate/toolgate/internal/decimal"
 	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/jsontok"
 	"github.com/toolgate/toolgate/internal/schema"
@@ -104,17 +105,27 @@ type branchOutcome struct {
 // branches the schema has.
 const maxReasons = 8
 
-// schemaPath returns the pointer of the violated keyword in the schema.
-func (v *violation) schemaPath() string {
+// schemaPath returns the pointer of the violated keyword in the schema,
+// or its longest ancestor of at most max bytes.
+func (v *violation) schemaPath(max int) string {
 	switch {
 	case v.keyword == "json" || v.node == nil:
 		return ""
 	case v.never:
-		return v.node.Path
+		return schema.CutPointer(v.node.Path, max)
 	case v.keyword == "additionalProperties" && v.node.AdditionalKeyword != "":
-		return v.node.Path + "/" + v.node.AdditionalKeyword
+		return childPointer(v.node.Path, v.node.AdditionalKeyword, max)
 	}
-	return v.node.Path + "/" + jsondoc.EscapePointerToken(v.keyword)
+	return childPointer(v.node.Path, jsondoc.EscapePointerToken(v.keyword), max)
+}
+
+// childPointer is parent/token, or its longest ancestor of at most max
+// bytes, built only when it fits.
+func childPointer(parent, token string, max int) string {
+	if len(parent)+1+len(token) <= max {
+		return parent + "/" + token
+	}
+	return schema.CutPointer(parent, max)
 }
 
 // maxNesting is how many levels of nested reasons (a oneOf branch whose
@@ -142,32 +153,32 @@ func (v *violation) describeAt(depth int) string {
 	case "const":
 		return fmt.Sprintf("must be %s; got %s", n.Const.Text, v.gotText())
 	case "minimum":
-		return fmt.Sprintf("must be at least %s; got %s", n.Minimum, v.excerpt.text(true))
+		return fmt.Sprintf("must be at least %s; got %s", briefNumber(n.Minimum), v.excerpt.text(true))
 	case "maximum":
-		return fmt.Sprintf("must be at most %s; got %s", n.Maximum, v.excerpt.text(true))
+		return fmt.Sprintf("must be at most %s; got %s", briefNumber(n.Maximum), v.excerpt.text(true))
 	case "exclusiveMinimum":
-		return fmt.Sprintf("must be greater than %s; got %s", n.ExclusiveMinimum, v.excerpt.text(true))
+		return fmt.Sprintf("must be greater than %s; got %s", briefNumber(n.ExclusiveMinimum), v.excerpt.text(true))
 	case "exclusiveMaximum":
-		return fmt.Sprintf("must be less than %s; got %s", n.ExclusiveMaximum, v.excerpt.text(true))
+		return fmt.Sprintf("must be less than %s; got %s", briefNumber(n.ExclusiveMaximum), v.excerpt.text(true))
 	case "multipleOf":
-		return fmt.Sprintf("must be a multiple of %s; got %s", n.MultipleOf, v.excerpt.text(true))
+		return fmt.Sprintf("must be a multiple of %s; got %s", briefNumber(n.MultipleOf), v.excerpt.text(true))
 	case "minLength":
 		return fmt.Sprintf("must be at least %d characters long; got %s", n.MinLength, v.excerpt.quoted(v.complete))
 	case "maxLength":
 		return fmt.Sprintf("must be at most %d characters long; got %s", n.MaxLength, v.excerpt.quoted(v.complete))
 	case "pattern":
-		return fmt.Sprintf("must match the pattern %q; got %s", n.Pattern, v.excerpt.quoted(v.complete))
+		return fmt.Sprintf("must match the pattern %q; got %s", brief(n.Pattern.Source), v.excerpt.quoted(v.complete))
 	case "format":
 		return fmt.Sprintf("must be a valid %s; got %s", n.Format.Name, v.excerpt.quoted(v.complete))
 	case "required":
 		if slices.Contains(n.RequiredForbidden, v.name) {
-			return fmt.Sprintf("requires the property %q, which additionalProperties: false forbids, so no value is valid", v.name)
+			return fmt.Sprintf("requires the property %q, which additionalProperties: false forbids, so no value is valid", brief(v.name))
 		}
-		return fmt.Sprintf("is missing the required property %q", v.name)
+		return fmt.Sprintf("is missing the required property %q", brief(v.name))
 	case "dependentRequired":
-		return fmt.Sprintf("has the property %q, which requires the property %q, but it is missing", v.name, v.excerpt.whole())
+		return fmt.Sprintf("has the property %q, which requires the property %q, but it is missing", brief(v.name), v.excerpt.whole())
 	case "dependentSchemas":
-		return fmt.Sprintf("has the property %q, so it must match the schema for it, but %s", v.name, v.reasonText(depth))
+		return fmt.Sprintf("has the property %q, so it must match the schema for it, but %s", brief(v.name), v.reasonText(depth))
 	case "additionalProperties":
 		allowed := allowedNames(n).Names()
 		if len(allowed) == 0 && n.PatternProperties == nil && !v.complete && v.excerpt.whole() == "" {
@@ -210,7 +221,7 @@ func (v *violation) describeAt(depth int) string {
 	case "else":
 		return fmt.Sprintf("does not match the if schema, so it must match else, but %s", v.reasonText(depth))
 	case "json": // the only "json" violation a schema-independent check makes
-		return fmt.Sprintf("has the property %q more than once; duplicate names are not allowed", v.name)
+		return fmt.Sprintf("has the property %q more than once; duplicate names are not allowed", brief(v.name))
 	}
 	return "is invalid"
 }
@@ -223,7 +234,7 @@ func (v *violation) describeNever() string {
 	case "":
 		return "is not allowed: the schema is false, so no value is valid"
 	}
-	return fmt.Sprintf("is not allowed here: the schema at %s is false", strconv.Quote(v.node.Path))
+	return fmt.Sprintf("is not allowed here: the schema at %s is false", strconv.Quote(brief(v.node.Path)))
 }
 
 func (v *violation) describeContains() string {
@@ -295,17 +306,46 @@ func (v *violation) gotText() string {
 	return v.got.String()
 }
 
-// finding formats v at the given instance path; root names the document
-// in messages about its root.
-func (v *violation) finding(instancePath, root string) schema.Finding {
-	subject := instancePath
-	if subject == "" {
-		subject = root
+// briefLen is how many bytes of a schema's name, pattern or pointer a
+// message quotes, and briefDigits how many significant digits of its
+// numbers: the message is cut at maxMessage anyway, and what it quotes is
+// cut first, so a finding never formats a megabyte to keep two kilobytes.
+const (
+	briefLen    = 256
+	briefDigits = 40
+)
+
+// brief is s as a message quotes it.
+func brief(s string) string { return schema.Truncate(s, briefLen) }
+
+// briefBytes is brief of b, without copying b whole.
+func briefBytes(b []byte) string { return brief(string(b[:min(len(b), briefLen+utf8.UTFMax)])) }
+
+// briefNumber is d as a message quotes it.
+func briefNumber(d *decimal.Decimal) string { return string(d.AppendBrief(nil, briefDigits)) }
+
+// subject names the value at instancePath in a message: the pointer, or
+// root for the document itself; a pointer cut to an ancestor (cut) names
+// a value inside that ancestor.
+func subject(instancePath string, cut bool, root string) string {
+	switch {
+	case cut && instancePath == "":
+		return "A value inside " + strings.ToLower(root[:1]) + root[1:]
+	case cut:
+		return "A value inside " + instancePath
+	case instancePath == "":
+		return root
 	}
+	return instancePath
+}
+
+// finding formats v at the given instance path (cut to maxPointer bytes
+// already), which subject names in its message.
+func (v *violation) finding(instancePath, subject string, maxPointer int) schema.Finding {
 	return schema.Finding{
 		Code:         schema.CodeValidation,
 		Keyword:      v.findingKeyword(),
-		SchemaPath:   v.schemaPath(),
+		SchemaPath:   v.schemaPath(maxPointer),
 		InstancePath: instancePath,
 		Message:      validUTF8(subject + " " + v.describe() + "."),
 		Offset:       v.off,
@@ -338,7 +378,7 @@ func quoteList(names []string) string {
 		if len(parts) == 32 {
 			break
 		}
-		parts = append(parts, strconv.Quote(n))
+		parts = append(parts, strconv.Quote(brief(n)))
 	}
 	return schema.Truncate(strings.Join(parts, ", "), 200)
 }

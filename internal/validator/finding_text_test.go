@@ -1,0 +1,88 @@
+package validator_test
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/internal/validator"
+)
+
+// TestPointersAreCut: a finding's pointers longer than Options.MaxPointer
+// are cut to their longest ancestor that fits, and its message then names
+// a value inside that ancestor, never the ancestor itself.
+func TestPointersAreCut(t *testing.T) {
+	t.Parallel()
+	res := schema.Compile(schema.JSONSchema, []byte(`{"type":"object","properties":{"abc":{"type":"object","properties":{"defgh":{"type":"array","items":{"type":"string"}}}}}}`))
+	require.Empty(t, res.Errors)
+	doc := []byte(`{"abc":{"defgh":[1]}}`)
+	const full, fullSchema = "/abc/defgh/0", "/properties/abc/properties/defgh/items/type"
+	for _, tc := range []struct {
+		max                     int
+		instance, schema, about string
+	}{
+		{0, full, fullSchema, "/abc/defgh/0 must be a string"},
+		{12, full, "/properties", "/abc/defgh/0 must be a string"},
+		{11, "/abc/defgh", "/properties", "A value inside /abc/defgh must be a string"},
+		{9, "/abc", "", "A value inside /abc must be a string"},
+		{3, "", "", "A value inside the arguments object must be a string"},
+	} {
+		r := validator.Validate(res.Schema, doc, validator.Options{MaxPointer: tc.max})
+		require.Len(t, r.Findings, 1)
+		f := r.Findings[0]
+		assert.Equal(t, tc.instance, f.InstancePath, "MaxPointer %d", tc.max)
+		assert.Equal(t, tc.schema, f.SchemaPath, "MaxPointer %d", tc.max)
+		assert.True(t, strings.HasPrefix(f.Message, tc.about+"; got a number"), "MaxPointer %d: %s", tc.max, f.Message)
+		if tc.max > 0 {
+			assert.Equal(t, schema.CutPointer(full, tc.max), f.InstancePath, "the cut is schema.CutPointer's")
+			assert.Equal(t, schema.CutPointer(fullSchema, tc.max), f.SchemaPath, "the cut is schema.CutPointer's")
+		}
+	}
+}
+
+// TestFindingTextIsBounded: what a finding quotes of the schema or the
+// document (member names, pointers, patterns, numbers) is cut before it is
+// formatted, so 100 findings under a name of a megabyte, or about a bound
+// of a million digits, allocate a few megabytes, not the hundreds they
+// took (790 MB, 385 MB and 239 MB for the first three).
+func TestFindingTextIsBounded(t *testing.T) {
+	name := strings.Repeat("n", 1_000_000)
+	items := func(item string) string { return `[` + strings.TrimSuffix(strings.Repeat(item+",", 100), ",") + `]` }
+	for _, tc := range []struct {
+		name, schema, doc string
+		says              string
+	}{
+		{"a member name of a megabyte", `{"type":"object","properties":{"` + name + `":{"type":"array","items":{"type":"string"}}}}`,
+			`{"` + name + `":` + items("1") + `}`, "A value inside the arguments object must be a string"},
+		{"a bound of a million digits", `{"type":"object","properties":{"a":{"type":"array","items":{"exclusiveMinimum":0.` + strings.Repeat("7", 1e6) + `}}}}`,
+			`{"a":` + items("0.5") + `}`, "must be greater than 7." + strings.Repeat("7", 39) + "…e-1; got 0.5"},
+		{"a closed object's name of a megabyte", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"object","properties":{"` + name + `":true},"additionalProperties":false}}}}`,
+			`{"a":` + items(`{"x":1}`) + `}`, `allowed properties are "nnnn`},
+		{"a required name of a megabyte", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"object","required":["` + name + `"]}}}}`,
+			`{"a":` + items(`{}`) + `}`, `is missing the required property "nnn`},
+		{"a duplicate name of a megabyte", `{"type":"object"}`,
+			`{"a":` + items(`{"`+name[:10_000]+`":1,"`+name[:10_000]+`":2}`) + `}`, `has the property "nnn`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := schema.Compile(schema.JSONSchema, []byte(tc.schema))
+			require.Empty(t, res.Errors)
+			doc := []byte(tc.doc)
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			r := validator.Validate(res.Schema, doc, validator.Options{})
+			runtime.ReadMemStats(&after)
+			require.Len(t, r.Findings, 100)
+			for _, f := range r.Findings {
+				assert.Contains(t, f.Message, tc.says)
+				assert.Regexp(t, `(^A value inside|…)`, f.Message, "the quote, or the pointer, is cut, and says so")
+				assert.LessOrEqual(t, len(f.Message)+len(f.InstancePath)+len(f.SchemaPath), 3*validator.DefaultMaxPointer)
+			}
+			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(32<<20), "allocated while validating")
+		})
+	}
+}
