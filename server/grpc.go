@@ -36,6 +36,13 @@ type Config struct {
 	// MaxMessageBytes bounds each received message; larger ones get
 	// RESOURCE_EXHAUSTED. Default 4 MiB.
 	MaxMessageBytes int
+	// MaxConcurrentStreams bounds the RPCs one connection may have in
+	// flight (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS): a client past it
+	// waits for one of them to end. grpc-go's own default is unlimited, so
+	// that one connection could hold any number of handlers and their
+	// messages (each up to MaxMessageBytes). Default
+	// DefaultMaxConcurrentStreams.
+	MaxConcurrentStreams int
 	// Keepalive sets the HTTP/2 keepalive pings the server allows and sends.
 	Keepalive Keepalive
 	// RPCWorkers is how many goroutines are kept to serve RPCs (grpc-go's
@@ -58,6 +65,11 @@ type Config struct {
 
 // DefaultMaxMessageBytes is the receive limit when Config sets none.
 const DefaultMaxMessageBytes = 4 << 20
+
+// DefaultMaxConcurrentStreams is Config.MaxConcurrentStreams's default:
+// room for a runtime that runs a thousand model streams over one channel,
+// four times Go's own HTTP/2 server default (250).
+const DefaultMaxConcurrentStreams = 1000
 
 // MaxRPCWorkers bounds Config.RPCWorkers: goroutines kept beyond what the
 // CPUs can run only hold memory.
@@ -135,6 +147,10 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 	if maxMsg <= 0 {
 		maxMsg = DefaultMaxMessageBytes
 	}
+	maxStreams := cfg.MaxConcurrentStreams
+	if maxStreams <= 0 {
+		maxStreams = DefaultMaxConcurrentStreams
+	}
 	logOpts := []logging.Option{logging.WithLogOnEvents(logging.FinishCall)}
 	recoverOpts := []recovery.Option{recovery.WithRecoveryHandlerContext(func(ctx context.Context, p any) error {
 		logger.ErrorContext(ctx, "panic in handler", "panic", p)
@@ -146,6 +162,7 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 	decode := newDecodeErrors()
 	opts := append([]grpc.ServerOption{
 		grpc.MaxRecvMsgSize(maxMsg),
+		grpc.MaxConcurrentStreams(uint32(maxStreams)),
 		grpc.NumStreamWorkers(cfg.rpcWorkers()),
 		grpc.ForceServerCodecV2(decode),
 		grpc.ChainUnaryInterceptor(

@@ -113,3 +113,44 @@ func TestStreamSendTimeout(t *testing.T) {
 		return !strings.Contains(string(buf[:runtime.Stack(buf, true)]), "(*resultSender).run")
 	}, 10*time.Second, 10*time.Millisecond, "the sender goroutine ends with the stream")
 }
+
+// TestMaxConcurrentStreams: a connection may have Config.MaxConcurrentStreams
+// RPCs in flight; one more waits (here until its deadline) and starts as
+// soon as one of them ends.
+func TestMaxConcurrentStreams(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{MaxConcurrentStreams: 2})
+	open := func(ctx context.Context) (toolgatev1.ValidationService_ValidateStreamClient, error) {
+		s, err := c.ValidateStream(ctx)
+		if err != nil {
+			return nil, err
+		}
+		// A bind the server answers proves the stream is running there.
+		if err := s.Send(&toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Start{
+			Start: &toolgatev1.CallStart{CallId: "1", Handle: "tg1_" + strings.Repeat("0", 64)}}}); err != nil {
+			return nil, err
+		}
+		_, err = s.Recv()
+		return s, err
+	}
+	var held []toolgatev1.ValidationService_ValidateStreamClient
+	for range 2 {
+		s, err := open(t.Context())
+		require.NoError(t, err)
+		held = append(held, s)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	_, err := open(ctx)
+	assert.Equal(t, codes.DeadlineExceeded, status.Code(err), "a third stream waits: %v", err)
+
+	require.NoError(t, held[0].CloseSend())
+	for {
+		if _, err := held[0].Recv(); err != nil {
+			break
+		}
+	}
+	s, err := open(t.Context())
+	require.NoError(t, err, "once one ends, the next starts")
+	require.NoError(t, s.CloseSend())
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/internal/hostile"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/validator"
 )
@@ -85,4 +86,18 @@ func TestFindingTextIsBounded(t *testing.T) {
 			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(32<<20), "allocated while validating")
 		})
 	}
+	t.Run("the hostile shape long-pointers", func(t *testing.T) {
+		shape, ok := hostile.Lookup("long-pointers")
+		require.True(t, ok)
+		req := shape.Generate()
+		res := schema.Compile(schema.ToolInput, req.Schema)
+		require.Empty(t, res.Errors)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		r := validator.Validate(res.Schema, req.Arguments, validator.Options{})
+		runtime.ReadMemStats(&after)
+		require.Len(t, r.Findings, 100)
+		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(32<<20), "it allocated 790 MB")
+	})
 }
