@@ -109,40 +109,19 @@ func TestJSONSchemaProfile(t *testing.T) {
 	})
 }
 
-// TestMaxWidth checks that Options.MaxWidth reaches the compiler: a oneOf
-// wider than it is refused with keyword "limit", in every profile.
-func TestMaxWidth(t *testing.T) {
+// TestSchemaLimitsReachTheCompiler checks that each compile limit of
+// Options reaches the compiler, in every profile it applies to: a schema
+// within it compiles, and one past it is refused with one finding,
+// keyword "limit".
+func TestSchemaLimitsReachTheCompiler(t *testing.T) {
 	t.Parallel()
-	c := client(t, server.Config{Options: server.Options{MaxWidth: 3}})
-	branches := func(n int) string {
+	oneOf := func(n int) string {
 		var b []string
 		for i := range n {
 			b = append(b, fmt.Sprintf(`{"type":"string","enum":["v%d"]}`, i))
 		}
 		return `{"type":"object","properties":{"a":{"oneOf":[` + strings.Join(b, ",") + `]}}}`
 	}
-	for _, profile := range []toolgatev1.Profile{toolgatev1.Profile_PROFILE_TOOL_INPUT, toolgatev1.Profile_PROFILE_JSON_SCHEMA} {
-		t.Run(profile.String(), func(t *testing.T) {
-			t.Parallel()
-			narrow, err := c.CompileSchema(t.Context(), &toolgatev1.CompileSchemaRequest{Profile: profile, Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: branches(2)}})
-			require.NoError(t, err)
-			assert.NotEmpty(t, narrow.GetHandle(), "%v", narrow.GetErrors())
-			wide, err := c.CompileSchema(t.Context(), &toolgatev1.CompileSchemaRequest{Profile: profile, Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: branches(8)}})
-			require.NoError(t, err)
-			require.NotEmpty(t, wide.GetErrors())
-			assert.Equal(t, "limit", wide.GetErrors()[0].GetKeyword())
-			assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_UNSUPPORTED_CAPABILITY, wide.GetCode())
-		})
-	}
-}
-
-// TestMaxPatternSteps checks that Options.MaxPatternSteps reaches the
-// compiler: the patterns of one schema share it, in both profiles that
-// have patterns, and a schema whose patterns need more is refused with
-// keyword "limit".
-func TestMaxPatternSteps(t *testing.T) {
-	t.Parallel()
-	c := client(t, server.Config{Options: server.Options{MaxPatternSteps: 200_000}})
 	patterns := func(n int) string {
 		var props []string
 		for i := range n {
@@ -150,38 +129,43 @@ func TestMaxPatternSteps(t *testing.T) {
 		}
 		return `{"type":"object","properties":{` + strings.Join(props, ",") + `}}`
 	}
-	for _, profile := range []toolgatev1.Profile{toolgatev1.Profile_PROFILE_JSON_SCHEMA, toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE} {
-		t.Run(profile.String(), func(t *testing.T) {
-			t.Parallel()
-			few, err := c.CompileSchema(t.Context(), &toolgatev1.CompileSchemaRequest{Profile: profile, Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: patterns(2)}})
-			require.NoError(t, err)
-			assert.NotEmpty(t, few.GetHandle(), "%v", few.GetErrors())
-			many, err := c.CompileSchema(t.Context(), &toolgatev1.CompileSchemaRequest{Profile: profile, Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: patterns(40)}})
-			require.NoError(t, err)
-			require.Len(t, many.GetErrors(), 1, "%v", many.GetErrors())
-			assert.Equal(t, "limit", many.GetErrors()[0].GetKeyword())
-			assert.Contains(t, many.GetErrors()[0].GetMessage(), "more than 200000 steps")
-			assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_UNSUPPORTED_CAPABILITY, many.GetCode())
-		})
+	multipleOf := func(m string) string { return `{"type":"object","properties":{"n":{"multipleOf":` + m + `}}}` }
+	const (
+		toolInput  = toolgatev1.Profile_PROFILE_TOOL_INPUT
+		jsonSchema = toolgatev1.Profile_PROFILE_JSON_SCHEMA
+		bindable   = toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE
+	)
+	for _, tc := range []struct {
+		name         string
+		opts         server.Options
+		profiles     []toolgatev1.Profile
+		within, past string
+		says         string
+	}{
+		{"MaxWidth", server.Options{MaxWidth: 3}, []toolgatev1.Profile{toolInput, jsonSchema}, oneOf(2), oneOf(8), "past the limit of 3"},
+		// The patterns of one schema share the budget.
+		{"MaxPatternSteps", server.Options{MaxPatternSteps: 200_000}, []toolgatev1.Profile{jsonSchema, bindable}, patterns(2), patterns(40), "more than 200000 steps"},
+		{"MaxMultipleOfDigits", server.Options{MaxMultipleOfDigits: 4}, []toolgatev1.Profile{jsonSchema}, multipleOf("0.01255"), multipleOf("0.012555"), "5 significant digits"},
+	} {
+		c := client(t, server.Config{Options: tc.opts})
+		for _, profile := range tc.profiles {
+			t.Run(tc.name+"/"+profile.String(), func(t *testing.T) {
+				t.Parallel()
+				compile := func(text string) *toolgatev1.CompileSchemaResponse {
+					resp, err := c.CompileSchema(t.Context(), &toolgatev1.CompileSchemaRequest{Profile: profile, Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: text}})
+					require.NoError(t, err)
+					return resp
+				}
+				within := compile(tc.within)
+				assert.NotEmpty(t, within.GetHandle(), "%v", within.GetErrors())
+				past := compile(tc.past)
+				require.Len(t, past.GetErrors(), 1, "%v", past.GetErrors())
+				assert.Equal(t, "limit", past.GetErrors()[0].GetKeyword())
+				assert.Contains(t, past.GetErrors()[0].GetMessage(), tc.says)
+				assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_UNSUPPORTED_CAPABILITY, past.GetCode())
+			})
+		}
 	}
-}
-
-// TestMaxMultipleOfDigits checks that Options.MaxMultipleOfDigits reaches
-// the compiler: a multipleOf of more significant digits is refused with
-// keyword "limit".
-func TestMaxMultipleOfDigits(t *testing.T) {
-	t.Parallel()
-	c := client(t, server.Config{Options: server.Options{MaxMultipleOfDigits: 4}})
-	compile := func(multipleOf string) *toolgatev1.CompileSchemaResponse {
-		resp, err := c.CompileSchema(t.Context(), jsonSchemaRequest(`{"type":"object","properties":{"n":{"multipleOf":`+multipleOf+`}}}`, nil, false))
-		require.NoError(t, err)
-		return resp
-	}
-	assert.NotEmpty(t, compile("0.01255").GetHandle(), "four significant digits")
-	refused := compile("0.012555")
-	require.Len(t, refused.GetErrors(), 1)
-	assert.Equal(t, "limit", refused.GetErrors()[0].GetKeyword())
-	assert.Equal(t, "/properties/n/multipleOf", refused.GetErrors()[0].GetSchemaPath())
 }
 
 // TestStoreBytesBoundsTheHeap reproduces issue 9's finding 5: the store
