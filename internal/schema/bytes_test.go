@@ -41,6 +41,13 @@ var schemaFamilies = map[string]struct {
 		}
 		return s
 	}},
+	"a repeated pattern": {schema.JSONSchema, 100, func(k int) string {
+		var props []string
+		for i := range 500 {
+			props = append(props, fmt.Sprintf(`"p%d_%d":{"type":"string","pattern":"^[a-z]{1,%d}$"}`, k, i, 40+k))
+		}
+		return `{"type":"object","properties":{` + strings.Join(props, ",") + `}}`
+	}},
 	"patterns and refs": {schema.JSONSchema, 5, func(k int) string {
 		var defs, props []string
 		for i := range 200 {

@@ -367,9 +367,17 @@ func patternSize(p *Pattern) int64 {
 	return patternBytes + int64(p.Compiled.Size()) + stringSize(p.Source)
 }
 
-// estimateBytes estimates the heap a compiled schema holds.
+// estimateBytes estimates the heap a compiled schema holds. A pattern
+// the schema repeats is compiled once (regexps), so it is counted once.
 func estimateBytes(root *Node) int64 {
 	var total int64
+	counted := map[*Pattern]bool{}
+	pattern := func(p *Pattern) {
+		if !counted[p] {
+			counted[p] = true
+			total += patternSize(p)
+		}
+	}
 	walk(root, func(n *Node) {
 		total += nodeBytes + stringSize(n.Path)
 		for _, k := range n.Keys {
@@ -397,11 +405,11 @@ func estimateBytes(root *Node) int64 {
 			}
 		}
 		if n.Pattern != nil {
-			total += patternSize(n.Pattern)
+			pattern(n.Pattern)
 		}
 		if pp := n.PatternProperties; pp != nil {
 			for _, p := range pp.Patterns {
-				total += patternSize(p)
+				pattern(p)
 			}
 			total += patternBytes + int64(pp.Set.Size())
 		}
