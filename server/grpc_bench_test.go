@@ -198,3 +198,67 @@ func BenchmarkGRPC(b *testing.B) {
 		stop()
 	})
 }
+
+// pairedBlock is how many calls BenchmarkGRPCPaired makes in a row of one
+// kind: enough that the CPU clock's granularity and a call's tail spilling
+// into the next block are noise, few enough that the machine's load stays
+// put across a pair of blocks.
+const pairedBlock = 200
+
+// BenchmarkGRPCPaired measures the throughput ratio of BenchmarkGRPC's
+// unary Validate cells against Health/Check in one interleaved loop: an op
+// is a block of pairedBlock health checks and a block of as many calls of
+// the cell, in alternating order, each block timed in CPU (benchcpu.Now).
+// BenchmarkGRPC runs each cell for its own second, so load that drifts
+// over seconds falls on the cells unevenly; here it falls on both blocks
+// of an op alike. It reports the CPU per call of each and x-health, the
+// health check's CPU over the cell's (the ratio the issue 10 targets
+// read).
+func BenchmarkGRPCPaired(b *testing.B) {
+	g := newGRPCBench(b)
+	ctx := b.Context()
+	health := func() {
+		if r, err := g.health.Check(ctx, &healthpb.HealthCheckRequest{}); err != nil || r.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+			b.Fatal(r, err)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		req  *toolgatev1.ValidateRequest
+	}{{"ValidateHandle", g.byHandle()}, {"ValidateInline", g.inline()}} {
+		b.Run(tc.name, func(b *testing.B) {
+			call := func() {
+				if r, err := g.tg.Validate(ctx, tc.req); err != nil || !r.GetValid() {
+					b.Fatal(r, err)
+				}
+			}
+			block := func(do func()) int64 {
+				start, _ := benchcpu.Now()
+				for range pairedBlock {
+					do()
+				}
+				end, _ := benchcpu.Now()
+				return end - start
+			}
+			if _, ok := benchcpu.Now(); !ok {
+				b.Skip("this system does not report the process's CPU time")
+			}
+			var healthCPU, cellCPU int64
+			odd := false
+			for b.Loop() {
+				if odd {
+					cellCPU += block(call)
+					healthCPU += block(health)
+				} else {
+					healthCPU += block(health)
+					cellCPU += block(call)
+				}
+				odd = !odd
+			}
+			calls := float64(b.N * pairedBlock)
+			b.ReportMetric(float64(healthCPU)/calls, "health-cpu-ns/call")
+			b.ReportMetric(float64(cellCPU)/calls, "cpu-ns/call")
+			b.ReportMetric(float64(healthCPU)/float64(cellCPU), "x-health")
+		})
+	}
+}
