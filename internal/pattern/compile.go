@@ -182,21 +182,19 @@ const exprSteps = 1000
 func buildPipeline(exprs []string, syn Syntax, lim Limits) (*dfa, int, error) {
 	b := newNFABuilder()
 	var searched []uint32
-	spent := 0
+	parsed := 0 // the programs' work; the join's is b.work
 	for i, expr := range exprs {
 		prog, work, err := compileProgram(expr, syn, lim, lim.MaxProgram-len(b.n.insts))
-		spent += exprSteps + work
+		parsed += exprSteps + work
 		if err != nil {
 			err.Index = i
-			return nil, spent, err
+			return nil, parsed + b.work, err
 		}
-		work = b.work
 		start, anchored := b.add(prog, i)
-		spent += b.work - work
 		if b.work > lim.MaxCompileSteps {
 			err := stepsError("its character classes take more than %d steps to join (Limits.MaxCompileSteps); simplify them", lim.MaxCompileSteps)
 			err.Index = i
-			return nil, spent, err
+			return nil, parsed + b.work, err
 		}
 		if anchored {
 			b.n.start = append(b.n.start, start)
@@ -208,7 +206,7 @@ func buildPipeline(exprs []string, syn Syntax, lim Limits) (*dfa, int, error) {
 		b.n.start = append(b.n.start, b.searchLoop(searched))
 	}
 	d, steps, err := buildDFA(&b.n, len(exprs), lim)
-	spent += steps
+	spent := parsed + b.work + steps
 	if err != nil {
 		err.(*Error).Index = -1
 		if len(exprs) == 1 {

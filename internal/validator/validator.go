@@ -245,13 +245,13 @@ func (v *Validator) flushHeldBack() {
 	}
 }
 
-// rootName names the document in messages: tool arguments, or a model's
-// structured output.
+// rootName names the document in messages, after "the": tool arguments,
+// or a model's structured output.
 func (v *Validator) rootName() string {
 	if v.schema.Profile == schema.OutputBindable {
-		return "The output object"
+		return "output object"
 	}
-	return "The arguments object"
+	return "arguments object"
 }
 
 // report records a violation of a reporting evaluation.

@@ -325,16 +325,16 @@ func briefBytes(b []byte) string { return brief(string(b[:min(len(b), briefLen+u
 func briefNumber(d *decimal.Decimal) string { return string(d.AppendBrief(nil, briefDigits)) }
 
 // subject names the value at instancePath in a message: the pointer, or
-// root for the document itself; a pointer cut to an ancestor (cut) names
-// a value inside that ancestor.
+// "The <root>" for the document itself; a pointer cut to an ancestor (cut)
+// names a value inside that ancestor.
 func subject(instancePath string, cut bool, root string) string {
 	switch {
 	case cut && instancePath == "":
-		return "A value inside " + strings.ToLower(root[:1]) + root[1:]
+		return "A value inside the " + root
 	case cut:
 		return "A value inside " + instancePath
 	case instancePath == "":
-		return root
+		return "The " + root
 	}
 	return instancePath
 }
