@@ -43,6 +43,11 @@ type Config struct {
 	// messages (each up to MaxMessageBytes). Default
 	// DefaultMaxConcurrentStreams.
 	MaxConcurrentStreams int
+	// MaxHeaderBytes bounds the header list of each received request (its
+	// metadata, HTTP/2 SETTINGS_MAX_HEADER_LIST_SIZE); a client that sends
+	// more gets its call refused before any handler runs. grpc-go's own
+	// default is 16 MiB a request. Default DefaultMaxHeaderBytes.
+	MaxHeaderBytes int
 	// Keepalive sets the HTTP/2 keepalive pings the server allows and sends.
 	Keepalive Keepalive
 	// RPCWorkers is how many goroutines are kept to serve RPCs (grpc-go's
@@ -70,6 +75,11 @@ const DefaultMaxMessageBytes = 4 << 20
 // room for a runtime that runs a thousand model streams over one channel,
 // four times Go's own HTTP/2 server default (250).
 const DefaultMaxConcurrentStreams = 1000
+
+// DefaultMaxHeaderBytes is Config.MaxHeaderBytes's default: room for a
+// bearer token, a traceparent and the metadata clients send, far below
+// grpc-go's 16 MiB.
+const DefaultMaxHeaderBytes = 16 << 10
 
 // MaxRPCWorkers bounds Config.RPCWorkers: goroutines kept beyond what the
 // CPUs can run only hold memory.
@@ -151,6 +161,10 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 	if maxStreams <= 0 {
 		maxStreams = DefaultMaxConcurrentStreams
 	}
+	maxHeader := cfg.MaxHeaderBytes
+	if maxHeader <= 0 {
+		maxHeader = DefaultMaxHeaderBytes
+	}
 	logOpts := []logging.Option{logging.WithLogOnEvents(logging.FinishCall)}
 	recoverOpts := []recovery.Option{recovery.WithRecoveryHandlerContext(func(ctx context.Context, p any) error {
 		logger.ErrorContext(ctx, "panic in handler", "panic", p)
@@ -163,6 +177,7 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 	opts := append([]grpc.ServerOption{
 		grpc.MaxRecvMsgSize(maxMsg),
 		grpc.MaxConcurrentStreams(uint32(maxStreams)),
+		grpc.MaxHeaderListSize(uint32(maxHeader)),
 		grpc.NumStreamWorkers(cfg.rpcWorkers()),
 		grpc.ForceServerCodecV2(decode),
 		grpc.ChainUnaryInterceptor(

@@ -1,7 +1,9 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"runtime"
 	"strings"
@@ -11,9 +13,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/test/bufconn"
 
@@ -153,4 +158,63 @@ func TestMaxConcurrentStreams(t *testing.T) {
 	s, err := open(t.Context())
 	require.NoError(t, err, "once one ends, the next starts")
 	require.NoError(t, s.CloseSend())
+}
+
+// TestMaxHeaderBytes: metadata within Config.MaxHeaderBytes is served; past
+// it a grpc-go client refuses to send it (the server advertises the limit),
+// and a client that sends it anyway has its stream reset before any handler
+// runs.
+func TestMaxHeaderBytes(t *testing.T) {
+	t.Parallel()
+	cfg := server.Config{MaxHeaderBytes: 4 << 10}
+	c := client(t, cfg)
+	within := metadata.AppendToOutgoingContext(t.Context(), "x-note", strings.Repeat("a", 2<<10))
+	_, err := c.CompileSchema(within, compileJSON(todoSchema))
+	require.NoError(t, err)
+	past := metadata.AppendToOutgoingContext(t.Context(), "x-note", strings.Repeat("a", 8<<10))
+	_, err = c.CompileSchema(past, compileJSON(todoSchema))
+	assert.Equal(t, codes.Internal, status.Code(err), "%v", err)
+	assert.Contains(t, status.Convert(err).Message(), "header list size")
+
+	t.Run("a client that ignores the limit", func(t *testing.T) {
+		srv, _ := server.NewGRPCServer(cfg)
+		lis := bufconn.Listen(1 << 20)
+		go func() { _ = srv.Serve(lis) }()
+		t.Cleanup(srv.Stop)
+		conn, err := lis.Dial()
+		require.NoError(t, err)
+		defer conn.Close()
+		require.NoError(t, conn.SetDeadline(time.Now().Add(10*time.Second)))
+		_, err = conn.Write([]byte(http2.ClientPreface))
+		require.NoError(t, err)
+		fr := http2.NewFramer(conn, conn)
+		fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
+		require.NoError(t, fr.WriteSettings())
+		var block bytes.Buffer
+		enc := hpack.NewEncoder(&block)
+		fields := []hpack.HeaderField{
+			{Name: ":method", Value: "POST"}, {Name: ":scheme", Value: "http"},
+			{Name: ":path", Value: "/toolgate.v1.ValidationService/CompileSchema"}, {Name: ":authority", Value: "toolgate"},
+			{Name: "content-type", Value: "application/grpc"}, {Name: "te", Value: "trailers"},
+		}
+		for i := range 16 { // 8 KiB in all, each well within the limit
+			fields = append(fields, hpack.HeaderField{Name: fmt.Sprintf("x-note-%d", i), Value: strings.Repeat("a", 512)})
+		}
+		for _, f := range fields {
+			require.NoError(t, enc.WriteField(f))
+		}
+		require.NoError(t, fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: block.Bytes(), EndHeaders: true}))
+		for {
+			f, err := fr.ReadFrame()
+			require.NoError(t, err, "the server answers the stream")
+			switch f := f.(type) {
+			case *http2.MetaHeadersFrame:
+				t.Fatalf("the server answered headers %v: a handler ran", f.Fields)
+			case *http2.RSTStreamFrame:
+				assert.Equal(t, uint32(1), f.StreamID)
+				assert.Equal(t, http2.ErrCodeFrameSize, f.ErrCode)
+				return
+			}
+		}
+	})
 }

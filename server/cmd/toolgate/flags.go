@@ -20,6 +20,7 @@ type config struct {
 	tlsCert, tlsKey, clientCA, token string
 	maxMessageBytes, rpcWorkers      int
 	maxConcurrentStreams             int
+	maxHeaderBytes                   int
 	opts                             server.Options
 	keepalive                        server.Keepalive
 	shutdownGrace                    time.Duration
@@ -48,6 +49,7 @@ func serverFlags(c *config, output io.Writer) *flag.FlagSet {
 	str(&c.token, "token-file", "", "file holding a bearer token every caller must send")
 	num(&c.maxMessageBytes, "max-message-bytes", server.DefaultMaxMessageBytes, "largest request message, in bytes")
 	num(&c.maxConcurrentStreams, "max-concurrent-streams", server.DefaultMaxConcurrentStreams, "most RPCs one connection may have in flight (more wait)")
+	num(&c.maxHeaderBytes, "max-header-bytes", server.DefaultMaxHeaderBytes, "largest request metadata (header list), in bytes")
 	num(&c.rpcWorkers, "rpc-workers", 0, "goroutines kept to serve RPCs, at most 1024 (0: one per CPU; negative: a new one per RPC)")
 	num(&c.opts.MaxDepth, "max-depth", 128, "deepest nesting of arguments")
 	num(&c.opts.MaxFindings, "max-findings", 100, "most findings in one answer")

@@ -22,6 +22,7 @@ func TestFlagDefaults(t *testing.T) {
 	assert.Equal(t, server.DefaultMaxMessageBytes, c.maxMessageBytes)
 	assert.Zero(t, c.rpcWorkers, "one per CPU")
 	assert.Equal(t, server.DefaultMaxConcurrentStreams, c.maxConcurrentStreams)
+	assert.Equal(t, server.DefaultMaxHeaderBytes, c.maxHeaderBytes)
 	assert.Equal(t, server.Options{MaxDepth: 128, MaxFindings: 100, MaxFindingMessage: server.DefaultMaxFindingMessage,
 		MaxAnswerBytes: server.DefaultMaxAnswerBytes, StoreEntries: server.DefaultStoreEntries,
 		StoreBytes: server.DefaultStoreBytes, MaxCallsPerStream: 1024, MaxCallBytes: 4 << 20, MaxToolsPerStream: 1024,

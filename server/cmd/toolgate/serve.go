@@ -94,7 +94,7 @@ func serve(ctx context.Context, c *config, stderr io.Writer) error {
 	defer metrics.stop()
 	srv, _ := server.NewGRPCServer(server.Config{
 		Options: c.opts, Logger: logger, BearerToken: token,
-		MaxMessageBytes: c.maxMessageBytes, MaxConcurrentStreams: c.maxConcurrentStreams, RPCWorkers: c.rpcWorkers, Keepalive: c.keepalive, ServerOptions: serverOpts,
+		MaxMessageBytes: c.maxMessageBytes, MaxConcurrentStreams: c.maxConcurrentStreams, MaxHeaderBytes: c.maxHeaderBytes, RPCWorkers: c.rpcWorkers, Keepalive: c.keepalive, ServerOptions: serverOpts,
 		Metrics: metrics.metrics(),
 	})
 	lis, err := net.Listen("tcp", c.addr)
