@@ -11,3 +11,14 @@ func SetProgress(s *Service, f func(ctx context.Context, done int64)) { s.progre
 // CheckEvery is how many argument bytes Validate feeds between two checks
 // of its context.
 const CheckEvery = checkEvery
+
+// TakeCompileRoom takes n bytes of the Service's room to compile
+// (Options.MaxCompilingBytes), as a compile in progress would, and returns
+// how to give them back.
+func TakeCompileRoom(t interface{ Fatal(...any) }, s *Service, n int64) (giveBack func()) {
+	leave, err := s.compiling.enter(context.Background(), n, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return leave
+}

@@ -35,6 +35,7 @@ type Metrics struct {
 
 	compiles       *prometheus.CounterVec
 	compileSeconds *prometheus.HistogramVec
+	compileWaits   prometheus.Histogram
 	verdicts       *prometheus.CounterVec
 	early          *prometheus.CounterVec
 	savedBytes     prometheus.Counter
@@ -74,6 +75,11 @@ func NewMetrics() *Metrics {
 			Help:    "Time to compile one schema (source=schema) or one whole CompileToolset (source=toolset), by profile.",
 			Buckets: latencyBuckets,
 		}, []string{"profile", "source"}),
+		compileWaits: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "toolgate_compile_wait_seconds",
+			Help:    "Time a compile (one schema, or one whole CompileToolset) waited for room within --max-compiling-bytes.",
+			Buckets: latencyBuckets,
+		}),
 		verdicts: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "toolgate_verdicts_total",
 			Help: "Verdicts on arguments (one per Validate whose schema compiled, one per streamed call), by rpc, profile and code (NONE: valid).",
@@ -102,7 +108,7 @@ func NewMetrics() *Metrics {
 	m.registry.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.rpc, m.compiles, m.compileSeconds, m.verdicts, m.early, m.savedBytes,
+		m.rpc, m.compiles, m.compileSeconds, m.compileWaits, m.verdicts, m.early, m.savedBytes,
 		m.streamBytes, m.openStreams, m.openCalls,
 	)
 	return m
@@ -164,6 +170,14 @@ func (m *Metrics) compileTime(profile schema.Profile, source string, start time.
 		return
 	}
 	m.compileSeconds.WithLabelValues(profile.String(), source).Observe(time.Since(start).Seconds())
+}
+
+// compileWait records how long a compile waited for room since start.
+func (m *Metrics) compileWait(start time.Time) {
+	if m == nil {
+		return
+	}
+	m.compileWaits.Observe(time.Since(start).Seconds())
 }
 
 // verdict records one verdict on arguments.

@@ -125,13 +125,14 @@ func TestMetricsUnary(t *testing.T) {
 	got := moved(before, after)
 	const svc = `grpc_service="toolgate.v1.ValidationService",grpc_type="unary"`
 	for key, want := range map[string]float64{
-		`toolgate_compiles_total{code="NONE",profile="tool_input"}`:                      1 + 1 + 1, // todo, the inline schema, small.json's one good tool
-		`toolgate_compiles_total{code="UNSUPPORTED_CAPABILITY",profile="tool_input"}`:    1 + 2,     // format; small.json's format/maximum/pattern tool and its untyped one
-		`toolgate_compiles_total{code="VALIDATION",profile="tool_input"}`:                1,         // small.json's tool without an inputSchema
-		`toolgate_compile_duration_seconds_count{profile="tool_input",source="schema"}`:  3,
-		`toolgate_compile_duration_seconds_count{profile="tool_input",source="toolset"}`: 1,
-		`toolgate_verdicts_total{code="NONE",profile="tool_input",rpc="Validate"}`:       2,
-		`toolgate_verdicts_total{code="VALIDATION",profile="tool_input",rpc="Validate"}`: 2,
+		`toolgate_compiles_total{code="NONE",profile="tool_input"}`:                          1 + 1 + 1, // todo, the inline schema, small.json's one good tool
+		`toolgate_compiles_total{code="UNSUPPORTED_CAPABILITY",profile="tool_input"}`:        1 + 2,     // format; small.json's format/maximum/pattern tool and its untyped one
+		`toolgate_compiles_total{code="VALIDATION",profile="tool_input"}`:                    1,         // small.json's tool without an inputSchema
+		`toolgate_compile_duration_seconds_count{profile="tool_input",source="schema"}`:      3,
+		`toolgate_compile_duration_seconds_count{profile="tool_input",source="toolset"}`:     1,
+		`toolgate_compile_wait_seconds_count{}`:                                              3 + 1, // each compile above, waiting for room
+		`toolgate_verdicts_total{code="NONE",profile="tool_input",rpc="Validate"}`:           2,
+		`toolgate_verdicts_total{code="VALIDATION",profile="tool_input",rpc="Validate"}`:     2,
 		`toolgate_store_hits_total{}`:                                                        3,
 		`toolgate_store_misses_total{}`:                                                      1,
 		`toolgate_store_entries{}`:                                                           3, // todo, the inline schema, one tool

@@ -31,6 +31,15 @@ type Options struct {
 	// Default DefaultMaxAnswerBytes (256 KiB), well below a client's
 	// default 4 MiB receive limit.
 	MaxAnswerBytes int
+	// MaxCompilingBytes bounds the schema bytes compiled at once, over all
+	// requests (CompileSchema, inline schemas, stream binds and whole
+	// CompileToolset requests, with their resources): compiling holds a
+	// multiple of its source on the heap while it runs, up to some 150
+	// times. A compile waits until its bytes are free, or its request
+	// ends; one larger than the bound runs alone. A schema compiled before
+	// (in the compile cache) waits for nothing. Default
+	// DefaultMaxCompilingBytes (4 MiB, one largest message).
+	MaxCompilingBytes int64
 	// StoreEntries bounds how many compiled schemas are kept. Default 10,000.
 	StoreEntries int
 	// StoreBytes bounds the compiled schemas kept, counted as the heap
@@ -92,6 +101,8 @@ const (
 	DefaultStoreBytes   = 256 << 20
 	// DefaultMaxFindingMessage is Options.MaxFindingMessage's default.
 	DefaultMaxFindingMessage = 1 << 10
+	// DefaultMaxCompilingBytes is Options.MaxCompilingBytes's default.
+	DefaultMaxCompilingBytes = 4 << 20
 	// DefaultMaxAnswerBytes is Options.MaxAnswerBytes's default.
 	DefaultMaxAnswerBytes = 256 << 10
 	// DefaultStreamIdleTimeout is Options.StreamIdleTimeout's default.
@@ -112,6 +123,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxAnswerBytes <= 0 {
 		o.MaxAnswerBytes = DefaultMaxAnswerBytes
+	}
+	if o.MaxCompilingBytes <= 0 {
+		o.MaxCompilingBytes = DefaultMaxCompilingBytes
 	}
 	if o.StoreEntries <= 0 {
 		o.StoreEntries = DefaultStoreEntries

@@ -20,10 +20,12 @@ import (
 // concurrent use; its only state is the store of compiled schemas.
 type Service struct {
 	toolgatev1.UnimplementedValidationServiceServer
-	opts    Options
-	store   *store.Store[*schema.Schema]
-	cache   *store.Store[cached] // request digest -> handle (see cache.go)
-	metrics *Metrics             // nil: none
+	opts  Options
+	store *store.Store[*schema.Schema]
+	cache *store.Store[cached] // request digest -> handle (see cache.go)
+	// compiling bounds the schema bytes compiled at once.
+	compiling *compileRoom
+	metrics   *Metrics // nil: none
 	// progress, when set (by tests), is told after each bounded step of a
 	// unary request's work how far it got; see step.
 	progress func(ctx context.Context, done int64)
@@ -33,7 +35,7 @@ type Service struct {
 func NewService(opts Options) *Service {
 	opts = opts.withDefaults()
 	return &Service{opts: opts, store: store.New[*schema.Schema](opts.StoreEntries, opts.StoreBytes),
-		cache: newCompileCache(opts.StoreEntries)}
+		cache: newCompileCache(opts.StoreEntries), compiling: newCompileRoom(opts.MaxCompilingBytes)}
 }
 
 // compiled is the outcome of compiling a request's schema.
@@ -45,7 +47,9 @@ type compiled struct {
 // compile compiles a CompileSchemaRequest and stores the schema under its
 // handle. Problems with the schema are in res; an error is a problem with the
 // request itself, or ctx's end (checked before compiling: one compilation
-// is bounded by the message size limit and the engine's own limits).
+// is bounded by the message size limit and the engine's own limits). A
+// schema not compiled before waits for room (Options.MaxCompilingBytes);
+// one found in the cache needs none.
 func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequest) (compiled, error) {
 	profile, err := profileFromProto(req.GetProfile())
 	if err != nil {
@@ -76,8 +80,15 @@ func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequ
 			return compiled{handle: c.handle, res: &schema.Result{Schema: sch, Warnings: c.warnings}}, nil
 		}
 	}
+	leave, err := s.compiling.enter(ctx, compileBytes(doc, opts), s.metrics)
+	if err != nil {
+		return compiled{}, err
+	}
 	start := time.Now()
-	res := schema.CompileWith(profile, doc, opts)
+	res := func() *schema.Result {
+		defer leave() // also when the compiler panics: the room outlives the request
+		return schema.CompileWith(profile, doc, opts)
+	}()
 	s.metrics.compileTime(profile, sourceSchema, start)
 	s.metrics.compiled(profile, res.Code())
 	if res.Schema == nil {
@@ -174,7 +185,8 @@ func (s *Service) Validate(ctx context.Context, req *toolgatev1.ValidateRequest)
 // tool by tool (checking ctx before each), and binds the ones that can be
 // enforced: all of them under ADMISSION_QUARANTINE, none unless every tool
 // compiled under ADMISSION_STRICT. The tools' findings share one answer
-// budget (Options.MaxAnswerBytes).
+// budget (Options.MaxAnswerBytes); the whole request waits once for room
+// to compile (Options.MaxCompilingBytes).
 func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToolsetRequest) (*toolgatev1.CompileToolsetResponse, error) {
 	profile, err := profileFromProto(req.GetProfile())
 	if err != nil {
@@ -197,6 +209,11 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 	// The tools' patterns share one budget: a list of thousands of tools,
 	// each within it alone, would otherwise cost minutes.
 	opts.PatternBudget = schema.NewPatternBudget(opts.Limits)
+	leave, err := s.compiling.enter(ctx, toolsetBytes(tools, opts), s.metrics)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
 	start := time.Now()
 	results := toolset.Check(tools)
 	for i := range results {

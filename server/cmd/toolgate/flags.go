@@ -55,6 +55,7 @@ func serverFlags(c *config, output io.Writer) *flag.FlagSet {
 	num(&c.opts.MaxFindings, "max-findings", 100, "most findings in one answer")
 	num(&c.opts.MaxFindingMessage, "max-finding-message", server.DefaultMaxFindingMessage, "longest finding message, in bytes (longer ones are cut)")
 	num(&c.opts.MaxAnswerBytes, "max-answer-bytes", server.DefaultMaxAnswerBytes, "most bytes of findings in one answer")
+	num64(&c.opts.MaxCompilingBytes, "max-compiling-bytes", server.DefaultMaxCompilingBytes, "most schema bytes compiled at once, over all requests (more wait)")
 	num(&c.opts.StoreEntries, "store-entries", server.DefaultStoreEntries, "most compiled schemas kept")
 	num64(&c.opts.StoreBytes, "store-bytes", server.DefaultStoreBytes, "most bytes of compiled schemas kept (the heap they hold)")
 	num(&c.opts.MaxCallsPerStream, "max-calls-per-stream", 1024, "most calls one ValidateStream may start")
