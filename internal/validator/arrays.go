@@ -11,11 +11,14 @@ type arrState struct {
 	containsMatch bool  // the current element matched contains
 	unevalFailed  bool  // unevaluatedItems failed on the current element
 	unevalReason  violation
-	uneval        []unevalRecord
+	uneval        unevalRecords
 }
 
 // reset clears the state, keeping its buffers.
-func (a *arrState) reset() { *a = arrState{uneval: a.uneval[:0]} }
+func (a *arrState) reset() {
+	a.uneval.reset()
+	*a = arrState{uneval: a.uneval}
+}
 
 func (v *Validator) startArray(e *eval) {
 	if e.arr == nil {

@@ -248,3 +248,113 @@ func TestWidthLimit(t *testing.T) {
 	require.Len(t, res.Errors, 1)
 	assert.Equal(t, "limit", res.Errors[0].Keyword)
 }
+
+// allocatedBy returns the bytes a fresh validator of s allocates to
+// validate doc, and the result. Fresh, since a reused one keeps the
+// buffers a first document grew: what grows with the document shows only
+// the first time.
+func allocatedBy(s *schema.Schema, doc []byte) (uint64, validator.Result) {
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	v := validator.New(s, validator.Options{})
+	v.Write(doc)
+	r := v.Close()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc, r
+}
+
+// TestUnevaluatedRecordsStaySmall: unevaluatedItems and
+// unevaluatedProperties keep a record of every element or member they
+// failed on until the array or object closes (only then is it known which
+// subschemas passed and evaluated it). A record holds its index, or its
+// name packed among the others, and where its coverage bits are, shared
+// by a run of records alike; only the first Options.MaxFindings keep
+// their reason. So a record costs tens of bytes, a few times over while
+// its slice grows, not the kilobyte a copy of its violation cost.
+func TestUnevaluatedRecordsStaySmall(t *testing.T) {
+	const draft = `"$schema":"https://json-schema.org/draft/2020-12/schema"`
+	n := 200_000 / hostileScale
+	cases := []struct {
+		name, schema string
+		doc          func(i int) string
+		open, close  string
+		memberHashes bool
+	}{
+		{
+			name:   "an array of 200,000 elements under unevaluatedItems: false",
+			schema: `{` + draft + `,"properties":{"a":{"prefixItems":[{"type":"integer"}],"unevaluatedItems":false}}}`,
+			doc:    func(int) string { return "0" },
+			open:   `{"a":[`, close: `]}`,
+		},
+		{
+			name:   "an array of 200,000 elements under unevaluatedItems and anyOf",
+			schema: `{` + draft + `,"properties":{"a":{"prefixItems":[{}],"anyOf":[{"prefixItems":[{},{}]},{"contains":{"type":"string"}}],"unevaluatedItems":{"type":"string"}}}}`,
+			doc:    func(i int) string { return fmt.Sprint(i % 10) },
+			open:   `{"a":[`, close: `]}`,
+		},
+		{
+			name:   "an object of 200,000 members under unevaluatedProperties: false",
+			schema: `{` + draft + `,"properties":{"a":{}},"patternProperties":{"^p":{}},"anyOf":[{"properties":{"b":{}}},{"patternProperties":{"^q":{}}}],"unevaluatedProperties":false}`,
+			doc:    func(i int) string { return fmt.Sprintf(`"k%06d":0`, i) },
+			open:   `{`, close: `}`,
+
+			memberHashes: true,
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := schema.Compile(schema.JSONSchema, []byte(tc.schema))
+			require.Empty(t, res.Errors)
+			parts := make([]string, n)
+			for i := range parts {
+				parts[i] = tc.doc(i)
+			}
+			doc := []byte(tc.open + strings.Join(parts, ",") + tc.close)
+			alloc, r := allocatedBy(res.Schema, doc)
+			require.False(t, r.Valid())
+			assert.Len(t, r.Findings, validator.DefaultMaxFindings)
+			// A record per element or member: 256 bytes each covers the
+			// record, its name and its slices' growth.
+			allowed := uint64(256*n + 64<<10)
+			if tc.memberHashes {
+				allowed += uint64(4 * len(doc)) // as in TestWorkPerByteIsBounded
+			}
+			t.Logf("alloc=%d B (%d per record) for %d B", alloc, alloc/uint64(n), len(doc))
+			assert.Less(t, alloc, allowed, "allocation per record")
+		})
+	}
+}
+
+// TestUnevaluatedRecordsPastTheCap: a record past the first
+// Options.MaxFindings keeps no reason, yet it is reported when the
+// records before it turn out evaluated (here by the passing anyOf
+// branch). Its finding is the same but for the message, which, unless
+// the subschema is false, no longer quotes why the member failed it.
+func TestUnevaluatedRecordsPastTheCap(t *testing.T) {
+	t.Parallel()
+	const head = `{"$schema":"https://json-schema.org/draft/2020-12/schema","anyOf":[{"patternProperties":{"^a":{}}}],"unevaluatedProperties":`
+	members := make([]string, validator.DefaultMaxFindings+1)
+	for i := range members {
+		members[i] = fmt.Sprintf(`"a%d":0`, i)
+	}
+	doc := `{` + strings.Join(members, ",") + `,"b":0}`
+	for _, tc := range []struct{ unevaluated, message string }{
+		{`false`, `The arguments object does not allow the property "b", which no other keyword of the schema evaluates.`},
+		{`{"type":"string"}`, `The arguments object has the property "b", which no other keyword evaluates and which does not match unevaluatedProperties: it does not.`},
+	} {
+		t.Run(tc.unevaluated, func(t *testing.T) {
+			t.Parallel()
+			res := schema.Compile(schema.JSONSchema, []byte(head+tc.unevaluated+`}`))
+			require.Empty(t, res.Errors)
+			r := validator.Validate(res.Schema, []byte(doc), validator.Options{})
+			require.Len(t, r.Findings, 1)
+			f := r.Findings[0]
+			assert.Equal(t, "unevaluatedProperties", f.Keyword)
+			assert.Equal(t, "/unevaluatedProperties", f.SchemaPath)
+			assert.Equal(t, "", f.InstancePath)
+			assert.Equal(t, int64(len(doc)-1), f.Offset)
+			assert.Equal(t, tc.message, f.Message)
+		})
+	}
+}

@@ -26,14 +26,15 @@ type objState struct {
 	covers    bool               // some keyword of the node evaluates the current member
 	dependent []uint64           // dependentSchemas entries already reported, as bits
 	presentAt []int64            // per dependentSchemas entry, the closing quote of its member's name, or -1 (see markPresent)
-	uneval    []unevalRecord
+	uneval    unevalRecords
 }
 
 // reset clears the state, keeping its buffers. Zeroing in place, then
 // putting the buffers back, costs less than half of assigning a whole
 // literal, which the compiler builds aside and copies.
 func (o *objState) reset() {
-	seen, dependent, presentAt, uneval := o.seen[:0], o.dependent[:0], o.presentAt[:0], o.uneval[:0]
+	seen, dependent, presentAt, uneval := o.seen[:0], o.dependent[:0], o.presentAt[:0], o.uneval
+	uneval.reset()
 	*o = objState{}
 	o.seen, o.dependent, o.presentAt, o.uneval, o.keyFailAt = seen, dependent, presentAt, uneval, -1
 }

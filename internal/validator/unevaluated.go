@@ -1,6 +1,11 @@
 package validator
 
-import "github.com/toolgate/toolgate/internal/jsontok"
+import (
+	"slices"
+
+	"github.com/toolgate/toolgate/internal/jsontok"
+	"github.com/toolgate/toolgate/internal/schema"
+)
 
 // This file holds unevaluatedProperties and unevaluatedItems. A member
 // (or element) is evaluated when a keyword of the node, or of a passing
@@ -13,15 +18,66 @@ import "github.com/toolgate/toolgate/internal/jsontok"
 // the owner through passing in-place kids.
 
 // unevalRecord is a member or element on which the unevaluated subschema
-// failed.
+// failed. A wide object or long array may have one per member or element,
+// kept until it closes, so a record is small: its name, coverage and
+// reason live in unevalRecords' shared buffers.
 type unevalRecord struct {
-	name   excerpt // objects: the member's name
-	index  int64   // arrays: the element's index
-	reason violation
-	cover  int // start of its coverage bits in the frame's bits
+	// at is, for arrays, the element's index; for objects, the end of the
+	// member's name in unevalRecords.names (it begins where the previous
+	// record's ends).
+	at    int64
+	cover int // start of its coverage bits in the frame's bits
+	// never is set when the unevaluated subschema is false: the message
+	// then needs no reason beyond that.
+	never bool
 	// ownContains is set for an element the owner's own contains matched
 	// (2020-12): the owner evaluated it.
 	ownContains bool
+}
+
+// unevalRecords are one evaluation's records on its object or array.
+type unevalRecords struct {
+	list  []unevalRecord
+	names []byte // objects: the names, as appendExcerptOf keeps them
+	// reasons holds why the subschema failed, for the first
+	// Options.MaxFindings records: findings are capped there, so a later
+	// record is reported only when earlier ones turned out evaluated, and
+	// then (unless its subschema is false) explained without its reason.
+	reasons []violation
+}
+
+// reset clears the records, keeping their buffers.
+func (u *unevalRecords) reset() {
+	u.list, u.names, u.reasons = u.list[:0], u.names[:0], u.reasons[:0]
+}
+
+// add records a failure of the unevaluated subschema for reason.
+func (u *unevalRecords) add(v *Validator, r unevalRecord, reason *violation) {
+	r.never = reason.never
+	if len(u.list) < v.opts.MaxFindings {
+		u.reasons = append(u.reasons, *reason)
+	}
+	u.list = append(u.list, r)
+}
+
+// addMember records a failure on the member named name, whose coverage
+// is at cover.
+func (u *unevalRecords) addMember(v *Validator, name []byte, cover int, reason *violation) {
+	u.names = appendExcerptOf(u.names, name)
+	u.add(v, unevalRecord{at: int64(len(u.names)), cover: cover}, reason)
+}
+
+// reason returns why the subschema of record i failed, or nil when that
+// is no longer known.
+func (u *unevalRecords) reason(i int, node *schema.Node) *violation {
+	switch {
+	case i < len(u.reasons):
+		reason := u.reasons[i]
+		return &reason
+	case u.list[i].never:
+		return &violation{keyword: node.Keyword, node: node, never: true}
+	}
+	return nil
 }
 
 // onUnevaluated records a failed unevaluated subschema on the current
@@ -35,10 +91,7 @@ func (v *Validator) onUnevaluated(e, k *eval, _ int32) {
 		e.arr.unevalFailed, e.arr.unevalReason = true, k.fail
 		return
 	}
-	r := unevalRecord{reason: k.fail, cover: len(f.bits)}
-	r.name.set(v.track.key())
-	f.bits = append(f.bits, f.cover...)
-	e.obj.uneval = append(e.obj.uneval, r)
+	e.obj.uneval.addMember(v, v.track.key(), f.recordCover(), &k.fail)
 }
 
 // noteMemberCoverage records which evaluations of object frame fr cover
@@ -73,13 +126,25 @@ func (v *Validator) noteElementCoverage(fr int32) {
 	for _, e := range f.evals {
 		if !e.dead && e.arr.unevalFailed {
 			e.arr.unevalFailed = false
-			e.arr.uneval = append(e.arr.uneval, unevalRecord{index: f.index - 1, reason: e.arr.unevalReason, cover: len(f.bits),
-				ownContains: e.arr.containsMatch && e.node.ContainsAnnotates})
-			f.bits = append(f.bits, f.cover...)
+			r := unevalRecord{at: f.index - 1, cover: f.recordCover(), ownContains: e.arr.containsMatch && e.node.ContainsAnnotates}
+			e.arr.uneval.add(v, r, &e.arr.unevalReason)
 		}
 	}
 }
 
+// recordCover returns where f.bits holds the coverage in f.cover,
+// appending it unless the latest recorded coverage is the same: the
+// members or elements of a long run share their coverage.
+func (f *frame) recordCover() int {
+	n := len(f.cover)
+	if last := len(f.bits) - n; last >= 0 && slices.Equal(f.bits[last:], f.cover) {
+		return last
+	}
+	f.bits = append(f.bits, f.cover...)
+	return len(f.bits) - n
+}
+
+// resetBits returns b cleared to hold n bits.
 func resetBits(b []uint64, n int) []uint64 {
 	b = b[:0]
 	for range (n + 63) / 64 {
@@ -91,45 +156,53 @@ func resetBits(b []uint64, n int) []uint64 {
 // settleUnevaluated checks e's unevaluated records once every in-place
 // kid is decided.
 func (v *Validator) settleUnevaluated(e *eval) {
-	var records []unevalRecord
-	keyword := "unevaluatedProperties"
+	var records *unevalRecords
+	keyword, node := "unevaluatedProperties", e.node.UnevaluatedProperties
 	f := &v.frames[e.fr]
 	switch f.kind {
 	case jsontok.Object:
-		records = e.obj.uneval
+		records = &e.obj.uneval
 	case jsontok.Array:
-		records, keyword = e.arr.uneval, "unevaluatedItems"
+		records, keyword, node = &e.arr.uneval, "unevaluatedItems", e.node.UnevaluatedItems
 	}
-	if len(records) == 0 {
+	if records == nil || len(records.list) == 0 {
 		return
 	}
 	contrib := v.contributors(e)
 	words := (len(f.evals) + 63) / 64
-	for _, r := range records {
-		if r.ownContains {
-			continue
+	var nameStart int64
+	for i, r := range records.list {
+		var name []byte
+		if f.kind == jsontok.Object {
+			name, nameStart = records.names[nameStart:r.at], r.at
 		}
-		cover := f.bits[r.cover : r.cover+words]
-		evaluated := false
-		for i, w := range cover {
-			if w&contrib[i] != 0 {
-				evaluated = true
-				break
-			}
+		if r.ownContains || anyBit(f.bits[r.cover:r.cover+words], contrib) {
+			continue // evaluated
 		}
-		if evaluated {
-			continue
+		vio := violation{keyword: keyword, node: e.node, off: e.endOff, complete: true}
+		if f.kind == jsontok.Object {
+			vio.excerpt.set(name)
+		} else {
+			vio.count = r.at
 		}
-		vio := violation{keyword: keyword, node: e.node, off: e.endOff, excerpt: r.name, complete: true, count: r.index}
 		if e.report && v.keeps(vio.off) {
-			reason := r.reason
-			vio.reason = &reason
+			vio.reason = records.reason(i, node)
 		}
 		v.violate(e, vio)
 		if !e.report || v.full() {
 			return
 		}
 	}
+}
+
+// anyBit reports whether a and b share a set bit.
+func anyBit(a, b []uint64) bool {
+	for i, w := range a {
+		if w&b[i] != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // contributors returns, as bits over e's frame, the evaluations whose

@@ -52,6 +52,12 @@ func (e *excerpt) truncate(n int) {
 	}
 }
 
+// appendExcerptOf appends to b what an excerpt of p keeps of it, packed
+// among others: its first excerptLen+1 bytes, the last of which only
+// tells set that p was cut. set on the appended bytes rebuilds the
+// excerpt.
+func appendExcerptOf(b, p []byte) []byte { return append(b, p[:min(len(p), excerptLen+1)]...) }
+
 func (e *excerpt) set(p []byte) {
 	e.reset()
 	e.write(p)
