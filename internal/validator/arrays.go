@@ -25,8 +25,11 @@ func (v *Validator) startArray(e *eval) {
 		e.arr = &arrState{}
 	}
 	e.arr.reset()
-	if e.node.UniqueItems && v.frames[e.fr].unique == nil {
-		v.frames[e.fr].unique = map[uint64]struct{}{}
+	if f := &v.frames[e.fr]; e.node.UniqueItems && !f.checksUnique {
+		f.checksUnique = true
+		if f.unique == nil {
+			f.unique = map[uint64]struct{}{}
+		}
 		v.hashing++
 	}
 }

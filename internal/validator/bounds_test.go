@@ -358,3 +358,70 @@ func TestUnevaluatedRecordsPastTheCap(t *testing.T) {
 		})
 	}
 }
+
+// nestedUniqueSchema requires every element of "a" to be an array of
+// unique items.
+const nestedUniqueSchema = `{"properties":{"a":{"items":{"uniqueItems":true}}}}`
+
+// TestNestedUniqueArraysShareTheirHashes: the content hashes of an array
+// that needs unique items are kept in a map of its frame's slot, which
+// the next array at that depth reuses, so 100,000 sibling arrays
+// allocate one map, not one each.
+func TestNestedUniqueArraysShareTheirHashes(t *testing.T) {
+	res := schema.Compile(schema.JSONSchema, []byte(nestedUniqueSchema))
+	require.Empty(t, res.Errors)
+	parts := make([]string, 100_000/hostileScale)
+	for i := range parts {
+		parts[i] = fmt.Sprintf("[%d,%d]", 2*i, 2*i+1)
+	}
+	doc := []byte(`{"a":[` + strings.Join(parts, ",") + `]}`)
+	alloc, r := allocatedBy(res.Schema, doc)
+	require.True(t, r.Valid(), "%+v", r.Findings)
+	t.Logf("alloc=%d B for %d B", alloc, len(doc))
+	// As in TestWorkPerByteIsBounded: nothing that grows with the document.
+	assert.Less(t, alloc, uint64(len(doc)/8+64<<10), "allocation in proportion to the document")
+}
+
+// TestReusedUniqueHashesStartEmpty: a map a frame's slot kept holds
+// nothing of the array before, and one that grew past keptUniqueHashes
+// is dropped, not reused.
+func TestReusedUniqueHashesStartEmpty(t *testing.T) {
+	t.Parallel()
+	res := schema.Compile(schema.JSONSchema, []byte(nestedUniqueSchema))
+	require.Empty(t, res.Errors)
+	long := make([]string, 2000)
+	for i := range long {
+		long[i] = fmt.Sprint(i)
+	}
+	for _, tc := range []struct {
+		name, doc string
+		path      string // of the one finding, or "" for a valid document
+		index     int
+	}{
+		{name: "a sibling with the same items", doc: `{"a":[[1,2],[1,2]]}`},
+		{name: "a sibling with an item of the one before", doc: `{"a":[[1,2],[3,1]]}`},
+		{name: "a sibling after a long array", doc: `{"a":[[` + strings.Join(long, ",") + `],[0,1]]}`},
+		{name: "a repeat in the second sibling", doc: `{"a":[[1,2],[3,3]]}`, path: "/a/1", index: 1},
+		{name: "a repeat in the third sibling", doc: `{"a":[[1,2],[3,4],[5,6,5]]}`, path: "/a/2", index: 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			v := validator.New(res.Schema, validator.Options{})
+			for range 2 { // the second document reuses the first's maps
+				v.Write([]byte(tc.doc))
+				r := v.Close()
+				v.Reset()
+				if tc.path == "" {
+					assert.True(t, r.Valid(), "%+v", r.Findings)
+					continue
+				}
+				require.Len(t, r.Findings, 1)
+				f := r.Findings[0]
+				assert.Equal(t, "uniqueItems", f.Keyword)
+				assert.Equal(t, tc.path, f.InstancePath)
+				assert.Equal(t, fmt.Sprintf("%s must have unique items; the item at index %d repeats an earlier one.", tc.path, tc.index), f.Message)
+				assert.Equal(t, int64(len(tc.doc)-3), f.Offset, "the byte that ends the repeat")
+			}
+		})
+	}
+}

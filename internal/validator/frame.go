@@ -27,9 +27,12 @@ type frame struct {
 	wantText   bool
 	text       []byte
 
-	// unique holds the content hashes of the elements of an array that
-	// some evaluation requires to be unique, or is nil.
-	unique map[uint64]struct{}
+	// checksUnique is set for an array that some evaluation requires to
+	// have unique elements; unique then holds their content hashes. The
+	// map stays with the frame's slot, cleared when it pops, for the next
+	// array at this depth (see keptUniqueHashes).
+	checksUnique bool
+	unique       map[uint64]struct{}
 
 	// hasUnevaluated is set when an evaluation of the object or array has
 	// unevaluatedProperties or unevaluatedItems: cover then holds, as bits
@@ -124,7 +127,15 @@ func (v *Validator) pop() {
 	if f.indexed {
 		clear(f.byNode)
 	}
-	f.evals, f.indexed, f.unique = f.evals[:0], false, nil
+	if f.checksUnique {
+		f.checksUnique = false
+		if len(f.unique) > keptUniqueHashes {
+			f.unique = nil // one long array must not pin its hashes
+		} else {
+			clear(f.unique)
+		}
+	}
+	f.evals, f.indexed = f.evals[:0], false
 	v.frames = v.frames[:len(v.frames)-1]
 }
 

@@ -154,14 +154,14 @@ func (v *Validator) hashNumberTextSlow(p []byte) {
 // its slot cleared by hashBegin, and one begun inside such an array ends
 // before it.
 func (v *Validator) hashEnd(fr int32, off int64) {
-	if v.hashing > 0 || v.frames[fr].unique != nil {
+	if v.hashing > 0 || v.frames[fr].checksUnique {
 		v.hashEndSlow(fr, off)
 	}
 }
 
 func (v *Validator) hashEndSlow(fr int32, off int64) {
 	f := &v.frames[fr]
-	if f.unique != nil {
+	if f.checksUnique {
 		v.hashing--
 	}
 	if int(fr) >= len(v.hashes) || !v.hashes[fr].on || f.isKey {
@@ -196,7 +196,7 @@ func (v *Validator) hashEndSlow(fr int32, off int64) {
 		return
 	}
 	ph.acc = v.mix(ph.acc, hs.sum)
-	if parent.unique == nil {
+	if !parent.checksUnique {
 		return
 	}
 	if _, dup := parent.unique[hs.sum]; !dup {
@@ -209,6 +209,12 @@ func (v *Validator) hashEndSlow(fr int32, off int64) {
 		}
 	}
 }
+
+// keptUniqueHashes is how many content hashes an array's map may have
+// held for a frame to keep it for the next array at its depth: many
+// small sibling arrays share one map, and one long array does not pin
+// its map after it closes.
+const keptUniqueHashes = 1024
 
 // mix combines two hashes under the process's seed.
 func (v *Validator) mix(a, b uint64) uint64 {
