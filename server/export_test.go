@@ -22,3 +22,7 @@ func TakeCompileRoom(t interface{ Fatal(...any) }, s *Service, n int64) (giveBac
 	}
 	return leave
 }
+
+// StreamSchemaBytes returns the bytes of compiled schemas the Service's
+// open streams hold (Options.MaxStreamSchemaBytes counts them).
+func StreamSchemaBytes(s *Service) int64 { return s.held.total() }

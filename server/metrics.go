@@ -143,6 +143,10 @@ func (m *Metrics) record(svc *Service) {
 	if err := m.registry.Register(storeCollector{svc.store}); err != nil {
 		panic(fmt.Sprintf("server: a Metrics serves one server: %v", err))
 	}
+	m.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "toolgate_stream_schema_bytes",
+		Help: "Size of the compiled schemas open streams hold, counted as --max-stream-schema-bytes counts it.",
+	}, func() float64 { return float64(svc.held.total()) }))
 	svc.metrics = m
 }
 

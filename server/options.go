@@ -56,6 +56,14 @@ type Options struct {
 	// may bind (each holds its compiled schema for the stream's life); the
 	// bind past it is RESOURCE_EXHAUSTED. Default 1,024.
 	MaxToolsPerStream int
+	// MaxStreamSchemaBytes bounds the compiled schemas that open streams
+	// hold, over all streams, counted as StoreBytes counts them: a stream
+	// keeps each schema it binds (a tool's, its output's, a call's own)
+	// until it ends, also once the store evicts it. A schema is counted
+	// once however many streams hold it; the bind, output or start that
+	// would take the total past the bound is RESOURCE_EXHAUSTED. Default
+	// DefaultMaxStreamSchemaBytes (256 MiB).
+	MaxStreamSchemaBytes int64
 	// StreamIdleTimeout ends a ValidateStream (DEADLINE_EXCEEDED) that sends
 	// nothing for this long. Default 5 minutes.
 	StreamIdleTimeout time.Duration
@@ -103,6 +111,8 @@ const (
 	DefaultMaxFindingMessage = 1 << 10
 	// DefaultMaxCompilingBytes is Options.MaxCompilingBytes's default.
 	DefaultMaxCompilingBytes = 4 << 20
+	// DefaultMaxStreamSchemaBytes is Options.MaxStreamSchemaBytes's default.
+	DefaultMaxStreamSchemaBytes = 256 << 20
 	// DefaultMaxAnswerBytes is Options.MaxAnswerBytes's default.
 	DefaultMaxAnswerBytes = 256 << 10
 	// DefaultStreamIdleTimeout is Options.StreamIdleTimeout's default.
@@ -141,6 +151,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxToolsPerStream <= 0 {
 		o.MaxToolsPerStream = stream.DefaultMaxTools
+	}
+	if o.MaxStreamSchemaBytes <= 0 {
+		o.MaxStreamSchemaBytes = DefaultMaxStreamSchemaBytes
 	}
 	if o.StreamIdleTimeout <= 0 {
 		o.StreamIdleTimeout = DefaultStreamIdleTimeout

@@ -25,7 +25,9 @@ type Service struct {
 	cache *store.Store[cached] // request digest -> handle (see cache.go)
 	// compiling bounds the schema bytes compiled at once.
 	compiling *compileRoom
-	metrics   *Metrics // nil: none
+	// held counts the schemas open streams hold.
+	held    *heldSchemas
+	metrics *Metrics // nil: none
 	// progress, when set (by tests), is told after each bounded step of a
 	// unary request's work how far it got; see step.
 	progress func(ctx context.Context, done int64)
@@ -35,7 +37,7 @@ type Service struct {
 func NewService(opts Options) *Service {
 	opts = opts.withDefaults()
 	return &Service{opts: opts, store: store.New[*schema.Schema](opts.StoreEntries, opts.StoreBytes),
-		cache: newCompileCache(opts.StoreEntries), compiling: newCompileRoom(opts.MaxCompilingBytes)}
+		cache: newCompileCache(opts.StoreEntries), compiling: newCompileRoom(opts.MaxCompilingBytes), held: newHeldSchemas(opts.MaxStreamSchemaBytes)}
 }
 
 // compiled is the outcome of compiling a request's schema.

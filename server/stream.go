@@ -42,6 +42,8 @@ func (s *Service) ValidateStream(srv validateStream) error {
 		out.send(r)
 	})
 	sm.watch(sess)
+	holds := s.held.stream()
+	defer holds.release()
 	requests := receive(srv)
 	idle := time.NewTimer(s.opts.StreamIdleTimeout)
 	defer idle.Stop()
@@ -64,7 +66,7 @@ func (s *Service) ValidateStream(srv validateStream) error {
 		if in.err != nil {
 			return in.err
 		}
-		err := s.streamEvent(ctx, sess, in.req)
+		err := s.streamEvent(ctx, sess, holds, in.req)
 		sm.event(in.req)
 		if err != nil {
 			// The results made before the bad event are the client's: send
@@ -106,19 +108,21 @@ func receive(srv validateStream) <-chan received {
 	return out
 }
 
-func (s *Service) streamEvent(ctx context.Context, sess *stream.Session, req *toolgatev1.ValidateStreamRequest) error {
+// streamEvent applies one request to the stream's session; the schemas it
+// binds are counted in holds first.
+func (s *Service) streamEvent(ctx context.Context, sess *stream.Session, holds *streamHolds, req *toolgatev1.ValidateStreamRequest) error {
 	switch ev := req.GetEvent().(type) {
 	case *toolgatev1.ValidateStreamRequest_Bind:
-		tools, err := s.bindTools(ctx, ev.Bind)
+		tools, err := s.bindTools(ctx, holds, ev.Bind)
 		if err != nil {
 			return err
 		}
-		if err := s.bindOutput(ctx, sess, ev.Bind); err != nil {
+		if err := s.bindOutput(ctx, sess, holds, ev.Bind); err != nil {
 			return err
 		}
 		return sess.Bind(tools)
 	case *toolgatev1.ValidateStreamRequest_Start:
-		b, err := s.startBinding(ctx, ev.Start)
+		b, err := s.startBinding(ctx, holds, ev.Start)
 		if err != nil {
 			return err
 		}
@@ -138,18 +142,19 @@ func (s *Service) streamEvent(ctx context.Context, sess *stream.Session, req *to
 // NOT_FOUND), each inline schema through compile, so that a stream works on
 // any replica. A name in both maps takes its inline schema. A malformed
 // handle, or an inline schema that does not compile, is INVALID_ARGUMENT
-// naming the tool.
-func (s *Service) bindTools(ctx context.Context, bind *toolgatev1.StreamBind) (map[string]stream.Binding, error) {
+// naming the tool; a schema past Options.MaxStreamSchemaBytes is
+// RESOURCE_EXHAUSTED.
+func (s *Service) bindTools(ctx context.Context, holds *streamHolds, bind *toolgatev1.StreamBind) (map[string]stream.Binding, error) {
 	tools := make(map[string]stream.Binding, len(bind.GetTools())+len(bind.GetSchemas()))
 	for name, h := range bind.GetTools() {
-		b, err := s.handleBinding(h, "bind: tool %q", name)
+		b, err := s.handleBinding(holds, h, "bind: tool %q", name)
 		if err != nil {
 			return nil, err
 		}
 		tools[name] = b
 	}
 	for name, req := range bind.GetSchemas() {
-		b, err := s.inlineBinding(ctx, req, "bind: the schema of tool %q", name)
+		b, err := s.inlineBinding(ctx, holds, req, "bind: the schema of tool %q", name)
 		if err != nil {
 			return nil, err
 		}
@@ -160,14 +165,14 @@ func (s *Service) bindTools(ctx context.Context, bind *toolgatev1.StreamBind) (m
 
 // bindOutput binds the stream's message outputs when the bind names an
 // output schema: inline (output_schema, which wins) or by handle.
-func (s *Service) bindOutput(ctx context.Context, sess *stream.Session, bind *toolgatev1.StreamBind) error {
+func (s *Service) bindOutput(ctx context.Context, sess *stream.Session, holds *streamHolds, bind *toolgatev1.StreamBind) error {
 	var b stream.Binding
 	var err error
 	switch {
 	case bind.GetOutputSchema() != nil:
-		b, err = s.inlineBinding(ctx, bind.GetOutputSchema(), "bind: the output schema")
+		b, err = s.inlineBinding(ctx, holds, bind.GetOutputSchema(), "bind: the output schema")
 	case bind.GetOutputHandle() != "":
-		b, err = s.handleBinding(bind.GetOutputHandle(), "bind: the output")
+		b, err = s.handleBinding(holds, bind.GetOutputHandle(), "bind: the output")
 	default:
 		return nil
 	}
@@ -180,14 +185,14 @@ func (s *Service) bindOutput(ctx context.Context, sess *stream.Session, bind *to
 
 // startBinding resolves what a CallStart names: its inline schema, else
 // its handle, else nil (the bind map decides).
-func (s *Service) startBinding(ctx context.Context, start *toolgatev1.CallStart) (*stream.Binding, error) {
+func (s *Service) startBinding(ctx context.Context, holds *streamHolds, start *toolgatev1.CallStart) (*stream.Binding, error) {
 	var b stream.Binding
 	var err error
 	switch {
 	case start.GetInline() != nil:
-		b, err = s.inlineBinding(ctx, start.GetInline(), "start: the inline schema of call %q", start.GetCallId())
+		b, err = s.inlineBinding(ctx, holds, start.GetInline(), "start: the inline schema of call %q", start.GetCallId())
 	case start.GetHandle() != "":
-		b, err = s.handleBinding(start.GetHandle(), "start: call %q", start.GetCallId())
+		b, err = s.handleBinding(holds, start.GetHandle(), "start: call %q", start.GetCallId())
 	default:
 		return nil, nil
 	}
@@ -199,19 +204,20 @@ func (s *Service) startBinding(ctx context.Context, start *toolgatev1.CallStart)
 
 // handleBinding binds a handle: its schema when the store holds it, none
 // otherwise. A malformed handle is INVALID_ARGUMENT, as in Validate; where
-// says what named it.
-func (s *Service) handleBinding(h, where string, args ...any) (stream.Binding, error) {
+// says what named it. The schema is counted in holds.
+func (s *Service) handleBinding(holds *streamHolds, h, where string, args ...any) (stream.Binding, error) {
 	if !store.IsHandle(h) {
 		return stream.Binding{}, status.Errorf(codes.InvalidArgument, where+": handle %q is not a toolgate handle (tg1_ and 64 hex digits)", append(args, h)...)
 	}
 	sch, _ := s.store.Get(h)
-	return stream.Binding{Handle: h, Schema: sch}, nil
+	return held(holds, stream.Binding{Handle: h, Schema: sch}, where, args)
 }
 
 // inlineBinding compiles an inline schema (or finds it compiled: handles
 // are content addresses) and stores it, as Validate does. A schema that
-// does not compile is INVALID_ARGUMENT with its first finding.
-func (s *Service) inlineBinding(ctx context.Context, req *toolgatev1.CompileSchemaRequest, where string, args ...any) (stream.Binding, error) {
+// does not compile is INVALID_ARGUMENT with its first finding. The schema
+// is counted in holds.
+func (s *Service) inlineBinding(ctx context.Context, holds *streamHolds, req *toolgatev1.CompileSchemaRequest, where string, args ...any) (stream.Binding, error) {
 	c, err := s.compile(ctx, req)
 	if err != nil {
 		return stream.Binding{}, status.Errorf(status.Code(err), where+": %s", append(args, status.Convert(err).Message())...)
@@ -220,7 +226,15 @@ func (s *Service) inlineBinding(ctx context.Context, req *toolgatev1.CompileSche
 		f := c.res.Errors[0]
 		return stream.Binding{}, status.Errorf(codes.InvalidArgument, where+" does not compile (%s, %d findings): %s %s", append(args, codeToProto(c.res.Code()), len(c.res.Errors), f.Keyword, f.Message)...)
 	}
-	return stream.Binding{Handle: c.handle, Schema: c.res.Schema}, nil
+	return held(holds, stream.Binding{Handle: c.handle, Schema: c.res.Schema}, where, args)
+}
+
+// held counts b in holds, or answers RESOURCE_EXHAUSTED saying where.
+func held(holds *streamHolds, b stream.Binding, where string, args []any) (stream.Binding, error) {
+	if err := holds.hold(b); err != nil {
+		return stream.Binding{}, status.Errorf(codes.ResourceExhausted, where+": %v", append(args, err)...)
+	}
+	return b, nil
 }
 
 // streamStatus maps a session error to a gRPC status; a context error

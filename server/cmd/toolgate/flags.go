@@ -68,6 +68,7 @@ func serverFlags(c *config, output io.Writer) *flag.FlagSet {
 	num(&c.opts.MaxPatternSteps, "max-pattern-steps", schema.DefaultMaxPatternSteps, "most work compiling one schema's patterns together, in steps of 10-40 ns")
 	num(&c.opts.MaxMultipleOfDigits, "max-multipleof-digits", schema.DefaultMaxMultipleOfDigits, "most significant digits of a JSON Schema's multipleOf")
 	num(&c.opts.MaxToolsPerStream, "max-tools-per-stream", 1024, "most tool names one ValidateStream may bind")
+	num64(&c.opts.MaxStreamSchemaBytes, "max-stream-schema-bytes", server.DefaultMaxStreamSchemaBytes, "most bytes of compiled schemas open streams hold, over all streams")
 	dur(&c.shutdownGrace, "shutdown-grace", "10s", "how long SIGTERM waits for calls in flight")
 	dur(&c.opts.StreamIdleTimeout, "stream-idle-timeout", "5m", "end a ValidateStream that sends nothing for this long")
 	dur(&c.opts.StreamSendTimeout, "stream-send-timeout", "30s", "end a ValidateStream whose client leaves a result unread this long")
