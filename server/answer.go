@@ -55,6 +55,15 @@ func (a *answer) findings(fs []schema.Finding) ([]*toolgatev1.Error, bool) {
 	return out, false
 }
 
+// compileFindings converts a compile's errors (or a tool's findings) like
+// findings, and reports whether any were left out: by this answer's
+// bounds, or by the compiler's (omitted, schema.Result.ErrorsOmitted,
+// counts the errors past schema.Options.MaxFindings).
+func (a *answer) compileFindings(fs []schema.Finding, omitted int) ([]*toolgatev1.Error, bool) {
+	out, cut := a.findings(fs)
+	return out, cut || omitted > 0
+}
+
 // cutMessage cuts msg on a UTF-8 boundary after at most n bytes and says
 // how many bytes were left out.
 func cutMessage(msg string, n int) string {

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
 	"github.com/toolgate/toolgate/server"
@@ -141,4 +143,62 @@ func TestToolsetAnswerBudget(t *testing.T) {
 	assert.Greater(t, with, 1)
 	assert.Less(t, with, n)
 	assert.LessOrEqual(t, findingBytes(all...), budget)
+}
+
+// untypedProperties is a tool input schema of n untyped properties, an
+// UNSUPPORTED_CAPABILITY finding each.
+func untypedProperties(n int) string {
+	props := make([]string, n)
+	for i := range props {
+		props[i] = fmt.Sprintf(`"p%d":{}`, i)
+	}
+	return `{"type":"object","properties":{` + strings.Join(props, ",") + `}}`
+}
+
+// TestCompileFindingsAreCapped checks that the compiler keeps no more
+// findings than an answer lists (Options.MaxFindings) and that every
+// answer about a schema with more says so: errors_truncated, the cap's
+// findings, and the code of all of them; a stream's bind counts them all.
+func TestCompileFindingsAreCapped(t *testing.T) {
+	t.Parallel()
+	const maxFindings, n = 10, 250
+	c := client(t, server.Config{Options: server.Options{MaxFindings: maxFindings}})
+	ctx := t.Context()
+	for _, tc := range []struct {
+		name      string
+		n         int
+		truncated bool
+	}{{"past the cap", n, true}, {"at the cap", maxFindings, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			schema := untypedProperties(tc.n)
+			compiled, err := c.CompileSchema(ctx, compileJSON(schema))
+			require.NoError(t, err)
+			assert.Len(t, compiled.GetErrors(), maxFindings)
+			assert.Equal(t, tc.truncated, compiled.GetErrorsTruncated(), "CompileSchema")
+			assert.Equal(t, unsupported, compiled.GetCode())
+
+			inline, err := c.Validate(ctx, &toolgatev1.ValidateRequest{Schema: &toolgatev1.ValidateRequest_Inline{Inline: compileJSON(schema)},
+				Arguments: &toolgatev1.ValidateRequest_ArgumentsJson{ArgumentsJson: `{}`}})
+			require.NoError(t, err)
+			assert.Len(t, inline.GetErrors(), maxFindings)
+			assert.Equal(t, tc.truncated, inline.GetErrorsTruncated(), "Validate inline")
+			assert.Equal(t, unsupported, inline.GetCode())
+
+			toolset, err := c.CompileToolset(ctx, toolListRequest(toolgatev1.Profile_PROFILE_UNSPECIFIED, &toolgatev1.ToolSchema{Name: "t", SchemaJson: schema}))
+			require.NoError(t, err)
+			require.Len(t, toolset.GetTools(), 1)
+			tool := toolset.GetTools()[0]
+			assert.Len(t, tool.GetErrors(), maxFindings)
+			assert.Equal(t, tc.truncated, tool.GetErrorsTruncated(), "CompileToolset")
+			assert.Equal(t, unsupported, tool.GetCode())
+
+			s, err := c.ValidateStream(ctx)
+			require.NoError(t, err)
+			send(t, s, bindInline(map[string]string{"t": schema}))
+			_, err = s.Recv()
+			assert.Equal(t, codes.InvalidArgument, code(err), "%v", err)
+			assert.Contains(t, status.Convert(err).Message(), fmt.Sprintf("(ERROR_CODE_UNSUPPORTED_CAPABILITY, %d findings)", tc.n), "the bind counts every finding")
+		})
+	}
 }

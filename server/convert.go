@@ -91,11 +91,12 @@ func callResultToProto(r *stream.Result, a *answer) *toolgatev1.ValidateStreamRe
 }
 
 // compileOptions returns the schema compile options of a request: the
-// server's schema limits, and for PROFILE_JSON_SCHEMA the request's extra
-// documents (resources) and format assertion. The other profiles reject
-// those two with INVALID_ARGUMENT, as the proto says.
+// server's schema limits and findings cap (so the compiler builds no more
+// findings than an answer lists), and for PROFILE_JSON_SCHEMA the
+// request's extra documents (resources) and format assertion. The other
+// profiles reject those two with INVALID_ARGUMENT, as the proto says.
 func (o Options) compileOptions(profile schema.Profile, resources map[string]string, formatAssertion bool) (schema.Options, error) {
-	opts := schema.Options{Limits: o.schemaLimits()}
+	opts := schema.Options{Limits: o.schemaLimits(), MaxFindings: o.MaxFindings}
 	if profile != schema.JSONSchema {
 		if len(resources) > 0 {
 			return opts, status.Errorf(codes.InvalidArgument, "resources: only PROFILE_JSON_SCHEMA takes extra schema documents, not the %s profile", profile)

@@ -123,7 +123,7 @@ func (s *Service) CompileSchema(ctx context.Context, req *toolgatev1.CompileSche
 	}
 	resp := &toolgatev1.CompileSchemaResponse{Handle: c.handle, Code: codeToProto(c.res.Code())}
 	a := s.opts.answer()
-	resp.Errors, resp.ErrorsTruncated = a.findings(c.res.Errors)
+	resp.Errors, resp.ErrorsTruncated = a.compileFindings(c.res.Errors, c.res.ErrorsOmitted)
 	resp.Warnings, _ = a.findings(c.res.Warnings)
 	return resp, nil
 }
@@ -153,7 +153,7 @@ func (s *Service) Validate(ctx context.Context, req *toolgatev1.ValidateRequest)
 		}
 		if c.res.Schema == nil {
 			resp := &toolgatev1.ValidateResponse{Code: codeToProto(c.res.Code())}
-			resp.Errors, resp.ErrorsTruncated = s.opts.answer().findings(c.res.Errors)
+			resp.Errors, resp.ErrorsTruncated = s.opts.answer().compileFindings(c.res.Errors, c.res.ErrorsOmitted)
 			return resp, nil
 		}
 		sch, handle = c.res.Schema, c.handle
@@ -227,7 +227,7 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 		s.step(ctx, int64(i+1))
 		s.metrics.compiled(profile, r.Code())
 		tr := &toolgatev1.ToolResult{Name: r.Name, Code: codeToProto(r.Code())}
-		tr.Errors, tr.ErrorsTruncated = a.findings(r.Findings())
+		tr.Errors, tr.ErrorsTruncated = a.compileFindings(r.Findings(), r.Omitted())
 		if r.Compiled != nil {
 			tr.Warnings, _ = a.findings(r.Compiled.Warnings)
 		}

@@ -224,7 +224,7 @@ func (s *Service) inlineBinding(ctx context.Context, holds *streamHolds, req *to
 	}
 	if c.res.Schema == nil {
 		f := c.res.Errors[0]
-		return stream.Binding{}, status.Errorf(codes.InvalidArgument, where+" does not compile (%s, %d findings): %s %s", append(args, codeToProto(c.res.Code()), len(c.res.Errors), f.Keyword, f.Message)...)
+		return stream.Binding{}, status.Errorf(codes.InvalidArgument, where+" does not compile (%s, %d findings): %s %s", append(args, codeToProto(c.res.Code()), len(c.res.Errors)+c.res.ErrorsOmitted, f.Keyword, f.Message)...)
 	}
 	return held(holds, stream.Binding{Handle: c.handle, Schema: c.res.Schema}, where, args)
 }

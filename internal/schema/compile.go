@@ -15,14 +15,28 @@ import (
 // DefaultMaxDepth bounds the nesting of schema documents.
 const DefaultMaxDepth = 64
 
+// DefaultMaxFindings is Options.MaxFindings's default, as many as the
+// validator keeps of an argument's findings (validator.DefaultMaxFindings).
+const DefaultMaxFindings = 100
+
 // Result is the outcome of compiling one schema.
 type Result struct {
 	// Schema is the compiled schema; nil when Errors is not empty.
 	Schema *Schema
-	// Errors lists every unsupported or malformed part, in document order.
+	// Errors lists the unsupported or malformed parts in document order:
+	// the first Options.MaxFindings of them. When the first unsupported
+	// one comes after that many malformed ones, it takes the last place,
+	// so that Code is what every error together says.
 	Errors []Finding
-	// Warnings lists keywords that are accepted but not enforced.
+	// ErrorsOmitted counts the errors past Options.MaxFindings, left out
+	// of Errors (their messages never built).
+	ErrorsOmitted int
+	// Warnings lists keywords that are accepted but not enforced, up to
+	// Options.MaxFindings.
 	Warnings []Finding
+	// WarningsOmitted counts the warnings past Options.MaxFindings, left
+	// out of Warnings.
+	WarningsOmitted int
 	// Canonical is the schema's canonical JSON text (see package jsondoc);
 	// nil when the document is not JSON.
 	Canonical []byte
@@ -32,7 +46,8 @@ type Result struct {
 	Key []byte
 }
 
-// Code summarizes Errors (CodeNone when the schema compiled).
+// Code summarizes Errors (CodeNone when the schema compiled). The errors
+// left out of Errors never change it (see Errors).
 func (r *Result) Code() Code { return Summarize(r.Errors) }
 
 // Options configure CompileWith. The zero value is ready to use.
@@ -53,6 +68,12 @@ type Options struct {
 	AnyDocument bool
 	// Limits bound the schema. Zero fields take the defaults.
 	Limits Limits
+	// MaxFindings bounds each of Result.Errors and Result.Warnings; the
+	// findings past it are only counted (Result.ErrorsOmitted,
+	// Result.WarningsOmitted), so that a schema of a million failing
+	// properties does not cost a million messages. Default
+	// DefaultMaxFindings.
+	MaxFindings int
 	// PatternBudget, when set, is the compile work the schema's patterns
 	// spend instead of a budget of Limits.MaxPatternSteps of their own: a
 	// caller compiling many schemas for one request (a toolset's tools)
@@ -113,6 +134,9 @@ const (
 func (o Options) withDefaults() Options {
 	if o.Dialect == 0 {
 		o.Dialect = Draft2020
+	}
+	if o.MaxFindings <= 0 {
+		o.MaxFindings = DefaultMaxFindings
 	}
 	l := &o.Limits
 	if l.MaxBytes <= 0 {
@@ -176,9 +200,9 @@ func CompileWith(profile Profile, doc []byte, opts Options) *Result {
 		return res
 	}
 	res.Canonical = jsondoc.Canonical(v)
-	c := &compiler{rules: rules, level: -1, regexps: newRegexps(opts)}
+	c := &compiler{rules: rules, level: -1, regexps: newRegexps(opts), maxFindings: opts.MaxFindings}
 	root := c.node(v, "", "")
-	res.Errors, res.Warnings = c.errors, c.warnings
+	c.report(res)
 	if len(res.Errors) == 0 {
 		res.Schema = &Schema{Root: root, Profile: profile, MaxDigits: c.maxDigits, Nodes: int(c.nodes)}
 		c.finish(res, opts.Limits.MaxWidth, v)
@@ -236,13 +260,19 @@ func profileRules(p Profile) *rules {
 
 // compiler holds the findings of one compilation.
 type compiler struct {
-	rules     *rules
-	errors    []Finding
-	warnings  []Finding
-	maxDigits int
-	level     int   // nesting of the node being compiled: 0 for the root
-	nodes     int32 // nodes made so far
-	regexps   regexps
+	rules *rules
+	// errors and warnings hold at most maxFindings each; errorsOmitted and
+	// warningsOmitted count the rest (see addError).
+	errors          []Finding
+	warnings        []Finding
+	errorsOmitted   int
+	warningsOmitted int
+	maxFindings     int
+	unsupportedKept bool // errors holds a CodeUnsupported finding
+	maxDigits       int
+	level           int   // nesting of the node being compiled: 0 for the root
+	nodes           int32 // nodes made so far
+	regexps         regexps
 }
 
 // newNode returns a node at path with no keyword yet: every bound absent.
@@ -254,19 +284,86 @@ func (c *compiler) newNode(path, keyword string) *Node {
 	return n
 }
 
+// dropError reports whether an error of code is left out of the findings,
+// and counts it if so: once maxFindings are kept, every further error is,
+// except the first CodeUnsupported one (see keepError). A caller that
+// builds a finding's message asks first, so a dropped one costs no text.
+func (c *compiler) dropError(code Code) bool {
+	if len(c.errors) < c.maxFindings || code == CodeUnsupported && !c.unsupportedKept {
+		return false
+	}
+	c.errorsOmitted++
+	return true
+}
+
+// keepError records f, which dropError kept. When the list is full, f is
+// the first unsupported error after maxFindings malformed ones: it takes
+// the last place (that one is counted as omitted instead), so that the
+// result's code, UNSUPPORTED_CAPABILITY when any error is, stays exact
+// and the list still shows why.
+func (c *compiler) keepError(f Finding) {
+	if f.Code == CodeUnsupported {
+		c.unsupportedKept = true
+	}
+	if len(c.errors) < c.maxFindings {
+		c.errors = append(c.errors, f)
+		return
+	}
+	c.errors[len(c.errors)-1] = f
+	c.errorsOmitted++
+}
+
+// addError records the error f, or counts it as omitted.
+func (c *compiler) addError(f Finding) {
+	if !c.dropError(f.Code) {
+		c.keepError(f)
+	}
+}
+
+// errorf records an error of code at path under keyword kw, formatting
+// its message only when it is kept.
+func (c *compiler) errorf(code Code, path, kw, format string, args ...any) {
+	if !c.dropError(code) {
+		c.keepError(Finding{Code: code, Keyword: kw, SchemaPath: path, Message: fmt.Sprintf(format, args...), Offset: -1})
+	}
+}
+
+// dropWarning reports whether a warning is left out of the findings (the
+// list holds maxFindings already), and counts it if so.
+func (c *compiler) dropWarning() bool {
+	if len(c.warnings) < c.maxFindings {
+		return false
+	}
+	c.warningsOmitted++
+	return true
+}
+
+// addWarning records the warning f, or counts it as omitted.
+func (c *compiler) addWarning(f Finding) {
+	if !c.dropWarning() {
+		c.warnings = append(c.warnings, f)
+	}
+}
+
+// report puts the findings into res.
+func (c *compiler) report(res *Result) {
+	res.Errors, res.ErrorsOmitted = c.errors, c.errorsOmitted
+	res.Warnings, res.WarningsOmitted = c.warnings, c.warningsOmitted
+}
+
 func (c *compiler) unsupported(path, kw, format string, args ...any) {
-	c.errors = append(c.errors, Finding{Code: CodeUnsupported, Keyword: kw, SchemaPath: path,
-		Message: fmt.Sprintf(format, args...), Offset: -1})
+	c.errorf(CodeUnsupported, path, kw, format, args...)
 }
 
 func (c *compiler) malformed(path, kw, format string, args ...any) {
-	c.errors = append(c.errors, Finding{Code: CodeValidation, Keyword: kw, SchemaPath: path,
-		Message: fmt.Sprintf(format, args...), Offset: -1})
+	c.errorf(CodeValidation, path, kw, format, args...)
 }
 
 func (c *compiler) warn(path, kw, format string, args ...any) {
-	c.warnings = append(c.warnings, Finding{Code: CodeUnsupported, Keyword: kw, SchemaPath: path,
-		Message: fmt.Sprintf(format, args...), Offset: -1})
+	if !c.dropWarning() {
+		c.warnings = append(c.warnings, Finding{Code: CodeUnsupported, Keyword: kw, SchemaPath: path,
+			Message: fmt.Sprintf(format, args...), Offset: -1})
+	}
 }
 
 func child(path, token string) string { return path + "/" + jsondoc.EscapePointerToken(token) }
@@ -300,7 +397,10 @@ func (c *compiler) node(v *jsondoc.Value, path, keyword string) *Node {
 		case m.Name == "type":
 			continue
 		case !ok:
-			c.unsupported(kpath, keywordName(m.Name), "%s", c.rules.unknown(m.Name))
+			if !c.dropError(CodeUnsupported) {
+				c.keepError(Finding{Code: CodeUnsupported, Keyword: keywordName(m.Name), SchemaPath: kpath,
+					Message: c.rules.unknown(m.Name), Offset: -1})
+			}
 			continue
 		case kw.ignored:
 			c.warn(kpath, m.Name, "The keyword %q is accepted but not enforced by the %s profile: values are not checked against it.", m.Name, profileTitle(c.rules.profile))
@@ -584,14 +684,13 @@ func (c *compiler) finish(res *Result, maxWidth int, doc *jsondoc.Value) {
 	width, ok := measureWidth(s.Root, widthBudget)
 	switch {
 	case !ok:
-		c.errors = append(c.errors, Finding{Code: CodeUnsupported, Keyword: "limit", Offset: -1,
-			Message: fmt.Sprintf("The schema's applicators combine in more ways than toolgate measures (over %d steps), so the work to validate with it cannot be bounded.", widthBudget)})
+		c.unsupported("", "limit", "The schema's applicators combine in more ways than toolgate measures (over %d steps), so the work to validate with it cannot be bounded.", widthBudget)
 	case width > maxWidth:
-		c.errors = append(c.errors, Finding{Code: CodeUnsupported, Keyword: "limit", Offset: -1,
-			Message: fmt.Sprintf("Up to %d subschemas can apply to one value of this schema at the same time, past the limit of %d; simplify its allOf/anyOf/oneOf/$ref combinations.", width, maxWidth)})
+		c.unsupported("", "limit", "Up to %d subschemas can apply to one value of this schema at the same time, past the limit of %d; simplify its allOf/anyOf/oneOf/$ref combinations.", width, maxWidth)
 	}
 	if len(c.errors) > 0 {
-		res.Errors, res.Schema = c.errors, nil
+		c.report(res)
+		res.Schema = nil
 		return
 	}
 	s.Width, s.Bytes = width, estimateBytes(s.Root)
@@ -601,8 +700,9 @@ func (c *compiler) finish(res *Result, maxWidth int, doc *jsondoc.Value) {
 	// serialise its schema compiles as {}); a tool without parameters says
 	// "type": "object" and is not warned about.
 	if (doc.Kind != jsontok.Object || doc.Get("type") == nil) && acceptsEveryObject(s.Root, map[*Node]bool{}) {
-		res.Warnings = append(res.Warnings, Finding{Code: CodeUnsupported, Keyword: "schema", Offset: -1,
+		c.addWarning(Finding{Code: CodeUnsupported, Keyword: "schema", Offset: -1,
 			Message: "This schema constrains nothing: it names no type and every object passes it, so validating against it checks only that the arguments are one JSON object (a client that sent its schema as an empty Struct gets this); write \"type\": \"object\" for a tool without parameters."})
+		c.report(res)
 	}
 }
 

@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -436,8 +435,7 @@ func (c *jsCompiler) ref(s *nodeScope, kw string, v *jsondoc.Value) {
 	}
 	target, rerr := c.reg.lookup(uri, s.vocab.dialect)
 	if rerr != nil {
-		c.errors = append(c.errors, Finding{Code: rerr.code, Keyword: kw, SchemaPath: path,
-			Message: fmt.Sprintf("The reference %q cannot be followed: %s.", v.Str, rerr.msg), Offset: -1})
+		c.errorf(rerr.code, path, kw, "The reference %q cannot be followed: %s.", v.Str, rerr.msg)
 		return
 	}
 	target = c.dynamicTarget(s, kw, uri, target)

@@ -49,11 +49,11 @@ type dynContext struct {
 func compileJSONSchema(doc []byte, opts Options) *Result {
 	opts = opts.withDefaults()
 	res := &Result{}
-	c := &jsCompiler{compiler: &compiler{level: -1, regexps: newRegexps(opts)}, opts: opts, memo: map[nodeKey]*Node{}, ctxs: map[string]*dynContext{}}
+	c := &jsCompiler{compiler: &compiler{level: -1, regexps: newRegexps(opts), maxFindings: opts.MaxFindings}, opts: opts, memo: map[nodeKey]*Node{}, ctxs: map[string]*dynContext{}}
 	c.empty = c.intern(&dynContext{anchors: map[string]location{}})
 	if len(doc) > opts.Limits.MaxBytes {
 		c.limit("", "The schema is %d bytes, past the limit of %d.", len(doc), opts.Limits.MaxBytes)
-		res.Errors = c.errors
+		c.report(res)
 		return res
 	}
 	c.reg = newRegistry(c, opts.Resources)
@@ -62,7 +62,7 @@ func compileJSONSchema(doc []byte, opts Options) *Result {
 	if err := c.reg.parse(root); err != nil {
 		if se, ok := err.(*jsontok.SyntaxError); ok && se.TooDeep {
 			c.limit("", "The schema nests deeper than the limit of %d.", opts.Limits.MaxDepth)
-			res.Errors = c.errors
+			c.report(res)
 			return res
 		}
 		res.Errors = append(res.Errors, parseFinding(err))
@@ -72,10 +72,10 @@ func compileJSONSchema(doc []byte, opts Options) *Result {
 	if err := c.reg.index(root, opts.Dialect); err != nil {
 		c.reportIndexError(err)
 	} else if rerr := c.checkDocument(root); rerr != nil {
-		c.errors = append(c.errors, Finding{Code: rerr.code, Keyword: "$schema", SchemaPath: "/$schema", Message: rerr.msg + ".", Offset: -1})
+		c.addError(Finding{Code: rerr.code, Keyword: "$schema", SchemaPath: "/$schema", Message: rerr.msg + ".", Offset: -1})
 	}
 	if len(c.errors) > 0 {
-		res.Errors = c.errors
+		c.report(res)
 		return res
 	}
 	node := c.node(location{doc: root, v: root.root}, "", c.empty)
@@ -85,7 +85,7 @@ func compileJSONSchema(doc []byte, opts Options) *Result {
 	if len(c.errors) == 0 && !opts.AnyDocument {
 		node = c.objectDocument(node)
 	}
-	res.Errors, res.Warnings = c.errors, c.warnings
+	c.report(res)
 	if len(res.Errors) == 0 {
 		res.Schema = &Schema{Root: node, Profile: JSONSchema, MaxDigits: c.maxDigits, Nodes: int(c.nodes)}
 		c.finish(res, opts.Limits.MaxWidth, root.root)
@@ -98,7 +98,7 @@ func compileJSONSchema(doc []byte, opts Options) *Result {
 // finding.
 func (c *jsCompiler) reportIndexError(err error) {
 	if re, ok := err.(*refError); ok {
-		c.errors = append(c.errors, Finding{Code: re.code, Keyword: "$schema", SchemaPath: "/$schema", Message: re.msg + ".", Offset: -1})
+		c.addError(Finding{Code: re.code, Keyword: "$schema", SchemaPath: "/$schema", Message: re.msg + ".", Offset: -1})
 		return
 	}
 	c.malformed("", "$id", "The schema's identifiers cannot be resolved: %v.", err)
@@ -126,8 +126,7 @@ func (c *jsCompiler) handleKey(canonical []byte) []byte {
 
 // limit reports a schema past one of the compile limits.
 func (c *jsCompiler) limit(path, format string, args ...any) {
-	c.errors = append(c.errors, Finding{Code: CodeUnsupported, Keyword: "limit", SchemaPath: path,
-		Message: fmt.Sprintf(format, args...), Offset: -1})
+	c.errorf(CodeUnsupported, path, "limit", format, args...)
 }
 
 // intern returns the one dynContext equal to ctx.

@@ -127,7 +127,10 @@ func (c *jsCompiler) checkDocument(d *document) *refError {
 		panic("schema: no MetaValidator registered (import package validator)")
 	}
 	for _, f := range metaValidator(meta, d.text) {
-		c.errors = append(c.errors, Finding{Code: CodeValidation, Keyword: keywordAt(res.vocab.dialect, f.InstancePath),
+		if c.dropError(CodeValidation) {
+			continue
+		}
+		c.keepError(Finding{Code: CodeValidation, Keyword: keywordAt(res.vocab.dialect, f.InstancePath),
 			SchemaPath: d.name + f.InstancePath, Offset: -1,
 			Message: fmt.Sprintf("The schema does not follow JSON Schema %s: %s", res.vocab.dialect, lowerSubject(f.Message))})
 	}

@@ -2,7 +2,6 @@ package schema
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/toolgate/toolgate/internal/pattern"
 )
@@ -85,7 +84,7 @@ func (c *compiler) regexp(path, kw, source string, syn pattern.Syntax) *Pattern 
 		if r.finding != nil {
 			f := *r.finding
 			f.SchemaPath = path
-			c.errors = append(c.errors, f)
+			c.addError(f)
 		}
 		return r.p
 	}
@@ -95,7 +94,7 @@ func (c *compiler) regexp(path, kw, source string, syn pattern.Syntax) *Pattern 
 			return nil // not memoized: the budget, not the expression, refused it
 		}
 		f := patternFinding(err, path, kw)
-		c.errors = append(c.errors, f)
+		c.addError(f)
 		c.regexps.memo[key] = compiledRegexp{finding: &f}
 		return nil
 	}
@@ -109,7 +108,7 @@ func (c *compiler) regexp(path, kw, source string, syn pattern.Syntax) *Pattern 
 func (c *compiler) regexpSet(path, kw string, exprs []string) *pattern.Set {
 	set, err := pattern.CompileSet(exprs, pattern.ECMA262, pattern.Limits{Budget: c.regexps.budget})
 	if err != nil && !c.regexpsSpent(path) {
-		c.errors = append(c.errors, patternFinding(err, path, kw))
+		c.addError(patternFinding(err, path, kw))
 	}
 	return set
 }
@@ -123,10 +122,9 @@ func (c *compiler) regexpsSpent(path string) bool {
 	}
 	if !c.regexps.spent {
 		c.regexps.spent = true
-		c.errors = append(c.errors, Finding{Code: CodeUnsupported, Keyword: "limit", SchemaPath: path, Offset: -1,
-			Message: fmt.Sprintf("The schema's patterns (with those of the schemas compiled with it, such as a toolset's other tools) take more than %d steps "+
-				"to compile together, past the limit (Limits.MaxPatternSteps); this pattern and those after it were not compiled: use fewer or simpler patterns.",
-				c.regexps.budget.Steps())})
+		c.unsupported(path, "limit", "The schema's patterns (with those of the schemas compiled with it, such as a toolset's other tools) take more than %d steps "+
+			"to compile together, past the limit (Limits.MaxPatternSteps); this pattern and those after it were not compiled: use fewer or simpler patterns.",
+			c.regexps.budget.Steps())
 	}
 	return true
 }

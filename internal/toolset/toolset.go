@@ -45,6 +45,16 @@ func (r *Result) Findings() []schema.Finding {
 	return append(append([]schema.Finding(nil), r.Problems...), r.Compiled.Errors...)
 }
 
+// Omitted counts the findings that keep the tool from being enforced but
+// are not in Findings: its schema's errors past schema.Options.MaxFindings
+// (schema.Result.ErrorsOmitted). Code counts them already.
+func (r *Result) Omitted() int {
+	if r.Compiled == nil {
+		return 0
+	}
+	return r.Compiled.ErrorsOmitted
+}
+
 // Code summarizes the tool's findings; CodeNone when it can be enforced.
 func (r *Result) Code() schema.Code { return schema.Summarize(r.Findings()) }
 

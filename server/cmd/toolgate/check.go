@@ -40,6 +40,9 @@ whole document; in a tools/list result it leads through the tool, like
   FILE:POINTER: WARNING KEYWORD: MESSAGE   accepted but not enforced (output_bindable), an
                                            unknown keyword (json_schema), or a schema that
                                            constrains nothing
+  FILE:POINTER: ... and N more, not listed
+                                           after a schema's first 100 findings, or its
+                                           first 100 warnings: the rest are only counted
   FILE: N of M tools can be enforced       the last line for a tools/list result
   FILE: ok                                 the last line for a schema (or: cannot be enforced (...))
 Usage and I/O errors go to stderr.
@@ -189,7 +192,7 @@ func (r *fileReport) print(w io.Writer) {
 		for _, f := range t.Problems {
 			printFinding(w, r.name, t.Pointer, f.Code.String(), f)
 		}
-		errs += len(t.Findings())
+		errs += len(t.Findings()) + t.Omitted()
 		if t.Code() == schema.CodeNone {
 			enforced++
 		}
@@ -200,10 +203,12 @@ func (r *fileReport) print(w io.Writer) {
 		for _, f := range t.Compiled.Errors {
 			printFinding(w, r.name, at+f.SchemaPath, f.Code.String(), f)
 		}
+		printOmitted(w, r.name, at, t.Compiled.ErrorsOmitted)
 		for _, f := range t.Compiled.Warnings {
 			printFinding(w, r.name, at+f.SchemaPath, "WARNING", f)
 		}
-		warnings += len(t.Compiled.Warnings)
+		printOmitted(w, r.name, at, t.Compiled.WarningsOmitted)
+		warnings += len(t.Compiled.Warnings) + t.Compiled.WarningsOmitted
 	}
 	var line string
 	switch {
@@ -222,6 +227,15 @@ func (r *fileReport) print(w io.Writer) {
 
 func printFinding(w io.Writer, file, pointer, code string, f schema.Finding) {
 	fmt.Fprintf(w, "%s:%s: %s %s: %s\n", file, pointer, code, f.Keyword, f.Message)
+}
+
+// printOmitted says how many findings of the schema at pointer the
+// compiler counted past its cap (schema.DefaultMaxFindings) without
+// listing them; nothing when there are none.
+func printOmitted(w io.Writer, file, pointer string, omitted int) {
+	if omitted > 0 {
+		fmt.Fprintf(w, "%s:%s: ... and %d more, not listed\n", file, pointer, omitted)
+	}
 }
 
 func plural(n int, noun string) string {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -401,4 +402,59 @@ func TestCheckBinary(t *testing.T) {
 	status, _, stderr := run("--addr", "127.0.0.1:0")
 	assert.Equal(t, 1, status)
 	assert.Contains(t, stderr, "TOOLGATE_MAX_DEPTH")
+}
+
+// TestCheckOmittedFindings: past a schema's first schema.DefaultMaxFindings
+// findings (or warnings), check lists none and says how many more there
+// are, and its counts include them.
+func TestCheckOmittedFindings(t *testing.T) {
+	t.Parallel()
+	const n = schema.DefaultMaxFindings + 3
+	props := func(prop string) string {
+		var b strings.Builder
+		b.WriteString(`{"type": "object", "properties": {`)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, `"p%d": %s`, i, prop)
+		}
+		return b.String() + "}}"
+	}
+	tmp := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(tmp, name)
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o600))
+		return path
+	}
+	untyped := write("untyped.json", props("{}"))
+	list := write("list.json", `{"tools": [{"name": "a", "inputSchema": `+props("{}")+`}]}`)
+	titled := write("titled.json", props(`{"type": "string", "title": "t"}`))
+
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		status  int
+		listed  int    // finding or warning lines
+		omitted string // the line after them
+		last    string
+	}{
+		{"a schema", []string{untyped}, 1, schema.DefaultMaxFindings, untyped + ":: ... and 3 more, not listed",
+			untyped + fmt.Sprintf(": cannot be enforced (UNSUPPORTED_CAPABILITY, %d findings)", n)},
+		{"a tools/list result", []string{list}, 1, schema.DefaultMaxFindings, list + ":/tools/0/inputSchema: ... and 3 more, not listed",
+			list + ": 0 of 1 tools can be enforced"},
+		{"warnings", []string{"--profile", "output_bindable", titled}, 0, schema.DefaultMaxFindings, titled + ":: ... and 3 more, not listed",
+			titled + fmt.Sprintf(": ok, %d warnings", n)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			status, stdout, stderr := check(t, tc.args...)
+			assert.Equal(t, tc.status, status)
+			assert.Empty(t, stderr)
+			lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+			require.Len(t, lines, tc.listed+2, stdout)
+			assert.Equal(t, tc.omitted, lines[tc.listed], "after the listed ones")
+			assert.Equal(t, tc.last, lines[tc.listed+1])
+		})
+	}
 }

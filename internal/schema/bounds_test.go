@@ -1,0 +1,124 @@
+package schema_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/schema"
+)
+
+// untypedProperties returns a tool input schema of at least size bytes
+// whose every property is untyped ({}), one finding each.
+func untypedProperties(size int) []byte {
+	doc := []byte(`{"type":"object","properties":{`)
+	for i := 0; len(doc) < size; i++ {
+		if i > 0 {
+			doc = append(doc, ',')
+		}
+		doc = append(doc, `"p`...)
+		doc = strconv.AppendInt(doc, int64(i), 10)
+		doc = append(doc, `":{}`...)
+	}
+	return append(doc, "}}"...)
+}
+
+// BenchmarkCompileManyFindings compiles a 4 MiB tool input schema of
+// some 320,000 untyped properties, each a finding.
+func BenchmarkCompileManyFindings(b *testing.B) {
+	doc := untypedProperties(4 << 20)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		schema.Compile(schema.ToolInput, doc)
+	}
+}
+
+// properties returns an object schema with n properties, property i's
+// schema given by prop(i), in the order written.
+func properties(n int, prop func(i int) string) []byte {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"p%d":%s`, i, prop(i))
+	}
+	b.WriteString("}}")
+	return []byte(b.String())
+}
+
+// TestMaxFindings: a compile keeps Options.MaxFindings errors and as many
+// warnings, the first ones in document order, and counts the rest; the
+// result's code is the one every finding together gives, even when the
+// first unsupported error comes after the cap is full of malformed ones.
+func TestMaxFindings(t *testing.T) {
+	t.Parallel()
+	untyped := func(int) string { return `{}` }
+	malformedThenUntyped := func(i int) string {
+		if i < 150 {
+			return `{"type":"string","description":1}` // VALIDATION
+		}
+		return `{}` // UNSUPPORTED_CAPABILITY
+	}
+	var b strings.Builder
+	b.WriteString(`{"type":"object"`)
+	for i := range 250 {
+		fmt.Fprintf(&b, `,"x%d":1`, i)
+	}
+	unknownKeywords := []byte(b.String() + "}")
+	for _, tc := range []struct {
+		name        string
+		profile     schema.Profile
+		doc         []byte
+		maxFindings int // 0: the default
+		errors      int // kept
+		warnings    int // kept
+		compiles    bool
+	}{
+		{"untyped properties", schema.ToolInput, properties(250, untyped), 0, schema.DefaultMaxFindings, 0, false},
+		{"untyped properties, a cap of 7", schema.ToolInput, properties(250, untyped), 7, 7, 0, false},
+		{"under the cap", schema.ToolInput, properties(60, untyped), 0, 60, 0, false},
+		{"malformed, then unsupported", schema.ToolInput, properties(160, malformedThenUntyped), 0, schema.DefaultMaxFindings, 0, false},
+		{"unresolved references", schema.JSONSchema, properties(250, func(int) string { return `{"$ref":"#/nowhere"}` }), 0, schema.DefaultMaxFindings, 0, false},
+		{"unknown keywords", schema.JSONSchema, unknownKeywords, 0, 0, schema.DefaultMaxFindings, true},
+		{"ignored keywords", schema.OutputBindable, properties(250, func(int) string { return `{"type":"string","title":"t"}` }), 10, 0, 10, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			all := schema.CompileWith(tc.profile, tc.doc, schema.Options{MaxFindings: 1 << 30})
+			res := schema.CompileWith(tc.profile, tc.doc, schema.Options{MaxFindings: tc.maxFindings})
+			require.Len(t, res.Errors, tc.errors)
+			require.Len(t, res.Warnings, tc.warnings)
+			assert.Equal(t, len(all.Errors), len(res.Errors)+res.ErrorsOmitted, "every error kept or counted")
+			assert.Equal(t, len(all.Warnings), len(res.Warnings)+res.WarningsOmitted, "every warning kept or counted")
+			assert.Equal(t, all.Code(), res.Code(), "the cap never changes the code")
+			assert.Equal(t, tc.compiles, res.Schema != nil)
+			// The kept ones are the first, but for an unsupported error
+			// that takes the last place.
+			for i, f := range res.Errors[:max(len(res.Errors)-1, 0)] {
+				assert.Equal(t, all.Errors[i], f)
+			}
+			assert.Equal(t, all.Warnings[:len(res.Warnings)], res.Warnings)
+		})
+	}
+
+	t.Run("the first unsupported error is kept", func(t *testing.T) {
+		t.Parallel()
+		res := schema.Compile(schema.ToolInput, properties(160, malformedThenUntyped))
+		require.Len(t, res.Errors, schema.DefaultMaxFindings)
+		assert.Equal(t, 160-schema.DefaultMaxFindings, res.ErrorsOmitted)
+		for _, f := range res.Errors[:len(res.Errors)-1] {
+			assert.Equal(t, schema.CodeValidation, f.Code, f.SchemaPath)
+		}
+		last := res.Errors[len(res.Errors)-1]
+		assert.Equal(t, schema.CodeUnsupported, last.Code)
+		assert.Equal(t, "/properties/p150", last.SchemaPath, "the first unsupported one")
+		assert.Equal(t, schema.CodeUnsupported, res.Code())
+	})
+}
