@@ -146,6 +146,8 @@ func TestSchemaLimitsReachTheCompiler(t *testing.T) {
 		// The patterns of one schema share the budget.
 		{"MaxPatternSteps", server.Options{MaxPatternSteps: 200_000}, []toolgatev1.Profile{jsonSchema, bindable}, patterns(2), patterns(40), "more than 200000 steps"},
 		{"MaxMultipleOfDigits", server.Options{MaxMultipleOfDigits: 4}, []toolgatev1.Profile{jsonSchema}, multipleOf("0.01255"), multipleOf("0.012555"), "5 significant digits"},
+		// The root, the property and its branches: 4 nodes within, 22 past.
+		{"MaxSchemaNodes", server.Options{MaxSchemaNodes: 10}, []toolgatev1.Profile{jsonSchema}, oneOf(2), oneOf(20), "more than 10 subschemas"},
 	} {
 		c := client(t, server.Config{Options: tc.opts})
 		for _, profile := range tc.profiles {

@@ -348,6 +348,10 @@ func (c *jsCompiler) subArray(s *nodeScope, kw string, v *jsondoc.Value) []*Node
 	}
 	out := make([]*Node, len(v.Items))
 	for i, item := range v.Items {
+		if c.spare != nil {
+			out[i] = c.spare // past the limit: no index to format
+			continue
+		}
 		out[i] = c.sub(s, kw, "/"+strconv.Itoa(i), item)
 	}
 	return out
@@ -385,8 +389,8 @@ func jsAllOf(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
 // same text in the same resource and context) share one evaluation.
 func jsBranches(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
 	nodes := c.subArray(s, kw, v)
-	if nodes == nil {
-		return
+	if nodes == nil || c.spare != nil {
+		return // past the limit, the branches are not told apart
 	}
 	keys := make([]string, len(nodes))
 	base := ""

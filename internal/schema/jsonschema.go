@@ -26,6 +26,12 @@ type jsCompiler struct {
 	ctxs  map[string]*dynContext
 	empty *dynContext
 	refs  int
+	// spare is the node past Limits.MaxNodes, once the schema has made
+	// it: the compile has failed then, so every later subschema is spare
+	// too, and costs no node, path or memo entry (a 1 MiB schema holds
+	// 350,000). The walk goes on only through the keywords of the nodes
+	// made before it.
+	spare *Node
 }
 
 // nodeKey identifies one compiled node: a schema value in a dynamic
@@ -213,6 +219,9 @@ type dependency struct {
 // node compiles the schema at loc, written under keyword ("" for a root),
 // reached in context ctx.
 func (c *jsCompiler) node(loc location, keyword string, ctx *dynContext) *Node {
+	if c.spare != nil {
+		return c.spare
+	}
 	pos := c.reg.positionOf(loc)
 	if pos != nil {
 		ctx = c.enter(ctx, pos.res)
@@ -222,13 +231,12 @@ func (c *jsCompiler) node(loc location, keyword string, ctx *dynContext) *Node {
 		return n
 	}
 	n := c.newNode(loc.path(), keyword)
-	c.memo[key] = n
 	if int(c.nodes) > c.opts.Limits.MaxNodes {
-		if int(c.nodes) == c.opts.Limits.MaxNodes+1 {
-			c.limit(loc.path(), "The schema compiles to more than %d subschemas, past the limit.", c.opts.Limits.MaxNodes)
-		}
+		c.limit(loc.path(), "The schema compiles to more than %d subschemas, past the limit.", c.opts.Limits.MaxNodes)
+		c.spare = n
 		return n
 	}
+	c.memo[key] = n
 	switch loc.v.Kind {
 	case jsontok.True:
 		return n
@@ -281,6 +289,9 @@ func (s *nodeScope) child(kw string) string {
 
 // sub compiles the subschema at suffix (a pointer) under keyword kw of s.
 func (c *jsCompiler) sub(s *nodeScope, kw, suffix string, v *jsondoc.Value) *Node {
+	if c.spare != nil {
+		return c.spare // past the limit: no pointer to build
+	}
 	loc := location{doc: s.loc.doc, ptr: s.loc.ptr + "/" + jsondoc.EscapePointerToken(kw) + suffix, v: v}
 	return c.node(loc, kw, s.ctx)
 }
