@@ -66,8 +66,14 @@ func (r *Result) Code() schema.Code { return schema.Summarize(r.Findings()) }
 // runtime could not tell which schema a call to a repeated name must
 // satisfy, so no occurrence of it is enforced.
 func Compile(profile schema.Profile, tools []Tool) []Result {
+	return CompileWith(profile, tools, schema.Options{})
+}
+
+// CompileWith is Compile with opts for every tool; their patterns share
+// one budget of opts.Limits.MaxPatternSteps.
+func CompileWith(profile schema.Profile, tools []Tool, opts schema.Options) []Result {
 	results := Check(tools)
-	opts := schema.Options{PatternBudget: schema.NewPatternBudget(schema.Limits{})}
+	opts.PatternBudget = schema.NewPatternBudget(opts.Limits)
 	for i := range results {
 		results[i].Compile(profile, opts)
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -48,8 +49,9 @@ whole document; in a tools/list result it leads through the tool, like
 Usage and I/O errors go to stderr.
 
 With --summary, prints instead a Markdown report over all files: how many
-tools can be enforced, and what blocks the rest. With --summary, --profile
-may list several profiles, comma-separated, compared side by side.
+tools can be enforced, and what blocks the rest, counting every finding
+(none is left out). With --summary, --profile may list several profiles,
+comma-separated, compared side by side.
 
 Exit status: 0 when everything compiles (warnings allowed) and always after
 --summary or -h; 1 when anything is unsupported or malformed; 2 for a usage
@@ -113,6 +115,13 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	status := checkOK
 	reports := make([][]fileReport, len(profiles))
+	var opts schema.Options // findings past the cap are counted, not listed
+	if *summary {
+		// The report counts every finding (a blocker's occurrences, the
+		// tools it alone blocks), so it keeps them all: the files are the
+		// user's own, read by a process of their own.
+		opts.MaxFindings = math.MaxInt32
+	}
 	for _, name := range fs.Args() {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -121,7 +130,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		for i, profile := range profiles {
-			r := checkFile(profile, name, data)
+			r := checkFile(profile, name, data, opts)
 			if !*summary {
 				r.print(stdout)
 			}
@@ -160,11 +169,12 @@ type fileReport struct {
 	tools []toolset.Result
 }
 
-func checkFile(profile schema.Profile, name string, data []byte) fileReport {
+// checkFile compiles a file, a tools/list result or one schema, with opts.
+func checkFile(profile schema.Profile, name string, data []byte, opts schema.Options) fileReport {
 	if tools, err := toolset.ParseToolsList(data); err == nil {
-		return fileReport{name: name, list: true, tools: toolset.Compile(profile, tools)}
+		return fileReport{name: name, list: true, tools: toolset.CompileWith(profile, tools, opts)}
 	}
-	return fileReport{name: name, tools: []toolset.Result{{Compiled: schema.Compile(profile, data)}}}
+	return fileReport{name: name, tools: []toolset.Result{{Compiled: schema.CompileWith(profile, data, opts)}}}
 }
 
 // schemaPointer is where a tool's schema starts in the file.

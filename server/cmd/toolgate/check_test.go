@@ -457,4 +457,16 @@ func TestCheckOmittedFindings(t *testing.T) {
 			assert.Equal(t, tc.last, lines[tc.listed+1])
 		})
 	}
+
+	t.Run("--summary counts them all", func(t *testing.T) {
+		t.Parallel()
+		mixed := write("mixed.json", `{"tools": [{"name": "a", "inputSchema": `+props("{}")+`},
+			{"name": "b", "inputSchema": {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}, "v": {}}}}]}`)
+		status, stdout, stderr := check(t, "--summary", mixed)
+		assert.Equal(t, 0, status)
+		assert.Empty(t, stderr)
+		assert.Contains(t, stdout, fmt.Sprintf("| untyped schema (no `type` or `oneOf`) | 2 | 1 | %d |\n", n+1),
+			"every untyped property of a, and b's one")
+		assert.Contains(t, stdout, "| `format` | 1 | 0 | 1 |\n")
+	})
 }
