@@ -26,3 +26,7 @@ func TakeCompileRoom(t interface{ Fatal(...any) }, s *Service, n int64) (giveBac
 // StreamSchemaBytes returns the bytes of compiled schemas the Service's
 // open streams hold (Options.MaxStreamSchemaBytes counts them).
 func StreamSchemaBytes(s *Service) int64 { return s.held.total() }
+
+// UnnamedCallBytes returns the argument bytes the Service's open streams
+// hold for provider calls whose tool is not named yet.
+func UnnamedCallBytes(s *Service) int64 { return s.unnamed.Used() }

@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,4 +79,53 @@ func TestStreamSchemaBytes(t *testing.T) {
 	_, err = third.Recv()
 	assert.Equal(t, codes.ResourceExhausted, status.Code(err), "%v", err)
 	assert.Contains(t, status.Convert(err).Message(), "the schema of tool \"a\"")
+}
+
+// TestUnnamedCallBytesAcrossStreams: the text streams hold for provider
+// calls whose tool is not named yet is bounded over all streams
+// (MaxUnnamedCallBytes): a call on another stream that would pass it gets
+// an early maxBytes result; a stream that ends, even by its caller leaving,
+// gives back what it held.
+func TestUnnamedCallBytesAcrossStreams(t *testing.T) {
+	t.Parallel()
+	var svc *server.Service
+	c := toolgatev1.NewValidationServiceClient(startService(t,
+		server.Config{Options: server.Options{MaxUnnamedCallBytes: 32}},
+		func(s *server.Service) { svc = s }))
+	unnamed := func(args string) *toolgatev1.ValidateStreamRequest {
+		return providerEvent(toolgatev1.Provider_PROVIDER_OPENAI_CHAT,
+			fmt.Sprintf(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":%q}}]}}]}`, args))
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	firstCtx, leave := context.WithCancel(ctx)
+	first, err := c.ValidateStream(firstCtx)
+	require.NoError(t, err)
+	held := strings.Repeat(" ", 20) + `{"action":` // 30 of the 32
+	send(t, first, unnamed(held))
+	assert.Eventually(t, func() bool { return server.UnnamedCallBytes(svc) == int64(len(held)) }, 5*time.Second, time.Millisecond)
+
+	second, err := c.ValidateStream(ctx)
+	require.NoError(t, err)
+	send(t, second, unnamed(held))
+	r := recvResult(t, second)
+	assert.True(t, r.GetEarly())
+	require.NotEmpty(t, r.GetErrors())
+	assert.Equal(t, "maxBytes", r.GetErrors()[0].GetKeyword())
+	assert.Equal(t, int64(32-len(held)), r.GetErrors()[0].GetOffset())
+
+	leave()
+	assert.Eventually(t, func() bool { return server.UnnamedCallBytes(svc) == 0 }, 5*time.Second, time.Millisecond,
+		"a stream whose caller left gives back what it held")
+	send(t, second, providerEvent(toolgatev1.Provider_PROVIDER_OPENAI_CHAT,
+		`{"choices":[{"index":1,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\":"}}]}}]}`))
+	assert.Eventually(t, func() bool { return server.UnnamedCallBytes(svc) == int64(len(`{"a":`)) }, 5*time.Second, time.Millisecond,
+		"with the room back, another call is held")
+	require.NoError(t, second.CloseSend())
+	for {
+		if _, err := second.Recv(); err != nil {
+			break
+		}
+	}
+	assert.Zero(t, server.UnnamedCallBytes(svc))
 }

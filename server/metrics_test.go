@@ -185,9 +185,10 @@ func TestMetricsStream(t *testing.T) {
 
 	got := moved(before, scrape(t, url))
 	for key, want := range map[string]float64{
-		`toolgate_open_streams{}`:        0,
-		`toolgate_open_calls{}`:          0,
-		`toolgate_stream_schema_bytes{}`: 0,
+		`toolgate_open_streams{}`:         0,
+		`toolgate_open_calls{}`:           0,
+		`toolgate_stream_schema_bytes{}`:  0,
+		`toolgate_stream_unnamed_bytes{}`: 0,
 		`toolgate_verdicts_total{code="NONE",profile="tool_input",rpc="ValidateStream"}`:                                                              1,
 		`toolgate_verdicts_total{code="VALIDATION",profile="tool_input",rpc="ValidateStream"}`:                                                        1,
 		`toolgate_verdicts_total{code="VALIDATION",profile="unknown",rpc="ValidateStream"}`:                                                           1, // the unknown tool

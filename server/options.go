@@ -52,6 +52,12 @@ type Options struct {
 	// MaxCallBytes bounds the argument bytes of one streamed call. Default
 	// 4 MiB.
 	MaxCallBytes int64
+	// MaxUnnamedCallBytes bounds the argument text held, over all
+	// streams, for provider calls whose tool is not named yet
+	// (MaxCallBytes bounds it per stream): the call whose text would pass
+	// it gets an early "maxBytes" result. Default
+	// DefaultMaxUnnamedCallBytes (64 MiB).
+	MaxUnnamedCallBytes int64
 	// MaxToolsPerStream bounds the distinct tool names one ValidateStream
 	// may bind (each holds its compiled schema for the stream's life); the
 	// bind past it is RESOURCE_EXHAUSTED. Default 1,024.
@@ -111,6 +117,8 @@ const (
 	DefaultMaxFindingMessage = 1 << 10
 	// DefaultMaxCompilingBytes is Options.MaxCompilingBytes's default.
 	DefaultMaxCompilingBytes = 4 << 20
+	// DefaultMaxUnnamedCallBytes is Options.MaxUnnamedCallBytes's default.
+	DefaultMaxUnnamedCallBytes = 64 << 20
 	// DefaultMaxStreamSchemaBytes is Options.MaxStreamSchemaBytes's default.
 	DefaultMaxStreamSchemaBytes = 256 << 20
 	// DefaultMaxAnswerBytes is Options.MaxAnswerBytes's default.
@@ -148,6 +156,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxCallBytes <= 0 {
 		o.MaxCallBytes = stream.DefaultMaxCallBytes
+	}
+	if o.MaxUnnamedCallBytes <= 0 {
+		o.MaxUnnamedCallBytes = DefaultMaxUnnamedCallBytes
 	}
 	if o.MaxToolsPerStream <= 0 {
 		o.MaxToolsPerStream = stream.DefaultMaxTools

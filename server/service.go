@@ -13,11 +13,13 @@ import (
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/store"
+	"github.com/toolgate/toolgate/internal/stream"
 	"github.com/toolgate/toolgate/internal/toolset"
 )
 
 // Service implements toolgate.v1.ValidationService. It is safe for
-// concurrent use; its only state is the store of compiled schemas.
+// concurrent use; its state is the store of compiled schemas and the
+// bounds its requests share (compile room, what open streams hold).
 type Service struct {
 	toolgatev1.UnimplementedValidationServiceServer
 	opts  Options
@@ -26,7 +28,9 @@ type Service struct {
 	// compiling bounds the schema bytes compiled at once.
 	compiling *compileRoom
 	// held counts the schemas open streams hold.
-	held    *heldSchemas
+	held *heldSchemas
+	// unnamed bounds the text streams hold for calls not named yet.
+	unnamed *stream.HeldBytes
 	metrics *Metrics // nil: none
 	// progress, when set (by tests), is told after each bounded step of a
 	// unary request's work how far it got; see step.
@@ -37,7 +41,8 @@ type Service struct {
 func NewService(opts Options) *Service {
 	opts = opts.withDefaults()
 	return &Service{opts: opts, store: store.New[*schema.Schema](opts.StoreEntries, opts.StoreBytes),
-		cache: newCompileCache(opts.StoreEntries), compiling: newCompileRoom(opts.MaxCompilingBytes), held: newHeldSchemas(opts.MaxStreamSchemaBytes)}
+		cache: newCompileCache(opts.StoreEntries), compiling: newCompileRoom(opts.MaxCompilingBytes), held: newHeldSchemas(opts.MaxStreamSchemaBytes),
+		unnamed: stream.NewHeldBytes(opts.MaxUnnamedCallBytes)}
 }
 
 // compiled is the outcome of compiling a request's schema.

@@ -36,12 +36,14 @@ func (s *Service) ValidateStream(srv validateStream) error {
 		MaxCalls:     s.opts.MaxCallsPerStream,
 		MaxCallBytes: s.opts.MaxCallBytes,
 		MaxTools:     s.opts.MaxToolsPerStream,
+		Held:         s.unnamed,
 		Validator:    s.opts.validatorOptions(),
 	}, func(r *stream.Result) {
 		sm.result(r)
 		out.send(r)
 	})
 	sm.watch(sess)
+	defer sess.Release()
 	holds := s.held.stream()
 	defer holds.release()
 	requests := receive(srv)

@@ -37,6 +37,12 @@ type Limits struct {
 	// life; the bind past it is a ResourceExhausted error. Default
 	// DefaultMaxTools.
 	MaxTools int
+	// Held, when set, bounds the text held for provider calls whose tool
+	// is not named yet over every session that shares it, as MaxCallBytes
+	// does for one session: the call whose text would pass it is rejected
+	// the same way (keyword "maxBytes"). A session gives its part back as
+	// its calls are named or end, and whatever is left at Release.
+	Held *HeldBytes
 	// Validator configures each call's validator; StopAtFirst is always set.
 	Validator validator.Options
 }
@@ -242,7 +248,21 @@ func (s *Session) lookup(callID string) (*call, bool) {
 // release frees the text held for an unnamed call.
 func (s *Session) release(c *call) {
 	s.held -= int64(len(c.held))
+	s.limits.Held.give(int64(len(c.held)))
 	c.unnamed, c.held = false, nil
+}
+
+// Release gives back to Limits.Held the text the session still holds for
+// unnamed calls, which a stream that ends without Close (an error, its
+// caller gone) leaves there. Call it once the stream is over, Close or
+// not; the session is not used after it.
+func (s *Session) Release() {
+	for _, c := range s.order {
+		if c.unnamed && !c.done {
+			s.release(c)
+		}
+	}
+	s.order = nil
 }
 
 // Delta appends a fragment of a call's arguments. Fragments of a call that
@@ -273,6 +293,13 @@ func (s *Session) delta(c *call, fragment []byte) error {
 			c.bytes += n
 			s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "maxBytes", Offset: at,
 				Message: fmt.Sprintf("The stream holds more than the limit of %d bytes of arguments for calls whose tool is not named yet.", s.limits.MaxCallBytes)}}, false)
+			return nil
+		}
+		if ok, free := s.limits.Held.take(n); !ok {
+			at := c.bytes + free
+			c.bytes += n
+			s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "maxBytes", Offset: at,
+				Message: fmt.Sprintf("The server holds more than its limit of %d bytes of arguments, over all streams, for calls whose tool is not named yet.", s.limits.Held.max)}}, false)
 			return nil
 		}
 		c.bytes += n

@@ -25,7 +25,7 @@ func TestFlagDefaults(t *testing.T) {
 	assert.Equal(t, server.DefaultMaxHeaderBytes, c.maxHeaderBytes)
 	assert.Equal(t, server.Options{MaxDepth: 128, MaxFindings: 100, MaxFindingMessage: server.DefaultMaxFindingMessage,
 		MaxAnswerBytes: server.DefaultMaxAnswerBytes, MaxCompilingBytes: server.DefaultMaxCompilingBytes, StoreEntries: server.DefaultStoreEntries,
-		StoreBytes: server.DefaultStoreBytes, MaxCallsPerStream: 1024, MaxCallBytes: 4 << 20, MaxToolsPerStream: 1024, MaxStreamSchemaBytes: server.DefaultMaxStreamSchemaBytes,
+		StoreBytes: server.DefaultStoreBytes, MaxCallsPerStream: 1024, MaxCallBytes: 4 << 20, MaxToolsPerStream: 1024, MaxUnnamedCallBytes: server.DefaultMaxUnnamedCallBytes, MaxStreamSchemaBytes: server.DefaultMaxStreamSchemaBytes,
 		StreamIdleTimeout: server.DefaultStreamIdleTimeout, StreamSendTimeout: server.DefaultStreamSendTimeout, MaxWidth: schema.DefaultMaxWidth, MaxSchemaBytes: schema.DefaultMaxBytes,
 		MaxSchemaDepth: schema.DefaultSchemaDepth, MaxSchemaNodes: schema.DefaultMaxNodes, MaxSchemaRefs: schema.DefaultMaxRefs,
 		MaxPatternSteps: schema.DefaultMaxPatternSteps, MaxMultipleOfDigits: schema.DefaultMaxMultipleOfDigits}, c.opts)
