@@ -93,8 +93,8 @@ type Options struct {
 	// MaxSchemaDepth bounds the nesting of a JSON Schema profile document
 	// (the subset profiles allow 64). Default 128.
 	MaxSchemaDepth int
-	// MaxSchemaNodes bounds the subschemas of a JSON Schema. Default
-	// 100,000.
+	// MaxSchemaNodes bounds the subschemas of a JSON Schema, and those
+	// of a CompileToolset's tools together. Default 100,000.
 	MaxSchemaNodes int
 	// MaxSchemaRefs bounds the references of a JSON Schema. Default 10,000.
 	MaxSchemaRefs int

@@ -216,6 +216,7 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 	// The tools' patterns share one budget: a list of thousands of tools,
 	// each within it alone, would otherwise cost minutes.
 	opts.PatternBudget = schema.NewPatternBudget(opts.Limits)
+	opts.NodeBudget = schema.NewNodeBudget(opts.Limits)
 	leave, err := s.compiling.enter(ctx, toolsetBytes(tools, opts), s.metrics)
 	if err != nil {
 		return nil, err

@@ -407,6 +407,44 @@ func TestCompileToolsetSharesThePatternBudget(t *testing.T) {
 	assert.NotEmpty(t, alone.GetTools()[0].GetHandle(), "the last tool compiles on its own")
 }
 
+// TestCompileToolsetSharesTheNodeBudget: the tools of one CompileToolset
+// build their JSON Schema subschemas from one --max-schema-nodes, so tools
+// that each refer to one large supplied document do not each compile it
+// within the limit alone: the tool that would pass it, and those after,
+// are refused with keyword "limit", while each compiles on its own.
+func TestCompileToolsetSharesTheNodeBudget(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{Options: server.Options{MaxSchemaNodes: 50}})
+	var props []string
+	for i := range 30 {
+		props = append(props, fmt.Sprintf(`"p%d":{"type":"string"}`, i))
+	}
+	big := `{"type":"object","properties":{` + strings.Join(props, ",") + `}}` // 31 subschemas
+	tool := `{"type":"object","properties":{"x":{"$ref":"urn:big"}}}`
+	request := func(n int) *toolgatev1.CompileToolsetRequest {
+		list := &toolgatev1.ToolList{}
+		for i := range n {
+			list.Tools = append(list.Tools, &toolgatev1.ToolSchema{Name: fmt.Sprint("t", i), SchemaJson: tool})
+		}
+		return &toolgatev1.CompileToolsetRequest{Profile: toolgatev1.Profile_PROFILE_JSON_SCHEMA,
+			Resources: map[string]string{"urn:big": big}, Source: &toolgatev1.CompileToolsetRequest_Tools{Tools: list}}
+	}
+	resp, err := c.CompileToolset(t.Context(), request(3))
+	require.NoError(t, err)
+	results := resp.GetTools()
+	require.Len(t, results, 3)
+	assert.NotEmpty(t, results[0].GetHandle(), "%v", results[0].GetErrors())
+	for _, r := range results[1:] {
+		require.Len(t, r.GetErrors(), 1, "%s: the budget ran out", r.GetName())
+		assert.Equal(t, "limit", r.GetErrors()[0].GetKeyword())
+		assert.Contains(t, r.GetErrors()[0].GetMessage(), "compiled together in this request")
+		assert.Contains(t, r.GetErrors()[0].GetMessage(), "more than 50 subschemas")
+	}
+	alone, err := c.CompileToolset(t.Context(), request(1))
+	require.NoError(t, err)
+	assert.NotEmpty(t, alone.GetTools()[0].GetHandle(), "one tool compiles within the limit: %v", alone.GetTools()[0].GetErrors())
+}
+
 // TestCompileToolsetMatchesCompileSchema compiles every real MCP toolset of
 // testdata/mcp-tools and checks each tool against CompileSchema of its
 // inputSchema alone: the same code, handle and findings.

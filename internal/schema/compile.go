@@ -80,6 +80,10 @@ type Options struct {
 	// gives them one (see NewPatternBudget), so that the request's
 	// patterns are bounded together.
 	PatternBudget *pattern.Budget
+	// NodeBudget, when set, is the subschemas a JSON Schema profile
+	// compile may build, shared with the other compiles given it (see
+	// NodeBudget), besides Limits.MaxNodes for the schema alone.
+	NodeBudget *NodeBudget
 	// trusted skips the meta-schema check (built-in meta-schemas).
 	trusted bool
 }

@@ -236,6 +236,11 @@ func (c *jsCompiler) node(loc location, keyword string, ctx *dynContext) *Node {
 		c.spare = n
 		return n
 	}
+	if !c.opts.NodeBudget.take() {
+		c.limit(loc.path(), "The schemas compiled together in this request (a toolset's tools) compile to more than %d subschemas, past the limit.", c.opts.NodeBudget.max)
+		c.spare = n
+		return n
+	}
 	c.memo[key] = n
 	switch loc.v.Kind {
 	case jsontok.True:

@@ -70,10 +70,12 @@ func Compile(profile schema.Profile, tools []Tool) []Result {
 }
 
 // CompileWith is Compile with opts for every tool; their patterns share
-// one budget of opts.Limits.MaxPatternSteps.
+// one budget of opts.Limits.MaxPatternSteps, their JSON Schema subschemas
+// one of opts.Limits.MaxNodes.
 func CompileWith(profile schema.Profile, tools []Tool, opts schema.Options) []Result {
 	results := Check(tools)
 	opts.PatternBudget = schema.NewPatternBudget(opts.Limits)
+	opts.NodeBudget = schema.NewNodeBudget(opts.Limits)
 	for i := range results {
 		results[i].Compile(profile, opts)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/store"
 	"github.com/toolgate/toolgate/internal/toolset"
+	_ "github.com/toolgate/toolgate/internal/validator" // the meta-schema check of JSON Schema profile tools
 )
 
 // u is short for the long tables.
@@ -696,4 +697,31 @@ func TestCompileSharesThePatternBudget(t *testing.T) {
 	require.Len(t, last, 1)
 	assert.Equal(t, "limit", last[0].Keyword)
 	assert.Contains(t, last[0].Message, fmt.Sprintf("more than %d steps", schema.DefaultMaxPatternSteps))
+}
+
+// TestCompileSharesTheNodeBudget: Compile with options (what toolgate
+// check runs) builds the tools' JSON Schema subschemas from one budget of
+// Limits.MaxNodes: 20 tools of 10 subschemas each fit 100 alone, not
+// together, so the tools past the budget are refused with keyword "limit".
+func TestCompileSharesTheNodeBudget(t *testing.T) {
+	t.Parallel()
+	var tools []toolset.Tool
+	for i := range 20 {
+		tools = append(tools, toolset.Tool{Name: fmt.Sprintf("t%d", i),
+			Schema: []byte(`{"type":"object","properties":{"a":{},"b":{},"c":{},"d":{},"e":{},"f":{},"g":{},"h":{},"i":{}}}`)})
+	}
+	results := toolset.CompileWith(schema.JSONSchema, tools, schema.Options{Limits: schema.Limits{MaxNodes: 100}})
+	require.Len(t, results, 20)
+	enforced := 0
+	for _, r := range results {
+		if r.Code() == schema.CodeNone {
+			enforced++
+			continue
+		}
+		f := r.Findings()
+		require.Len(t, f, 1, "%s", r.Name)
+		assert.Equal(t, "limit", f[0].Keyword)
+		assert.Contains(t, f[0].Message, "more than 100 subschemas")
+	}
+	assert.Equal(t, 10, enforced, "100 subschemas: ten tools of ten")
 }
