@@ -1,6 +1,9 @@
 package server
 
-import "context"
+import (
+	"context"
+	"testing"
+)
 
 // SetProgress sets the hook that the Service tells, after each bounded step
 // of a unary request's work, how far the request got: argument bytes fed
@@ -15,7 +18,7 @@ const CheckEvery = checkEvery
 // TakeCompileRoom takes n bytes of the Service's room to compile
 // (Options.MaxCompilingBytes), as a compile in progress would, and returns
 // how to give them back.
-func TakeCompileRoom(t interface{ Fatal(...any) }, s *Service, n int64) (giveBack func()) {
+func TakeCompileRoom(t testing.TB, s *Service, n int64) (giveBack func()) {
 	leave, err := s.compiling.enter(context.Background(), n, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -25,7 +28,7 @@ func TakeCompileRoom(t interface{ Fatal(...any) }, s *Service, n int64) (giveBac
 
 // StreamSchemaBytes returns the bytes of compiled schemas the Service's
 // open streams hold (Options.MaxStreamSchemaBytes counts them).
-func StreamSchemaBytes(s *Service) int64 { return s.held.total() }
+func StreamSchemaBytes(s *Service) int64 { return s.streamSchemas.total() }
 
 // UnnamedCallBytes returns the argument bytes the Service's open streams
 // hold for provider calls whose tool is not named yet.

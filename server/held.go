@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/stream"
 )
 
@@ -12,24 +13,20 @@ import (
 // its output, a call's own schema) until it ends, also once the store has
 // evicted it, so the store's bound alone does not bound them: without
 // this, streams binding large inline schemas could pin any amount of heap.
-// A schema is counted once (by handle, its Schema.Bytes) however many
-// streams hold it, so streams that share their tools cost nothing more.
+// A compiled schema is counted once (its Schema.Bytes) however many
+// streams hold it, so streams that share their tools cost nothing more;
+// one compiled again after the store evicted it is another schema on the
+// heap, and counts again.
 type heldSchemas struct {
 	max int64
 
 	mu      sync.Mutex
 	bytes   int64
-	holders map[string]*heldSchema // handle -> the schema and its streams
-}
-
-// heldSchema is one held schema's size and how many streams hold it.
-type heldSchema struct {
-	bytes   int64
-	streams int
+	streams map[*schema.Schema]int // how many streams hold each schema
 }
 
 func newHeldSchemas(max int64) *heldSchemas {
-	return &heldSchemas{max: max, holders: map[string]*heldSchema{}}
+	return &heldSchemas{max: max, streams: map[*schema.Schema]int{}}
 }
 
 // total returns the bytes held now.
@@ -41,14 +38,14 @@ func (h *heldSchemas) total() int64 {
 
 // stream returns what one new stream holds: nothing yet.
 func (h *heldSchemas) stream() *streamHolds {
-	return &streamHolds{all: h, handles: map[string]struct{}{}}
+	return &streamHolds{all: h, schemas: map[*schema.Schema]struct{}{}}
 }
 
 // streamHolds are the schemas one stream holds. It is used by the
 // stream's goroutine only.
 type streamHolds struct {
 	all     *heldSchemas
-	handles map[string]struct{}
+	schemas map[*schema.Schema]struct{}
 }
 
 // hold counts b's schema as held by the stream until release. A binding
@@ -57,27 +54,25 @@ type streamHolds struct {
 // would take the total past the bound is an error saying so (the caller
 // makes it RESOURCE_EXHAUSTED).
 func (s *streamHolds) hold(b stream.Binding) error {
-	if b.Schema == nil {
+	sch := b.Schema
+	if sch == nil {
 		return nil
 	}
-	if _, ok := s.handles[b.Handle]; ok {
+	if _, ok := s.schemas[sch]; ok {
 		return nil
 	}
 	h := s.all
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	held, ok := h.holders[b.Handle]
-	if !ok {
-		if h.bytes+b.Schema.Bytes > h.max {
+	if h.streams[sch] == 0 {
+		if h.bytes+sch.Bytes > h.max {
 			return fmt.Errorf("the schemas open streams hold would take more than %d bytes (--max-stream-schema-bytes): %d are held, this one is %d",
-				h.max, h.bytes, b.Schema.Bytes)
+				h.max, h.bytes, sch.Bytes)
 		}
-		held = &heldSchema{bytes: b.Schema.Bytes}
-		h.holders[b.Handle] = held
-		h.bytes += held.bytes
+		h.bytes += sch.Bytes
 	}
-	held.streams++
-	s.handles[b.Handle] = struct{}{}
+	h.streams[sch]++
+	s.schemas[sch] = struct{}{}
 	return nil
 }
 
@@ -87,12 +82,11 @@ func (s *streamHolds) release() {
 	h := s.all
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for handle := range s.handles {
-		held := h.holders[handle]
-		if held.streams--; held.streams == 0 {
-			h.bytes -= held.bytes
-			delete(h.holders, handle)
+	for sch := range s.schemas {
+		if h.streams[sch]--; h.streams[sch] == 0 {
+			h.bytes -= sch.Bytes
+			delete(h.streams, sch)
 		}
 	}
-	clear(s.handles)
+	clear(s.schemas)
 }

@@ -129,3 +129,28 @@ func TestUnnamedCallBytesAcrossStreams(t *testing.T) {
 	}
 	assert.Zero(t, server.UnnamedCallBytes(svc))
 }
+
+// TestStreamSchemaBytesCountWhatIsOnTheHeap: a schema the store evicted
+// while a stream holds it, compiled again for another stream, is a second
+// schema on the heap, and counts twice.
+func TestStreamSchemaBytesCountWhatIsOnTheHeap(t *testing.T) {
+	t.Parallel()
+	a := `{"type":"object","properties":{"a":{"type":"string","enum":["x","y"]}}}`
+	aBytes := schemaBytes(t, a)
+	var svc *server.Service
+	c := toolgatev1.NewValidationServiceClient(startService(t,
+		server.Config{Options: server.Options{StoreEntries: 1}}, func(s *server.Service) { svc = s }))
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	first, err := c.ValidateStream(ctx)
+	require.NoError(t, err)
+	send(t, first, bindInline(map[string]string{"a": a}), startCall("1", "a", ""), delta("1", `{}`), end("1"))
+	require.True(t, recvResult(t, first).GetValid())
+	_, err = c.CompileSchema(ctx, compileJSON(`{"type":"object","properties":{"b":{"type":"boolean"}}}`)) // evicts a
+	require.NoError(t, err)
+	second, err := c.ValidateStream(ctx)
+	require.NoError(t, err)
+	send(t, second, bindInline(map[string]string{"a": a}), startCall("1", "a", ""), delta("1", `{}`), end("1"))
+	require.True(t, recvResult(t, second).GetValid())
+	assert.Equal(t, 2*aBytes, server.StreamSchemaBytes(svc))
+}

@@ -146,7 +146,7 @@ func (m *Metrics) record(svc *Service) {
 	m.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "toolgate_stream_schema_bytes",
 		Help: "Size of the compiled schemas open streams hold, counted as --max-stream-schema-bytes counts it.",
-	}, func() float64 { return float64(svc.held.total()) }))
+	}, func() float64 { return float64(svc.streamSchemas.total()) }))
 	m.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "toolgate_stream_unnamed_bytes",
 		Help: "Argument bytes open streams hold for provider calls whose tool is not named yet, counted as --max-unnamed-call-bytes counts them.",

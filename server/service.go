@@ -27,8 +27,8 @@ type Service struct {
 	cache *store.Store[cached] // request digest -> handle (see cache.go)
 	// compiling bounds the schema bytes compiled at once.
 	compiling *compileRoom
-	// held counts the schemas open streams hold.
-	held *heldSchemas
+	// streamSchemas counts the schemas open streams hold.
+	streamSchemas *heldSchemas
 	// unnamed bounds the text streams hold for calls not named yet.
 	unnamed *stream.HeldBytes
 	metrics *Metrics // nil: none
@@ -41,7 +41,7 @@ type Service struct {
 func NewService(opts Options) *Service {
 	opts = opts.withDefaults()
 	return &Service{opts: opts, store: store.New[*schema.Schema](opts.StoreEntries, opts.StoreBytes),
-		cache: newCompileCache(opts.StoreEntries), compiling: newCompileRoom(opts.MaxCompilingBytes), held: newHeldSchemas(opts.MaxStreamSchemaBytes),
+		cache: newCompileCache(opts.StoreEntries), compiling: newCompileRoom(opts.MaxCompilingBytes), streamSchemas: newHeldSchemas(opts.MaxStreamSchemaBytes),
 		unnamed: stream.NewHeldBytes(opts.MaxUnnamedCallBytes)}
 }
 

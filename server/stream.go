@@ -44,7 +44,7 @@ func (s *Service) ValidateStream(srv validateStream) error {
 	})
 	sm.watch(sess)
 	defer sess.Release()
-	holds := s.held.stream()
+	holds := s.streamSchemas.stream()
 	defer holds.release()
 	requests := receive(srv)
 	idle := time.NewTimer(s.opts.StreamIdleTimeout)
@@ -212,7 +212,7 @@ func (s *Service) handleBinding(holds *streamHolds, h, where string, args ...any
 		return stream.Binding{}, status.Errorf(codes.InvalidArgument, where+": handle %q is not a toolgate handle (tg1_ and 64 hex digits)", append(args, h)...)
 	}
 	sch, _ := s.store.Get(h)
-	return held(holds, stream.Binding{Handle: h, Schema: sch}, where, args)
+	return holdBinding(holds, stream.Binding{Handle: h, Schema: sch}, where, args)
 }
 
 // inlineBinding compiles an inline schema (or finds it compiled: handles
@@ -228,11 +228,12 @@ func (s *Service) inlineBinding(ctx context.Context, holds *streamHolds, req *to
 		f := c.res.Errors[0]
 		return stream.Binding{}, status.Errorf(codes.InvalidArgument, where+" does not compile (%s, %d findings): %s %s", append(args, codeToProto(c.res.Code()), len(c.res.Errors)+c.res.ErrorsOmitted, f.Keyword, f.Message)...)
 	}
-	return held(holds, stream.Binding{Handle: c.handle, Schema: c.res.Schema}, where, args)
+	return holdBinding(holds, stream.Binding{Handle: c.handle, Schema: c.res.Schema}, where, args)
 }
 
-// held counts b in holds, or answers RESOURCE_EXHAUSTED saying where.
-func held(holds *streamHolds, b stream.Binding, where string, args []any) (stream.Binding, error) {
+// holdBinding counts b in holds, or answers RESOURCE_EXHAUSTED saying
+// where.
+func holdBinding(holds *streamHolds, b stream.Binding, where string, args []any) (stream.Binding, error) {
 	if err := holds.hold(b); err != nil {
 		return stream.Binding{}, status.Errorf(codes.ResourceExhausted, where+": %v", append(args, err)...)
 	}
