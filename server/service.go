@@ -213,10 +213,7 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 	}
 	resp := &toolgatev1.CompileToolsetResponse{Bind: map[string]string{}, Admitted: true}
 	a := s.opts.answer()
-	// The tools' patterns share one budget: a list of thousands of tools,
-	// each within it alone, would otherwise cost minutes.
-	opts.PatternBudget = schema.NewPatternBudget(opts.Limits)
-	opts.NodeBudget = schema.NewNodeBudget(opts.Limits)
+	opts = toolset.Shared(opts) // the tools' patterns and subschemas share one budget
 	leave, err := s.compiling.enter(ctx, toolsetBytes(tools, opts), s.metrics)
 	if err != nil {
 		return nil, err

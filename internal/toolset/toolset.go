@@ -69,17 +69,26 @@ func Compile(profile schema.Profile, tools []Tool) []Result {
 	return CompileWith(profile, tools, schema.Options{})
 }
 
-// CompileWith is Compile with opts for every tool; their patterns share
-// one budget of opts.Limits.MaxPatternSteps, their JSON Schema subschemas
-// one of opts.Limits.MaxNodes.
+// CompileWith is Compile with opts for every tool, Shared.
 func CompileWith(profile schema.Profile, tools []Tool, opts schema.Options) []Result {
 	results := Check(tools)
-	opts.PatternBudget = schema.NewPatternBudget(opts.Limits)
-	opts.NodeBudget = schema.NewNodeBudget(opts.Limits)
+	opts = Shared(opts)
 	for i := range results {
 		results[i].Compile(profile, opts)
 	}
 	return results
+}
+
+// Shared returns opts with the budgets the tools of one list spend
+// together: their patterns' compile work (Limits.MaxPatternSteps) and
+// their JSON Schema subschemas (Limits.MaxNodes). Each tool is bounded by
+// those limits alone too, but a list of thousands of tools, each within
+// them, would otherwise cost thousands of times as much. Compile the
+// tools of one list with the same Shared options.
+func Shared(opts schema.Options) schema.Options {
+	opts.PatternBudget = schema.NewPatternBudget(opts.Limits)
+	opts.NodeBudget = schema.NewNodeBudget(opts.Limits)
+	return opts
 }
 
 // Check returns one Result per tool, in input order, with the problems of
