@@ -282,29 +282,11 @@ func (s *Session) delta(c *call, fragment []byte) error {
 	}
 	n := int64(len(fragment))
 	if c.bytes+n > s.limits.MaxCallBytes {
-		c.bytes += n
-		s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "maxBytes", Offset: s.limits.MaxCallBytes,
-			Message: fmt.Sprintf("The arguments are longer than the limit of %d bytes.", s.limits.MaxCallBytes)}}, false)
+		s.tooLong(c, n, s.limits.MaxCallBytes, fmt.Sprintf("The arguments are longer than the limit of %d bytes.", s.limits.MaxCallBytes))
 		return nil
 	}
 	if c.unnamed {
-		if s.held+n > s.limits.MaxCallBytes {
-			at := c.bytes + s.limits.MaxCallBytes - s.held
-			c.bytes += n
-			s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "maxBytes", Offset: at,
-				Message: fmt.Sprintf("The stream holds more than the limit of %d bytes of arguments for calls whose tool is not named yet.", s.limits.MaxCallBytes)}}, false)
-			return nil
-		}
-		if ok, free := s.limits.Held.take(n); !ok {
-			at := c.bytes + free
-			c.bytes += n
-			s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "maxBytes", Offset: at,
-				Message: fmt.Sprintf("The server holds more than its limit of %d bytes of arguments, over all streams, for calls whose tool is not named yet.", s.limits.Held.max)}}, false)
-			return nil
-		}
-		c.bytes += n
-		s.held += n
-		c.held = append(c.held, fragment...)
+		s.hold(c, fragment)
 		return nil
 	}
 	c.bytes += n
@@ -312,6 +294,33 @@ func (s *Session) delta(c *call, fragment []byte) error {
 		return s.writeFenced(c, fragment)
 	}
 	return s.write(c, fragment)
+}
+
+// hold keeps an unnamed call's fragment until its tool is named, within
+// what the stream (MaxCallBytes) and every stream together (Held) may
+// hold; the call whose text would pass either is rejected.
+func (s *Session) hold(c *call, fragment []byte) {
+	n := int64(len(fragment))
+	if s.held+n > s.limits.MaxCallBytes {
+		s.tooLong(c, n, c.bytes+s.limits.MaxCallBytes-s.held,
+			fmt.Sprintf("The stream holds more than the limit of %d bytes of arguments for calls whose tool is not named yet.", s.limits.MaxCallBytes))
+		return
+	}
+	if ok, free := s.limits.Held.take(n); !ok {
+		s.tooLong(c, n, c.bytes+free,
+			fmt.Sprintf("The server holds more than its limit of %d bytes of arguments, over all streams, for calls whose tool is not named yet.", s.limits.Held.max))
+		return
+	}
+	c.bytes += n
+	s.held += n
+	c.held = append(c.held, fragment...)
+}
+
+// tooLong rejects c, early, for a delta of n bytes that takes it past a
+// bound on argument bytes at offset at (keyword "maxBytes").
+func (s *Session) tooLong(c *call, n, at int64, msg string) {
+	c.bytes += n
+	s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "maxBytes", Offset: at, Message: msg}}, false)
 }
 
 // write feeds text to c's validator, at most a chunk between two looks at
