@@ -42,20 +42,25 @@ func (r *compileRoom) enter(ctx context.Context, n int64, m *Metrics) (leave fun
 // compileBytes is what one schema's compile counts against the room: the
 // schema and the documents it may reference.
 func compileBytes(doc []byte, opts schema.Options) int64 {
-	n := int64(len(doc))
-	for _, r := range opts.Resources {
-		n += int64(len(r))
-	}
-	return n
+	return int64(len(doc)) + resourceBytes(opts)
 }
 
 // toolsetBytes is what a CompileToolset counts against the room: its
 // tools' schemas, compiled one after another and all held until it
 // answers, and the documents they may reference.
 func toolsetBytes(tools []toolset.Tool, opts schema.Options) int64 {
-	n := compileBytes(nil, opts)
+	n := resourceBytes(opts)
 	for _, t := range tools {
 		n += int64(len(t.Schema))
+	}
+	return n
+}
+
+// resourceBytes is the size of the documents a compile may reference.
+func resourceBytes(opts schema.Options) int64 {
+	var n int64
+	for _, r := range opts.Resources {
+		n += int64(len(r))
 	}
 	return n
 }
