@@ -11,7 +11,7 @@ type arrState struct {
 	containsMatch bool  // the current element matched contains
 	unevalFailed  bool  // unevaluatedItems failed on the current element
 	unevalReason  violation
-	uneval        unevalRecords
+	uneval        *unevalRecords // made on first use (see recordsIn)
 }
 
 // reset clears the state, keeping its buffers.

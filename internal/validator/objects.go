@@ -26,7 +26,7 @@ type objState struct {
 	covers    bool               // some keyword of the node evaluates the current member
 	dependent []uint64           // dependentSchemas entries already reported, as bits
 	presentAt []int64            // per dependentSchemas entry, the closing quote of its member's name, or -1 (see markPresent)
-	uneval    unevalRecords
+	uneval    *unevalRecords     // made on first use (see recordsIn)
 }
 
 // reset clears the state, keeping its buffers. Zeroing in place, then
