@@ -19,6 +19,7 @@ type Accumulator struct {
 	expSign bool // the exponent's sign has been read
 	expSeen bool // an exponent digit has been read
 	exp     int64
+	expMod  uint64 // the exponent modulo ExpModulus, exact however long
 }
 
 type part uint8
@@ -58,6 +59,7 @@ func (a *Accumulator) Write(text []byte) {
 			if a.exp < maxExp {
 				a.exp = a.exp*10 + int64(c-'0')
 			}
+			a.expMod = (a.expMod*10 + uint64(c-'0')) % ExpModulus
 		default:
 			a.digit(c)
 		}
@@ -96,6 +98,27 @@ func (a *Accumulator) Value() Decimal {
 	kept := min(int64(len(a.digits)), a.lastNZ)
 	return Decimal{Neg: a.neg, Digits: a.digits[:kept], Exp: a.dp + exp, N: a.lastNZ}
 }
+
+// ExpModulo returns the exponent of the number read so far, as Value's
+// Exp (the value is 0.Digits × 10^Exp), modulo ExpModulus, exact even where
+// Exp saturated: 1e999999999999999999 and 1e9999999999999999999 have
+// one saturated Exp but different ExpModulo. Content hashes use it to tell
+// such numbers apart; exponents that differ by a multiple of ExpModulus
+// (about 1.15e18) share it. Zero has 0.
+func (a *Accumulator) ExpModulo() uint64 {
+	if a.lastNZ == 0 {
+		return 0
+	}
+	dp := uint64(a.dp%ExpModulus+ExpModulus) % ExpModulus
+	if a.expNeg {
+		return (dp + ExpModulus - a.expMod) % ExpModulus
+	}
+	return (dp + a.expMod) % ExpModulus
+}
+
+// ExpModulus is the modulus of ExpModulo: the largest prime below 2^60,
+// so that ten times a residue plus a digit stays inside a uint64.
+const ExpModulus = 1<<60 - 93
 
 // InExponent reports whether the text read so far has reached its
 // exponent ("e" or "E").

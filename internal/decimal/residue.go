@@ -16,6 +16,7 @@ type Residue struct {
 	small   uint64   // m's significant digits, when they fit (then big is nil)
 	big     *big.Int // m's significant digits otherwise
 	exp     int64    // the power of ten of m's last significant digit
+	enough  int64    // 4 × m's significant digits: see Multiple
 	r       uint64
 	rBig    big.Int
 	scratch [3]big.Int
@@ -27,6 +28,7 @@ type Residue struct {
 // Reset prepares r to test multiples of m, a positive value known exactly.
 func (r *Residue) Reset(m Decimal) {
 	r.small, r.big, r.exp, r.r, r.zeros, r.started, r.part = 0, nil, m.Exp-int64(len(m.Digits)), 0, 0, false, partInt
+	r.enough = 4 * int64(len(m.Digits))
 	if len(m.Digits) < 18 { // fits in a uint64 with room for r*10+9
 		for _, c := range m.Digits {
 			r.small = r.small*10 + uint64(c-'0')
@@ -72,19 +74,29 @@ func (r *Residue) digit(c byte) {
 }
 
 // Multiple reports whether d, the number Write read (as an Accumulator
-// with any precision limit reads it), is a multiple of m. A number whose
-// exponent saturated is never a multiple: its exact value is unknown.
+// with any precision limit reads it), is a multiple of m. It is exact for
+// every number, even one whose exponent saturated.
+//
+// Past a power of ten (Residue.enough) the quotient's stops mattering.
+// The number is D × 10^q times 10 to the power of m's last digit, D its
+// significant digits; it is a multiple of m when m's significant digits,
+// M = 2^a × 5^b × M', divide D × 10^q. M of k digits is below 10^k <
+// 2^(4k), so a and b are below 4k: for q of 4k or more 2^a × 5^b divides
+// 10^q, and M' (prime to 10) divides D × 10^q exactly when it divides D.
+// The answer is the same for every such q, so a number whose exponent
+// saturated (1.5e999999999999999999, far past any q it could carry) is
+// decided exactly: as an integer it is a multiple of 1, 2 and 0.5, not of
+// 7 (its D is 15). A saturated negative exponent leaves q negative, as the
+// exact one would.
 func (r *Residue) Multiple(d Decimal) bool {
 	if d.IsZero() {
 		return true
-	}
-	if !d.InRange() {
-		return false
 	}
 	q := d.Exp - d.N - r.exp // the power of ten the quotient carries
 	if q < 0 {
 		return false // the number has a non-zero digit below m's last one
 	}
+	q = min(q, r.enough)
 	if r.big == nil {
 		return mulMod(r.r, powMod(10, q, r.small), r.small) == 0
 	}

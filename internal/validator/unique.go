@@ -10,7 +10,8 @@ import (
 // This file holds uniqueItems. Elements are compared by content hashes
 // computed as they stream, never by keeping them: strings by their decoded
 // bytes, numbers by their exact value (significant digits, sign and
-// exponent, so 1, 1.0 and 10e-1 hash alike), objects by an order-free sum
+// exponent, so 1, 1.0 and 10e-1 hash alike; the exponent modulo a prime
+// near 2^60, so exponents of any length count), objects by an order-free sum
 // over their members, arrays in order. Hashes are keyed with a random seed
 // per process, like duplicate member names: a collision can only make a
 // valid array look repetitive — toolgate then rejects, it never accepts.
@@ -172,12 +173,13 @@ func (v *Validator) hashEndSlow(fr int32, off int64) {
 	case jsontok.String:
 		hs.sum = v.mix(hs.h.Sum64(), 's')
 	case jsontok.Number:
-		d := v.num.Value()
 		sign := uint64(1)
-		if d.Neg {
+		if v.num.Value().Neg {
 			sign = 2
 		}
-		hs.sum = v.mix(v.mix(hs.h.Sum64(), uint64(d.Exp)), sign)
+		// The exponent modulo a prime, not Value's Exp: that saturates,
+		// and 1e999999999999999999 is not 1e9999999999999999999.
+		hs.sum = v.mix(v.mix(hs.h.Sum64(), v.num.ExpModulo()), sign)
 	case jsontok.Object, jsontok.Array:
 		hs.sum = v.mix(hs.acc, uint64(f.index)|uint64(f.kind)<<56)
 	default:
