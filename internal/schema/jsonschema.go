@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -428,6 +429,9 @@ func (c *jsCompiler) finishKeys(s *nodeScope) {
 			d.Requires = append(d.Requires, index[r])
 		}
 	}
+	// By Key, so that a validator finds a present member's entries with
+	// a binary search.
+	slices.SortStableFunc(n.DependentRequired, func(a, b Dependency) int { return cmp.Compare(a.Key, b.Key) })
 	for i := range n.DependentSchemas {
 		d := &n.DependentSchemas[i]
 		d.Key = index[s.depSchemaNames[i]]

@@ -148,7 +148,8 @@ type Node struct {
 	PropertyNames *Node
 	// MinProperties and MaxProperties bound the member count; -1: none.
 	MinProperties, MaxProperties int64
-	// DependentRequired lists, per present name, the names it requires.
+	// DependentRequired lists, per present name, the names it requires,
+	// sorted by Key.
 	DependentRequired []Dependency
 	// DependentSchemas apply to the whole object when a name is present.
 	DependentSchemas []DependentSchema

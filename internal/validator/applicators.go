@@ -2,6 +2,7 @@ package validator
 
 import (
 	"github.com/toolgate/toolgate/internal/jsontok"
+	"github.com/toolgate/toolgate/internal/schema"
 )
 
 // This file holds the in-place applicators: allOf, anyOf, oneOf, not,
@@ -10,7 +11,8 @@ import (
 // kid's verdict is applied the moment it is known (onApplicator), so a
 // value is rejected as soon as its branches decide.
 
-// startInPlace starts e's in-place kids on its value.
+// startInPlace starts e's in-place kids on its value, in the order
+// kidIndex counts on.
 func (v *Validator) startInPlace(e *eval) {
 	n := e.node
 	if !n.InPlace {
@@ -101,14 +103,50 @@ func (v *Validator) decidedAt(k *eval) int64 {
 }
 
 // kidStatus returns the verdict of e's in-place kid under rel (and arg),
-// or pending when e has none.
-func kidStatus(e *eval, rel relation, arg int32) (*eval, status) {
-	for _, k := range e.kids {
-		if k.rel == rel && k.arg == arg {
-			return k.e, k.e.status
+// or pending when e has none (yet: startInPlace may still be attaching).
+// It finds the kid by kidIndex, one step, with no search: a search cost
+// every dependentSchemas entry of an object a pass over all its kids.
+func (v *Validator) kidStatus(e *eval, rel relation, arg int32) (*eval, status) {
+	v.steps++
+	i := kidIndex(e.node, rel, arg)
+	if i < 0 || i >= len(e.kids) {
+		return nil, pending
+	}
+	k := e.kids[i].e
+	return k, k.status
+}
+
+// kidIndex is where startInPlace puts the in-place kid of an evaluation of
+// n under rel and arg in its kids, or -1 when n has no such subschema.
+// startInPlace attaches one kid per subschema, always in the same order
+// (allOf, the references, anyOf, oneOf, not, if, then, else,
+// dependentSchemas), so the place is a sum of counts. Only the relations
+// kidStatus is asked for have one: anyOf, oneOf, not, if, then, else and
+// dependentSchemas.
+func kidIndex(n *schema.Node, rel relation, arg int32) int {
+	i := len(n.AllOf) + len(n.Refs)
+	if rel == relAnyOf {
+		return i + int(arg)
+	}
+	i += len(n.AnyOf)
+	if rel == relOneOf {
+		return i + int(arg)
+	}
+	i += len(n.OneOf)
+	for _, part := range [...]struct {
+		rel     relation
+		present bool
+	}{{relNot, n.Not != nil}, {relIf, n.If != nil}, {relThen, n.If != nil && n.Then != nil}, {relElse, n.If != nil && n.Else != nil}} {
+		switch {
+		case part.rel == rel && part.present:
+			return i
+		case part.rel == rel:
+			return -1
+		case part.present:
+			i++
 		}
 	}
-	return nil, pending
+	return i + int(arg) // relDependent
 }
 
 // checkConditional applies if/then/else once the if kid and the branch it
@@ -118,15 +156,15 @@ func kidStatus(e *eval, rel relation, arg int32) (*eval, status) {
 // delivered in either order, so the offset is taken from both kids, never
 // from whichever was delivered last.
 func (v *Validator) checkConditional(e *eval) {
-	cond, condSt := kidStatus(e, relIf, 0)
+	cond, condSt := v.kidStatus(e, relIf, 0)
 	var branch *eval
 	var st status
 	keyword := "then"
 	switch condSt {
 	case passed:
-		branch, st = kidStatus(e, relThen, 0)
+		branch, st = v.kidStatus(e, relThen, 0)
 	case failed:
-		branch, st = kidStatus(e, relElse, 0)
+		branch, st = v.kidStatus(e, relElse, 0)
 		keyword = "else"
 	default:
 		return
@@ -145,7 +183,7 @@ func (v *Validator) checkConditional(e *eval) {
 // and be learnt only after that name's closing quote.
 func (v *Validator) checkDependent(e *eval, i int, off int64) {
 	d := e.node.DependentSchemas[i]
-	k, st := kidStatus(e, relDependent, int32(i))
+	k, st := v.kidStatus(e, relDependent, int32(i))
 	if st != failed || !e.obj.hasSeen(d.Key) || e.obj.dependentReported(i) {
 		return
 	}
@@ -199,7 +237,7 @@ func (v *Validator) outcome(e *eval, rel relation, depth int) *branchOutcome {
 		branches = e.node.OneOf
 	}
 	for i, b := range branches {
-		k, st := kidStatus(e, rel, int32(i))
+		k, st := v.kidStatus(e, rel, int32(i))
 		switch {
 		case st == passed:
 			out.matched = append(out.matched, b.Positions...)

@@ -146,3 +146,56 @@ func BenchmarkValidate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkObjectKeywords validates arrays of small objects against object
+// keywords of one entry and of many, for the ratio: an object must cost
+// what its members do, not what its node knows. dependentSchemas grows
+// with its entries by design (each is an evaluation of every object, up
+// to the width limit); the rest must not grow at all.
+//
+//	go test -run '^$' -bench '^BenchmarkObjectKeywords$' -benchmem ./internal/validator
+func BenchmarkObjectKeywords(b *testing.B) {
+	entries := func(n int, entry func(i int) string) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = entry(i)
+		}
+		return strings.Join(parts, ",")
+	}
+	objects := func(n int, object func(i int) string) string { return `{"l":[` + entries(n, object) + `]}` }
+	empty := objects(50_000, func(int) string { return "{}" })
+	withMember := objects(2_000, func(int) string { return `{"k00000":1}` })
+	for _, keyword := range []struct {
+		name   string
+		schema func(n int) string
+		doc    string
+		sizes  []int
+	}{
+		{"dependentRequired", func(n int) string {
+			return `{"dependentRequired":{` + entries(n, func(i int) string { return fmt.Sprintf(`"k%05d":["x"]`, i) }) + `}}`
+		}, empty, []int{1, 40_000}},
+		{"properties", func(n int) string {
+			return `{"properties":{` + entries(n, func(i int) string { return fmt.Sprintf(`"k%05d":{}`, i) }) + `}}`
+		}, empty, []int{1, 40_000}},
+		{"dependentSchemas", func(n int) string {
+			return `{"dependentSchemas":{` + entries(n, func(i int) string { return fmt.Sprintf(`"k%05d":{"required":["k00000"]}`, i) }) + `}}`
+		}, withMember, []int{1, 998}},
+	} {
+		for _, n := range keyword.sizes {
+			b.Run(fmt.Sprintf("%s/%d", keyword.name, n), func(b *testing.B) {
+				s := compileFor(b, schema.JSONSchema, `{"properties":{"l":{"items":`+keyword.schema(n)+`}}}`)
+				v := validator.New(s, validator.Options{})
+				doc := []byte(keyword.doc)
+				b.SetBytes(int64(len(doc)))
+				b.ReportAllocs()
+				for b.Loop() {
+					v.Reset()
+					v.Write(doc)
+					if !v.Close().Valid() {
+						b.Fatal("the document must be valid")
+					}
+				}
+			})
+		}
+	}
+}

@@ -68,6 +68,14 @@ func hostileCases() []boundCase {
 	required := repeat(10_000, func(i int) string { return fmt.Sprintf(`"r%05d"`, i) })
 	bigNumber := "1" + strings.Repeat("0123456789", 1_000)
 	powers := repeat(10_000, func(i int) string { return fmt.Sprintf("1e%d", i*97) })
+	dependencies := repeat(20_000, func(i int) string { return fmt.Sprintf(`"k%05d":["x"]`, i) })
+	dependentSchemas := strings.Join(func() []string { // not scaled: the width, not the size, makes it hostile
+		entries := make([]string, 998)
+		for i := range entries {
+			entries[i] = fmt.Sprintf(`"k%05d":{"required":["k%05d"]}`, i, i)
+		}
+		return entries
+	}(), ",")
 	return []boundCase{
 		{
 			name:    "oneOf of 10,000 identical branches against 2 MB of escapes",
@@ -127,6 +135,30 @@ func hostileCases() []boundCase {
 			doc:     `{"l":[` + strings.TrimSuffix(strings.Repeat("{},", 100_000), ",") + `]}`,
 			valid:   false,
 			choices: 1,
+		},
+		{
+			name:    "100,000 declared names against 100,000 empty objects",
+			profile: schema.ToolInput,
+			schema:  `{"type":"object","properties":{"l":{"type":"array","items":{"type":"object","properties":{` + names + `}}}}}`,
+			doc:     `{"l":[` + strings.TrimSuffix(strings.Repeat("{},", 100_000), ",") + `]}`,
+			valid:   true,
+			choices: 100_000,
+		},
+		{
+			name:    "20,000 dependentRequired entries against 50,000 objects of two members",
+			profile: schema.JSONSchema,
+			schema:  `{"properties":{"l":{"items":{"dependentRequired":{` + dependencies + `}}}}}`,
+			doc:     `{"l":[` + repeat(50_000, func(i int) string { return fmt.Sprintf(`{"k%05d":1,"x":2}`, i%(20_000/hostileScale)) }) + `]}`,
+			valid:   true,
+			choices: 20_001,
+		},
+		{
+			name:    "998 dependentSchemas entries against 2,000 objects",
+			profile: schema.JSONSchema,
+			schema:  `{"properties":{"l":{"items":{"dependentSchemas":{` + dependentSchemas + `}}}}}`,
+			doc:     `{"l":[` + repeat(2_000, func(i int) string { return fmt.Sprintf(`{"k%05d":1}`, i%998) }) + `]}`,
+			valid:   true,
+			choices: 998,
 		},
 		{
 			name:    "15 nested oneOf levels of branches that behave alike",

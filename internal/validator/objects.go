@@ -1,6 +1,10 @@
 package validator
 
 import (
+	"cmp"
+	"math/bits"
+	"slices"
+
 	"github.com/toolgate/toolgate/internal/jsontok"
 	"github.com/toolgate/toolgate/internal/pattern"
 	"github.com/toolgate/toolgate/internal/schema"
@@ -20,7 +24,8 @@ type objState struct {
 	keySet    pattern.SetMatcher // the patternProperties, over the current name
 	declared  matcher            // over Node.DeclaredNames, for a closed object that has them
 	keyFailAt int64              // where the current name left every name and pattern of a closed object, or -1
-	seen      []uint64           // Keys seen, as bits
+	seen      []uint64           // Keys seen, as bits: zero but for the words in touched (see see)
+	touched   []int32            // the words of seen that hold a bit
 	required  int                // required Keys seen
 	count     int64              // members so far
 	covers    bool               // some keyword of the node evaluates the current member
@@ -29,26 +34,52 @@ type objState struct {
 	uneval    *unevalRecords     // made on first use (see recordsIn)
 }
 
-// reset clears the state, keeping its buffers. Zeroing in place, then
-// putting the buffers back, costs less than half of assigning a whole
-// literal, which the compiler builds aside and copies.
-func (o *objState) reset() {
-	seen, dependent, presentAt, uneval := o.seen[:0], o.dependent[:0], o.presentAt[:0], o.uneval
-	uneval.reset()
-	*o = objState{}
-	o.seen, o.dependent, o.presentAt, o.uneval, o.keyFailAt = seen, dependent, presentAt, uneval, -1
+// reset clears the state for an object of a node that knows keys names,
+// keeping its buffers, field by field (cheaper than assigning a whole
+// literal, which the compiler builds aside and copies). The bits of
+// seen are cleared word by word where the last object set them, and grown
+// (once in the state's life) to keys: an object costs what its members
+// do, not what its node knows (a node may know 100,000 names). It returns
+// the words it cleared.
+func (o *objState) reset(keys int) int {
+	for _, w := range o.touched {
+		o.seen[w] = 0
+	}
+	cleared := len(o.touched)
+	if words := (keys + 63) / 64; len(o.seen) < words {
+		o.seen = append(o.seen, make([]uint64, words-len(o.seen))...)
+	}
+	o.keys, o.keySet, o.declared, o.keyFailAt = matcher{}, pattern.SetMatcher{}, matcher{}, -1
+	o.touched, o.required, o.count, o.covers = o.touched[:0], 0, 0, false
+	o.dependent, o.presentAt = o.dependent[:0], o.presentAt[:0]
+	o.uneval.reset()
+	return cleared
 }
 
 func (o *objState) hasSeen(i int) bool { return o.seen[uint(i)/64]&(1<<(uint(i)%64)) != 0 }
+
+// see marks Keys[i] seen, and reports whether it was not already.
+func (o *objState) see(i int) bool {
+	w, bit := uint(i)/64, uint64(1)<<(uint(i)%64)
+	word := o.seen[w]
+	if word&bit != 0 {
+		return false
+	}
+	if word == 0 {
+		o.touched = append(o.touched, int32(w))
+	}
+	o.seen[w] = word | bit
+	return true
+}
 
 func (o *objState) dependentReported(i int) bool {
 	return i/64 < len(o.dependent) && o.dependent[i/64]&(1<<(i%64)) != 0
 }
 
-// markPresent records that the member of dependentSchemas entry i (of n)
-// is present from off on, unless it was already.
-func (o *objState) markPresent(i, n int, off int64) {
-	for len(o.presentAt) < n {
+// markPresent records that the member of dependentSchemas entry i is
+// present from off on, unless it was already.
+func (o *objState) markPresent(i int, off int64) {
+	for len(o.presentAt) <= i {
 		o.presentAt = append(o.presentAt, -1)
 	}
 	if o.presentAt[i] < 0 {
@@ -67,10 +98,7 @@ func (v *Validator) startObject(e *eval) {
 	if e.obj == nil {
 		e.obj = &objState{}
 	}
-	e.obj.reset()
-	for range (len(e.node.Keys) + 63) / 64 {
-		e.obj.seen = append(e.obj.seen, 0)
-	}
+	v.steps += int64(e.obj.reset(len(e.node.Keys)))
 }
 
 // closed reports whether n refuses every member that no property or
@@ -199,10 +227,9 @@ func (v *Validator) endMemberName(e *eval, off int64, entries []entry) []entry {
 	covered := false
 	if idx >= 0 {
 		k := &n.Keys[idx]
-		if !e.obj.hasSeen(idx) && k.Required {
+		if e.obj.see(idx) && k.Required {
 			e.obj.required++
 		}
-		e.obj.seen[uint(idx)/64] |= 1 << (uint(idx) % 64)
 		if k.Declared {
 			covered = true
 			if k.Schema != nil {
@@ -248,9 +275,47 @@ func (v *Validator) endMemberName(e *eval, off int64, entries []entry) []entry {
 // depend on it.
 func (v *Validator) dependentPresent(e *eval, idx int, off int64) {
 	for _, i := range e.node.Keys[idx].Dependents {
-		e.obj.markPresent(i, len(e.node.DependentSchemas), off)
+		e.obj.markPresent(i, off)
 		v.checkDependent(e, i, off)
 	}
+}
+
+// endDependentRequired checks the dependentRequired entries of the names
+// the object holds (the bits of its touched words), each found by a
+// binary search, not every entry: an object of one member costs what
+// that member requires, however many entries the node has.
+func (v *Validator) endDependentRequired(e *eval, off int64) {
+	for _, w := range e.obj.touched {
+		for word := e.obj.seen[w]; word != 0; word &= word - 1 {
+			if !v.dependentRequired(e, int(w)*64+bits.TrailingZeros64(word), off) {
+				return
+			}
+		}
+	}
+}
+
+// dependentRequired checks the entries of the present member Keys[key],
+// and reports whether to go on: false once e has failed and does not
+// report, or the findings are full.
+func (v *Validator) dependentRequired(e *eval, key int, off int64) bool {
+	n := e.node
+	d, _ := slices.BinarySearchFunc(n.DependentRequired, key, func(d schema.Dependency, key int) int { return cmp.Compare(d.Key, key) })
+	for ; d < len(n.DependentRequired) && n.DependentRequired[d].Key == key; d++ {
+		v.steps++
+		for _, r := range n.DependentRequired[d].Requires {
+			v.steps++
+			if e.obj.hasSeen(r) {
+				continue
+			}
+			vio := violation{keyword: "dependentRequired", node: n, off: off, name: n.Keys[key].Name}
+			vio.excerpt.set([]byte(n.Keys[r].Name))
+			v.violate(e, vio)
+			if !e.report || v.full() {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // endObject checks what only the whole object decides.
@@ -269,17 +334,8 @@ func (v *Validator) endObject(e *eval, off int64) {
 	for _, name := range n.RequiredForbidden {
 		v.violate(e, violation{keyword: "required", node: n, off: off, name: name})
 	}
-	for _, d := range n.DependentRequired {
-		if !e.obj.hasSeen(d.Key) {
-			continue
-		}
-		for _, r := range d.Requires {
-			if !e.obj.hasSeen(r) {
-				vio := violation{keyword: "dependentRequired", node: n, off: off, name: n.Keys[d.Key].Name}
-				vio.excerpt.set([]byte(n.Keys[r].Name))
-				v.violate(e, vio)
-			}
-		}
+	if len(n.DependentRequired) > 0 {
+		v.endDependentRequired(e, off)
 	}
 	if n.MinProperties >= 0 && e.obj.count < n.MinProperties {
 		v.violate(e, violation{keyword: "minProperties", node: n, off: off, count: e.obj.count})

@@ -230,7 +230,7 @@ func (v *Validator) contributors(e *eval) []uint64 {
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		_, cond := kidStatus(x, relIf, 0)
+		_, cond := v.kidStatus(x, relIf, 0)
 		for _, k := range x.kids {
 			if k.e.status != passed || v.contrib[k.e.idx/64]&(1<<(k.e.idx%64)) != 0 {
 				continue
