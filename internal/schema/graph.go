@@ -99,12 +99,29 @@ var valueKinds = []jsontok.Kind{jsontok.Object, jsontok.Array, jsontok.String, j
 // each member (per known name, and for any other name) or element (per
 // prefix position, and after), each closed under in-place applicators. The
 // member sets over-approximate patternProperties (every pattern is assumed
-// to match), which only makes the bound safer. The exploration stops after
-// budget node visits.
+// to match), which only makes the bound safer. Each distinct entry is
+// explored once, however many sets lead to it. The exploration stops
+// after budget steps: a node visited by a closure or named by an entry
+// is a step, and looksPerStep looks at a node while building entries.
 type widthMeter struct {
 	budget int
 	seen   map[string]bool
 	width  int
+	looks  int // looks at a node not yet charged to budget (see charge)
+}
+
+// looksPerStep is how many looks at a node, while building the entries of
+// a set's members and elements, cost one step of the budget: a look is a
+// comparison or an append, some 20 ns, where a step of a closure (a map
+// insertion and a walk of the node's applicators) costs over ten times
+// more (widthBudget of them take some 0.5 s).
+const looksPerStep = 16
+
+// charge spends the budget of n looks at a node.
+func (m *widthMeter) charge(n int) {
+	m.looks += n
+	m.budget -= m.looks / looksPerStep
+	m.looks %= looksPerStep
 }
 
 // measureWidth returns the width of the schema rooted at root, or ok false
@@ -121,9 +138,21 @@ func (m *widthMeter) explore(entry []*Node) bool {
 		entry []*Node
 	}
 	queue := []pending{{entry}}
+	entries := map[string]bool{}
 	for len(queue) > 0 {
 		e := queue[0].entry
 		queue = queue[1:]
+		// Many parents apply the same entry (every member of a wide
+		// object shares its additionalProperties, every reference to a
+		// definition the same node): its sets are explored once.
+		if m.budget -= len(e); m.budget < 0 {
+			return false
+		}
+		key := entryKey(e)
+		if entries[key] {
+			continue
+		}
+		entries[key] = true
 		for _, kind := range valueKinds {
 			set := m.closure(e, kind)
 			if set == nil && m.budget < 0 {
@@ -177,6 +206,7 @@ func (m *widthMeter) closure(entry []*Node, kind jsontok.Kind) []*Node {
 func (m *widthMeter) children(set []*Node, kind jsontok.Kind) [][]*Node {
 	var out [][]*Node
 	add := func(entry []*Node) {
+		m.charge(len(set)) // each entry looks at every node of the set
 		if len(entry) > 0 {
 			out = append(out, entry)
 		}
@@ -254,6 +284,22 @@ func elementEntry(set []*Node, i int) []*Node {
 		}
 	}
 	return entry
+}
+
+// entryKey identifies an entry by its distinct nodes, whatever their
+// order.
+func entryKey(entry []*Node) string {
+	ids := make([]int32, len(entry))
+	for i, n := range entry {
+		ids[i] = n.ID
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	b := make([]byte, 0, 4*len(ids))
+	for _, id := range ids {
+		b = append(b, byte(id), byte(id>>8), byte(id>>16), byte(id>>24))
+	}
+	return string(b)
 }
 
 func setKey(kind jsontok.Kind, set []*Node) string {
