@@ -45,7 +45,7 @@ type Pattern struct {
 // same meaning (look-around, back-references, …), Limit if its program or
 // automaton would be larger than lim allows.
 func Compile(expr string, syn Syntax, lim Limits) (*Pattern, error) {
-	d, err := compileDFA([]string{expr}, syn, lim.withDefaults())
+	d, _, err := compileDFA([]string{expr}, syn, lim.withDefaults())
 	if err != nil {
 		return nil, err
 	}
@@ -76,25 +76,114 @@ func (p *Pattern) Match(b []byte) bool {
 
 // A Set is a group of compiled expressions run together, as one automaton:
 // matching a text costs a few table lookups per byte however many expressions
-// the set has, and tells which of them match. It is immutable and safe for
-// concurrent use.
+// the set has, and tells which of them match. When one automaton for all
+// of them would pass Limits.MaxDFABytes (unanchored searches multiply
+// each other's states: nine ordinary patternProperties such as
+// "field.storage.*.*", 5 KB each alone, need more than 2 MiB together),
+// the set is split into as few automata as halving finds, which together
+// stay within it, and matching costs that many lookups per byte (Parts).
+// It is immutable and safe for concurrent use.
 type Set struct {
 	exprs []string
 	syn   Syntax
+	parts []setPart // at least one
+}
+
+// setPart is one automaton of a Set: the expressions from first on, as
+// many as it has patterns.
+type setPart struct {
 	d     *dfa
+	first int
 }
 
 // CompileSet compiles exprs, all in syntax syn, into one Set within lim
-// (for a set, MaxProgram bounds the programs together). Its error is an
-// *Error as for Compile; Error.Index names the refused expression, or is
-// -1 when the set as a whole is past a limit. An empty set matches
-// nothing.
+// (for a set, MaxProgram bounds the programs together, MaxDFABytes the
+// automata together, MaxSetParts their number, and MaxCompileSteps the
+// work of every attempt). Its error is an *Error as for Compile;
+// Error.Index names the refused expression, or is -1 when the set as a
+// whole is past a limit. An empty set matches nothing.
 func CompileSet(exprs []string, syn Syntax, lim Limits) (*Set, error) {
-	d, err := compileDFA(exprs, syn, lim.withDefaults())
+	lim = lim.withDefaults()
+	sp := splitter{
+		set:  &Set{exprs: append([]string(nil), exprs...), syn: syn},
+		max:  lim,
+		lim:  lim,
+		room: lim.MaxSetParts - 1,
+	}
+	d, spent, err := compileDFA(exprs, syn, lim)
+	if e, ok := err.(*Error); ok && e.bytes && len(exprs) > 1 {
+		if sp.room <= 0 {
+			return nil, sp.tooBig()
+		}
+		sp.lim.MaxCompileSteps -= spent
+		return sp.split(exprs, 0)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return &Set{exprs: append([]string(nil), exprs...), syn: syn, d: d}, nil
+	sp.set.parts = []setPart{{d: d}}
+	return sp.set, nil
+}
+
+// splitter compiles a set whose one automaton would pass MaxDFABytes into
+// several: max is the set's limits, lim what is left of them, room how
+// many more parts a split may add.
+type splitter struct {
+	set  *Set
+	max  Limits
+	lim  Limits
+	room int
+}
+
+// split compiles exprs, from index first of the set, as two halves and
+// returns the set, or the set's error.
+func (sp *splitter) split(exprs []string, first int) (*Set, error) {
+	sp.room--
+	half := len(exprs) / 2
+	if err := sp.part(exprs[:half], first); err != nil {
+		return nil, err
+	}
+	if err := sp.part(exprs[half:], first+half); err != nil {
+		return nil, err
+	}
+	return sp.set, nil
+}
+
+// part compiles exprs, from index first of the set, into one automaton
+// within what is left of the limits, or splits them again when it would
+// pass MaxDFABytes and MaxSetParts leaves room. Its error is the set's.
+func (sp *splitter) part(exprs []string, first int) error {
+	if sp.lim.MaxCompileSteps <= 0 || sp.lim.MaxDFABytes <= 0 {
+		return sp.tooBig()
+	}
+	d, spent, err := compileDFA(exprs, sp.set.syn, sp.lim)
+	sp.lim.MaxCompileSteps -= spent
+	if err == nil {
+		sp.lim.MaxDFABytes -= d.size()
+		sp.set.parts = append(sp.set.parts, setPart{d: d, first: first})
+		return nil
+	}
+	e, ok := err.(*Error)
+	if !ok || !e.bytes {
+		if ok {
+			e.Index = -1
+		}
+		return err
+	}
+	if len(exprs) == 1 || sp.room <= 0 {
+		return sp.tooBig()
+	}
+	_, err = sp.split(exprs, first)
+	return err
+}
+
+// tooBig is the error of a set that does not fit MaxDFABytes however
+// MaxSetParts lets it be split.
+func (sp *splitter) tooBig() *Error {
+	e := bytesError("its automata would need more than %d bytes (Limits.MaxDFABytes), even split in up to %d (Limits.MaxSetParts); use fewer or simpler patterns",
+		sp.max.MaxDFABytes, sp.max.MaxSetParts)
+	e.Index = -1
+	return e
 }
 
 // Len is the number of expressions in the set.
@@ -106,9 +195,17 @@ func (s *Set) Expr(i int) string { return s.exprs[i] }
 // Syntax returns the syntax the set was compiled in.
 func (s *Set) Syntax() Syntax { return s.syn }
 
+// Parts is the number of automata the set runs: 1 unless one would pass
+// Limits.MaxDFABytes (see Set), and at most Len. Matching costs a few
+// table lookups per byte for each.
+func (s *Set) Parts() int { return len(s.parts) }
+
 // Size is the memory the compiled set holds, in bytes.
 func (s *Set) Size() int {
-	n := s.d.size()
+	n := 0
+	for _, p := range s.parts {
+		n += p.d.size()
+	}
 	for _, e := range s.exprs {
 		n += len(e) + 16
 	}
@@ -116,9 +213,26 @@ func (s *Set) Size() int {
 }
 
 // MatchString returns the expressions that match str, a valid UTF-8 text.
+// It allocates nothing unless the set has several Parts.
 func (s *Set) MatchString(str string) Bits {
-	st, node, _ := run(s.d, s.d.start, 0, str)
-	return s.d.matches(st, node)
+	if len(s.parts) == 1 {
+		d := s.parts[0].d
+		st, node, _ := run(d, d.start, 0, str)
+		return d.matches(st, node)
+	}
+	out := newBitset(len(s.exprs))
+	for _, p := range s.parts {
+		st, node, _ := run(p.d, p.d.start, 0, str)
+		p.merge(out, p.d.matches(st, node))
+	}
+	return Bits{w: out, n: len(s.exprs)}
+}
+
+// merge adds the part's matches b to the set's bits out.
+func (p setPart) merge(out bitset, b Bits) {
+	for j := b.Next(0); j >= 0; j = b.Next(j + 1) {
+		out.set(p.first + j)
+	}
 }
 
 // Valid reports whether expr is a valid ECMA-262 regular expression with
@@ -139,16 +253,16 @@ func Valid(expr string, lim Limits) error {
 	return err
 }
 
-// compileDFA runs the whole pipeline within lim and its Budget.
-func compileDFA(exprs []string, syn Syntax, lim Limits) (*dfa, error) {
+// compileDFA runs the whole pipeline within lim and its Budget, and
+// returns the steps it took, refused or not.
+func compileDFA(exprs []string, syn Syntax, lim Limits) (*dfa, int, error) {
 	shared := lim.Budget
 	if shared == nil {
-		d, _, err := buildPipeline(exprs, syn, lim)
-		return d, err
+		return buildPipeline(exprs, syn, lim)
 	}
 	bound := shared.left < lim.MaxCompileSteps // the budget, not MaxCompileSteps, is the limit
 	if shared.left <= 0 {
-		return nil, shared.spentError(len(exprs))
+		return nil, 0, shared.spentError(len(exprs))
 	}
 	lim.MaxCompileSteps = min(lim.MaxCompileSteps, shared.left)
 	d, spent, err := buildPipeline(exprs, syn, lim)
@@ -157,7 +271,7 @@ func compileDFA(exprs []string, syn Syntax, lim Limits) (*dfa, error) {
 		err = shared.spentError(len(exprs))
 		err.(*Error).Index = e.Index
 	}
-	return d, err
+	return d, spent, err
 }
 
 // spentError is the Limit error of a compile of n expressions that the

@@ -148,7 +148,7 @@ func (b *dfaBuilder) check() error {
 		return stepsError("building its automaton would take more than %d steps (Limits.MaxCompileSteps); simplify the pattern", b.lim.MaxCompileSteps)
 	}
 	if b.bytes > b.lim.MaxDFABytes {
-		return limitError("its automaton would need more than %d bytes (Limits.MaxDFABytes); simplify the pattern or split it", b.lim.MaxDFABytes)
+		return bytesError("its automaton would need more than %d bytes (Limits.MaxDFABytes); simplify the pattern or split it", b.lim.MaxDFABytes)
 	}
 	return nil
 }

@@ -46,8 +46,9 @@ type Error struct {
 	// Msg is one sentence fit for a user: what construct, where, and what
 	// to do instead.
 	Msg string
-	// steps marks a Limit error past Limits.MaxCompileSteps.
-	steps bool
+	// steps marks a Limit error past Limits.MaxCompileSteps, bytes one
+	// past Limits.MaxDFABytes.
+	steps, bytes bool
 }
 
 // Error returns Msg.
@@ -63,6 +64,13 @@ func unsupportedAt(offset int, format string, args ...any) *Error {
 
 func limitError(format string, args ...any) *Error {
 	return &Error{Kind: Limit, Offset: -1, Msg: "The pattern cannot be enforced: " + fmt.Sprintf(format, args...) + "."}
+}
+
+// bytesError is a Limit error past Limits.MaxDFABytes.
+func bytesError(format string, args ...any) *Error {
+	e := limitError(format, args...)
+	e.bytes = true
+	return e
 }
 
 // stepsError is a Limit error past Limits.MaxCompileSteps.

@@ -29,6 +29,11 @@ type Limits struct {
 	// range marked, a table cell compared: roughly 10–40 ns each). Default
 	// DefaultMaxCompileSteps (10,000,000).
 	MaxCompileSteps int
+	// MaxSetParts bounds the automata a Set may be split into when one
+	// for all its expressions would pass MaxDFABytes (see Set); matching
+	// costs a few table lookups per byte for each. Default
+	// DefaultMaxSetParts (8); 1 never splits.
+	MaxSetParts int
 	// Budget, when set, is compile work this compile shares with others
 	// (see Budget): it may spend at most what is left of it, besides
 	// MaxCompileSteps, and what it spends is taken from it, whether it
@@ -62,6 +67,7 @@ const (
 	DefaultMaxProgram      = 10_000
 	DefaultMaxDFABytes     = 2 << 20
 	DefaultMaxCompileSteps = 10_000_000
+	DefaultMaxSetParts     = 8
 )
 
 // The caps keep premultiplied state numbers within uint32 and program
@@ -86,6 +92,9 @@ func (l Limits) withDefaults() Limits {
 	l.MaxDFABytes = min(l.MaxDFABytes, maxDFABytesCap)
 	if l.MaxCompileSteps <= 0 {
 		l.MaxCompileSteps = DefaultMaxCompileSteps
+	}
+	if l.MaxSetParts <= 0 {
+		l.MaxSetParts = DefaultMaxSetParts
 	}
 	return l
 }

@@ -14,9 +14,9 @@ import (
 // documented defaults, and that MaxDFABytes is capped.
 func TestLimitsDefaults(t *testing.T) {
 	t.Parallel()
-	want := Limits{MaxNesting: 1000, MaxProgram: 10_000, MaxDFABytes: 2 << 20, MaxCompileSteps: 10_000_000}
+	want := Limits{MaxNesting: 1000, MaxProgram: 10_000, MaxDFABytes: 2 << 20, MaxCompileSteps: 10_000_000, MaxSetParts: 8}
 	assert.Equal(t, want, Limits{}.withDefaults())
-	assert.Equal(t, want, Limits{MaxNesting: -1, MaxProgram: -5, MaxDFABytes: -1, MaxCompileSteps: -1}.withDefaults())
+	assert.Equal(t, want, Limits{MaxNesting: -1, MaxProgram: -5, MaxDFABytes: -1, MaxCompileSteps: -1, MaxSetParts: -1}.withDefaults())
 	assert.Equal(t, 7, Limits{MaxNesting: 7}.withDefaults().MaxNesting)
 	assert.Equal(t, maxDFABytesCap, Limits{MaxDFABytes: 1 << 40}.withDefaults().MaxDFABytes)
 	assert.Equal(t, maxProgramCap, Limits{MaxProgram: 1 << 40}.withDefaults().MaxProgram)

@@ -1,5 +1,7 @@
 package pattern
 
+import "slices"
+
 // A Matcher runs a Pattern over a text that arrives in pieces: a small
 // value to embed in the caller's state and reuse with Reset. Write costs a
 // constant number of table lookups per byte and allocates nothing; any
@@ -55,45 +57,98 @@ func (m *Matcher) Done() bool { return m.c.done() }
 
 // A SetMatcher runs a Set over a text that arrives in pieces, as Matcher
 // does for a Pattern: a constant number of table lookups per byte however
-// many expressions the set has, no allocation, the same answers for any
-// split. The zero SetMatcher is dead until Reset.
-type SetMatcher struct{ c cursor }
+// many expressions the set has (for each of its Parts), no allocation, the
+// same answers for any split. A set of several Parts allocates a cursor
+// for each, and the Bits of Matches, the first time a matcher is Reset to
+// it and asked; Reset keeps them. The zero SetMatcher is dead until Reset.
+type SetMatcher struct {
+	c    cursor   // the set's first automaton
+	more []cursor // the automata of its other Parts, if any
+	set  *Set
+	bits bitset // Matches of a set of several Parts
+}
 
 // Reset starts the matcher over an empty text for s.
-func (m *SetMatcher) Reset(s *Set) { m.c.reset(s.d) }
+func (m *SetMatcher) Reset(s *Set) {
+	m.set = s
+	m.c.reset(s.parts[0].d)
+	m.more = m.more[:0]
+	for _, p := range s.parts[1:] {
+		m.more = append(m.more, cursor{d: p.d, state: p.d.start})
+	}
+}
 
 // Write feeds the next bytes of the text. It returns the index in b of the
 // first byte after which no expression of the set can match any
 // continuation of the text, or -1 if there is none (some expression has
 // matched already, or still can). Once the matcher is dead, every later
 // non-empty Write returns 0.
-func (m *SetMatcher) Write(b []byte) int { return write(&m.c, b) }
+func (m *SetMatcher) Write(b []byte) int { return writeSet(m, b) }
 
 // WriteString is Write for a string.
-func (m *SetMatcher) WriteString(s string) int { return write(&m.c, s) }
+func (m *SetMatcher) WriteString(s string) int { return writeSet(m, s) }
+
+// writeSet writes b to every part: the set dies where its last live part
+// does.
+func writeSet[T []byte | string](m *SetMatcher, b T) int {
+	i := write(&m.c, b)
+	for k := range m.more {
+		if j := write(&m.more[k], b); j < 0 || i < 0 {
+			i = -1
+		} else {
+			i = max(i, j)
+		}
+	}
+	return i
+}
 
 // Matches returns the expressions that match the text written so far, as
-// if it ended here. The Bits share the Set's memory; nothing is allocated.
-func (m *SetMatcher) Matches() Bits { return m.c.matches() }
+// if it ended here. The Bits share the Set's memory (the matcher's, for a
+// set of several Parts, until its next Write or Reset); nothing is
+// allocated.
+func (m *SetMatcher) Matches() Bits {
+	if len(m.more) == 0 {
+		return m.c.matches()
+	}
+	n := len(m.set.exprs)
+	if words := max(1, (n+63)/64); len(m.bits) != words {
+		m.bits = newBitset(n)
+	} else {
+		clear(m.bits)
+	}
+	m.set.parts[0].merge(m.bits, m.c.matches())
+	for k := range m.more {
+		m.set.parts[k+1].merge(m.bits, m.more[k].matches())
+	}
+	return Bits{w: m.bits, n: n}
+}
 
 // Dead reports whether no expression can match any continuation of the
 // text.
-func (m *SetMatcher) Dead() bool { return m.c.dead() }
+func (m *SetMatcher) Dead() bool {
+	return m.c.dead() && !slices.ContainsFunc(m.more, func(c cursor) bool { return !c.dead() })
+}
 
 // Grows reports whether one more character, whichever it is, can follow
 // the text with some expression of the set still able to match, as
 // Matcher.Grows does for one pattern.
-func (m *SetMatcher) Grows() bool { return m.c.grows() }
+func (m *SetMatcher) Grows() bool {
+	return m.c.grows() || slices.ContainsFunc(m.more, func(c cursor) bool { return c.grows() })
+}
 
 // GrowsWithin reports whether one more character in [lo, hi] can follow
 // the text with some expression of the set still able to match, as
 // Matcher.GrowsWithin does for one pattern.
-func (m *SetMatcher) GrowsWithin(lo, hi rune) bool { return m.c.growsWithin(lo, hi) }
+func (m *SetMatcher) GrowsWithin(lo, hi rune) bool {
+	return m.c.growsWithin(lo, hi) || slices.ContainsFunc(m.more, func(c cursor) bool { return c.growsWithin(lo, hi) })
+}
 
 // Done reports whether Matches can no longer change whatever follows: no
 // expression that has not matched yet can still match (known at the end of
 // each character).
-func (m *SetMatcher) Done() bool { return m.c.done() }
+func (m *SetMatcher) Done() bool {
+	return m.c.done() && !slices.ContainsFunc(m.more, func(c cursor) bool { return !c.done() })
+}
 
 // cursor is where a matcher is in its automaton; a nil dfa is dead.
 type cursor struct {

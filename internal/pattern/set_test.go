@@ -252,3 +252,87 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestSplitSet: a set whose one automaton would pass Limits.MaxDFABytes is
+// split into automata that fit together, and answers as one. The nine
+// patternProperties of SchemaStore's drupal-recipe schema (Apache-2.0) are
+// unanchored searches of some 5 KB each alone whose product passes 2 MiB.
+func TestSplitSet(t *testing.T) {
+	t.Parallel()
+	exprs := []string{"block.block.*", "core.entity_form_display.*.*.*", "core.entity_view_display.*.*.*", "contact.form.*",
+		"editor.editor.*", "field.field.*.*.*", "field.storage.*.*", "workflows.workflow.*", "user.role.*"}
+	_, err := CompileSet(exprs[:8], ECMA262, Limits{MaxDFABytes: 256 << 20})
+	require.Error(t, err, "one automaton for eight of them passes 2 MiB")
+	set, err := CompileSet(exprs, ECMA262, Limits{})
+	require.NoError(t, err)
+	assert.Greater(t, set.Parts(), 1)
+	assert.LessOrEqual(t, set.Parts(), DefaultMaxSetParts)
+	assert.LessOrEqual(t, set.Size(), DefaultMaxDFABytes+1024, "the parts fit the limit together")
+	// MaxSetParts bounds the automata, so the work per byte: one fewer
+	// than the set needs refuses it, naming the limit.
+	for parts := 1; parts <= set.Parts(); parts++ {
+		got, err := CompileSet(exprs, ECMA262, Limits{MaxSetParts: parts})
+		if err == nil {
+			assert.LessOrEqual(t, got.Parts(), parts)
+			continue
+		}
+		var perr *Error
+		require.ErrorAs(t, err, &perr)
+		assert.Equal(t, Limit, perr.Kind)
+		assert.Equal(t, -1, perr.Index)
+		assert.Contains(t, perr.Msg, "Limits.MaxSetParts", "parts %d", parts)
+		assert.Less(t, parts, set.Parts(), "the default split fits %d", set.Parts())
+	}
+	for text, want := range map[string][]int{
+		"field.storage.node.body":        {6},
+		"field.field.node.article.body":  {5},
+		"user.role.editor":               {8},
+		"xblock_blockx/user.role":        {0, 8},
+		"system.site":                    nil,
+		"core.entity_view_display.a.b.c": {2},
+	} {
+		var m SetMatcher
+		m.Reset(set)
+		for i := range len(text) { // a byte at a time
+			m.WriteString(text[i : i+1])
+		}
+		var got []int
+		bits := m.Matches()
+		for i := bits.Next(0); i >= 0; i = bits.Next(i + 1) {
+			got = append(got, i)
+		}
+		assert.Equal(t, want, got, text)
+		assert.Equal(t, bits, set.MatchString(text), text)
+	}
+
+	// Generated sets, split by a limit below their one automaton's size,
+	// agree with their patterns one by one.
+	rng := rand.New(rand.NewPCG(13, 14))
+	refs := generated(t, 4, 60/scale, true)
+	split := 0
+	for len(refs) > 1 {
+		n := min(len(refs), 2+rng.IntN(4))
+		group := refs[:n]
+		refs = refs[n:]
+		exprs := make([]string, n)
+		for i, r := range group {
+			exprs[i] = r.expr
+		}
+		whole, err := CompileSet(exprs, ECMA262, Limits{})
+		if err != nil {
+			continue
+		}
+		set, err := CompileSet(exprs, ECMA262, Limits{MaxDFABytes: whole.parts[0].d.size() - 1})
+		if err != nil {
+			require.Equal(t, -1, err.(*Error).Index, "%q: %v", exprs, err)
+			continue
+		}
+		if set.Parts() > 1 {
+			split++
+		}
+		for _, text := range group[0].texts(rng, 8) {
+			checkSet(t, set, group, text)
+		}
+	}
+	assert.Positive(t, split, "no generated set was split")
+}

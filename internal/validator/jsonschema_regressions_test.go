@@ -13,6 +13,11 @@ import (
 	"github.com/toolgate/toolgate/internal/validator"
 )
 
+// drupalConfig is the shape of SchemaStore's drupal-recipe "config"
+// object (Apache-2.0): nine unanchored patternProperties whose one
+// automaton passes pattern.DefaultMaxDFABytes.
+const drupalConfig = `{"additionalProperties":false,"patternProperties":{"block.block.*":{"type":"object"},"core.entity_form_display.*.*.*":{"type":"object"},"core.entity_view_display.*.*.*":{"type":"object"},"contact.form.*":{"type":"object"},"editor.editor.*":{"type":"object"},"field.field.*.*.*":{"type":"object"},"field.storage.*.*":{"type":"object"},"workflows.workflow.*":{"type":"object"},"user.role.*":{"type":"object"}}}`
+
 // jsRegressions are minimal cases reduced from what the JSON Schema
 // differential and early rejection tests found (found: where), checked
 // like diffRegressions: first is the first byte no valid document could
@@ -42,6 +47,27 @@ var jsRegressions = []struct {
 		schema:   `{"additionalProperties":false,"properties":{"a":true},"dependentRequired":{"a":["zz"]}}`,
 		instance: `{"a":1,"zz":2}`,
 		first:    8,
+	},
+	{
+		name:     "patternProperties too big for one automaton are split into several (accepting)",
+		found:    "a SchemaStore sweep: drupal-recipe's config schema was refused as past MaxDFABytes",
+		schema:   drupalConfig,
+		instance: `{"field.storage.node.body":{},"user.role.editor":{}}`,
+		first:    -1,
+	},
+	{
+		name:     "patternProperties split into several automata refuse a name none matches at its closing quote",
+		found:    "a SchemaStore sweep: drupal-recipe's config schema was refused as past MaxDFABytes",
+		schema:   drupalConfig,
+		instance: `{"user.role.editor":{},"system.site":{}}`,
+		first:    35,
+	},
+	{
+		name:     "patternProperties split into several automata apply each matching pattern's schema",
+		found:    "a SchemaStore sweep: drupal-recipe's config schema was refused as past MaxDFABytes",
+		schema:   drupalConfig,
+		instance: `{"field.field.block.block.x":[]}`,
+		first:    29,
 	},
 	{
 		name:     "a number const with no negative choice refuses a minus sign",

@@ -49,7 +49,7 @@ func (o *objState) reset(keys int) int {
 	if words := (keys + 63) / 64; len(o.seen) < words {
 		o.seen = append(o.seen, make([]uint64, words-len(o.seen))...)
 	}
-	o.keys, o.keySet, o.declared, o.keyFailAt = matcher{}, pattern.SetMatcher{}, matcher{}, -1
+	o.keys, o.declared, o.keyFailAt = matcher{}, matcher{}, -1 // keySet is Reset at each member name, keeping its cursors
 	o.touched, o.required, o.count, o.covers = o.touched[:0], 0, 0, false
 	o.dependent, o.presentAt = o.dependent[:0], o.presentAt[:0]
 	o.uneval.reset()
