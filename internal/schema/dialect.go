@@ -17,6 +17,14 @@ const (
 	Draft2019
 	// Draft7 is JSON Schema draft-07.
 	Draft7
+	// Draft6 is JSON Schema draft-06: draft-07 without if/then/else and
+	// the annotations draft-07 added.
+	Draft6
+	// Draft4 is JSON Schema draft-04: draft-06 without const, contains,
+	// propertyNames, examples and boolean schemas, with id for $id, and
+	// exclusiveMaximum and exclusiveMinimum as booleans that make maximum
+	// and minimum exclusive.
+	Draft4
 )
 
 // String returns the dialect's usual name.
@@ -28,6 +36,10 @@ func (d Dialect) String() string {
 		return "2019-09"
 	case Draft7:
 		return "draft-07"
+	case Draft6:
+		return "draft-06"
+	case Draft4:
+		return "draft-04"
 	}
 	return "unknown"
 }
@@ -89,6 +101,11 @@ var dialects = func() map[Dialect]*dialectInfo {
 		"additionalProperties", "properties", "patternProperties", "dependencies", "propertyNames", "const",
 		"enum", "type", "format", "contentMediaType", "contentEncoding", "if", "then", "else", "allOf", "anyOf",
 		"oneOf", "not")
+	d6 := &dialectInfo{dialect: Draft6, metaURI: "http://json-schema.org/draft-06/schema",
+		keywords: without(d7.keywords, "$comment", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "if", "then", "else")}
+	d4 := &dialectInfo{dialect: Draft4, metaURI: "http://json-schema.org/draft-04/schema",
+		keywords: without(d6.keywords, "$id", "const", "contains", "propertyNames", "examples")}
+	d4.keywords["id"] = true
 	for _, d := range []*dialectInfo{d2020, d2019} {
 		// dependencies was split into dependentRequired and
 		// dependentSchemas; the newer meta-schemas still describe it, and
@@ -100,8 +117,33 @@ var dialects = func() map[Dialect]*dialectInfo {
 			}
 		}
 	}
-	return map[Dialect]*dialectInfo{Draft2020: d2020, Draft2019: d2019, Draft7: d7}
+	return map[Dialect]*dialectInfo{Draft2020: d2020, Draft2019: d2019, Draft7: d7, Draft6: d6, Draft4: d4}
 }()
+
+// without returns a copy of set without the names drop.
+func without(set map[string]bool, drop ...string) map[string]bool {
+	out := make(map[string]bool, len(set))
+	for k := range set {
+		out[k] = true
+	}
+	for _, k := range drop {
+		delete(out, k)
+	}
+	return out
+}
+
+// legacy reports whether d is draft-07 or older: $ref overrides its
+// siblings, definitions holds subschemas, an identifier with a fragment
+// is an anchor, and there are no vocabularies.
+func (d Dialect) legacy() bool { return d == Draft7 || d == Draft6 || d == Draft4 }
+
+// idKeyword is the keyword that identifies a schema resource in d.
+func (d Dialect) idKeyword() string {
+	if d == Draft4 {
+		return "id"
+	}
+	return "$id"
+}
 
 func setOf(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
@@ -149,6 +191,8 @@ var builtinDocuments = map[string]string{
 	"https://json-schema.org/draft/2019-09/meta/format":            "metaschemas/draft2019-09/meta/format.json",
 	"https://json-schema.org/draft/2019-09/meta/content":           "metaschemas/draft2019-09/meta/content.json",
 	"http://json-schema.org/draft-07/schema":                       "metaschemas/draft-07/schema.json",
+	"http://json-schema.org/draft-06/schema":                       "metaschemas/draft-06/schema.json",
+	"http://json-schema.org/draft-04/schema":                       "metaschemas/draft-04/schema.json",
 }
 
 // vocabulary is the set of keywords a schema resource's meta-schema

@@ -11,7 +11,7 @@ var formats = format.Assertions{Regex: func(s string) bool { return pattern.Vali
 
 // formatDialects maps the profile's dialects to package format's.
 var formatDialects = map[Dialect]format.Dialect{
-	Draft2020: format.Draft2020, Draft2019: format.Draft2019, Draft7: format.Draft7,
+	Draft2020: format.Draft2020, Draft2019: format.Draft2019, Draft7: format.Draft7, Draft6: format.Draft6, Draft4: format.Draft4,
 }
 
 // lookupFormat returns the checker of a standard format of dialect d.

@@ -23,8 +23,8 @@ var jsKeywords map[string]jsKeyword
 const (
 	only2020   = 1 << Draft2020
 	since2019  = 1<<Draft2020 | 1<<Draft2019
-	before2020 = 1<<Draft2019 | 1<<Draft7
-	onlyDraft7 = 1 << Draft7
+	legacy     = 1<<Draft7 | 1<<Draft6 | 1<<Draft4 // see Dialect.legacy
+	before2020 = 1<<Draft2019 | legacy
 )
 
 func init() {
@@ -68,9 +68,9 @@ func init() {
 		"$recursiveRef": {compile: jsRef, dialects: 1 << Draft2019},
 
 		// Core keywords handled when indexing, and annotations.
-		"$schema": {}, "$id": {}, "$anchor": {dialects: since2019}, "$dynamicAnchor": {dialects: only2020},
+		"$schema": {}, "$id": {}, "id": {dialects: 1 << Draft4}, "$anchor": {dialects: since2019}, "$dynamicAnchor": {dialects: only2020},
 		"$recursiveAnchor": {dialects: 1 << Draft2019}, "$vocabulary": {dialects: since2019}, "$comment": {},
-		"$defs": {dialects: since2019}, "definitions": {dialects: onlyDraft7},
+		"$defs": {dialects: since2019}, "definitions": {dialects: legacy},
 		"title": {}, "description": {}, "default": {}, "examples": {}, "deprecated": {dialects: since2019},
 		"readOnly": {}, "writeOnly": {}, "contentEncoding": {}, "contentMediaType": {},
 		"contentSchema": {dialects: since2019},
@@ -124,14 +124,31 @@ func jsNumber(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
 		}
 		s.n.MultipleOf = d
 	case "maximum":
-		s.n.Maximum = d
+		if s.draft4Exclusive("exclusiveMaximum") {
+			s.n.ExclusiveMaximum = d
+		} else {
+			s.n.Maximum = d
+		}
 	case "minimum":
-		s.n.Minimum = d
+		if s.draft4Exclusive("exclusiveMinimum") {
+			s.n.ExclusiveMinimum = d
+		} else {
+			s.n.Minimum = d
+		}
 	case "exclusiveMaximum":
 		s.n.ExclusiveMaximum = d
 	case "exclusiveMinimum":
 		s.n.ExclusiveMinimum = d
 	}
+}
+
+// draft4Exclusive reports whether s is a draft-04 schema whose boolean
+// kw (exclusiveMaximum or exclusiveMinimum) is true, making its maximum
+// or minimum exclusive. In the other dialects kw is a number of its own;
+// in draft-04 a number there fails the meta-schema.
+func (s *nodeScope) draft4Exclusive(kw string) bool {
+	v := s.loc.v.Get(kw)
+	return s.vocab.dialect == Draft4 && v != nil && v.Kind == jsontok.True
 }
 
 // count reads a non-negative integer (1.0 is one); a count beyond int64

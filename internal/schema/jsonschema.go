@@ -267,8 +267,8 @@ func (c *jsCompiler) node(loc location, keyword string, ctx *dynContext) *Node {
 func (c *jsCompiler) keywords(s *nodeScope) {
 	v := s.loc.v
 	d := s.vocab.dialect
-	if d == Draft7 && v.Get("$ref") != nil {
-		c.ref(s, "$ref", v.Get("$ref")) // $ref overrides its siblings in draft-07
+	if d.legacy() && v.Get("$ref") != nil {
+		c.ref(s, "$ref", v.Get("$ref")) // $ref overrides its siblings up to draft-07
 		c.finishKeys(s)
 		return
 	}

@@ -70,7 +70,7 @@ func (c *jsCompiler) vocabularyAt(loc location, dialect Dialect) (*vocabulary, e
 	}
 	meta := c.reg.document(uri)
 	if meta == nil {
-		return nil, &refError{CodeUnsupported, fmt.Sprintf("The $schema %q is neither a dialect toolgate enforces (2020-12, 2019-09, draft-07) nor a meta-schema this request supplies", sv.Str)}
+		return nil, &refError{CodeUnsupported, fmt.Sprintf("The $schema %q is neither a dialect toolgate enforces (2020-12, 2019-09, draft-07, draft-06, draft-04) nor a meta-schema this request supplies", sv.Str)}
 	}
 	if err := c.reg.index(meta, Draft2020); err != nil {
 		return nil, &refError{CodeValidation, fmt.Sprintf("The meta-schema %q cannot be used: %v", uri, err)}
@@ -78,7 +78,7 @@ func (c *jsCompiler) vocabularyAt(loc location, dialect Dialect) (*vocabulary, e
 	root := c.reg.positions[meta.root].res.vocab
 	vocab := &vocabulary{dialect: root.dialect, metaURI: uri}
 	vv := meta.root.Get("$vocabulary")
-	if vv == nil || vv.Kind != jsontok.Object || root.dialect == Draft7 {
+	if vv == nil || vv.Kind != jsontok.Object || root.dialect.legacy() {
 		return vocab, nil
 	}
 	vocab.active = map[string]bool{}

@@ -186,6 +186,11 @@ func (r *registry) walk(loc location, base string, res *resource, dialect Dialec
 		return nil
 	}
 	hasRef := v.Get("$ref") != nil
+	if sv := v.Get("$schema"); sv != nil && sv.Kind == jsontok.String {
+		if d, ok := dialectByMetaURI(stripFragment(sv.Str)); ok {
+			dialect = d // the identifier keyword is the dialect's own (id in draft-04)
+		}
+	}
 	if id, ok := r.identifier(v, dialect, hasRef); ok && !strings.HasPrefix(id, "#") {
 		abs, err := resolveURI(base, id)
 		if err != nil {
@@ -209,8 +214,8 @@ func (r *registry) walk(loc location, base string, res *resource, dialect Dialec
 	}
 	r.positions[v] = &position{base: base, res: res}
 	r.anchorsOf(loc, base, res, dialect, hasRef)
-	if dialect == Draft7 && hasRef {
-		return nil // $ref overrides every sibling in draft-07
+	if dialect.legacy() && hasRef {
+		return nil // $ref overrides every sibling up to draft-07
 	}
 	for _, m := range v.Members {
 		if !subschemaKeyword(dialect, m.Name) {
@@ -226,11 +231,11 @@ func (r *registry) walk(loc location, base string, res *resource, dialect Dialec
 	return nil
 }
 
-// identifier returns a schema object's identifier keyword ($id), when the
-// dialect honours it there.
+// identifier returns a schema object's identifier keyword ($id, or id in
+// draft-04), when the dialect honours it there.
 func (r *registry) identifier(v *jsondoc.Value, dialect Dialect, hasRef bool) (string, bool) {
-	id := v.Get("$id")
-	if id == nil || id.Kind != jsontok.String || dialect == Draft7 && hasRef {
+	id := v.Get(dialect.idKeyword())
+	if id == nil || id.Kind != jsontok.String || dialect.legacy() && hasRef {
 		return "", false
 	}
 	return id.Str, true
@@ -245,8 +250,8 @@ func (r *registry) anchorsOf(loc location, base string, res *resource, dialect D
 			r.anchors[key] = loc
 		}
 	}
-	switch dialect {
-	case Draft7:
+	switch {
+	case dialect.legacy():
 		if id, ok := r.identifier(v, dialect, hasRef); ok && strings.HasPrefix(id, "#") && len(id) > 1 {
 			add(id[1:])
 		}
@@ -263,25 +268,17 @@ func (r *registry) anchorsOf(loc location, base string, res *resource, dialect D
 	}
 }
 
-// subschemaKeyword reports whether kw holds subschemas in dialect.
+// subschemaKeyword reports whether kw holds subschemas in dialect: it is
+// one of subschemaKeywords and the dialect defines it.
 func subschemaKeyword(d Dialect, kw string) bool {
-	switch kw {
-	case "additionalProperties", "propertyNames", "items", "contains", "not", "if", "then", "else",
-		"properties", "patternProperties", "allOf", "anyOf", "oneOf":
-		return true
-	case "additionalItems":
-		return d != Draft2020
-	case "definitions":
-		return d == Draft7
-	case "dependencies":
-		return true
-	case "$defs", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties", "contentSchema":
-		return d != Draft7
-	case "prefixItems":
-		return d == Draft2020
-	}
-	return false
+	return subschemaKeywords[kw] && dialects[d].keywords[kw]
 }
+
+// subschemaKeywords are the keywords that hold subschemas, in the
+// dialects that define them.
+var subschemaKeywords = setOf("additionalProperties", "propertyNames", "items", "contains", "not", "if", "then", "else",
+	"properties", "patternProperties", "allOf", "anyOf", "oneOf", "additionalItems", "definitions", "dependencies",
+	"$defs", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties", "contentSchema", "prefixItems")
 
 // subschema is one subschema value under a keyword, with the pointer
 // suffix that leads to it from the keyword.
