@@ -89,13 +89,9 @@ func TestSetAgreesWithPatterns(t *testing.T) {
 	for _, ecma := range []bool{false, true} {
 		refs := generated(t, 4, 60/scale, ecma)
 		for len(refs) > 0 {
-			n := min(len(refs), 1+rng.IntN(5))
-			group := refs[:n]
-			refs = refs[n:]
-			exprs := make([]string, n)
-			for i, r := range group {
-				exprs[i] = r.expr
-			}
+			var group []reference
+			var exprs []string
+			group, exprs, refs = nextGroup(rng, refs, 1, 5)
 			syn := RE2
 			if ecma {
 				syn = ECMA262
@@ -311,13 +307,9 @@ func TestSplitSet(t *testing.T) {
 	refs := generated(t, 4, 60/scale, true)
 	split := 0
 	for len(refs) > 1 {
-		n := min(len(refs), 2+rng.IntN(4))
-		group := refs[:n]
-		refs = refs[n:]
-		exprs := make([]string, n)
-		for i, r := range group {
-			exprs[i] = r.expr
-		}
+		var group []reference
+		var exprs []string
+		group, exprs, refs = nextGroup(rng, refs, 2, 4)
 		whole, err := CompileSet(exprs, ECMA262, Limits{})
 		if err != nil {
 			continue
@@ -335,4 +327,16 @@ func TestSplitSet(t *testing.T) {
 		}
 	}
 	assert.Positive(t, split, "no generated set was split")
+}
+
+// nextGroup takes the next least to least+spread-1 references (fewer if
+// refs runs out) and returns them, their expressions and the rest.
+func nextGroup(rng *rand.Rand, refs []reference, least, spread int) (group []reference, exprs []string, rest []reference) {
+	n := min(len(refs), least+rng.IntN(spread))
+	group, rest = refs[:n], refs[n:]
+	exprs = make([]string, n)
+	for i, r := range group {
+		exprs[i] = r.expr
+	}
+	return group, exprs, rest
 }
