@@ -7,7 +7,10 @@ type bitset []uint64
 
 // newBitset returns an empty set for n patterns (at least one word, so an
 // empty Set still has bitsets to index).
-func newBitset(n int) bitset { return make(bitset, max(1, (n+63)/64)) }
+func newBitset(n int) bitset { return make(bitset, bitsetWords(n)) }
+
+// bitsetWords is the length of a bitset of n bits.
+func bitsetWords(n int) int { return max(1, (n+63)/64) }
 
 func (s bitset) has(i int) bool { return s[i/64]&(1<<(i%64)) != 0 }
 func (s bitset) set(i int)      { s[i/64] |= 1 << (i % 64) }

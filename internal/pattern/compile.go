@@ -116,7 +116,10 @@ func CompileSet(exprs []string, syn Syntax, lim Limits) (*Set, error) {
 			return nil, sp.tooBig()
 		}
 		sp.lim.MaxCompileSteps -= spent
-		return sp.split(exprs, 0)
+		if err := sp.split(exprs, 0); err != nil {
+			return nil, err
+		}
+		return sp.set, nil
 	}
 	if err != nil {
 		return nil, err
@@ -135,18 +138,15 @@ type splitter struct {
 	room int
 }
 
-// split compiles exprs, from index first of the set, as two halves and
-// returns the set, or the set's error.
-func (sp *splitter) split(exprs []string, first int) (*Set, error) {
+// split compiles exprs, from index first of the set, as two halves, or
+// returns the set's error.
+func (sp *splitter) split(exprs []string, first int) error {
 	sp.room--
 	half := len(exprs) / 2
 	if err := sp.part(exprs[:half], first); err != nil {
-		return nil, err
+		return err
 	}
-	if err := sp.part(exprs[half:], first+half); err != nil {
-		return nil, err
-	}
-	return sp.set, nil
+	return sp.part(exprs[half:], first+half)
 }
 
 // part compiles exprs, from index first of the set, into one automaton
@@ -173,8 +173,7 @@ func (sp *splitter) part(exprs []string, first int) error {
 	if len(exprs) == 1 || sp.room <= 0 {
 		return sp.tooBig()
 	}
-	_, err = sp.split(exprs, first)
-	return err
+	return sp.split(exprs, first)
 }
 
 // tooBig is the error of a set that does not fit MaxDFABytes however

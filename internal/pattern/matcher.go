@@ -76,6 +76,9 @@ func (m *SetMatcher) Reset(s *Set) {
 	for _, p := range s.parts[1:] {
 		m.more = append(m.more, cursor{d: p.d, state: p.d.start})
 	}
+	if len(s.parts) > 1 && len(m.bits) != bitsetWords(len(s.exprs)) {
+		m.bits = newBitset(len(s.exprs))
+	}
 }
 
 // Write feeds the next bytes of the text. It returns the index in b of the
@@ -110,17 +113,12 @@ func (m *SetMatcher) Matches() Bits {
 	if len(m.more) == 0 {
 		return m.c.matches()
 	}
-	n := len(m.set.exprs)
-	if words := max(1, (n+63)/64); len(m.bits) != words {
-		m.bits = newBitset(n)
-	} else {
-		clear(m.bits)
-	}
+	clear(m.bits)
 	m.set.parts[0].merge(m.bits, m.c.matches())
 	for k := range m.more {
 		m.set.parts[k+1].merge(m.bits, m.more[k].matches())
 	}
-	return Bits{w: m.bits, n: n}
+	return Bits{w: m.bits, n: len(m.set.exprs)}
 }
 
 // Dead reports whether no expression can match any continuation of the

@@ -266,6 +266,9 @@ func TestSplitSet(t *testing.T) {
 	assert.LessOrEqual(t, set.Size(), DefaultMaxDFABytes+1024, "the parts fit the limit together")
 	// MaxSetParts bounds the automata, so the work per byte: one fewer
 	// than the set needs refuses it, naming the limit.
+	one, err := CompileSet(exprs[:1], ECMA262, Limits{})
+	require.NoError(t, err)
+	var m SetMatcher
 	for parts := 1; parts <= set.Parts(); parts++ {
 		got, err := CompileSet(exprs, ECMA262, Limits{MaxSetParts: parts})
 		if err == nil {
@@ -287,7 +290,10 @@ func TestSplitSet(t *testing.T) {
 		"system.site":                    nil,
 		"core.entity_view_display.a.b.c": {2},
 	} {
-		var m SetMatcher
+		// One matcher for every text, Reset in between to a set of one
+		// part and then to the split set, as an object's state is.
+		m.Reset(one)
+		m.WriteString("x")
 		m.Reset(set)
 		for i := range len(text) { // a byte at a time
 			m.WriteString(text[i : i+1])

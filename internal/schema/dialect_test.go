@@ -81,4 +81,12 @@ func TestOlderDialects(t *testing.T) {
 	}
 	ok := schema.CompileWith(schema.JSONSchema, []byte(`{`+d6+`,"properties":{"a":true}}`), schema.Options{})
 	assert.Empty(t, ok.Errors, "draft-06 has boolean schemas")
+
+	// A $schema in a subschema that is not a resource (no identifier)
+	// changes nothing: under 2020-12 the $ref beside it does not hide its
+	// siblings, so the $id under them is found.
+	inner := schema.CompileWith(schema.JSONSchema, []byte(`{"properties":{"a":{`+d7+`,"$ref":"#/$defs/s",`+
+		`"properties":{"b":{"$id":"http://example.com/b","type":"string"}}},"c":{"$ref":"http://example.com/b"}},"$defs":{"s":{}}}`), schema.Options{})
+	require.Empty(t, inner.Errors)
+	assert.False(t, validator.Validate(inner.Schema, []byte(`{"c":1}`), validator.Options{}).Valid())
 }

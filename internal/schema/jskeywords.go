@@ -17,15 +17,9 @@ import (
 
 // jsKeywords is the JSON Schema profile's keyword table. A keyword with
 // no compile function changes nothing about validation: core keywords
-// resolved elsewhere and annotations.
+// resolved elsewhere and annotations. Which dialects define a keyword is
+// dialectInfo.keywords' to say.
 var jsKeywords map[string]jsKeyword
-
-const (
-	only2020   = 1 << Draft2020
-	since2019  = 1<<Draft2020 | 1<<Draft2019
-	legacy     = 1<<Draft7 | 1<<Draft6 | 1<<Draft4 // see Dialect.legacy
-	before2020 = 1<<Draft2019 | legacy
-)
 
 func init() {
 	jsKeywords = map[string]jsKeyword{
@@ -42,38 +36,38 @@ func init() {
 		"maxLength": {compile: jsCount}, "minLength": {compile: jsCount},
 		"maxItems": {compile: jsCount}, "minItems": {compile: jsCount},
 		"maxProperties": {compile: jsCount}, "minProperties": {compile: jsCount},
-		"minContains": {compile: jsCount, dialects: since2019}, "maxContains": {compile: jsCount, dialects: since2019},
+		"minContains": {compile: jsCount}, "maxContains": {compile: jsCount},
 		"uniqueItems": {compile: jsUniqueItems},
 
 		"properties":            {compile: jsProperties},
 		"patternProperties":     {compile: jsPatternProperties},
 		"additionalProperties":  {compile: jsSingle},
 		"propertyNames":         {compile: jsSingle},
-		"unevaluatedProperties": {compile: jsSingle, dialects: since2019},
-		"dependentRequired":     {compile: jsDependentRequired, dialects: since2019},
-		"dependentSchemas":      {compile: jsDependentSchemas, dialects: since2019},
+		"unevaluatedProperties": {compile: jsSingle},
+		"dependentRequired":     {compile: jsDependentRequired},
+		"dependentSchemas":      {compile: jsDependentSchemas},
 		"dependencies":          {compile: jsDependencies},
 
-		"prefixItems":      {compile: jsPrefixItems, dialects: only2020},
+		"prefixItems":      {compile: jsPrefixItems},
 		"items":            {compile: jsItems},
-		"additionalItems":  {compile: jsAdditionalItems, dialects: before2020},
+		"additionalItems":  {compile: jsAdditionalItems},
 		"contains":         {compile: jsSingle},
-		"unevaluatedItems": {compile: jsSingle, dialects: since2019},
+		"unevaluatedItems": {compile: jsSingle},
 
 		"allOf": {compile: jsAllOf}, "anyOf": {compile: jsBranches}, "oneOf": {compile: jsBranches},
 		"not": {compile: jsSingle}, "if": {compile: jsSingle}, "then": {compile: jsSingle}, "else": {compile: jsSingle},
 
 		"$ref":          {compile: jsRef},
-		"$dynamicRef":   {compile: jsRef, dialects: only2020},
-		"$recursiveRef": {compile: jsRef, dialects: 1 << Draft2019},
+		"$dynamicRef":   {compile: jsRef},
+		"$recursiveRef": {compile: jsRef},
 
 		// Core keywords handled when indexing, and annotations.
-		"$schema": {}, "$id": {}, "id": {dialects: 1 << Draft4}, "$anchor": {dialects: since2019}, "$dynamicAnchor": {dialects: only2020},
-		"$recursiveAnchor": {dialects: 1 << Draft2019}, "$vocabulary": {dialects: since2019}, "$comment": {},
-		"$defs": {dialects: since2019}, "definitions": {dialects: legacy},
-		"title": {}, "description": {}, "default": {}, "examples": {}, "deprecated": {dialects: since2019},
+		"$schema": {}, "$id": {}, "id": {}, "$anchor": {}, "$dynamicAnchor": {},
+		"$recursiveAnchor": {}, "$vocabulary": {}, "$comment": {},
+		"$defs": {}, "definitions": {},
+		"title": {}, "description": {}, "default": {}, "examples": {}, "deprecated": {},
 		"readOnly": {}, "writeOnly": {}, "contentEncoding": {}, "contentMediaType": {},
-		"contentSchema": {dialects: since2019},
+		"contentSchema": {},
 	}
 }
 

@@ -274,7 +274,7 @@ func (c *jsCompiler) keywords(s *nodeScope) {
 	}
 	for _, m := range v.Members {
 		kw, ok := jsKeywords[m.Name]
-		known := ok && dialects[d].keywords[m.Name] && (kw.dialects == 0 || kw.dialects&dialectBit(d) != 0)
+		known := ok && dialects[d].keywords[m.Name]
 		switch {
 		case !known && !legacyContainers[m.Name]:
 			c.warn(s.child(m.Name), keywordName(m.Name), "The keyword %q is not part of JSON Schema %s, so it is ignored (no value is checked against it); check its spelling.", m.Name, d)
@@ -307,15 +307,9 @@ func (c *jsCompiler) sub(s *nodeScope, kw, suffix string, v *jsondoc.Value) *Nod
 // without a warning.
 var legacyContainers = map[string]bool{"definitions": true}
 
-// dialectBit is a dialect's bit in jsKeyword.dialects.
-func dialectBit(d Dialect) uint8 { return 1 << d }
-
 // jsKeyword is how the JSON Schema profile compiles one keyword.
 type jsKeyword struct {
 	compile func(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value)
-	// dialects restricts the keyword to some dialects (bits of
-	// dialectBit); 0 means every dialect that defines it.
-	dialects uint8
 }
 
 // objectDocument makes the root accept only objects, as tool arguments

@@ -186,12 +186,7 @@ func (r *registry) walk(loc location, base string, res *resource, dialect Dialec
 		return nil
 	}
 	hasRef := v.Get("$ref") != nil
-	if sv := v.Get("$schema"); sv != nil && sv.Kind == jsontok.String {
-		if d, ok := dialectByMetaURI(stripFragment(sv.Str)); ok {
-			dialect = d // the identifier keyword is the dialect's own (id in draft-04)
-		}
-	}
-	if id, ok := r.identifier(v, dialect, hasRef); ok && !strings.HasPrefix(id, "#") {
+	if id, ok := r.identifier(v, ownDialect(v, dialect), hasRef); ok && !strings.HasPrefix(id, "#") {
 		abs, err := resolveURI(base, id)
 		if err != nil {
 			return fmt.Errorf("%s: $id %q: %v", loc.path(), id, err)
@@ -229,6 +224,19 @@ func (r *registry) walk(loc location, base string, res *resource, dialect Dialec
 		}
 	}
 	return nil
+}
+
+// ownDialect is the dialect a schema object's $schema names, if it names
+// one toolgate enforces, else dialect: what an identifier is spelled in
+// (id in draft-04) before walk knows whether the object is a resource,
+// whose vocabulary then decides the rest.
+func ownDialect(v *jsondoc.Value, dialect Dialect) Dialect {
+	if sv := v.Get("$schema"); sv != nil && sv.Kind == jsontok.String {
+		if d, ok := dialectByMetaURI(stripFragment(sv.Str)); ok {
+			return d
+		}
+	}
+	return dialect
 }
 
 // identifier returns a schema object's identifier keyword ($id, or id in

@@ -63,7 +63,7 @@ var jsRegressions = []struct {
 		first:    35,
 	},
 	{
-		name:     "patternProperties split into several automata apply each matching pattern's schema",
+		name:     "patternProperties split into several automata apply a matching pattern's schema to its value",
 		found:    "a SchemaStore sweep: drupal-recipe's config schema was refused as past MaxDFABytes",
 		schema:   drupalConfig,
 		instance: `{"field.field.block.block.x":[]}`,
