@@ -20,7 +20,7 @@ func prefixDocs(r *rand.Rand, n int) ([][]byte, []*testgen.Dictionary) {
 	var docs [][]byte
 	var dicts []*testgen.Dictionary
 	for i := range n {
-		s := testgen.NewFull(r, testgen.FullOptions{Dialect: testgen.Dialects[i%3]})
+		s := testgen.NewFull(r, testgen.FullOptions{Dialect: testgen.Dialects[i%len(testgen.Dialects)]})
 		v := testgen.FullValid(r, s)
 		for _, text := range [][]byte{testgen.Compact(v), testgen.Encode(r, v), testgen.Encode(r, testgen.FullInvalid(r, s))} {
 			docs = append(docs, text)

@@ -14,7 +14,8 @@
 // oracle does.
 //
 // Full JSON Schema documents are a FullSchema (NewFull, in Draft 2020-12,
-// 2019-09 or draft-07; ParseFull reads a hand-written one) whose FullNodes
+// 2019-09, draft-07, draft-06 or draft-04; ParseFull reads a hand-written
+// one) whose FullNodes
 // use every assertion and applicator of §8, with $defs, $ref and
 // recursion. FullValid and FullInvalid build arguments for them near
 // their boundaries, and Mutate changes a value in one place. Completions

@@ -20,10 +20,44 @@ const (
 	Draft2020 Dialect = "https://json-schema.org/draft/2020-12/schema"
 	Draft2019 Dialect = "https://json-schema.org/draft/2019-09/schema"
 	Draft7    Dialect = "http://json-schema.org/draft-07/schema#"
+	Draft6    Dialect = "http://json-schema.org/draft-06/schema#"
+	Draft4    Dialect = "http://json-schema.org/draft-04/schema#"
 )
 
 // Dialects lists every dialect the generator writes, newest first.
-var Dialects = []Dialect{Draft2020, Draft2019, Draft7}
+var Dialects = []Dialect{Draft2020, Draft2019, Draft7, Draft6, Draft4}
+
+// Legacy reports a dialect before 2019-09: subschemas under definitions,
+// dependencies for dependentRequired and dependentSchemas, an items array
+// with additionalItems, and a $ref that overrides its siblings.
+func (d Dialect) Legacy() bool { return d == Draft7 || d == Draft6 || d == Draft4 }
+
+// lacks reports a keyword the tree has a field for that d does not
+// define: ParseFull keeps it as an annotation, and NewFull does not
+// generate it.
+func (d Dialect) lacks(keyword string) bool {
+	switch d {
+	case Draft2019:
+		return keyword == "prefixItems"
+	case Draft7:
+		return since2019Keywords[keyword]
+	case Draft6:
+		return since2019Keywords[keyword] || conditionalKeywords[keyword]
+	case Draft4:
+		return since2019Keywords[keyword] || conditionalKeywords[keyword] || draft6Keywords[keyword]
+	}
+	return false
+}
+
+var (
+	// since2019Keywords are the keywords 2019-09 and 2020-12 added.
+	since2019Keywords = setOf("prefixItems", "dependentRequired", "dependentSchemas", "unevaluatedItems",
+		"unevaluatedProperties", "minContains", "maxContains", "$anchor")
+	// conditionalKeywords are the keywords draft-07 added.
+	conditionalKeywords = setOf("if", "then", "else")
+	// draft6Keywords are the keywords draft-06 added.
+	draft6Keywords = setOf("const", "contains", "propertyNames")
+)
 
 // FullSchema is one generated JSON Schema document: a root schema and the
 // named schemas its references point to.
@@ -35,7 +69,7 @@ type FullSchema struct {
 	WriteSchema bool
 	// Root is the root schema.
 	Root *FullNode
-	// Defs are written under $defs (definitions in draft-07) at the root,
+	// Defs are written under $defs (definitions before 2019-09) at the root,
 	// in order. A Def's schema may refer to itself and to any other Def
 	// under a keyword that moves to a member or an element, but in place
 	// (allOf, anyOf, oneOf, not, if/then/else, $ref) only to Defs before
@@ -115,9 +149,9 @@ type FullNode struct {
 	PropertyNames *FullNode
 	// Required lists required names, possibly undeclared.
 	Required []string
-	// DependentRequired (dependencies with a list, in draft-07).
+	// DependentRequired (dependencies with a list, before 2019-09).
 	DependentRequired []Dependency
-	// DependentSchemas (dependencies with a schema, in draft-07).
+	// DependentSchemas (dependencies with a schema, before 2019-09).
 	DependentSchemas []FullProp
 	// MinProperties and MaxProperties bound the member count; -1: absent.
 	MinProperties, MaxProperties int

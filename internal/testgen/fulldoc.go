@@ -8,10 +8,15 @@ import (
 // Doc returns the schema document as a JSON value (an Object, or a bool
 // for a boolean root), for Compact or Encode, spelled for s.Dialect:
 // prefixItems and items in 2020-12, an items array and additionalItems
-// before; $defs, or definitions in draft-07; dependentRequired and
-// dependentSchemas, or dependencies in draft-07; and in draft-07, where
-// $ref overrides its siblings, a reference beside other keywords is
-// written as allOf: [{"$ref": …}].
+// before; $defs, or definitions before 2019-09; dependentRequired and
+// dependentSchemas, or dependencies before 2019-09; and before 2019-09,
+// where $ref overrides its siblings, a reference beside other keywords is
+// written as allOf: [{"$ref": …}]. Draft-04, which has no boolean
+// schemas, no const and only boolean exclusive bounds, gets {} for true
+// and {"not": {}} for false (but for additionalProperties and
+// additionalItems, which take a boolean), a one-value enum for a const,
+// and an exclusive bound as minimum or maximum with exclusiveMinimum or
+// exclusiveMaximum true.
 func (s *FullSchema) Doc() Object {
 	o := s.node(s.Root).(Object)
 	var head Object
@@ -24,7 +29,7 @@ func (s *FullSchema) Doc() Object {
 			defs = append(defs, Member{d.Name, s.defDoc(d)})
 		}
 		name := "$defs"
-		if s.Dialect == Draft7 {
+		if s.Dialect.Legacy() {
 			name = "definitions"
 		}
 		head = append(head, Member{name, defs})
@@ -59,7 +64,7 @@ func (s *FullSchema) refText(name string, byAnchor bool) string {
 	switch {
 	case byAnchor && d != nil && d.Anchor != "":
 		return "#" + d.Anchor
-	case s.Dialect == Draft7:
+	case s.Dialect.Legacy():
 		return "#/definitions/" + escapePointer(name)
 	}
 	return "#/$defs/" + escapePointer(name)
@@ -75,7 +80,13 @@ func (s *FullSchema) node(n *FullNode) any {
 		return Object{}
 	}
 	if n.Bool != nil {
-		return *n.Bool
+		switch {
+		case s.Dialect != Draft4:
+			return *n.Bool
+		case *n.Bool:
+			return Object{}
+		}
+		return Object{{"not", Object{}}}
 	}
 	var o Object
 	add := func(name string, v any) { o = append(o, Member{name, v}) }
@@ -93,18 +104,16 @@ func (s *FullSchema) node(n *FullNode) any {
 	if n.Enum != nil {
 		add("enum", Clone(n.Enum))
 	}
-	if n.HasConst {
+	switch {
+	case n.HasConst && s.Dialect == Draft4:
+		if n.Enum != nil {
+			panic("testgen: draft-04 has no const to write beside an enum")
+		}
+		add("enum", []any{Clone(n.Const)})
+	case n.HasConst:
 		add("const", Clone(n.Const))
 	}
-	for _, b := range []struct {
-		name string
-		x    *big.Rat
-	}{{"minimum", n.Minimum}, {"maximum", n.Maximum}, {"exclusiveMinimum", n.ExclusiveMinimum},
-		{"exclusiveMaximum", n.ExclusiveMaximum}, {"multipleOf", n.MultipleOf}} {
-		if b.x != nil {
-			add(b.name, new(big.Rat).Set(b.x))
-		}
-	}
+	o = append(o, s.numberBounds(n)...)
 	counts := func(pairs ...any) {
 		for i := 0; i < len(pairs); i += 2 {
 			if c := pairs[i+1].(int); c >= 0 {
@@ -154,7 +163,7 @@ func (s *FullSchema) node(n *FullNode) any {
 	switch {
 	case len(o) == 0:
 		return Object{ref}
-	case s.Dialect == Draft7:
+	case s.Dialect.Legacy():
 		for i, m := range o {
 			if m.Name == "allOf" {
 				o[i].Value = append([]any{Object{ref}}, m.Value.([]any)...)
@@ -164,6 +173,40 @@ func (s *FullSchema) node(n *FullNode) any {
 		return append(Object{{"allOf", []any{Object{ref}}}}, o...)
 	}
 	return append(Object{ref}, o...)
+}
+
+// numberBounds returns the members of n's numeric bounds.
+func (s *FullSchema) numberBounds(n *FullNode) Object {
+	var o Object
+	for _, b := range []struct {
+		name      string
+		x         *big.Rat
+		exclusive bool
+	}{{"minimum", n.Minimum, false}, {"maximum", n.Maximum, false}, {"exclusiveMinimum", n.ExclusiveMinimum, true},
+		{"exclusiveMaximum", n.ExclusiveMaximum, true}, {"multipleOf", n.MultipleOf, false}} {
+		switch {
+		case b.x == nil:
+		case b.exclusive && s.Dialect == Draft4:
+			inclusive := "m" + strings.TrimPrefix(b.name, "exclusiveM")
+			if _, both := o.Get(inclusive); both {
+				panic("testgen: draft-04 has one " + inclusive + " for an inclusive and an exclusive bound")
+			}
+			o = append(o, Member{inclusive, new(big.Rat).Set(b.x)}, Member{b.name, true})
+		default:
+			o = append(o, Member{b.name, new(big.Rat).Set(b.x)})
+		}
+	}
+	return o
+}
+
+// schemaOrBool returns the JSON value of n, as a boolean for a boolean
+// schema in every dialect: for additionalProperties and additionalItems,
+// which take one even in draft-04.
+func (s *FullSchema) schemaOrBool(n *FullNode) any {
+	if n.Bool != nil {
+		return *n.Bool
+	}
+	return s.node(n)
 }
 
 func (s *FullSchema) list(nodes []*FullNode) []any {
@@ -184,7 +227,7 @@ func (s *FullSchema) arrayDoc(n *FullNode, add func(string, any)) {
 	case len(n.PrefixItems) > 0:
 		add("items", s.list(n.PrefixItems))
 		if n.Items != nil {
-			add("additionalItems", s.node(n.Items))
+			add("additionalItems", s.schemaOrBool(n.Items))
 		}
 	case n.Items != nil:
 		add("items", s.node(n.Items))
@@ -212,7 +255,7 @@ func (s *FullSchema) objectDoc(n *FullNode, add func(string, any)) {
 		add("patternProperties", pp)
 	}
 	if n.AdditionalProperties != nil {
-		add("additionalProperties", s.node(n.AdditionalProperties))
+		add("additionalProperties", s.schemaOrBool(n.AdditionalProperties))
 	}
 	if n.PropertyNames != nil {
 		add("propertyNames", s.node(n.PropertyNames))
@@ -228,9 +271,9 @@ func (s *FullSchema) objectDoc(n *FullNode, add func(string, any)) {
 		schemas = append(schemas, Member{d.Name, s.node(d.Schema)})
 	}
 	switch {
-	case s.Dialect == Draft7 && len(required)+len(schemas) > 0:
+	case s.Dialect.Legacy() && len(required)+len(schemas) > 0:
 		add("dependencies", append(required, schemas...))
-	case s.Dialect != Draft7:
+	case !s.Dialect.Legacy():
 		if required != nil {
 			add("dependentRequired", required)
 		}

@@ -13,8 +13,10 @@ import (
 // arguments can be generated for schemas written by hand (real MCP tools).
 // The dialect comes from $schema (2020-12 when absent); Defs come from
 // $defs or definitions at the root; a $ref must name one of them, by
-// pointer or anchor (in draft-07 its siblings are dropped, as that draft
-// ignores them). Keywords the tree has no field for are kept as
+// pointer or anchor (before 2019-09 its siblings are dropped, as those
+// drafts ignore them). Draft-04's boolean exclusiveMinimum and
+// exclusiveMaximum make its minimum and maximum exclusive. Keywords the
+// tree has no field for, or the dialect does not define, are kept as
 // Annotations. It fails on what it cannot read: a keyword value of the
 // wrong shape, a reference elsewhere, a pattern RE2 refuses.
 func ParseFull(schemaJSON []byte) (*FullSchema, error) {
@@ -42,13 +44,13 @@ func ParseFull(schemaJSON []byte) (*FullSchema, error) {
 	}
 	p := &fullParser{s: s}
 	defsName := "$defs"
-	if s.Dialect == Draft7 {
+	if s.Dialect.Legacy() {
 		defsName = "definitions"
 	}
 	if defs, ok := root[defsName].(map[string]any); ok {
 		for _, name := range sortedKeys(defs) {
 			def := Def{Name: name}
-			if obj, ok := defs[name].(map[string]any); ok {
+			if obj, ok := defs[name].(map[string]any); ok && !s.Dialect.lacks("$anchor") {
 				def.Anchor, _ = obj["$anchor"].(string)
 			}
 			s.Defs = append(s.Defs, def)
@@ -97,8 +99,11 @@ func (p *fullParser) node(doc any, path string) (*FullNode, error) {
 		return nil, fmt.Errorf("testgen: the schema at %q is not an object or a boolean", path)
 	}
 	n := blank()
-	if _, ok := m["$ref"]; ok && p.s.Dialect == Draft7 {
+	if _, ok := m["$ref"]; ok && p.s.Dialect.Legacy() {
 		m = map[string]any{"$ref": m["$ref"]}
+	}
+	if p.s.Dialect == Draft4 {
+		m = draft4Bounds(m)
 	}
 	for _, k := range sortedKeys(m) {
 		if err := p.keyword(n, m, k, path+"/"+escapePointer(k)); err != nil {
@@ -111,6 +116,10 @@ func (p *fullParser) node(doc any, path string) (*FullNode, error) {
 // keyword reads member k of the schema object m into n.
 func (p *fullParser) keyword(n *FullNode, m map[string]any, k, path string) error {
 	v := m[k]
+	if !handledKeywords[k] || p.s.Dialect.lacks(k) {
+		n.Annotations = append(n.Annotations, Member{k, FromJSON(v)})
+		return nil
+	}
 	var err error
 	ok := true
 	switch k {
@@ -170,10 +179,6 @@ func (p *fullParser) keyword(n *FullNode, m map[string]any, k, path string) erro
 	case "$schema", "$defs", "definitions", "$anchor":
 		// Read with the document's Defs.
 	default:
-		if !handledKeywords[k] {
-			n.Annotations = append(n.Annotations, Member{k, FromJSON(v)})
-			return nil
-		}
 		err = p.subschemas(n, m, k, path)
 	}
 	if err == nil && !ok {
@@ -214,6 +219,30 @@ func (p *fullParser) subschemas(n *FullNode, m map[string]any, k, path string) e
 	return one(map[string]**FullNode{"contains": &n.Contains, "unevaluatedItems": &n.UnevaluatedItems,
 		"additionalProperties": &n.AdditionalProperties, "propertyNames": &n.PropertyNames,
 		"unevaluatedProperties": &n.UnevaluatedProperties, "not": &n.Not, "if": &n.If, "then": &n.Then, "else": &n.Else}[k])
+}
+
+// draft4Bounds returns the schema object m with each bound spelled as in
+// later drafts: minimum with exclusiveMinimum true becomes an
+// exclusiveMinimum of its value, and a false exclusiveMinimum goes (the
+// same for maximum).
+func draft4Bounds(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	for _, inclusive := range []string{"minimum", "maximum"} {
+		exclusive := "exclusiveM" + strings.TrimPrefix(inclusive, "m")
+		flag, isBool := m[exclusive].(bool)
+		if !isBool {
+			continue // absent, or of the wrong shape: read as it is
+		}
+		delete(out, exclusive)
+		if bound, ok := m[inclusive]; ok && flag {
+			delete(out, inclusive)
+			out[exclusive] = bound
+		}
+	}
+	return out
 }
 
 func (p *fullParser) list(list []any, path string) ([]*FullNode, error) {

@@ -48,7 +48,7 @@ func NewFull(r *rand.Rand, opts FullOptions) *FullSchema {
 	r.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
 	for _, name := range names[:r.IntN(4)] {
 		def := Def{Name: name}
-		if d != Draft7 && chance(r, 0.3) {
+		if !d.Legacy() && chance(r, 0.3) {
 			def.Anchor = "anchor_" + string(rune('a'+len(g.s.Defs)))
 		}
 		g.s.Defs = append(g.s.Defs, def)
@@ -98,7 +98,10 @@ type fullGen struct {
 	nodes   int
 }
 
-func (g *fullGen) since2019() bool { return g.dialect != Draft7 }
+func (g *fullGen) since2019() bool { return !g.dialect.Legacy() }
+
+// has reports whether the dialect defines keyword.
+func (g *fullGen) has(keyword string) bool { return !g.dialect.lacks(keyword) }
 
 // blank returns a node with every count absent.
 func blank() *FullNode {
@@ -261,6 +264,9 @@ func (g *fullGen) number(n *FullNode, integral bool) {
 	}
 	if integral && chance(r, 0.1) {
 		n.Minimum = Num(pick(r, []string{"0.5", "-2.5", "1e-7"})) // a fractional bound on an integer
+		if g.dialect == Draft4 {
+			n.ExclusiveMinimum = nil // one keyword holds both
+		}
 	}
 }
 
@@ -278,7 +284,7 @@ func (g *fullGen) array(n *FullNode, depth int) {
 		f := false
 		n.Items = &FullNode{Bool: &f} // a closed tuple
 	}
-	if chance(r, 0.2) {
+	if g.has("contains") && chance(r, 0.2) {
 		n.Contains = g.member(depth+1, "")
 		if g.since2019() && chance(r, 0.4) {
 			n.MinContains = r.IntN(3)
@@ -332,7 +338,7 @@ func (g *fullGen) object(n *FullNode, depth int) {
 			n.AdditionalProperties = g.member(depth+1, "")
 		}
 	}
-	if chance(r, 0.15) {
+	if g.has("propertyNames") && chance(r, 0.15) {
 		n.PropertyNames = g.propertyNames()
 	}
 	if chance(r, 0.15) {
@@ -407,7 +413,7 @@ func (g *fullGen) choices(n *FullNode, kind string) {
 		return
 	}
 	if g.since2019() && chance(r, 0.03) {
-		n.Enum = []any{} // draft-07 wants at least one choice
+		n.Enum = []any{} // the older drafts want at least one choice
 		return
 	}
 	var enum []any
@@ -463,7 +469,7 @@ func (g *fullGen) applicators(n *FullNode, kind string, depth int) {
 	if chance(r, p/2) {
 		n.Not = g.sub(depth+1, "")
 	}
-	if chance(r, p/1.5) {
+	if g.has("if") && chance(r, p/1.5) {
 		if kind == "object" && chance(r, 0.5) {
 			n.If = g.discriminator(n)
 		} else {

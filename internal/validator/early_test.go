@@ -226,6 +226,12 @@ var earlyKeywords = map[string][]string{
 	"additionalProperties": {"properties", "patternProperties"},
 }
 
+// draft4BoundPairs pair each draft-04 bound with its exclusive flag.
+var draft4BoundPairs = map[string]string{
+	"minimum": "exclusiveMinimum", "exclusiveMinimum": "minimum",
+	"maximum": "exclusiveMaximum", "exclusiveMaximum": "maximum",
+}
+
 func TestEarlyRejectionIsExact(t *testing.T) {
 	t.Parallel()
 	tally := runEarly(t, checkExact)
@@ -293,6 +299,9 @@ func earlyAlone(schemaDoc any, d testgen.Dialect, f schema.Finding) map[string]a
 		return nil // a schema under additionalProperties decides on values, not names
 	}
 	alone := map[string]any{f.Keyword: value, "$schema": string(d)}
+	if pair, ok := draft4BoundPairs[f.Keyword]; ok && d == testgen.Draft4 && obj[pair] != nil {
+		alone[pair] = obj[pair] // a boolean exclusive bound and the bound it makes exclusive
+	}
 	for _, sibling := range earlyKeywords[f.Keyword] {
 		named, ok := obj[sibling].(map[string]any)
 		if !ok {
@@ -300,7 +309,7 @@ func earlyAlone(schemaDoc any, d testgen.Dialect, f schema.Finding) map[string]a
 		}
 		names := map[string]any{}
 		for name := range named {
-			names[name] = true // only which names they cover matters
+			names[name] = map[string]any{} // only which names they cover matters ({}: draft-04 has no true)
 		}
 		alone[sibling] = names
 	}
