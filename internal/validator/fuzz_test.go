@@ -98,7 +98,8 @@ func checkValidation(t *testing.T, s *schema.Schema, doc []byte, at int) {
 // jsonSchemaFuzzSeeds pair a schema with an instance. They reach every
 // keyword family of the JSON Schema profile: references (local, anchored,
 // recursive, dynamic), applicators, unevaluated*, dependencies, contains,
-// uniqueItems, patterns, formats and the draft-07 spellings.
+// uniqueItems, patterns, formats and the spellings of draft-07, draft-06
+// and draft-04.
 var jsonSchemaFuzzSeeds = [][2]string{
 	{`{"$defs":{"n":{"type":"object","properties":{"next":{"$ref":"#/$defs/n"},"v":{"type":"integer","multipleOf":3}}}},"$ref":"#/$defs/n"}`,
 		`{"v":3,"next":{"v":6,"next":{"v":7}}}`},
@@ -122,6 +123,10 @@ var jsonSchemaFuzzSeeds = [][2]string{
 	{`{"type":["integer","string"],"minimum":-1e400,"maximum":1e-400,"maxLength":0}`, `-1e401`},
 	{`{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}}}`, `{}`},
 	{`{"contentMediaType":"application/json","contentEncoding":"base64","format":"date-time","unknown":{"type":"null"}}`, `"2026-12-01T11:00:00Z"`},
+	{`{"$schema":"http://json-schema.org/draft-06/schema#","$id":"http://x.example/s","properties":{"c":{"const":[1],"contains":{"type":"integer"}},"if":{"minimum":1}},"propertyNames":{"maxLength":3},"examples":[{}]}`,
+		`{"c":[1],"if":0}`},
+	{`{"$schema":"http://json-schema.org/draft-04/schema#","id":"http://x.example/r","definitions":{"p":{"id":"#p","type":"number","minimum":0,"exclusiveMinimum":true,"maximum":10,"exclusiveMaximum":false}},"properties":{"a":{"$ref":"#p"},"b":{"enum":[1,"x"],"not":{}}},"additionalProperties":false,"dependencies":{"a":["b"]}}`,
+		`{"a":0,"b":1}`},
 	{`true`, `{}`}, {`false`, `{}`}, {`{"$ref":"http://unknown.example/x"}`, `1`}, {`{"type":"object",}`, `{}`},
 }
 
