@@ -103,6 +103,10 @@ type Options struct {
 	// bindable output profiles), in compile steps of some 10–40 ns.
 	// Default schema.DefaultMaxPatternSteps (20,000,000).
 	MaxPatternSteps int
+	// MaxPatternBytes bounds the memory one schema's automata hold
+	// together (pattern, patternProperties; a CompileToolset's tools
+	// share it). Default schema.DefaultMaxPatternBytes (4 MiB).
+	MaxPatternBytes int
 	// MaxMultipleOfDigits bounds the significant digits of a JSON
 	// Schema's multipleOf, whose cost per argument digit grows with them.
 	// Default schema.DefaultMaxMultipleOfDigits (38).
@@ -180,7 +184,7 @@ func (o Options) withDefaults() Options {
 func (o Options) schemaLimits() schema.Limits {
 	return schema.Limits{MaxBytes: o.MaxSchemaBytes, MaxDepth: o.MaxSchemaDepth, MaxNodes: o.MaxSchemaNodes,
 		MaxRefs: o.MaxSchemaRefs, MaxWidth: o.MaxWidth, MaxPatternSteps: o.MaxPatternSteps,
-		MaxMultipleOfDigits: o.MaxMultipleOfDigits}
+		MaxPatternBytes: o.MaxPatternBytes, MaxMultipleOfDigits: o.MaxMultipleOfDigits}
 }
 
 // validatorOptions returns the validator's options: its findings' pointers

@@ -110,6 +110,10 @@ func CompileSet(exprs []string, syn Syntax, lim Limits) (*Set, error) {
 		lim:  lim,
 		room: lim.MaxSetParts - 1,
 	}
+	if b := lim.Budget; b != nil && b.bytes > 0 && b.bytesLeft < lim.MaxDFABytes {
+		sp.byBudget = true
+		sp.lim.MaxDFABytes = max(b.bytesLeft, 0)
+	}
 	d, spent, err := compileDFA(exprs, syn, lim)
 	if e, ok := err.(*Error); ok && e.bytes && len(exprs) > 1 {
 		if sp.room <= 0 {
@@ -130,12 +134,14 @@ func CompileSet(exprs []string, syn Syntax, lim Limits) (*Set, error) {
 
 // splitter compiles a set whose one automaton would pass MaxDFABytes into
 // several: max is the set's limits, lim what is left of them, room how
-// many more parts a split may add.
+// many more parts a split may add; byBudget marks a set whose Budget
+// leaves it fewer bytes than MaxDFABytes.
 type splitter struct {
-	set  *Set
-	max  Limits
-	lim  Limits
-	room int
+	set      *Set
+	max      Limits
+	lim      Limits
+	room     int
+	byBudget bool
 }
 
 // split compiles exprs, from index first of the set, as two halves, or
@@ -179,6 +185,9 @@ func (sp *splitter) part(exprs []string, first int) error {
 // tooBig is the error of a set that does not fit MaxDFABytes however
 // MaxSetParts lets it be split.
 func (sp *splitter) tooBig() *Error {
+	if sp.byBudget {
+		return sp.max.Budget.fullError(len(sp.set.exprs), -1)
+	}
 	e := bytesError("its automata would need more than %d bytes (Limits.MaxDFABytes), even split in up to %d (Limits.MaxSetParts); use fewer or simpler patterns",
 		sp.max.MaxDFABytes, sp.max.MaxSetParts)
 	e.Index = -1
@@ -259,26 +268,53 @@ func compileDFA(exprs []string, syn Syntax, lim Limits) (*dfa, int, error) {
 	if shared == nil {
 		return buildPipeline(exprs, syn, lim)
 	}
-	bound := shared.left < lim.MaxCompileSteps // the budget, not MaxCompileSteps, is the limit
+	boundBytes := shared.bytes > 0
 	if shared.left <= 0 {
-		return nil, 0, shared.spentError(len(exprs))
+		return nil, 0, shared.spentError(len(exprs), -1)
 	}
+	if boundBytes && shared.bytesLeft <= 0 {
+		return nil, 0, shared.fullError(len(exprs), -1)
+	}
+	// Which limit binds: the budget's, or the expression's own.
+	bySteps := shared.left < lim.MaxCompileSteps
+	byBytes := boundBytes && shared.bytesLeft < lim.MaxDFABytes
 	lim.MaxCompileSteps = min(lim.MaxCompileSteps, shared.left)
+	if byBytes {
+		lim.MaxDFABytes = shared.bytesLeft
+	}
 	d, spent, err := buildPipeline(exprs, syn, lim)
 	shared.left -= spent
-	if e, ok := err.(*Error); ok && e.steps && bound {
-		err = shared.spentError(len(exprs))
-		err.(*Error).Index = e.Index
+	e, isLimit := err.(*Error)
+	switch {
+	case err == nil && boundBytes:
+		shared.bytesLeft -= d.size()
+	case isLimit && e.steps && bySteps:
+		err = shared.spentError(len(exprs), e.Index)
+	case isLimit && e.bytes && byBytes:
+		err = shared.fullError(len(exprs), e.Index)
 	}
 	return d, spent, err
 }
 
-// spentError is the Limit error of a compile of n expressions that the
-// budget does not leave enough for.
-func (b *Budget) spentError(n int) *Error {
+// spentError is the Limit error of a compile of n expressions (index the
+// refused one's, or -1) that the budget's steps do not leave enough for.
+func (b *Budget) spentError(n, index int) *Error {
 	e := stepsError("it and the expressions compiled before it with the same budget would take more than %d steps to build (Limits.Budget); use fewer or simpler patterns", b.steps)
-	e.Index = -1
-	if n == 1 {
+	return b.refused(e, n, index)
+}
+
+// fullError is the Limit error of a compile of n expressions (index the
+// refused one's, or -1) that the budget's bytes do not leave enough for.
+// It is a bytes error, as a set split in parts may need fewer bytes.
+func (b *Budget) fullError(n, index int) *Error {
+	e := bytesError("it and the expressions compiled before it with the same budget would hold more than %d bytes of automata (Limits.Budget); use fewer or simpler patterns", b.bytes)
+	return b.refused(e, n, index)
+}
+
+// refused marks e as the budget's error of a compile of n expressions.
+func (b *Budget) refused(e *Error, n, index int) *Error {
+	e.Shared, e.Index = true, index
+	if index < 0 && n == 1 {
 		e.Index = 0
 	}
 	return e

@@ -46,6 +46,10 @@ type Error struct {
 	// Msg is one sentence fit for a user: what construct, where, and what
 	// to do instead.
 	Msg string
+	// Shared marks a Limit error of the Budget (Limits.Budget), not of
+	// the expression's own limits: what compiles shared it spent, so the
+	// expression may compile with a budget of its own.
+	Shared bool
 	// steps marks a Limit error past Limits.MaxCompileSteps, bytes one
 	// past Limits.MaxDFABytes.
 	steps, bytes bool

@@ -41,18 +41,33 @@ type Limits struct {
 	Budget *Budget
 }
 
-// A Budget is compile work, in the steps of Limits.MaxCompileSteps, that
-// several compiles share: a caller that compiles the patterns of one
-// document gives them one Budget, so the document's compile work is
-// bounded however many patterns it holds (each of them is bounded by
-// MaxCompileSteps alone). A compile that starts with too little left is
-// refused with a Limit error; one may overshoot what was left by the work
-// of the stage that noticed, so the budget can end below zero. A Budget is
-// not safe for concurrent use.
-type Budget struct{ steps, left int }
+// A Budget is compile work, in the steps of Limits.MaxCompileSteps, and
+// automaton memory, in the bytes of Limits.MaxDFABytes, that several
+// compiles share: a caller that compiles the patterns of one document
+// gives them one Budget, so the document's compile work, and the memory
+// its automata hold, are bounded however many patterns it holds (each of
+// them is bounded by MaxCompileSteps and MaxDFABytes alone). A compile
+// that starts with too little left is refused with a Limit error; one may
+// overshoot the steps that were left by the work of the stage that
+// noticed, so they can end below zero, but never the bytes: a compile may
+// build an automaton of at most the bytes left. A Budget is not safe for
+// concurrent use.
+type Budget struct{ steps, left, bytes, bytesLeft int }
 
-// NewBudget returns a budget of steps.
-func NewBudget(steps int) *Budget { return &Budget{steps: steps, left: steps} }
+// NewBudget returns a budget of steps of work and bytes of automata; bytes
+// ≤ 0 leaves the automata together unbounded (each is still bounded by
+// MaxDFABytes).
+func NewBudget(steps, bytes int) *Budget {
+	return &Budget{steps: steps, left: steps, bytes: bytes, bytesLeft: bytes}
+}
+
+// BytesLeft returns the bytes of automata the budget still allows, or
+// zero or less once they are spent; it is meaningless for a budget of
+// unbounded bytes.
+func (b *Budget) BytesLeft() int { return b.bytesLeft }
+
+// Bytes returns the budget's bytes, as NewBudget was given them.
+func (b *Budget) Bytes() int { return b.bytes }
 
 // Left returns the steps not spent yet; zero or less once the budget is
 // spent.

@@ -109,6 +109,13 @@ type Limits struct {
 	// expression is compiled once. Default DefaultMaxPatternSteps (every
 	// profile).
 	MaxPatternSteps int
+	// MaxPatternBytes bounds the memory the schema's automata hold
+	// together (pattern, patternProperties), as pattern.Limits.MaxDFABytes
+	// counts it: each is built within what the ones before it left.
+	// Without it a schema of a few kilobytes could hold megabytes of
+	// automata (45 distinct [a-q][^u-z]{10}x patterns, 2.5 KB, held
+	// 4.6 MiB). Default DefaultMaxPatternBytes (every profile).
+	MaxPatternBytes int
 	// MaxMultipleOfDigits bounds the significant digits of multipleOf:
 	// deciding a multiple keeps the argument's remainder modulo them, so
 	// its work per argument digit grows with them (a multipleOf of 100,000
@@ -126,6 +133,9 @@ const (
 	// work one pattern may take alone: some 0.2–0.8 s, and room for
 	// thousands of the patterns real tools use (1,000–20,000 steps each).
 	DefaultMaxPatternSteps = 2 * pattern.DefaultMaxCompileSteps
+	// DefaultMaxPatternBytes gives a schema's automata together twice what
+	// one may hold alone; real tools' take 1–50 KB each.
+	DefaultMaxPatternBytes = 2 * pattern.DefaultMaxDFABytes
 	// DefaultMaxMultipleOfDigits allows every significand of 128 bits (and
 	// Python's Decimal, 28 digits by default); at it a multipleOf costs at
 	// most about 1 µs per argument byte, against 0.15 µs up to 17 digits.
@@ -161,19 +171,21 @@ func (o Options) withDefaults() Options {
 	if l.MaxPatternSteps <= 0 {
 		l.MaxPatternSteps = DefaultMaxPatternSteps
 	}
+	if l.MaxPatternBytes <= 0 {
+		l.MaxPatternBytes = DefaultMaxPatternBytes
+	}
 	if l.MaxMultipleOfDigits <= 0 {
 		l.MaxMultipleOfDigits = DefaultMaxMultipleOfDigits
 	}
 	return o
 }
 
-// NewPatternBudget returns a budget of lim.MaxPatternSteps (its default
-// when not set) for Options.PatternBudget.
+// NewPatternBudget returns a budget of lim.MaxPatternSteps and
+// lim.MaxPatternBytes (their defaults when not set) for
+// Options.PatternBudget.
 func NewPatternBudget(lim Limits) *pattern.Budget {
-	if lim.MaxPatternSteps <= 0 {
-		lim.MaxPatternSteps = DefaultMaxPatternSteps
-	}
-	return pattern.NewBudget(lim.MaxPatternSteps)
+	lim = Options{Limits: lim}.withDefaults().Limits
+	return pattern.NewBudget(lim.MaxPatternSteps, lim.MaxPatternBytes)
 }
 
 // Compile checks a whole schema document against profile and compiles it,

@@ -44,10 +44,11 @@ func patternFinding(err error, path, kw string) Finding {
 
 // regexps compiles the regular expressions of one schema document: each
 // distinct one once, and all of them, sets included, from one budget of
-// compile work (Limits.MaxPatternSteps, or Options.PatternBudget). Each expression is bounded by the
-// pattern package's own limits, some 0.3 s of work at most; without the
-// budget a document could hold thousands of them (1,000 distinct a{999}
-// in 44 KB took 13 s).
+// compile work and automaton memory (Limits.MaxPatternSteps and
+// Limits.MaxPatternBytes, or Options.PatternBudget). Each expression is
+// bounded by the pattern package's own limits, some 0.3 s of work and
+// 2 MiB at most; without the budget a document could hold thousands of
+// them (1,000 distinct a{999} in 44 KB took 13 s).
 type regexps struct {
 	budget *pattern.Budget
 	memo   map[regexpKey]compiledRegexp
@@ -71,7 +72,7 @@ type compiledRegexp struct {
 func newRegexps(opts Options) regexps {
 	budget := opts.PatternBudget
 	if budget == nil {
-		budget = pattern.NewBudget(opts.Limits.MaxPatternSteps)
+		budget = NewPatternBudget(opts.Limits)
 	}
 	return regexps{budget: budget, memo: map[regexpKey]compiledRegexp{}}
 }
@@ -90,7 +91,7 @@ func (c *compiler) regexp(path, kw, source string, syn pattern.Syntax) *Pattern 
 	}
 	compiled, err := pattern.Compile(source, syn, pattern.Limits{Budget: c.regexps.budget})
 	if err != nil {
-		if c.regexpsSpent(path) {
+		if c.regexpsSpent(path) || c.regexpsFull(path, err) {
 			return nil // not memoized: the budget, not the expression, refused it
 		}
 		f := patternFinding(err, path, kw)
@@ -107,10 +108,24 @@ func (c *compiler) regexp(path, kw, source string, syn pattern.Syntax) *Pattern 
 // keyword kw at path, or makes its finding and returns nil.
 func (c *compiler) regexpSet(path, kw string, exprs []string) *pattern.Set {
 	set, err := pattern.CompileSet(exprs, pattern.ECMA262, pattern.Limits{Budget: c.regexps.budget})
-	if err != nil && !c.regexpsSpent(path) {
+	if err != nil && !c.regexpsSpent(path) && !c.regexpsFull(path, err) {
 		c.addError(patternFinding(err, path, kw))
 	}
 	return set
+}
+
+// regexpsFull reports whether err is the budget's refusal for want of
+// bytes, and makes its finding at path: unlike its steps, the budget's
+// bytes may still hold a smaller expression after it.
+func (c *compiler) regexpsFull(path string, err error) bool {
+	var pe *pattern.Error
+	if !errors.As(err, &pe) || !pe.Shared {
+		return false
+	}
+	c.unsupported(path, "limit", "The schema's patterns (with those of the schemas compiled with it, such as a toolset's other tools) would hold more than %d bytes "+
+		"of automata together, past the limit (Limits.MaxPatternBytes); this pattern was not compiled: use fewer or simpler patterns.",
+		c.regexps.budget.Bytes())
+	return true
 }
 
 // regexpsSpent reports whether the budget of the document's expressions

@@ -104,3 +104,31 @@ func TestPatternFloodIsBounded(t *testing.T) {
 		assert.Contains(t, f.Message, "Limits.MaxDFABytes")
 	}
 }
+
+// TestPatternBytes: the automata of one schema's patterns hold at most
+// Limits.MaxPatternBytes together; a pattern that does not fit what the
+// ones before it left is refused with a "limit" finding that names the
+// limit, and the same schema compiles with room for them all.
+func TestPatternBytes(t *testing.T) {
+	t.Parallel()
+	// Each [a-q][^u-z]{6}x… is cheap to build and holds some 10 KB.
+	doc := patternsSchema(40, func(i int) string { return fmt.Sprintf("[a-q][^u-z]{6}x%d", i) })
+	for _, profile := range []schema.Profile{schema.JSONSchema, schema.OutputBindable} {
+		t.Run(profile.String(), func(t *testing.T) {
+			t.Parallel()
+			small := schema.CompileWith(profile, doc, schema.Options{Limits: schema.Limits{MaxPatternBytes: 100_000}})
+			require.NotEmpty(t, small.Errors)
+			for _, f := range small.Errors {
+				assert.Equal(t, schema.CodeUnsupported, f.Code)
+				assert.Equal(t, "limit", f.Keyword)
+				assert.Contains(t, f.Message, "more than 100000 bytes of automata together")
+				assert.Contains(t, f.Message, "Limits.MaxPatternBytes")
+				assert.Regexp(t, `^/properties/p\d+/pattern$`, f.SchemaPath)
+			}
+			assert.NotEqual(t, "/properties/p0/pattern", small.Errors[0].SchemaPath, "the first patterns fit")
+
+			large := schema.CompileWith(profile, doc, schema.Options{})
+			assert.Empty(t, large.Errors, "the default holds them")
+		})
+	}
+}

@@ -66,6 +66,7 @@ func serverFlags(c *config, output io.Writer) *flag.FlagSet {
 	num(&c.opts.MaxSchemaNodes, "max-schema-nodes", schema.DefaultMaxNodes, "most subschemas of a JSON Schema")
 	num(&c.opts.MaxSchemaRefs, "max-schema-refs", schema.DefaultMaxRefs, "most references of a JSON Schema")
 	num(&c.opts.MaxPatternSteps, "max-pattern-steps", schema.DefaultMaxPatternSteps, "most work compiling one schema's patterns together, in steps of 10-40 ns")
+	num(&c.opts.MaxPatternBytes, "max-pattern-bytes", schema.DefaultMaxPatternBytes, "most memory one schema's pattern automata hold together")
 	num(&c.opts.MaxMultipleOfDigits, "max-multipleof-digits", schema.DefaultMaxMultipleOfDigits, "most significant digits of a JSON Schema's multipleOf")
 	num64(&c.opts.MaxUnnamedCallBytes, "max-unnamed-call-bytes", server.DefaultMaxUnnamedCallBytes, "most argument bytes held, over all streams, for provider calls whose tool is not named yet")
 	num(&c.opts.MaxToolsPerStream, "max-tools-per-stream", 1024, "most tool names one ValidateStream may bind")
