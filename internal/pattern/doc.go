@@ -82,8 +82,9 @@
 // minimizing. Past any of them Compile returns a Limit error. The program
 // is regexp/syntax's, so repetitions are expanded: a{1000} is 1000
 // instructions. A Budget (Limits.Budget) bounds the work of many compiles
-// together, such as the patterns of one schema: each is charged what it
-// took, and one that starts with the budget spent is refused.
+// together, and the memory of their automata, such as the patterns of one
+// schema: each is charged what it took and builds within the bytes left,
+// and one that starts with the budget spent is refused.
 //
 // Matching costs a constant number of table lookups per byte, whatever the
 // pattern or the number of expressions in a set. The automaton has two

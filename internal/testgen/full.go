@@ -49,6 +49,10 @@ func (d Dialect) lacks(keyword string) bool {
 	return false
 }
 
+// draft4Inclusive names the bound each draft-04 exclusive flag makes
+// exclusive (exclusiveMinimum: true beside minimum).
+var draft4Inclusive = map[string]string{"exclusiveMinimum": "minimum", "exclusiveMaximum": "maximum"}
+
 var (
 	// since2019Keywords are the keywords 2019-09 and 2020-12 added.
 	since2019Keywords = setOf("prefixItems", "dependentRequired", "dependentSchemas", "unevaluatedItems",

@@ -187,7 +187,7 @@ func (s *FullSchema) numberBounds(n *FullNode) Object {
 		switch {
 		case b.x == nil:
 		case b.exclusive && s.Dialect == Draft4:
-			inclusive := "m" + strings.TrimPrefix(b.name, "exclusiveM")
+			inclusive := draft4Inclusive[b.name]
 			if _, both := o.Get(inclusive); both {
 				panic("testgen: draft-04 has one " + inclusive + " for an inclusive and an exclusive bound")
 			}

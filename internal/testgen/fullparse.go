@@ -230,8 +230,7 @@ func draft4Bounds(m map[string]any) map[string]any {
 	for k, v := range m {
 		out[k] = v
 	}
-	for _, inclusive := range []string{"minimum", "maximum"} {
-		exclusive := "exclusiveM" + strings.TrimPrefix(inclusive, "m")
+	for exclusive, inclusive := range draft4Inclusive {
 		flag, isBool := m[exclusive].(bool)
 		if !isBool {
 			continue // absent, or of the wrong shape: read as it is
