@@ -1,11 +1,13 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"time"
 
 	"golang.org/x/sync/semaphore"
 
+	"github.com/toolgate/toolgate/internal/pattern"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/toolset"
 )
@@ -15,8 +17,10 @@ import (
 // multiple of its source on the heap until it ends (some 150 times for a
 // schema of many small subschemas), and each compile is bounded alone, so
 // without a bound on them together, concurrent compiles multiply that peak.
-// A compile waits, in arrival order, until its bytes are free; one larger
-// than the whole room waits for all of it, so it runs alone.
+// A compile that may build pattern automata counts at least patternBytes,
+// since they are not bounded by its size. A compile waits, in arrival
+// order, until its bytes are free; one larger than the whole room waits
+// for all of it, so it runs alone.
 type compileRoom struct {
 	free *semaphore.Weighted
 	size int64
@@ -40,20 +44,26 @@ func (r *compileRoom) enter(ctx context.Context, n int64, m *Metrics) (leave fun
 }
 
 // compileBytes is what one schema's compile counts against the room: the
-// schema and the documents it may reference.
-func compileBytes(doc []byte, opts schema.Options) int64 {
-	return int64(len(doc)) + resourceBytes(opts)
+// schema and the documents it may reference, and at least patternBytes if
+// they may hold patterns.
+func compileBytes(profile schema.Profile, doc []byte, opts schema.Options) int64 {
+	n := int64(len(doc)) + resourceBytes(opts)
+	return withPatterns(n, profile, opts, doc)
 }
 
 // toolsetBytes is what a CompileToolset counts against the room: its
 // tools' schemas, compiled one after another and all held until it
-// answers, and the documents they may reference.
-func toolsetBytes(tools []toolset.Tool, opts schema.Options) int64 {
+// answers, and the documents they may reference, and at least
+// patternBytes if any of them may hold patterns (the tools' automata
+// share one budget, so one floor covers them all).
+func toolsetBytes(profile schema.Profile, tools []toolset.Tool, opts schema.Options) int64 {
 	n := resourceBytes(opts)
-	for _, t := range tools {
+	docs := make([][]byte, len(tools))
+	for i, t := range tools {
 		n += int64(len(t.Schema))
+		docs[i] = t.Schema
 	}
-	return n
+	return withPatterns(n, profile, opts, docs...)
 }
 
 // resourceBytes is the size of the documents a compile may reference.
@@ -63,4 +73,51 @@ func resourceBytes(opts schema.Options) int64 {
 		n += int64(len(r))
 	}
 	return n
+}
+
+// heapPerSchemaByte is the heap compiling holds per schema byte at most,
+// patterns aside: some 150 bytes for a schema of many small subschemas.
+const heapPerSchemaByte = 150
+
+// withPatterns returns n, raised to patternBytes when docs or the
+// resources may hold patterns under profile.
+func withPatterns(n int64, profile schema.Profile, opts schema.Options, docs ...[]byte) int64 {
+	if profile == schema.ToolInput { // the tool input subset has no patterns
+		return n
+	}
+	for _, r := range opts.Resources {
+		docs = append(docs, r)
+	}
+	for _, d := range docs {
+		if mayHoldPatterns(d) {
+			return max(n, patternBytes(opts))
+		}
+	}
+	return n
+}
+
+// mayHoldPatterns reports whether a schema document may hold a pattern or
+// patternProperties keyword: it names one, or holds an escape that may
+// spell one ("\u0070attern"). It may answer yes for a document without
+// patterns (a property named pattern), never no for one with them. The
+// built-in meta-schemas' few short patterns are left out.
+func mayHoldPatterns(doc []byte) bool {
+	return bytes.Contains(doc, []byte("pattern")) || bytes.Contains(doc, []byte(`\u`))
+}
+
+// patternBytes is what a compile that may build pattern automata counts
+// against the room at least, in the room's schema bytes: the automata it
+// may hold together (Limits.MaxPatternBytes) and the garbage of building
+// them, up to one automaton's worth more (pattern.DefaultMaxDFABytes), at
+// heapPerSchemaByte. A schema of patterns holds that however short it is:
+// 400 distinct 2.6 KB schemas of 45 heavy patterns each, compiled at once,
+// counted 1 MiB of room by their bytes and peaked at 2.36 GB of heap, some
+// 6 MB each; counting this, at most 100 of them fit the default room, and
+// they peaked at 0.63 GB.
+func patternBytes(opts schema.Options) int64 {
+	held := opts.Limits.MaxPatternBytes
+	if held <= 0 {
+		held = schema.DefaultMaxPatternBytes
+	}
+	return int64(held+pattern.DefaultMaxDFABytes) / heapPerSchemaByte
 }

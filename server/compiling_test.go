@@ -2,6 +2,12 @@ package server_test
 
 import (
 	"context"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -85,4 +91,89 @@ func TestCompileLargerThanTheRoom(t *testing.T) {
 	giveBack()
 	_, err = c.CompileSchema(t.Context(), compileJSON(other))
 	assert.NoError(t, err)
+}
+
+// TestPatternsCountAgainstTheRoom: a short schema of patterns counts the
+// automata it may build against the room, so it waits where a schema of
+// its size without patterns compiles at once.
+func TestPatternsCountAgainstTheRoom(t *testing.T) {
+	t.Parallel()
+	c, svc := compilingClient(t, 2*server.PatternBytes)
+	giveBack := server.TakeCompileRoom(t, svc, server.PatternBytes+1)
+	patterned := jsonSchemaRequest(`{"type":"string","pattern":"^[a-q][^u-z]{10}$"}`, nil, false)
+	plain := jsonSchemaRequest(`{"type":"string","description":"[a-q][^u-z]{10}"}`, nil, false)
+	_, err := c.CompileSchema(soon(t), patterned)
+	assert.Equal(t, codes.DeadlineExceeded, code(err), "a schema of patterns: %v", err)
+	_, err = c.CompileSchema(t.Context(), plain)
+	assert.NoError(t, err, "a schema of its size without patterns")
+	giveBack()
+	_, err = c.CompileSchema(t.Context(), patterned)
+	assert.NoError(t, err, "with the room back, the schema of patterns compiles")
+}
+
+// TestPatternCompilesBoundTheHeap: distinct short schemas of heavy
+// patterns, compiled all at once, hold the heap the room allows (some 150
+// bytes per byte of room), not each one's automata times their number.
+// Each is refused past the pattern limits, so that what they hold is the
+// compile's alone, not a stored schema's. Room for four such compiles,
+// and 24 of them: before the room counted patterns, the peak grew with
+// the 24, some 5 MB each; now with the four. It does not run in parallel,
+// so the heap it samples is its own.
+func TestPatternCompilesBoundTheHeap(t *testing.T) {
+	room := 4 * server.PatternBytes
+	c, _ := compilingClient(t, room)
+	const schemas = 24
+	docs := make([]string, schemas)
+	for i := range docs {
+		var b strings.Builder
+		b.WriteString(`{"type":"object","properties":{`)
+		for j := range 45 { // automata of some 100 KB each, past the pattern limits together
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"p%d":{"type":"string","pattern":"[a-q][^u-z]{10}x%d_%d"}`, j, j, i)
+		}
+		b.WriteString(`}}`)
+		docs[i] = b.String()
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(5)) // the heap sampled is what is live, give or take 5%
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > peak.Load() {
+				peak.Store(ms.HeapAlloc)
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for _, doc := range docs {
+		wg.Go(func() {
+			resp, err := c.CompileSchema(t.Context(), jsonSchemaRequest(doc, nil, false))
+			if assert.NoError(t, err) {
+				assert.Equal(t, toolgatev1.ErrorCode_ERROR_CODE_UNSUPPORTED_CAPABILITY, resp.GetErrors()[0].GetCode())
+			}
+		})
+	}
+	wg.Wait()
+	close(done)
+	<-sampled
+	grown := int64(peak.Load()) - int64(base)
+	bound := 2 * room * 150 // twice what the room allows, for the heap's garbage
+	t.Logf("%d compiles in a room of %d bytes: the heap grew %.1f MB at its peak (bound %.1f MB)",
+		schemas, room, float64(grown)/1e6, float64(bound)/1e6)
+	assert.Less(t, grown, bound)
 }

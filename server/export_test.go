@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"testing"
+
+	"github.com/toolgate/toolgate/internal/schema"
 )
 
 // SetProgress sets the hook that the Service tells, after each bounded step
@@ -33,3 +35,7 @@ func StreamSchemaBytes(s *Service) int64 { return s.streamSchemas.total() }
 // UnnamedCallBytes returns the argument bytes the Service's open streams
 // hold for provider calls whose tool is not named yet.
 func UnnamedCallBytes(s *Service) int64 { return s.unnamed.Used() }
+
+// PatternBytes is what a compile that may build pattern automata counts
+// against the room at least, under the default limits.
+var PatternBytes = patternBytes(schema.Options{})

@@ -35,7 +35,8 @@ type Options struct {
 	// requests (CompileSchema, inline schemas, stream binds and whole
 	// CompileToolset requests, with their resources): compiling holds a
 	// multiple of its source on the heap while it runs, up to some 150
-	// times. A compile waits until its bytes are free, or its request
+	// times, and a compile that may build pattern automata counts at
+	// least (MaxPatternBytes + 2 MiB) / 150 bytes. A compile waits until its bytes are free, or its request
 	// ends; one larger than the bound runs alone. A schema compiled before
 	// (in the compile cache) waits for nothing. Default
 	// DefaultMaxCompilingBytes (4 MiB, one largest message).

@@ -87,7 +87,7 @@ func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequ
 			return compiled{handle: c.handle, res: &schema.Result{Schema: sch, Warnings: c.warnings}}, nil
 		}
 	}
-	leave, err := s.compiling.enter(ctx, compileBytes(doc, opts), s.metrics)
+	leave, err := s.compiling.enter(ctx, compileBytes(profile, doc, opts), s.metrics)
 	if err != nil {
 		return compiled{}, err
 	}
@@ -214,7 +214,7 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 	resp := &toolgatev1.CompileToolsetResponse{Bind: map[string]string{}, Admitted: true}
 	a := s.opts.answer()
 	opts = toolset.Shared(opts) // the tools' patterns and subschemas share one budget
-	leave, err := s.compiling.enter(ctx, toolsetBytes(tools, opts), s.metrics)
+	leave, err := s.compiling.enter(ctx, toolsetBytes(profile, tools, opts), s.metrics)
 	if err != nil {
 		return nil, err
 	}
