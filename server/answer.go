@@ -55,10 +55,11 @@ func (a *answer) findings(fs []schema.Finding) ([]*toolgatev1.Error, bool) {
 	return out, false
 }
 
-// compileFindings converts a compile's errors (or a tool's findings) like
-// findings, and reports whether any were left out: by this answer's
-// bounds, or by the compiler's (omitted, schema.Result.ErrorsOmitted,
-// counts the errors past schema.Options.MaxFindings).
+// compileFindings converts a compile's errors or warnings (or a tool's
+// findings) like findings, and reports whether any were left out: by this
+// answer's bounds, or by the compiler's (omitted, schema.Result's
+// ErrorsOmitted or WarningsOmitted, counts those past
+// schema.Options.MaxFindings).
 func (a *answer) compileFindings(fs []schema.Finding, omitted int) ([]*toolgatev1.Error, bool) {
 	out, cut := a.findings(fs)
 	return out, cut || omitted > 0

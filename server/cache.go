@@ -20,8 +20,9 @@ import (
 
 // cached is what the cache keeps of one compile.
 type cached struct {
-	handle   string
-	warnings []schema.Finding
+	handle          string
+	warnings        []schema.Finding
+	warningsOmitted int // those past schema.Options.MaxFindings
 }
 
 // newCompileCache returns a cache holding as many entries as the store.

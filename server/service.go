@@ -84,7 +84,7 @@ func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequ
 	key := requestKey(profile, opts, doc)
 	if c, ok := s.cache.Get(key); ok {
 		if sch, ok := s.store.Get(c.handle); ok {
-			return compiled{handle: c.handle, res: &schema.Result{Schema: sch, Warnings: c.warnings}}, nil
+			return compiled{handle: c.handle, res: &schema.Result{Schema: sch, Warnings: c.warnings, WarningsOmitted: c.warningsOmitted}}, nil
 		}
 	}
 	leave, err := s.compiling.enter(ctx, compileBytes(profile, doc, opts), s.metrics)
@@ -102,7 +102,7 @@ func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequ
 		return compiled{res: res}, nil
 	}
 	h := s.put(profile, res)
-	entry := cached{handle: h, warnings: res.Warnings}
+	entry := cached{handle: h, warnings: res.Warnings, warningsOmitted: res.WarningsOmitted}
 	s.cache.Put(key, entry, cacheSize(entry))
 	return compiled{handle: h, res: res}, nil
 }
@@ -129,7 +129,7 @@ func (s *Service) CompileSchema(ctx context.Context, req *toolgatev1.CompileSche
 	resp := &toolgatev1.CompileSchemaResponse{Handle: c.handle, Code: codeToProto(c.res.Code())}
 	a := s.opts.answer()
 	resp.Errors, resp.ErrorsTruncated = a.compileFindings(c.res.Errors, c.res.ErrorsOmitted)
-	resp.Warnings, _ = a.findings(c.res.Warnings)
+	resp.Warnings, resp.WarningsTruncated = a.compileFindings(c.res.Warnings, c.res.WarningsOmitted)
 	return resp, nil
 }
 
@@ -232,7 +232,7 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 		tr := &toolgatev1.ToolResult{Name: r.Name, Code: codeToProto(r.Code())}
 		tr.Errors, tr.ErrorsTruncated = a.compileFindings(r.Findings(), r.Omitted())
 		if r.Compiled != nil {
-			tr.Warnings, _ = a.findings(r.Compiled.Warnings)
+			tr.Warnings, tr.WarningsTruncated = a.compileFindings(r.Compiled.Warnings, r.Compiled.WarningsOmitted)
 		}
 		if r.Code() == schema.CodeNone {
 			tr.Handle = s.put(profile, r.Compiled)

@@ -151,6 +151,28 @@ func TestCompileSchema(t *testing.T) {
 		assert.Len(t, resp.Errors, 2)
 		assert.True(t, resp.ErrorsTruncated)
 	})
+	t.Run("warnings cap is reported, from the compile cache too", func(t *testing.T) {
+		c := client(t, server.Config{Options: server.Options{MaxFindings: 2}})
+		for _, tc := range []struct {
+			schema    string
+			warnings  int
+			truncated bool
+		}{
+			{`{"type":"object","title":"t","examples":[{}],"properties":{"a":{"type":"string","format":"email"}}}`, 2, true},
+			{`{"type":"object","title":"t","properties":{"a":{"type":"string","format":"email"}}}`, 2, false},
+		} {
+			req := compileJSON(tc.schema)
+			req.Profile = toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE
+			for _, round := range []string{"compiled", "cached"} {
+				resp, err := c.CompileSchema(ctx, req)
+				require.NoError(t, err)
+				require.NotEmpty(t, resp.Handle, "%s: %v", tc.schema, resp.Errors)
+				assert.Len(t, resp.Warnings, tc.warnings, "%s %s", round, tc.schema)
+				assert.Equal(t, tc.truncated, resp.WarningsTruncated, "%s %s", round, tc.schema)
+				assert.False(t, resp.ErrorsTruncated, "%s %s", round, tc.schema)
+			}
+		}
+	})
 }
 
 func TestValidate(t *testing.T) {

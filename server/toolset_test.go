@@ -378,6 +378,17 @@ func TestCompileToolsetFindingsCap(t *testing.T) {
 	assert.Equal(t, "name", results[2].GetErrors()[0].GetKeyword(), "the finding about the tool comes first")
 	assert.True(t, results[2].GetErrorsTruncated())
 	assert.False(t, results[3].GetErrorsTruncated())
+
+	output, err := c.CompileToolset(t.Context(), toolsListRequest(toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE, `{"tools":[
+		{"name":"three","inputSchema":{"type":"object","title":"t","examples":[{}],"properties":{"a":{"type":"string","format":"email"}}}},
+		{"name":"two","inputSchema":{"type":"object","title":"t","properties":{"a":{"type":"string","format":"email"}}}}]}`))
+	require.NoError(t, err)
+	warned := output.GetTools()
+	require.Len(t, warned, 2)
+	assert.Len(t, warned[0].GetWarnings(), 2)
+	assert.True(t, warned[0].GetWarningsTruncated(), "three warnings, a cap of two")
+	assert.Len(t, warned[1].GetWarnings(), 2)
+	assert.False(t, warned[1].GetWarningsTruncated())
 	assert.Empty(t, resp.GetBind())
 }
 

@@ -572,8 +572,11 @@ type CompileSchemaResponse struct {
 	// True when more findings existed than the configured cap; `errors` then
 	// holds the first N of them.
 	ErrorsTruncated bool `protobuf:"varint,5,opt,name=errors_truncated,json=errorsTruncated,proto3" json:"errors_truncated,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// True when more warnings existed than the configured cap, or than the
+	// answer's size allowed; `warnings` then holds the first N of them.
+	WarningsTruncated bool `protobuf:"varint,6,opt,name=warnings_truncated,json=warningsTruncated,proto3" json:"warnings_truncated,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *CompileSchemaResponse) Reset() {
@@ -637,6 +640,13 @@ func (x *CompileSchemaResponse) GetWarnings() []*Error {
 func (x *CompileSchemaResponse) GetErrorsTruncated() bool {
 	if x != nil {
 		return x.ErrorsTruncated
+	}
+	return false
+}
+
+func (x *CompileSchemaResponse) GetWarningsTruncated() bool {
+	if x != nil {
+		return x.WarningsTruncated
 	}
 	return false
 }
@@ -1886,8 +1896,11 @@ type ToolResult struct {
 	Warnings []*Error `protobuf:"bytes,5,rep,name=warnings,proto3" json:"warnings,omitempty"`
 	// True when more findings existed than the configured cap.
 	ErrorsTruncated bool `protobuf:"varint,6,opt,name=errors_truncated,json=errorsTruncated,proto3" json:"errors_truncated,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// True when more warnings existed than the configured cap, or than the
+	// answer's size allowed.
+	WarningsTruncated bool `protobuf:"varint,7,opt,name=warnings_truncated,json=warningsTruncated,proto3" json:"warnings_truncated,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *ToolResult) Reset() {
@@ -1962,6 +1975,13 @@ func (x *ToolResult) GetErrorsTruncated() bool {
 	return false
 }
 
+func (x *ToolResult) GetWarningsTruncated() bool {
+	if x != nil {
+		return x.WarningsTruncated
+	}
+	return false
+}
+
 var File_toolgate_v1_validation_proto protoreflect.FileDescriptor
 
 const file_toolgate_v1_validation_proto_rawDesc = "" +
@@ -1985,13 +2005,14 @@ const file_toolgate_v1_validation_proto_rawDesc = "" +
 	"\x0eResourcesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\b\n" +
-	"\x06schema\"\xe2\x01\n" +
+	"\x06schema\"\x91\x02\n" +
 	"\x15CompileSchemaResponse\x12\x16\n" +
 	"\x06handle\x18\x01 \x01(\tR\x06handle\x12*\n" +
 	"\x04code\x18\x02 \x01(\x0e2\x16.toolgate.v1.ErrorCodeR\x04code\x12*\n" +
 	"\x06errors\x18\x03 \x03(\v2\x12.toolgate.v1.ErrorR\x06errors\x12.\n" +
 	"\bwarnings\x18\x04 \x03(\v2\x12.toolgate.v1.ErrorR\bwarnings\x12)\n" +
-	"\x10errors_truncated\x18\x05 \x01(\bR\x0ferrorsTruncated\"\xee\x01\n" +
+	"\x10errors_truncated\x18\x05 \x01(\bR\x0ferrorsTruncated\x12-\n" +
+	"\x12warnings_truncated\x18\x06 \x01(\bR\x11warningsTruncated\"\xee\x01\n" +
 	"\x0fValidateRequest\x12\x18\n" +
 	"\x06handle\x18\x01 \x01(\tH\x00R\x06handle\x12;\n" +
 	"\x06inline\x18\x02 \x01(\v2!.toolgate.v1.CompileSchemaRequestH\x00R\x06inline\x12'\n" +
@@ -2077,7 +2098,7 @@ const file_toolgate_v1_validation_proto_rawDesc = "" +
 	"\badmitted\x18\x03 \x01(\bR\badmitted\x1a7\n" +
 	"\tBindEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xeb\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x9a\x02\n" +
 	"\n" +
 	"ToolResult\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
@@ -2085,7 +2106,8 @@ const file_toolgate_v1_validation_proto_rawDesc = "" +
 	"\x04code\x18\x03 \x01(\x0e2\x16.toolgate.v1.ErrorCodeR\x04code\x12*\n" +
 	"\x06errors\x18\x04 \x03(\v2\x12.toolgate.v1.ErrorR\x06errors\x12.\n" +
 	"\bwarnings\x18\x05 \x03(\v2\x12.toolgate.v1.ErrorR\bwarnings\x12)\n" +
-	"\x10errors_truncated\x18\x06 \x01(\bR\x0ferrorsTruncated*p\n" +
+	"\x10errors_truncated\x18\x06 \x01(\bR\x0ferrorsTruncated\x12-\n" +
+	"\x12warnings_truncated\x18\a \x01(\bR\x11warningsTruncated*p\n" +
 	"\aProfile\x12\x17\n" +
 	"\x13PROFILE_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12PROFILE_TOOL_INPUT\x10\x01\x12\x1b\n" +

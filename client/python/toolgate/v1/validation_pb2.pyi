@@ -93,18 +93,20 @@ class CompileSchemaRequest(_message.Message):
     def __init__(self, profile: _Optional[_Union[Profile, str]] = ..., schema_json: _Optional[str] = ..., schema_struct: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., resources: _Optional[_Mapping[str, str]] = ..., format_assertion: bool = ...) -> None: ...
 
 class CompileSchemaResponse(_message.Message):
-    __slots__ = ["code", "errors", "errors_truncated", "handle", "warnings"]
+    __slots__ = ["code", "errors", "errors_truncated", "handle", "warnings", "warnings_truncated"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     ERRORS_FIELD_NUMBER: _ClassVar[int]
     ERRORS_TRUNCATED_FIELD_NUMBER: _ClassVar[int]
     HANDLE_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_TRUNCATED_FIELD_NUMBER: _ClassVar[int]
     code: ErrorCode
     errors: _containers.RepeatedCompositeFieldContainer[Error]
     errors_truncated: bool
     handle: str
     warnings: _containers.RepeatedCompositeFieldContainer[Error]
-    def __init__(self, handle: _Optional[str] = ..., code: _Optional[_Union[ErrorCode, str]] = ..., errors: _Optional[_Iterable[_Union[Error, _Mapping]]] = ..., warnings: _Optional[_Iterable[_Union[Error, _Mapping]]] = ..., errors_truncated: bool = ...) -> None: ...
+    warnings_truncated: bool
+    def __init__(self, handle: _Optional[str] = ..., code: _Optional[_Union[ErrorCode, str]] = ..., errors: _Optional[_Iterable[_Union[Error, _Mapping]]] = ..., warnings: _Optional[_Iterable[_Union[Error, _Mapping]]] = ..., errors_truncated: bool = ..., warnings_truncated: bool = ...) -> None: ...
 
 class CompileToolsetRequest(_message.Message):
     __slots__ = ["admission", "format_assertion", "profile", "resources", "tools", "tools_list_json"]
@@ -205,20 +207,22 @@ class ToolList(_message.Message):
     def __init__(self, tools: _Optional[_Iterable[_Union[ToolSchema, _Mapping]]] = ...) -> None: ...
 
 class ToolResult(_message.Message):
-    __slots__ = ["code", "errors", "errors_truncated", "handle", "name", "warnings"]
+    __slots__ = ["code", "errors", "errors_truncated", "handle", "name", "warnings", "warnings_truncated"]
     CODE_FIELD_NUMBER: _ClassVar[int]
     ERRORS_FIELD_NUMBER: _ClassVar[int]
     ERRORS_TRUNCATED_FIELD_NUMBER: _ClassVar[int]
     HANDLE_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_TRUNCATED_FIELD_NUMBER: _ClassVar[int]
     code: ErrorCode
     errors: _containers.RepeatedCompositeFieldContainer[Error]
     errors_truncated: bool
     handle: str
     name: str
     warnings: _containers.RepeatedCompositeFieldContainer[Error]
-    def __init__(self, name: _Optional[str] = ..., handle: _Optional[str] = ..., code: _Optional[_Union[ErrorCode, str]] = ..., errors: _Optional[_Iterable[_Union[Error, _Mapping]]] = ..., warnings: _Optional[_Iterable[_Union[Error, _Mapping]]] = ..., errors_truncated: bool = ...) -> None: ...
+    warnings_truncated: bool
+    def __init__(self, name: _Optional[str] = ..., handle: _Optional[str] = ..., code: _Optional[_Union[ErrorCode, str]] = ..., errors: _Optional[_Iterable[_Union[Error, _Mapping]]] = ..., warnings: _Optional[_Iterable[_Union[Error, _Mapping]]] = ..., errors_truncated: bool = ..., warnings_truncated: bool = ...) -> None: ...
 
 class ToolSchema(_message.Message):
     __slots__ = ["name", "schema_json"]
