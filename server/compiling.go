@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"time"
 
@@ -108,16 +109,14 @@ func mayHoldPatterns(doc []byte) bool {
 // patternBytes is what a compile that may build pattern automata counts
 // against the room at least, in the room's schema bytes: the automata it
 // may hold together (Limits.MaxPatternBytes) and the garbage of building
-// them, up to one automaton's worth more (pattern.DefaultMaxDFABytes), at
+// them, up to one automaton's worth more (Limits.Pattern.MaxDFABytes), at
 // heapPerSchemaByte. A schema of patterns holds that however short it is:
 // 400 distinct 2.6 KB schemas of 45 heavy patterns each, compiled at once,
 // counted 1 MiB of room by their bytes and peaked at 2.36 GB of heap, some
 // 6 MB each; counting this, at most 100 of them fit the default room, and
 // they peaked at 0.63 GB.
 func patternBytes(opts schema.Options) int64 {
-	held := opts.Limits.MaxPatternBytes
-	if held <= 0 {
-		held = schema.DefaultMaxPatternBytes
-	}
-	return int64(held+pattern.DefaultMaxDFABytes) / heapPerSchemaByte
+	held := cmp.Or(max(opts.Limits.MaxPatternBytes, 0), schema.DefaultMaxPatternBytes)
+	building := min(cmp.Or(max(opts.Limits.Pattern.MaxDFABytes, 0), pattern.DefaultMaxDFABytes), held)
+	return int64(held+building) / heapPerSchemaByte
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/toolgate/toolgate/internal/pattern"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/toolset"
 )
@@ -36,7 +37,9 @@ func TestCompileBytesCountPatterns(t *testing.T) {
 		{"a referenced document's pattern", schema.JSONSchema, `{"$ref":"http://x.test/p.json"}`, withRef, floor},
 		{"a schema past the floor counts its bytes", schema.JSONSchema, long, schema.Options{}, int64(len(long))},
 		{"a smaller automata bound", schema.JSONSchema, `{"pattern":"^a$"}`,
-			schema.Options{Limits: schema.Limits{MaxPatternBytes: 1 << 20}}, (1<<20 + 2<<20) / 150},
+			schema.Options{Limits: schema.Limits{MaxPatternBytes: 1 << 20}}, (1<<20 + 1<<20) / 150},
+		{"a smaller automaton bound", schema.JSONSchema, `{"pattern":"^a$"}`,
+			schema.Options{Limits: schema.Limits{Pattern: pattern.Limits{MaxDFABytes: 256 << 10}}}, (4<<20 + 256<<10) / 150},
 	} {
 		assert.Equal(t, tc.want, compileBytes(tc.profile, []byte(tc.doc), tc.opts), tc.name)
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/internal/jsontok"
+	"github.com/toolgate/toolgate/internal/pattern"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/stream"
 	"github.com/toolgate/toolgate/internal/validator"
@@ -36,7 +37,7 @@ type Options struct {
 	// CompileToolset requests, with their resources): compiling holds a
 	// multiple of its source on the heap while it runs, up to some 150
 	// times, and a compile that may build pattern automata counts at
-	// least (MaxPatternBytes + 2 MiB) / 150 bytes. A compile waits until its bytes are free, or its request
+	// least (MaxPatternBytes + MaxPatternAutomatonBytes) / 150 bytes. A compile waits until its bytes are free, or its request
 	// ends; one larger than the bound runs alone. A schema compiled before
 	// (in the compile cache) waits for nothing. Default
 	// DefaultMaxCompilingBytes (4 MiB, one largest message).
@@ -108,6 +109,27 @@ type Options struct {
 	// together (pattern, patternProperties; a CompileToolset's tools
 	// share it). Default schema.DefaultMaxPatternBytes (4 MiB).
 	MaxPatternBytes int
+	// MaxPatternNesting bounds how deep one regular expression nests
+	// (pattern.Limits.MaxNesting). Default pattern.DefaultMaxNesting
+	// (1,000).
+	MaxPatternNesting int
+	// MaxPatternProgram bounds one expression's program, or one
+	// patternProperties set's, in instructions after repetitions are
+	// expanded (pattern.Limits.MaxProgram). Default
+	// pattern.DefaultMaxProgram (10,000).
+	MaxPatternProgram int
+	// MaxPatternAutomatonBytes bounds the memory of one automaton, while
+	// it is built and once built (pattern.Limits.MaxDFABytes). Default
+	// pattern.DefaultMaxDFABytes (2 MiB).
+	MaxPatternAutomatonBytes int
+	// MaxPatternAutomatonSteps bounds the work of building one automaton
+	// (pattern.Limits.MaxCompileSteps), in steps of some 10–40 ns.
+	// Default pattern.DefaultMaxCompileSteps (10,000,000).
+	MaxPatternAutomatonSteps int
+	// MaxPatternSetParts bounds the automata one patternProperties set may
+	// be split into, each a few table lookups per byte of a member name
+	// (pattern.Limits.MaxSetParts). Default pattern.DefaultMaxSetParts (8).
+	MaxPatternSetParts int
 	// MaxMultipleOfDigits bounds the significant digits of a JSON
 	// Schema's multipleOf, whose cost per argument digit grows with them.
 	// Default schema.DefaultMaxMultipleOfDigits (38).
@@ -185,7 +207,10 @@ func (o Options) withDefaults() Options {
 func (o Options) schemaLimits() schema.Limits {
 	return schema.Limits{MaxBytes: o.MaxSchemaBytes, MaxDepth: o.MaxSchemaDepth, MaxNodes: o.MaxSchemaNodes,
 		MaxRefs: o.MaxSchemaRefs, MaxWidth: o.MaxWidth, MaxPatternSteps: o.MaxPatternSteps,
-		MaxPatternBytes: o.MaxPatternBytes, MaxMultipleOfDigits: o.MaxMultipleOfDigits}
+		MaxPatternBytes: o.MaxPatternBytes, MaxMultipleOfDigits: o.MaxMultipleOfDigits,
+		Pattern: pattern.Limits{MaxNesting: o.MaxPatternNesting, MaxProgram: o.MaxPatternProgram,
+			MaxDFABytes: o.MaxPatternAutomatonBytes, MaxCompileSteps: o.MaxPatternAutomatonSteps,
+			MaxSetParts: o.MaxPatternSetParts}}
 }
 
 // validatorOptions returns the validator's options: its findings' pointers

@@ -116,6 +116,12 @@ type Limits struct {
 	// automata (45 distinct [a-q][^u-z]{10}x patterns, 2.5 KB, held
 	// 4.6 MiB). Default DefaultMaxPatternBytes (every profile).
 	MaxPatternBytes int
+	// Pattern bounds each regular expression alone: its nesting, program,
+	// automaton and compile work, and the parts a patternProperties set
+	// may be split into. Zero fields take the pattern package's defaults;
+	// its Budget is ignored (MaxPatternSteps and MaxPatternBytes make the
+	// schema's, or Options.PatternBudget is used).
+	Pattern pattern.Limits
 	// MaxMultipleOfDigits bounds the significant digits of multipleOf:
 	// deciding a multiple keeps the argument's remainder modulo them, so
 	// its work per argument digit grows with them (a multipleOf of 100,000

@@ -46,11 +46,12 @@ func patternFinding(err error, path, kw string) Finding {
 // distinct one once, and all of them, sets included, from one budget of
 // compile work and automaton memory (Limits.MaxPatternSteps and
 // Limits.MaxPatternBytes, or Options.PatternBudget). Each expression is
-// bounded by the pattern package's own limits, some 0.3 s of work and
-// 2 MiB at most; without the budget a document could hold thousands of
+// bounded by Limits.Pattern too, by default some 0.3 s of work and 2 MiB
+// at most; without the budget a document could hold thousands of
 // them (1,000 distinct a{999} in 44 KB took 13 s).
 type regexps struct {
 	budget *pattern.Budget
+	limits pattern.Limits // each expression's, with the budget
 	memo   map[regexpKey]compiledRegexp
 	spent  bool // the budget ran out, and that was reported
 }
@@ -74,7 +75,9 @@ func newRegexps(opts Options) regexps {
 	if budget == nil {
 		budget = NewPatternBudget(opts.Limits)
 	}
-	return regexps{budget: budget, memo: map[regexpKey]compiledRegexp{}}
+	limits := opts.Limits.Pattern
+	limits.Budget = budget
+	return regexps{budget: budget, limits: limits, memo: map[regexpKey]compiledRegexp{}}
 }
 
 // regexp compiles source in syntax syn for keyword kw at path, or makes
@@ -89,7 +92,7 @@ func (c *compiler) regexp(path, kw, source string, syn pattern.Syntax) *Pattern 
 		}
 		return r.p
 	}
-	compiled, err := pattern.Compile(source, syn, pattern.Limits{Budget: c.regexps.budget})
+	compiled, err := pattern.Compile(source, syn, c.regexps.limits)
 	if err != nil {
 		if c.regexpsSpent(path) || c.regexpsFull(path, err) {
 			return nil // not memoized: the budget, not the expression, refused it
@@ -107,7 +110,7 @@ func (c *compiler) regexp(path, kw, source string, syn pattern.Syntax) *Pattern 
 // regexpSet compiles exprs, each compiled alone already, into one set for
 // keyword kw at path, or makes its finding and returns nil.
 func (c *compiler) regexpSet(path, kw string, exprs []string) *pattern.Set {
-	set, err := pattern.CompileSet(exprs, pattern.ECMA262, pattern.Limits{Budget: c.regexps.budget})
+	set, err := pattern.CompileSet(exprs, pattern.ECMA262, c.regexps.limits)
 	if err != nil && !c.regexpsSpent(path) && !c.regexpsFull(path, err) {
 		c.addError(patternFinding(err, path, kw))
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgate/toolgate/internal/hostile"
+	"github.com/toolgate/toolgate/internal/pattern"
 	"github.com/toolgate/toolgate/internal/schema"
 )
 
@@ -130,5 +131,29 @@ func TestPatternBytes(t *testing.T) {
 			large := schema.CompileWith(profile, doc, schema.Options{})
 			assert.Empty(t, large.Errors, "the default holds them")
 		})
+	}
+}
+
+// TestPatternLimitsPerExpression: Limits.Pattern bounds each expression
+// alone under both profiles with patterns, and the budget the schema
+// shares still applies beside it.
+func TestPatternLimitsPerExpression(t *testing.T) {
+	t.Parallel()
+	doc := patternsSchema(2, func(i int) string { return fmt.Sprintf("^a{%d}$", 100+100*i) }) // 100 and 200 instructions
+	lim := schema.Limits{Pattern: pattern.Limits{MaxProgram: 150}}
+	for _, profile := range []schema.Profile{schema.JSONSchema, schema.OutputBindable} {
+		assert.Empty(t, schema.CompileWith(profile, doc, schema.Options{}).Errors, "%s: within the default", profile)
+		res := schema.CompileWith(profile, doc, schema.Options{Limits: lim})
+		require.Len(t, res.Errors, 1, "%s: only the longer one is past 150", profile)
+		f := res.Errors[0]
+		assert.Equal(t, schema.CodeUnsupported, f.Code)
+		assert.Equal(t, "limit", f.Keyword)
+		assert.Equal(t, "/properties/p1/pattern", f.SchemaPath)
+		assert.Contains(t, f.Message, "Limits.MaxProgram")
+
+		shared := schema.Options{Limits: lim, PatternBudget: pattern.NewBudget(1, 0)}
+		spent := schema.CompileWith(profile, doc, shared)
+		require.NotEmpty(t, spent.Errors)
+		assert.Contains(t, spent.Errors[0].Message, budgetMessage, "%s: the shared budget is still spent", profile)
 	}
 }

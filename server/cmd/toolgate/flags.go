@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/pattern"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/server"
 )
@@ -67,6 +68,11 @@ func serverFlags(c *config, output io.Writer) *flag.FlagSet {
 	num(&c.opts.MaxSchemaRefs, "max-schema-refs", schema.DefaultMaxRefs, "most references of a JSON Schema")
 	num(&c.opts.MaxPatternSteps, "max-pattern-steps", schema.DefaultMaxPatternSteps, "most work compiling one schema's patterns together, in steps of 10-40 ns")
 	num(&c.opts.MaxPatternBytes, "max-pattern-bytes", schema.DefaultMaxPatternBytes, "most memory one schema's pattern automata hold together")
+	num(&c.opts.MaxPatternNesting, "max-pattern-nesting", pattern.DefaultMaxNesting, "deepest nesting of one regular expression")
+	num(&c.opts.MaxPatternProgram, "max-pattern-program", pattern.DefaultMaxProgram, "most instructions of one regular expression (or patternProperties set), repetitions expanded")
+	num(&c.opts.MaxPatternAutomatonBytes, "max-pattern-automaton-bytes", pattern.DefaultMaxDFABytes, "most memory of one pattern automaton")
+	num(&c.opts.MaxPatternAutomatonSteps, "max-pattern-automaton-steps", pattern.DefaultMaxCompileSteps, "most work building one pattern automaton, in steps of 10-40 ns")
+	num(&c.opts.MaxPatternSetParts, "max-pattern-set-parts", pattern.DefaultMaxSetParts, "most automata one patternProperties set may be split into")
 	num(&c.opts.MaxMultipleOfDigits, "max-multipleof-digits", schema.DefaultMaxMultipleOfDigits, "most significant digits of a JSON Schema's multipleOf")
 	num64(&c.opts.MaxUnnamedCallBytes, "max-unnamed-call-bytes", server.DefaultMaxUnnamedCallBytes, "most argument bytes held, over all streams, for provider calls whose tool is not named yet")
 	num(&c.opts.MaxToolsPerStream, "max-tools-per-stream", 1024, "most tool names one ValidateStream may bind")

@@ -28,7 +28,9 @@ func TestFlagDefaults(t *testing.T) {
 		StoreBytes: server.DefaultStoreBytes, MaxCallsPerStream: 1024, MaxCallBytes: 4 << 20, MaxToolsPerStream: 1024, MaxUnnamedCallBytes: server.DefaultMaxUnnamedCallBytes, MaxStreamSchemaBytes: server.DefaultMaxStreamSchemaBytes,
 		StreamIdleTimeout: server.DefaultStreamIdleTimeout, StreamSendTimeout: server.DefaultStreamSendTimeout, MaxWidth: schema.DefaultMaxWidth, MaxSchemaBytes: schema.DefaultMaxBytes,
 		MaxSchemaDepth: schema.DefaultSchemaDepth, MaxSchemaNodes: schema.DefaultMaxNodes, MaxSchemaRefs: schema.DefaultMaxRefs,
-		MaxPatternSteps: schema.DefaultMaxPatternSteps, MaxPatternBytes: schema.DefaultMaxPatternBytes, MaxMultipleOfDigits: schema.DefaultMaxMultipleOfDigits}, c.opts)
+		MaxPatternSteps: schema.DefaultMaxPatternSteps, MaxPatternBytes: schema.DefaultMaxPatternBytes, MaxMultipleOfDigits: schema.DefaultMaxMultipleOfDigits,
+		MaxPatternNesting: 1000, MaxPatternProgram: 10_000, MaxPatternAutomatonBytes: 2 << 20, MaxPatternAutomatonSteps: 10_000_000,
+		MaxPatternSetParts: 8}, c.opts)
 	assert.Equal(t, server.Keepalive{MinTime: server.DefaultKeepaliveMinTime, Time: server.DefaultKeepaliveTime,
 		Timeout: server.DefaultKeepaliveTimeout}, c.keepalive)
 	assert.Equal(t, 10*time.Second, c.shutdownGrace)
