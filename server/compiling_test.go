@@ -16,6 +16,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
+	"github.com/toolgate/toolgate/internal/hostile"
 	"github.com/toolgate/toolgate/server"
 )
 
@@ -176,4 +177,37 @@ func TestPatternCompilesBoundTheHeap(t *testing.T) {
 	t.Logf("%d compiles in a room of %d bytes: the heap grew %.1f MB at its peak (bound %.1f MB)",
 		schemas, room, float64(grown)/1e6, float64(bound)/1e6)
 	assert.Less(t, grown, bound)
+}
+
+// TestCompileStopsWhenTheCallerLeaves: a deadline that passes while a
+// schema compiles stops the compile there (schema.CompileContext), in
+// CompileSchema and in CompileToolset: the answer is DEADLINE_EXCEEDED,
+// nothing is stored, and the same schema compiles in full for a caller
+// that waits.
+func TestCompileStopsWhenTheCallerLeaves(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := range 20_000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"p%d":{"type":"integer"}`, i)
+	}
+	b.WriteString(`}}`)
+	wide := b.String()
+	svc := server.NewService(server.Options{})
+	leaves := func() *hostile.Countdown { return hostile.NewCountdown(8) } // the first looks are before the compile
+	_, err := svc.CompileSchema(leaves(), jsonSchemaRequest(wide, nil, false))
+	assert.Equal(t, codes.DeadlineExceeded, code(err), "CompileSchema: %v", err)
+	tools := &toolgatev1.CompileToolsetRequest{Profile: toolgatev1.Profile_PROFILE_JSON_SCHEMA,
+		Source: &toolgatev1.CompileToolsetRequest_Tools{Tools: &toolgatev1.ToolList{
+			Tools: []*toolgatev1.ToolSchema{{Name: "wide", SchemaJson: wide}}}}}
+	_, err = svc.CompileToolset(leaves(), tools)
+	assert.Equal(t, codes.DeadlineExceeded, code(err), "CompileToolset: %v", err)
+	assert.Zero(t, server.StoredSchemas(svc), "a compile given up stores nothing")
+
+	resp, err := svc.CompileSchema(t.Context(), jsonSchemaRequest(wide, nil, false))
+	require.NoError(t, err)
+	assert.NotEmpty(t, resp.GetHandle(), "%v", resp.GetErrors())
 }

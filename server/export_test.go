@@ -39,3 +39,7 @@ func UnnamedCallBytes(s *Service) int64 { return s.unnamed.Used() }
 // PatternBytes is what a compile that may build pattern automata counts
 // against the room at least, under the default limits.
 var PatternBytes = patternBytes(schema.Options{})
+
+// StoredSchemas returns how many compiled schemas the Service's store
+// holds.
+func StoredSchemas(s *Service) int { return s.store.Len() }

@@ -92,10 +92,13 @@ func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequ
 		return compiled{}, err
 	}
 	start := time.Now()
-	res := func() *schema.Result {
+	res, err := func() (*schema.Result, error) {
 		defer leave() // also when the compiler panics: the room outlives the request
-		return schema.CompileWith(profile, doc, opts)
+		return schema.CompileContext(ctx, profile, doc, opts)
 	}()
+	if err != nil {
+		return compiled{}, alive(ctx)
+	}
 	s.metrics.compileTime(profile, sourceSchema, start)
 	s.metrics.compiled(profile, res.Code())
 	if res.Schema == nil {
@@ -226,7 +229,9 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 			return nil, err
 		}
 		r := &results[i]
-		r.Compile(profile, opts)
+		if err := r.Compile(ctx, profile, opts); err != nil {
+			return nil, alive(ctx)
+		}
 		s.step(ctx, int64(i+1))
 		s.metrics.compiled(profile, r.Code())
 		tr := &toolgatev1.ToolResult{Name: r.Name, Code: codeToProto(r.Code())}

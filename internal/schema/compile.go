@@ -205,8 +205,14 @@ func Compile(profile Profile, doc []byte) *Result { return CompileWith(profile, 
 // request's string in place), which the conformance suite checks on
 // read-only memory.
 func CompileWith(profile Profile, doc []byte, opts Options) *Result {
+	return compileWith(nil, profile, doc, opts)
+}
+
+// compileWith is CompileWith, stopping when stop says so (see
+// CompileContext).
+func compileWith(stop *stopper, profile Profile, doc []byte, opts Options) *Result {
 	if profile == JSONSchema {
-		return compileJSONSchema(doc, opts)
+		return compileJSONSchema(stop, doc, opts)
 	}
 	opts = opts.withDefaults()
 	res := &Result{}
@@ -222,8 +228,11 @@ func CompileWith(profile Profile, doc []byte, opts Options) *Result {
 		return res
 	}
 	res.Canonical = jsondoc.Canonical(v)
-	c := &compiler{rules: rules, level: -1, regexps: newRegexps(opts), maxFindings: opts.MaxFindings}
+	c := &compiler{rules: rules, level: -1, regexps: newRegexps(opts), maxFindings: opts.MaxFindings, stop: stop}
 	root := c.node(v, "", "")
+	if c.stop.now() {
+		return res // given up: CompileContext returns no Result
+	}
 	c.report(res)
 	if len(res.Errors) == 0 {
 		res.Schema = &Schema{Root: root, Profile: profile, MaxDigits: c.maxDigits, Nodes: int(c.nodes)}
@@ -292,8 +301,9 @@ type compiler struct {
 	maxFindings     int
 	unsupportedKept bool // errors holds a CodeUnsupported finding
 	maxDigits       int
-	level           int   // nesting of the node being compiled: 0 for the root
-	nodes           int32 // nodes made so far
+	stop            *stopper // when to give up: the compile's context ended
+	level           int      // nesting of the node being compiled: 0 for the root
+	nodes           int32    // nodes made so far
 	regexps         regexps
 }
 
@@ -395,6 +405,9 @@ func child(path, token string) string { return path + "/" + jsondoc.EscapePointe
 // subschema so that all findings are collected, and returns nil when v is
 // not a schema object.
 func (c *compiler) node(v *jsondoc.Value, path, keyword string) *Node {
+	if c.stop.stopped() {
+		return nil // the result is not used
+	}
 	root := keyword == ""
 	if v.Kind != jsontok.Object {
 		if v.IsBool() {
@@ -703,7 +716,7 @@ const (
 // the bound, and its memory.
 func (c *compiler) finish(res *Result, maxWidth int, doc *jsondoc.Value) {
 	s := res.Schema
-	width, ok := measureWidth(s.Root, widthBudget)
+	width, ok := measureWidth(s.Root, widthBudget, c.stop)
 	switch {
 	case !ok:
 		c.unsupported("", "limit", "The schema's applicators combine in more ways than toolgate measures (over %d steps), so the work to validate with it cannot be bounded.", widthBudget)

@@ -104,6 +104,7 @@ var valueKinds = []jsontok.Kind{jsontok.Object, jsontok.Array, jsontok.String, j
 // after budget steps: a node visited by a closure or named by an entry
 // is a step, and looksPerStep looks at a node while building entries.
 type widthMeter struct {
+	stop   *stopper
 	budget int
 	seen   map[string]bool
 	width  int
@@ -125,9 +126,10 @@ func (m *widthMeter) charge(n int) {
 }
 
 // measureWidth returns the width of the schema rooted at root, or ok false
-// when measuring it would take more than budget steps.
-func measureWidth(root *Node, budget int) (width int, ok bool) {
-	m := &widthMeter{budget: budget, seen: map[string]bool{}}
+// when measuring it would take more than budget steps, or stop says to
+// give up.
+func measureWidth(root *Node, budget int, stop *stopper) (width int, ok bool) {
+	m := &widthMeter{stop: stop, budget: budget, seen: map[string]bool{}}
 	return m.width, m.explore([]*Node{root})
 }
 
@@ -145,7 +147,7 @@ func (m *widthMeter) explore(entry []*Node) bool {
 		// Many parents apply the same entry (every member of a wide
 		// object shares its additionalProperties, every reference to a
 		// definition the same node): its sets are explored once.
-		if m.budget -= len(e); m.budget < 0 {
+		if m.budget -= len(e); m.budget < 0 || m.stop.stopped() {
 			return false
 		}
 		key := entryKey(e)

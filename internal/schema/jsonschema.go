@@ -53,10 +53,11 @@ type dynContext struct {
 }
 
 // compileJSONSchema compiles doc under the JSON Schema profile.
-func compileJSONSchema(doc []byte, opts Options) *Result {
+func compileJSONSchema(stop *stopper, doc []byte, opts Options) *Result {
 	opts = opts.withDefaults()
 	res := &Result{}
-	c := &jsCompiler{compiler: &compiler{level: -1, regexps: newRegexps(opts), maxFindings: opts.MaxFindings}, opts: opts, memo: map[nodeKey]*Node{}, ctxs: map[string]*dynContext{}}
+	c := &jsCompiler{compiler: &compiler{level: -1, regexps: newRegexps(opts), maxFindings: opts.MaxFindings, stop: stop},
+		opts: opts, memo: map[nodeKey]*Node{}, ctxs: map[string]*dynContext{}}
 	c.empty = c.intern(&dynContext{anchors: map[string]location{}})
 	if len(doc) > opts.Limits.MaxBytes {
 		c.limit("", "The schema is %d bytes, past the limit of %d.", len(doc), opts.Limits.MaxBytes)
@@ -81,11 +82,17 @@ func compileJSONSchema(doc []byte, opts Options) *Result {
 	} else if rerr := c.checkDocument(root); rerr != nil {
 		c.addError(Finding{Code: rerr.code, Keyword: "$schema", SchemaPath: "/$schema", Message: rerr.msg + ".", Offset: -1})
 	}
+	if c.stop.now() {
+		return res // given up: CompileContext returns no Result
+	}
 	if len(c.errors) > 0 {
 		c.report(res)
 		return res
 	}
 	node := c.node(location{doc: root, v: root.root}, "", c.empty)
+	if c.stop.now() {
+		return res // given up: CompileContext returns no Result
+	}
 	if len(c.errors) == 0 {
 		c.checkCycles(node)
 	}
@@ -232,6 +239,10 @@ func (c *jsCompiler) node(loc location, keyword string, ctx *dynContext) *Node {
 		return n
 	}
 	n := c.newNode(loc.path(), keyword)
+	if c.stop.stopped() {
+		c.spare = n // the result is not used: make no more nodes
+		return n
+	}
 	if int(c.nodes) > c.opts.Limits.MaxNodes {
 		c.limit(loc.path(), "The schema compiles to more than %d subschemas, past the limit.", c.opts.Limits.MaxNodes)
 		c.spare = n

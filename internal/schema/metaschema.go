@@ -16,8 +16,10 @@ import (
 
 // MetaValidator validates a schema document (doc) against a compiled
 // meta-schema and returns the violations, whose instance paths are
-// pointers into doc.
-type MetaValidator func(meta *Schema, doc []byte) []Finding
+// pointers into doc. It gives up, returning what it found so far, once
+// stopped, which it calls every so many bytes, reports true: the compile
+// has been given up (see CompileContext).
+type MetaValidator func(meta *Schema, doc []byte, stopped func() bool) []Finding
 
 var metaValidator MetaValidator
 
@@ -46,7 +48,7 @@ func builtinMeta(uri string) (*Schema, error) {
 			return
 		}
 		d, _ := dialectByMetaURI(uri)
-		res := compileJSONSchema(text, Options{Dialect: d, AnyDocument: true, trusted: true})
+		res := compileJSONSchema(nil, text, Options{Dialect: d, AnyDocument: true, trusted: true}) // kept for every compile: never stopped
 		if res.Schema == nil {
 			entry.err = fmt.Errorf("built-in meta-schema %s does not compile: %+v", uri, res.Errors)
 			return
@@ -126,7 +128,7 @@ func (c *jsCompiler) checkDocument(d *document) *refError {
 	if metaValidator == nil {
 		panic("schema: no MetaValidator registered (import package validator)")
 	}
-	for _, f := range metaValidator(meta, d.text) {
+	for _, f := range metaValidator(meta, d.text, c.stop.now) {
 		if c.dropError(CodeValidation) {
 			continue
 		}
@@ -144,7 +146,10 @@ func (c *jsCompiler) customMeta(uri string) (*Schema, error) {
 	if text == nil {
 		text = c.opts.Resources[uri+"#"]
 	}
-	res := compileJSONSchema(text, Options{Resources: c.opts.Resources, AnyDocument: true, Limits: c.opts.Limits})
+	res := compileJSONSchema(c.stop, text, Options{Resources: c.opts.Resources, AnyDocument: true, Limits: c.opts.Limits})
+	if c.stop.now() {
+		return nil, c.stop.err // the compile is given up: this is not used
+	}
 	if res.Schema == nil {
 		return nil, fmt.Errorf("%s", res.Errors[0].Message)
 	}

@@ -92,6 +92,9 @@ func (c *compiler) regexp(path, kw, source string, syn pattern.Syntax) *Pattern 
 		}
 		return r.p
 	}
+	if c.stop.now() {
+		return nil // the result is not used
+	}
 	compiled, err := pattern.Compile(source, syn, c.regexps.limits)
 	if err != nil {
 		if c.regexpsSpent(path) || c.regexpsFull(path, err) {
@@ -110,6 +113,9 @@ func (c *compiler) regexp(path, kw, source string, syn pattern.Syntax) *Pattern 
 // regexpSet compiles exprs, each compiled alone already, into one set for
 // keyword kw at path, or makes its finding and returns nil.
 func (c *compiler) regexpSet(path, kw string, exprs []string) *pattern.Set {
+	if c.stop.now() {
+		return nil // the result is not used
+	}
 	set, err := pattern.CompileSet(exprs, pattern.ECMA262, c.regexps.limits)
 	if err != nil && !c.regexpsSpent(path) && !c.regexpsFull(path, err) {
 		c.addError(patternFinding(err, path, kw))

@@ -5,6 +5,7 @@
 package toolset
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -74,7 +75,7 @@ func CompileWith(profile schema.Profile, tools []Tool, opts schema.Options) []Re
 	results := Check(tools)
 	opts = Shared(opts)
 	for i := range results {
-		results[i].Compile(profile, opts)
+		_ = results[i].Compile(context.Background(), profile, opts) // never ends
 	}
 	return results
 }
@@ -117,11 +118,16 @@ func Check(tools []Tool) []Result {
 }
 
 // Compile compiles the tool's schema for profile with opts into
-// r.Compiled; a tool without a schema stays as it is.
-func (r *Result) Compile(profile schema.Profile, opts schema.Options) {
-	if r.Schema != nil {
-		r.Compiled = schema.CompileWith(profile, r.Schema, opts)
+// r.Compiled; a tool without a schema stays as it is. It stops soon after
+// ctx ends (see schema.CompileContext) and returns ctx's error, leaving
+// r.Compiled nil.
+func (r *Result) Compile(ctx context.Context, profile schema.Profile, opts schema.Options) error {
+	if r.Schema == nil {
+		return nil
 	}
+	res, err := schema.CompileContext(ctx, profile, r.Schema, opts)
+	r.Compiled = res
+	return err
 }
 
 func problem(keyword, msg string) schema.Finding {
