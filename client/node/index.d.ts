@@ -101,6 +101,8 @@ export interface CompileResult {
   readonly warnings: readonly Finding[];
   /** True when the server had more findings than it sent. */
   readonly errors_truncated: boolean;
+  /** True when the server had more warnings than it sent. */
+  readonly warnings_truncated: boolean;
 }
 
 /** The verdict on one set of arguments. */

@@ -49,6 +49,8 @@ class CompileResult:
     """Keywords accepted but not enforced; they do not prevent compilation."""
     errors_truncated: bool
     """True when the server had more findings than it sent."""
+    warnings_truncated: bool
+    """True when the server had more warnings than it sent."""
 
 
 @dataclasses.dataclass(frozen=True)
