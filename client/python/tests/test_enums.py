@@ -1,6 +1,6 @@
 import unittest
 
-from toolgate import ErrorCode, Profile, Provider
+from toolgate import Admission, ErrorCode, Profile, Provider
 from toolgate.enums import from_number, to_number
 from toolgate.v1 import validation_pb2 as pb
 
@@ -13,6 +13,7 @@ class EnumsTest(unittest.TestCase):
             (Profile, pb.Profile, "PROFILE_"),
             (ErrorCode, pb.ErrorCode, "ERROR_CODE_"),
             (Provider, pb.Provider, "PROVIDER_"),
+            (Admission, pb.Admission, "ADMISSION_"),
         ]
         for kind, wrapper, prefix in cases:
             with self.subTest(kind.__name__):
@@ -23,6 +24,7 @@ class EnumsTest(unittest.TestCase):
         self.assertEqual(to_number(Provider, Provider.ANTHROPIC), pb.PROVIDER_ANTHROPIC)
         self.assertEqual(to_number(Provider, "PROVIDER_ANTHROPIC"), pb.PROVIDER_ANTHROPIC)
         self.assertEqual(to_number(Profile, "PROFILE_JSON_SCHEMA"), pb.PROFILE_JSON_SCHEMA)
+        self.assertEqual(to_number(Admission, Admission.STRICT), pb.ADMISSION_STRICT)
 
     def test_to_number_refuses_everything_else(self):
         cases = {

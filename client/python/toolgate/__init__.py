@@ -22,12 +22,13 @@ Needs ``grpcio`` and ``protobuf`` (Debian: python3-grpcio, python3-protobuf).
 """
 
 from toolgate.client import Client
-from toolgate.enums import ErrorCode, Profile, Provider
-from toolgate.results import CallResult, CompileResult, Finding, ValidationResult
+from toolgate.enums import Admission, ErrorCode, Profile, Provider
+from toolgate.results import CallResult, CompileResult, Finding, ToolResult, ToolsetResult, ValidationResult
 from toolgate.stream import Delta, End, ResultStream, Start
 from toolgate.validator import SchemaError, Validator
 
 __all__ = [
+    "Admission",
     "CallResult",
     "Client",
     "CompileResult",
@@ -40,6 +41,8 @@ __all__ = [
     "ResultStream",
     "SchemaError",
     "Start",
+    "ToolResult",
+    "ToolsetResult",
     "ValidationResult",
     "Validator",
 ]

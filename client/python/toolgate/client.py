@@ -5,9 +5,9 @@ from collections.abc import Mapping
 import grpc
 
 from toolgate.binds import bind_requests
-from toolgate.enums import Profile, to_number
-from toolgate.messages import compile_request, flag, validate_request
-from toolgate.results import CompileResult, ValidationResult, from_message
+from toolgate.enums import Admission, Profile, to_number
+from toolgate.messages import compile_request, flag, toolset_request, validate_request
+from toolgate.results import CompileResult, ToolsetResult, ValidationResult, from_message
 from toolgate.stream import open_stream
 from toolgate.v1 import validation_pb2_grpc as pb_grpc
 from toolgate.validator import Validator
@@ -91,6 +91,46 @@ class Client:
         cannot be sent, ``grpc.RpcError`` for a failed call.
         """
         return self._compile(compile_request(schema, profile, resources, format_assertion), timeout)
+
+    def compile_toolset(self, tools, *, profile=Profile.UNSPECIFIED, admission=Admission.UNSPECIFIED, resources=None,
+                        format_assertion=False, timeout=None):
+        """Compiles every tool of ``tools`` under ``profile`` (default: the
+        tool input profile) with CompileToolset, and returns the
+        ``ToolsetResult``: one ``ToolResult`` per tool, in order, and
+        ``bind``, the handles of the tools that compiled.
+
+        ``tools`` is an MCP tools/list result, {"tools": [{"name": ...,
+        "inputSchema": {...}}, ...]}, or the whole JSON-RPC response that
+        carries one in "result": as JSON text (``str``, sent unchanged, so
+        numbers stay exact, or UTF-8 ``bytes``) or as a dict (written as
+        ``json_text`` writes it). Members other than each tool's name and
+        inputSchema are ignored. Or ``tools`` maps tool names to schemas
+        (JSON text or dicts). A mapping is read as a tools/list result when it
+        has a "tools" list, or as a JSON-RPC response when it has a "jsonrpc"
+        member or a "result" with a "tools" list; otherwise as names to
+        schemas.
+
+        A tool that cannot be enforced is an answer: its ``ToolResult`` has
+        its code and every finding (keyword "name" for a missing or repeated
+        name, "inputSchema" for a missing schema). ``admission`` decides what
+        is bound then: ``Admission.QUARANTINE`` (what ``UNSPECIFIED`` means)
+        binds every tool that compiled, ``Admission.STRICT`` binds nothing
+        (``admitted`` false) unless every tool compiled.
+
+        ``bind`` feeds ``validate_stream(events, handles=result.bind)``; a
+        tool left out of it is refused in the stream (keyword "tool_name").
+        Only the replica that answered holds the handles: for a stream that
+        may reach another replica, bind the compiled tools' schemas inline
+        with ``tools=`` instead. ``resources``, ``format_assertion`` and
+        ``timeout`` are as in ``compile``. Raises ``TypeError`` or
+        ``ValueError`` for tools, a profile, admission, schema or resource
+        that cannot be sent, ``grpc.RpcError`` for a failed call
+        (``INVALID_ARGUMENT`` for text that is not a tools/list result, or
+        for ``resources`` under a profile other than ``Profile.JSON_SCHEMA``).
+        """
+        request = toolset_request(tools, profile, admission, resources, format_assertion)
+        response = self.stub.CompileToolset(request, timeout=timeout, metadata=self._metadata)
+        return from_message(ToolsetResult, response)
 
     def validate(self, handle, arguments, *, timeout=None):
         """Validates ``arguments`` (JSON text, or a dict; "" means ``{}``)

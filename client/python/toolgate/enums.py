@@ -59,8 +59,20 @@ class Provider(enum.StrEnum):
     """Cohere v2 chat stream events."""
 
 
+class Admission(enum.StrEnum):
+    """What ``Client.compile_toolset`` binds when some tools do not compile."""
+
+    UNSPECIFIED = "ADMISSION_UNSPECIFIED"
+    """Not set; the server treats it exactly as QUARANTINE. The default."""
+    QUARANTINE = "ADMISSION_QUARANTINE"
+    """Bind every tool that compiled; the others stay unbound (their calls
+    get keyword "tool_name")."""
+    STRICT = "ADMISSION_STRICT"
+    """Bind nothing unless every tool compiled."""
+
+
 # Each enum with the generated wrapper that maps its names to numbers.
-_WRAPPERS = {Profile: pb.Profile, ErrorCode: pb.ErrorCode, Provider: pb.Provider}
+_WRAPPERS = {Profile: pb.Profile, ErrorCode: pb.ErrorCode, Provider: pb.Provider, Admission: pb.Admission}
 
 
 def to_number(kind, value):

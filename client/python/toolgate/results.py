@@ -2,7 +2,8 @@
 
 Every RPC answer is converted once, here, from its proto message into a frozen
 dataclass whose fields have the proto field names: enums become names
-(``ErrorCode`` members), repeated findings become tuples of ``Finding``, int64
+(``ErrorCode`` members), repeated findings become tuples of ``Finding`` (and
+a toolset's tools a tuple of ``ToolResult``), maps become ``dict``, int64
 fields become ``int``. ``dataclasses.asdict(result)`` gives a dict that
 ``json.dumps`` writes as is.
 """
@@ -94,12 +95,64 @@ class CallResult:
     """True when the server had more findings than it sent."""
 
 
+@dataclasses.dataclass(frozen=True)
+class ToolResult:
+    """The outcome for one tool of a toolset (ToolResult)."""
+
+    name: str
+    """The tool's name as given ("" when the tool had none)."""
+    handle: str
+    """The handle of the tool's compiled schema; "" unless it compiled."""
+    code: str
+    """``ErrorCode.UNSPECIFIED`` when the tool can be enforced,
+    ``UNSUPPORTED_CAPABILITY`` when its schema uses something outside the
+    profile, ``VALIDATION`` when the schema is malformed or the tool itself
+    is (no name, a repeated name, no inputSchema)."""
+    errors: tuple[Finding, ...]
+    """Every finding, up to the server's cap. Schema paths point into the
+    tool's schema (its inputSchema); findings about the tool itself have
+    keyword "name" or "inputSchema" and an empty ``schema_path``."""
+    warnings: tuple[Finding, ...]
+    """Keywords accepted but not enforced; they do not prevent compilation."""
+    errors_truncated: bool
+    """True when the server had more findings than it sent."""
+    warnings_truncated: bool
+    """True when the server had more warnings than it sent."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ToolsetResult:
+    """The outcome of compiling a toolset (CompileToolsetResponse)."""
+
+    tools: tuple[ToolResult, ...]
+    """One result per tool of the request, in input order."""
+    bind: dict[str, str]
+    """Tool name to handle of every tool that compiled, for
+    ``Client.validate_stream(handles=...)``: tools with findings, and every
+    tool whose name occurs more than once, are left out; empty under
+    ``Admission.STRICT`` unless every tool compiled.
+
+    A plain ``dict``, this result's own copy of the response's map (a
+    ``types.MappingProxyType`` would break ``dataclasses.asdict``): changing
+    it changes nothing on the server, and, holding a dict, a
+    ``ToolsetResult`` is not hashable."""
+    admitted: bool
+    """False only under ``Admission.STRICT`` when some tool did not compile
+    (then ``bind`` is empty)."""
+
+
+# Each message that responses repeat, by proto name, with its dataclass.
+_KINDS = {"Error": Finding, "ToolResult": ToolResult}
+
+
 def from_message(kind, message):
     """Converts a proto ``message`` into the dataclass ``kind`` of the same shape.
 
     Each field of ``kind`` is read from the proto field of the same name: an
-    enum becomes its name (an ``ErrorCode`` member, say), a repeated ``Error``
-    a tuple of ``Finding``, a scalar stays as it is.
+    enum becomes its name (an ``ErrorCode`` member, say), a repeated message
+    a tuple of its dataclass (``Finding`` for ``Error``, ``ToolResult`` for
+    ``ToolResult``), a map of strings (as every response map is) a ``dict``
+    copy, a scalar stays as it is.
     """
     values = {}
     for field in dataclasses.fields(kind):
@@ -107,7 +160,10 @@ def from_message(kind, message):
         descriptor = message.DESCRIPTOR.fields_by_name[field.name]
         if descriptor.enum_type is not None:
             value = from_number(kind_of(descriptor.enum_type), value)
+        elif descriptor.message_type is not None and descriptor.message_type.GetOptions().map_entry:
+            value = dict(value)
         elif descriptor.message_type is not None:
-            value = tuple(from_message(Finding, item) for item in value)
+            item_kind = _KINDS[descriptor.message_type.name]
+            value = tuple(from_message(item_kind, item) for item in value)
         values[field.name] = value
     return kind(**values)
