@@ -22,6 +22,18 @@ export declare const Profile: {
 /** A Profile name. */
 export type Profile = (typeof Profile)[keyof typeof Profile];
 
+/** What CompileToolset binds when some tools do not compile. */
+export declare const Admission: {
+  /** Not set; the server treats it exactly as QUARANTINE. The default. */
+  readonly UNSPECIFIED: 'ADMISSION_UNSPECIFIED';
+  /** Bind every tool that compiled; the others stay unbound. */
+  readonly QUARANTINE: 'ADMISSION_QUARANTINE';
+  /** Bind nothing unless every tool compiled (`admitted` false otherwise). */
+  readonly STRICT: 'ADMISSION_STRICT';
+};
+/** An Admission name. */
+export type Admission = (typeof Admission)[keyof typeof Admission];
+
 /** The classification of a finding, and of a result as a whole. */
 export declare const ErrorCode: {
   /** No error: a result has it exactly when it has no errors. */
@@ -105,6 +117,46 @@ export interface CompileResult {
   readonly warnings_truncated: boolean;
 }
 
+/** The outcome for one tool of a toolset. */
+export interface ToolResult {
+  /** The tool's name as given ("" when it had none). */
+  readonly name: string;
+  /** The handle of the tool's compiled schema; "" unless `code` is ERROR_CODE_UNSPECIFIED. */
+  readonly handle: string;
+  /**
+   * ERROR_CODE_UNSPECIFIED when the tool can be enforced; UNSUPPORTED_CAPABILITY
+   * for a schema outside the profile; VALIDATION for a malformed schema or
+   * tool (no name, a repeated name, no inputSchema).
+   */
+  readonly code: ErrorCode;
+  /**
+   * Every finding, up to the server's cap: schema paths point into the
+   * tool's schema; keyword "name" or "inputSchema" (empty schema_path) is
+   * about the tool itself.
+   */
+  readonly errors: readonly Finding[];
+  /** Keywords accepted but not enforced; they do not prevent compilation. */
+  readonly warnings: readonly Finding[];
+  /** True when the server had more findings than it sent. */
+  readonly errors_truncated: boolean;
+  /** True when the server had more warnings than it sent. */
+  readonly warnings_truncated: boolean;
+}
+
+/** The outcome of compiling a toolset. */
+export interface ToolsetResult {
+  /** One result per tool, in input order. */
+  readonly tools: readonly ToolResult[];
+  /**
+   * Tool name to handle of each tool bound: those that compiled, but no
+   * repeated name, and none at all under ADMISSION_STRICT unless every tool
+   * compiled. Ready for StreamOptions.handles.
+   */
+  readonly bind: Readonly<Record<string, string>>;
+  /** False only under ADMISSION_STRICT when some tool did not compile (`bind` is then empty). */
+  readonly admitted: boolean;
+}
+
 /** The verdict on one set of arguments. */
 export interface ValidationResult {
   /** True exactly when the schema compiled and the arguments satisfy it. */
@@ -162,6 +214,31 @@ export interface CompileOptions extends SchemaOptions {
   deadline?: Date | number;
 }
 
+/**
+ * An MCP tools/list result, {"tools": [...]}, or the whole JSON-RPC
+ * response carrying it in "result", as a plain object.
+ */
+export type ToolsListDocument =
+  | { readonly tools: JSONValue[]; readonly [key: string]: JSONValue }
+  | { readonly result: JSONValue; readonly [key: string]: JSONValue };
+
+/**
+ * The tools of Client.compileToolset: a tools/list document as JSON text
+ * (sent unchanged) or as a plain object with an own "tools" or "result"
+ * member; or tool name to input schema, as a Map or any other plain object
+ * (a tool named "tools" or "result" goes in a Map).
+ */
+export type ToolsetInput = string | Uint8Array | ToolsListDocument | ReadonlyMap<string, JSONInput> | Record<string, JSONInput>;
+
+/** Options of Client.compileToolset: every tool is compiled with the same schema options. */
+export interface ToolsetOptions extends CompileOptions {
+  /**
+   * Default ADMISSION_UNSPECIFIED, which is QUARANTINE: bind every tool
+   * that compiled. STRICT binds nothing unless every tool compiled.
+   */
+  admission?: Admission;
+}
+
 /** Options of the calls that take no schema. */
 export interface CallOptions {
   /** The call's deadline: a Date or milliseconds since the epoch. Default none. */
@@ -207,9 +284,10 @@ export interface StreamOptions extends StreamBaseOptions, SchemaOptions {
    */
   tools?: Record<string, JSONInput>;
   /**
-   * Tool name to a handle from compile(), bound by handle: on a replica
-   * that does not hold it, its calls get results with code
-   * ERROR_CODE_NOT_FOUND. Default none; a name may not be in both.
+   * Tool name to a handle from compile() (or compileToolset()'s `bind`),
+   * bound by handle: on a replica that does not hold it, its calls get
+   * results with code ERROR_CODE_NOT_FOUND. Default none; a name may not
+   * be in both.
    */
   handles?: Record<string, string>;
 }
@@ -237,6 +315,12 @@ export declare class Client {
   close(): void;
   /** Compiles a schema; one that does not compile is an answer, not a rejection. */
   compile(schema: JSONInput, options?: CompileOptions): Promise<CompileResult>;
+  /**
+   * Compiles every tool of a tools/list result or of a name to schema map;
+   * `bind` holds the tools bound, per `admission`. Tools that do not
+   * compile are answers, not rejections.
+   */
+  compileToolset(tools: ToolsetInput, options?: ToolsetOptions): Promise<ToolsetResult>;
   /** Validates arguments by handle; a replica without it rejects with NOT_FOUND. */
   validate(handle: string, args: JSONInput, options?: CallOptions): Promise<ValidationResult>;
   /** Compiles (or finds) a schema and validates arguments in one call. */

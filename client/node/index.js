@@ -6,7 +6,7 @@ export { status } from '@grpc/grpc-js';
 
 export { definition, LOADER_OPTIONS, ValidationServiceClient } from './lib/api.js';
 export { Client } from './lib/client.js';
-export { ErrorCode, Profile, Provider } from './lib/enums.js';
+export { Admission, ErrorCode, Profile, Provider } from './lib/enums.js';
 export { jsonText } from './lib/json.js';
 export { ResultStream } from './lib/stream.js';
 export { SchemaError, Validator } from './lib/validator.js';

@@ -6,7 +6,7 @@ import { ValidationServiceClient } from './api.js';
 import { bindRequests } from './binds.js';
 import { checkName, describe, Profile } from './enums.js';
 import { isPlainObject } from './json.js';
-import { checkFlag, compileRequest, validateRequest } from './messages.js';
+import { checkFlag, compileRequest, toolsetRequest, validateRequest } from './messages.js';
 import { fromMessage } from './results.js';
 import { ResultStream } from './stream.js';
 import { Validator } from './validator.js';
@@ -71,6 +71,42 @@ export class Client {
   }
 
   /**
+   * Compiles every tool of `tools` in one CompileToolset call and resolves
+   * to its ToolsetResult: `tools`, one ToolResult per tool in input order
+   * (its handle, or its code and every finding: an unsupported keyword
+   * with its schema path; keyword "name" for a missing or repeated name,
+   * "inputSchema" for a missing schema), `bind` (tool name to handle of the
+   * tools bound) and `admitted`.
+   *
+   * `tools` is an MCP tools/list result or tools by name:
+   * - JSON text (a string or UTF-8 bytes) is a tools/list result,
+   *   {"tools": [{"name", "inputSchema", ...}, ...]}, or the whole JSON-RPC
+   *   response carrying it in "result"; it is sent unchanged, so numbers
+   *   stay exact.
+   * - A plain object with an own "tools" or "result" member is such a
+   *   result, or response, written as JSON text as schemas are.
+   * - A Map, or any other plain object (as validateStream's `tools`), maps
+   *   tool names to input schemas (JSON text or plain objects), in its
+   *   order. Put a tool named "tools" or "result" in a Map.
+   *
+   * Options are compile()'s, for every tool, and `admission`:
+   * Admission.QUARANTINE (the default) binds every tool that compiled and
+   * leaves the others out; Admission.STRICT binds nothing, `admitted`
+   * false, unless every tool compiled (each compiled tool still has its
+   * handle). A tool whose name occurs more than once is never bound.
+   * `bind` is ready for validateStream's `handles` (on a replica that holds
+   * the handles: this one) and its handles for validate().
+   *
+   * A tool that does not compile is an answer. Rejects with a TypeError for
+   * `tools`, a schema, option or resource that cannot be sent as meant, and
+   * with INVALID_ARGUMENT for a tools/list that is not one (not JSON, no
+   * "tools" array).
+   */
+  async compileToolset(tools, { deadline, ...options } = {}) {
+    return this.#unary('CompileToolset', toolsetRequest(tools, options), deadline, 'CompileToolsetResponse');
+  }
+
+  /**
    * Validates `args` (JSON text or a plain object; "" means {}) against the
    * schema held under `handle`, and resolves to its ValidationResult.
    * Invalid arguments are an answer. Does not retry: a replica that does
@@ -114,13 +150,13 @@ export class Client {
    * not compile ends the stream with INVALID_ARGUMENT naming the tool and
    * its first finding (compile() it for every finding).
    *
-   * `handles` maps tool names to handles from compile(), bound by handle;
-   * default none. Only the replicas that compiled a handle hold it: on any
-   * other, each call of its tool gets a result with code
-   * ERROR_CODE_NOT_FOUND (keyword "handle", `early`), not validated. Prefer
-   * `tools`. `deadline` bounds the whole stream; `signal` (an AbortSignal)
-   * closes it. Throws a TypeError at once for a bad option, and for a name
-   * in both `tools` and `handles`.
+   * `handles` maps tool names to handles from compile() (or the `bind` of
+   * compileToolset()), bound by handle; default none. Only the replicas
+   * that compiled a handle hold it: on any other, each call of its tool
+   * gets a result with code ERROR_CODE_NOT_FOUND (keyword "handle",
+   * `early`), not validated. Prefer `tools`. `deadline` bounds the whole
+   * stream; `signal` (an AbortSignal) closes it. Throws a TypeError at once
+   * for a bad option, and for a name in both `tools` and `handles`.
    */
   validateStream(events, { tools = {}, handles, provider, deadline, signal, ...options } = {}) {
     checkName(Profile, 'profile', options.profile ?? Profile.UNSPECIFIED); // checked even with no tools

@@ -15,6 +15,16 @@ export const Profile = Object.freeze({
   JSON_SCHEMA: 'PROFILE_JSON_SCHEMA',
 });
 
+/** What CompileToolset binds when some tools do not compile. */
+export const Admission = Object.freeze({
+  /** Not set; the server treats it exactly as QUARANTINE. The default. */
+  UNSPECIFIED: 'ADMISSION_UNSPECIFIED',
+  /** Bind every tool that compiled; the others stay unbound. */
+  QUARANTINE: 'ADMISSION_QUARANTINE',
+  /** Bind nothing unless every tool compiled (`admitted` false otherwise). */
+  STRICT: 'ADMISSION_STRICT',
+});
+
 /** The classification of a finding, and of a result as a whole. */
 export const ErrorCode = Object.freeze({
   /** No error: a result has it exactly when it has no errors. */
@@ -50,9 +60,9 @@ export const Provider = Object.freeze({
 });
 
 /**
- * Returns `value` if it is one of the names of `kind` (Profile, ErrorCode
- * or Provider), and throws a TypeError naming the accepted names otherwise
- * (a number, a lower-case or unknown name).
+ * Returns `value` if it is one of the names of `kind` (Profile, Admission,
+ * ErrorCode or Provider), and throws a TypeError naming the accepted names
+ * otherwise (a number, a lower-case or unknown name).
  */
 export function checkName(kind, kindName, value) {
   const names = Object.values(kind);

@@ -1,7 +1,7 @@
 // Request messages, built in one place: schemas and arguments always
 // travel in the exact `*_json` fields, enums by checked name.
 
-import { checkName, describe, Profile } from './enums.js';
+import { Admission, checkName, describe, Profile } from './enums.js';
 import { isPlainObject, jsonText } from './json.js';
 
 /**
@@ -15,10 +15,34 @@ import { isPlainObject, jsonText } from './json.js';
  * with INVALID_ARGUMENT. Throws a TypeError for a profile, schema,
  * resource or flag that cannot be sent as meant.
  */
-export function compileRequest(schema, { profile = Profile.UNSPECIFIED, resources = {}, formatAssertion = false } = {}) {
+export function compileRequest(schema, options = {}) {
+  return { ...compileFields(options), schema_json: jsonText(schema, 'schema') };
+}
+
+/**
+ * Returns the CompileToolsetRequest for `tools` compiled with `options`:
+ * those of compileRequest, for every tool, and `admission` (an Admission
+ * name; default ADMISSION_UNSPECIFIED, which the server treats as
+ * ADMISSION_QUARANTINE). `tools` is told apart as Client.compileToolset
+ * documents: JSON text, or a plain object with an own "tools" or "result"
+ * member, is a tools/list document sent as `tools_list_json`; a Map or any
+ * other plain object, from tool name to schema, is a ToolList in its
+ * order. Throws a TypeError for any other `tools`, a Map key that is not a
+ * string, and a document, schema, option or resource that cannot be sent
+ * as meant.
+ */
+export function toolsetRequest(tools, { admission = Admission.UNSPECIFIED, ...options } = {}) {
+  return {
+    ...compileFields(options),
+    admission: checkName(Admission, 'admission', admission),
+    ...toolsSource(tools),
+  };
+}
+
+/** The fields of a compile request that say how to compile (see compileRequest). */
+function compileFields({ profile = Profile.UNSPECIFIED, resources = {}, formatAssertion = false }) {
   return {
     profile: checkName(Profile, 'profile', profile),
-    schema_json: jsonText(schema, 'schema'),
     resources: resourceTexts(resources),
     format_assertion: checkFlag(formatAssertion, 'formatAssertion'),
   };
@@ -37,6 +61,28 @@ function resourceTexts(resources) {
     throw new TypeError(`resources must be a plain object from URI to schema document; got ${describe(resources)}`);
   }
   return Object.fromEntries(Object.entries(resources).map(([uri, document]) => [uri, jsonText(document, `resource ${JSON.stringify(uri)}`)]));
+}
+
+/** The `source` member of a CompileToolsetRequest for `tools` (see toolsetRequest). */
+function toolsSource(tools) {
+  const isDocument = isPlainObject(tools) && (Object.hasOwn(tools, 'tools') || Object.hasOwn(tools, 'result'));
+  if (typeof tools === 'string' || tools instanceof Uint8Array || isDocument) {
+    return { tools_list_json: jsonText(tools, 'tools') };
+  }
+  if (!(tools instanceof Map) && !isPlainObject(tools)) {
+    throw new TypeError(`tools must be a tools/list result (JSON text or a plain object) or a Map or plain object from tool name to schema; got ${describe(tools)}`);
+  }
+  const entries = tools instanceof Map ? [...tools] : Object.entries(tools);
+  return {
+    tools: {
+      tools: entries.map(([name, schema]) => {
+        if (typeof name !== 'string') {
+          throw new TypeError(`a tool name must be a string; got ${describe(name)}`);
+        }
+        return { name, schema_json: jsonText(schema, `tool ${JSON.stringify(name)}`) };
+      }),
+    },
+  };
 }
 
 /**

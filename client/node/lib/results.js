@@ -1,7 +1,8 @@
 // Results as plain, frozen objects. Every RPC answer is converted once,
 // here, from the loaded message: fields keep their proto names
 // (`schema_path`, `call_id`), enums are names, int64 fields (`offset`,
-// `bytes`) are numbers, repeated findings are arrays of findings.
+// `bytes`) are numbers, repeated findings are arrays of findings, and maps
+// (`bind`) are plain objects.
 
 import { descriptor } from './api.js';
 
@@ -10,11 +11,31 @@ import { descriptor } from './api.js';
  * loader gives it, into a frozen plain object with the same fields.
  */
 export function fromMessage(typeName, message) {
+  const type = descriptor(typeName);
   const out = {};
-  for (const field of descriptor(typeName).field) {
-    out[field.name] = fieldValue(field, message[field.name]);
+  for (const field of type.field) {
+    const entry = mapEntry(type, field);
+    out[field.name] = entry === undefined ? fieldValue(field, message[field.name]) : mapValue(entry, message[field.name]);
   }
   return Object.freeze(out);
+}
+
+/**
+ * The entry type of `field` of message type `type` when it is a map field
+ * (a repeated message field whose type is an entry nested in `type`),
+ * undefined otherwise.
+ */
+function mapEntry(type, field) {
+  if (field.type !== 'TYPE_MESSAGE') {
+    return undefined;
+  }
+  return type.nestedType.find((nested) => nested.name === field.typeName && nested.options?.mapEntry);
+}
+
+/** A map, as the loader gives it (an object from key to value), with each value converted. */
+function mapValue(entry, value) {
+  const valueField = entry.field.find((f) => f.name === 'value');
+  return Object.freeze(Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fieldValue(valueField, item)])));
 }
 
 function fieldValue(field, value) {

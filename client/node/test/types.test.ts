@@ -2,8 +2,8 @@
 // uses of the API as a TypeScript program would write them. Each line after
 // an expect-error directive must fail to type-check, or tsc reports it.
 
-import { Client, ErrorCode, Profile, Provider, SchemaError, status } from 'toolgate';
-import type { CallResult, Finding, StreamEvent, ValidationResult } from 'toolgate';
+import { Admission, Client, ErrorCode, Profile, Provider, SchemaError, status } from 'toolgate';
+import type { CallResult, Finding, StreamEvent, ToolResult, ToolsetResult, ToolsListDocument, ValidationResult } from 'toolgate';
 
 export async function uses(client: Client): Promise<void> {
   const compiled = await client.compile({ type: 'object' }, { profile: Profile.JSON_SCHEMA });
@@ -35,6 +35,22 @@ export async function uses(client: Client): Promise<void> {
     console.log(answer.call_id, answer.code === ErrorCode.NOT_FOUND);
   }
 
+  const list: ToolsListDocument = { tools: [{ name: 't', inputSchema: { type: 'object' } }] };
+  const toolset: ToolsetResult = await client.compileToolset(list, { admission: Admission.STRICT, ...full, deadline: Date.now() + 1000 });
+  const refused: ToolResult[] = toolset.tools.filter((t) => t.code !== ErrorCode.UNSPECIFIED);
+  console.log(refused[0]?.warnings_truncated, toolset.admitted, toolset.bind['t']);
+  client.validateStream(events, { handles: toolset.bind });
+  await client.compileToolset('{"tools": []}');
+  await client.compileToolset({ jsonrpc: '2.0', id: 1, result: list });
+  await client.compileToolset(new Map([['t', '{"type": "object"}']]));
+  await client.compileToolset({ t: { type: 'object' } });
+
+  // @ts-expect-error: an admission is a name, not a number
+  await client.compileToolset(list, { admission: 2 });
+  // @ts-expect-error: results are read-only
+  toolset.admitted = true;
+  // @ts-expect-error: tools are JSON, a tools/list or a name to schema map
+  await client.compileToolset([list]);
   // @ts-expect-error: a profile is a name, not a number
   await client.compile('{}', { profile: 3 });
   // @ts-expect-error: not a Provider name

@@ -6,9 +6,9 @@ import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { definition, ErrorCode, jsonText, LOADER_OPTIONS, Profile, Provider } from '../index.js';
+import { Admission, definition, ErrorCode, jsonText, LOADER_OPTIONS, Profile, Provider, ValidationServiceClient } from '../index.js';
 import { checkName } from '../lib/enums.js';
-import { compileRequest } from '../lib/messages.js';
+import { compileRequest, toolsetRequest } from '../lib/messages.js';
 import { fromMessage } from '../lib/results.js';
 import { toRequest } from '../lib/stream.js';
 import { REPO } from './support.js';
@@ -92,7 +92,7 @@ describe('jsonText', () => {
 
 describe('enums', () => {
   test('each enum lists exactly the proto names, in order', () => {
-    for (const [kind, name, prefix] of [[Profile, 'Profile', 'PROFILE_'], [ErrorCode, 'ErrorCode', 'ERROR_CODE_'], [Provider, 'Provider', 'PROVIDER_']]) {
+    for (const [kind, name, prefix] of [[Profile, 'Profile', 'PROFILE_'], [Admission, 'Admission', 'ADMISSION_'], [ErrorCode, 'ErrorCode', 'ERROR_CODE_'], [Provider, 'Provider', 'PROVIDER_']]) {
       const names = protoType(name).value.map((v) => v.name);
       assert.deepEqual(Object.values(kind), names, name);
       assert.deepEqual(Object.keys(kind).map((k) => prefix + k), names, `${name}: keys drop the prefix`);
@@ -109,6 +109,77 @@ describe('enums', () => {
   });
 });
 
+describe('toolset requests', () => {
+  // What the server receives: the request through the method's own
+  // serializer, so that a field name the proto lacks (dropped silently)
+  // fails here.
+  const method = ValidationServiceClient.service.CompileToolset;
+  const sent = (tools, options) => method.requestDeserialize(method.requestSerialize(toolsetRequest(tools, options)));
+  const TOOL = { type: 'object', properties: { city: { type: 'string' } } };
+  const LIST = { tools: [{ name: 'weather', description: 'Weather', inputSchema: TOOL }] };
+
+  test('a tools/list document is tools_list_json: text unchanged, objects written as JSON', () => {
+    const text = '{"tools": [{"name": "n", "inputSchema": {"type": "integer", "minimum": 9007199254740993}}]}';
+    const response = { jsonrpc: '2.0', id: 1, result: LIST };
+    const cases = [
+      ['text', text, text],
+      ['bytes', new TextEncoder().encode(text), text],
+      ['a tools/list result', LIST, JSON.stringify(LIST)],
+      ['a JSON-RPC response', response, JSON.stringify(response)],
+      // the rule is the member, not its value: the server judges the document
+      ['a "tools" member that is no array', { tools: TOOL }, JSON.stringify({ tools: TOOL })],
+    ];
+    for (const [name, tools, want] of cases) {
+      const request = sent(tools);
+      assert.equal(request.source, 'tools_list_json', name);
+      assert.equal(request.tools_list_json, want, name);
+    }
+  });
+
+  test('a Map or other plain object is a ToolList of name and schema, in order', () => {
+    const b = { name: 'b', schema_json: '{"type": "object"}' };
+    const a = { name: 'a', schema_json: JSON.stringify(TOOL) };
+    const cases = [
+      // a Map may name a tool "tools" ("" is a tool without a schema, for the server to report)
+      ['Map', new Map([['b', '{"type": "object"}'], ['a', TOOL], ['tools', '']]), [b, a, { name: 'tools', schema_json: '' }]],
+      ['plain object', { b: '{"type": "object"}', a: TOOL }, [b, a]],
+      ['empty', {}, []],
+    ];
+    for (const [name, tools, want] of cases) {
+      const request = sent(tools);
+      assert.equal(request.source, 'tools', name);
+      assert.deepEqual(request.tools.tools, want, name);
+    }
+  });
+
+  test('options: those of compile, and admission', () => {
+    const defaults = sent(LIST);
+    assert.deepEqual([defaults.profile, defaults.admission, defaults.resources, defaults.format_assertion], [Profile.UNSPECIFIED, Admission.UNSPECIFIED, {}, false]);
+    const request = sent(LIST, { profile: Profile.JSON_SCHEMA, admission: Admission.STRICT, resources: { 'https://example.com/s': { type: 'string' } }, formatAssertion: true });
+    assert.deepEqual([request.profile, request.admission, request.resources, request.format_assertion], [Profile.JSON_SCHEMA, Admission.STRICT, { 'https://example.com/s': '{"type":"string"}' }, true]);
+  });
+
+  test('what cannot be sent as meant is a TypeError', () => {
+    const cases = [
+      ['an array', [LIST.tools[0]]],
+      ['a number', 5],
+      ['null', null],
+      ['undefined', undefined],
+      ['a class instance', new (class Tools { tools = []; })()],
+      ['a Map key that is no string', new Map([[1, TOOL]])],
+      ['a schema that is no document', { a: 5 }],
+      ['a schema JSON cannot hold', new Map([['a', { type: 'object', default: Number.NaN }]])],
+      ['a document JSON cannot hold', { tools: [{ name: 'a', inputSchema: { minimum: 10n } }] }],
+    ];
+    for (const [name, tools] of cases) {
+      assert.throws(() => toolsetRequest(tools), TypeError, name);
+    }
+    for (const [name, options] of [['admission by number', { admission: 2 }], ['admission without prefix', { admission: 'STRICT' }], ['profile', { profile: 'json_schema' }], ['resources', { resources: new Map() }], ['formatAssertion', { formatAssertion: 1 }]]) {
+      assert.throws(() => toolsetRequest(LIST, options), TypeError, name);
+    }
+  });
+});
+
 describe('results', () => {
   test('fields keep their proto names; int64 become numbers; enums names', () => {
     const result = fromMessage('CallResult', {
@@ -122,6 +193,22 @@ describe('results', () => {
       early: true, bytes: 34, errors_truncated: false,
     });
     assert.ok(Object.isFrozen(result) && Object.isFrozen(result.errors) && Object.isFrozen(result.errors[0]));
+  });
+
+  test('a toolset: tool results with the proto fields, bind a frozen plain object', () => {
+    const finding = { code: 'ERROR_CODE_UNSUPPORTED_CAPABILITY', keyword: 'format', schema_path: '/properties/url/format', instance_path: '', message: 'm', offset: '0' };
+    const good = { name: 'weather', handle: 'tg1_a', code: 'ERROR_CODE_UNSPECIFIED', errors: [], warnings: [], errors_truncated: false, warnings_truncated: false };
+    const bad = { name: 'fetch', handle: '', code: 'ERROR_CODE_UNSUPPORTED_CAPABILITY', errors: [finding], warnings: [finding], errors_truncated: true, warnings_truncated: true };
+    const result = fromMessage('CompileToolsetResponse', { tools: [good, bad], bind: { weather: 'tg1_a', constructor: 'tg1_b' }, admitted: true });
+    assert.deepEqual(result, {
+      tools: [good, { ...bad, errors: [{ ...finding, offset: 0 }], warnings: [{ ...finding, offset: 0 }] }],
+      bind: { weather: 'tg1_a', constructor: 'tg1_b' },
+      admitted: true,
+    });
+    assert.deepEqual(Object.keys(result.tools[0]), protoType('ToolResult').field.map((f) => f.name), 'a ToolResult has exactly the proto fields');
+    assert.equal(Object.getPrototypeOf(result.bind), Object.prototype);
+    assert.ok(Object.isFrozen(result.bind) && Object.isFrozen(result.tools) && Object.isFrozen(result.tools[1].warnings[0]));
+    assert.deepEqual(fromMessage('CompileToolsetResponse', { tools: [], bind: {}, admitted: false }), { tools: [], bind: {}, admitted: false });
   });
 
   test('a code this client does not know arrives as its number, as a string', () => {
