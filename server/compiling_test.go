@@ -126,16 +126,10 @@ func TestPatternCompilesBoundTheHeap(t *testing.T) {
 	const schemas = 24
 	docs := make([]string, schemas)
 	for i := range docs {
-		var b strings.Builder
-		b.WriteString(`{"type":"object","properties":{`)
-		for j := range 45 { // automata of some 100 KB each, past the pattern limits together
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			fmt.Fprintf(&b, `"p%d":{"type":"string","pattern":"[a-q][^u-z]{10}x%d_%d"}`, j, j, i)
-		}
-		b.WriteString(`}}`)
-		docs[i] = b.String()
+		// 45 automata of some 100 KB each: past the pattern limits together
+		docs[i] = objectSchema(45, func(j int) string {
+			return fmt.Sprintf(`{"type":"string","pattern":"[a-q][^u-z]{10}x%d_%d"}`, j, i)
+		})
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(5)) // the heap sampled is what is live, give or take 5%
 	runtime.GC()
@@ -186,18 +180,11 @@ func TestPatternCompilesBoundTheHeap(t *testing.T) {
 // that waits.
 func TestCompileStopsWhenTheCallerLeaves(t *testing.T) {
 	t.Parallel()
-	var b strings.Builder
-	b.WriteString(`{"type":"object","properties":{`)
-	for i := range 20_000 {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `"p%d":{"type":"integer"}`, i)
-	}
-	b.WriteString(`}}`)
-	wide := b.String()
+	wide := objectSchema(20_000, func(int) string { return `{"type":"integer"}` })
 	svc := server.NewService(server.Options{})
-	leaves := func() *hostile.Countdown { return hostile.NewCountdown(8) } // the first looks are before the compile
+	leaves := func() *hostile.Countdown {
+		return hostile.NewCountdown(context.Background(), 8, context.DeadlineExceeded)
+	} // the first looks are before the compile
 	_, err := svc.CompileSchema(leaves(), jsonSchemaRequest(wide, nil, false))
 	assert.Equal(t, codes.DeadlineExceeded, code(err), "CompileSchema: %v", err)
 	tools := &toolgatev1.CompileToolsetRequest{Profile: toolgatev1.Profile_PROFILE_JSON_SCHEMA,
@@ -210,4 +197,19 @@ func TestCompileStopsWhenTheCallerLeaves(t *testing.T) {
 	resp, err := svc.CompileSchema(t.Context(), jsonSchemaRequest(wide, nil, false))
 	require.NoError(t, err)
 	assert.NotEmpty(t, resp.GetHandle(), "%v", resp.GetErrors())
+}
+
+// objectSchema is an object schema of n properties p0, p1, …, property i
+// of the schema property(i).
+func objectSchema(n int, property func(i int) string) string {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"p%d":%s`, i, property(i))
+	}
+	b.WriteString(`}}`)
+	return b.String()
 }

@@ -7,7 +7,6 @@ import (
 	"net"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,22 +22,9 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
+	"github.com/toolgate/toolgate/internal/hostile"
 	"github.com/toolgate/toolgate/server"
 )
-
-// countdownContext reports Canceled from Err once it has been asked more
-// than left times; Done and Value are the stream's own.
-type countdownContext struct {
-	context.Context
-	left atomic.Int64
-}
-
-func (c *countdownContext) Err() error {
-	if c.left.Add(-1) < 0 {
-		return context.Canceled
-	}
-	return c.Context.Err()
-}
 
 // contextStream gives a handler another context.
 type contextStream struct {
@@ -56,8 +42,7 @@ func (s *contextStream) Context() context.Context { return s.ctx }
 func TestStreamStopsInsideHugeDelta(t *testing.T) {
 	t.Parallel()
 	countdown := grpc.ChainStreamInterceptor(func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-		ctx := &countdownContext{Context: ss.Context()}
-		ctx.left.Store(5)
+		ctx := hostile.NewCountdown(ss.Context(), 5, context.Canceled)
 		return handler(srv, &contextStream{ServerStream: ss, ctx: ctx})
 	})
 	c, s := openStream(t, server.Config{ServerOptions: []grpc.ServerOption{countdown}})

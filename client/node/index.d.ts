@@ -117,8 +117,11 @@ export interface CompileResult {
   readonly warnings_truncated: boolean;
 }
 
-/** The outcome for one tool of a toolset. */
-export interface ToolResult {
+/**
+ * The outcome for one tool of a toolset: a CompileResult for its schema,
+ * with the tool's name and findings about the tool itself.
+ */
+export interface ToolResult extends CompileResult {
   /** The tool's name as given ("" when it had none). */
   readonly name: string;
   /** The handle of the tool's compiled schema; "" unless `code` is ERROR_CODE_UNSPECIFIED. */
@@ -135,12 +138,6 @@ export interface ToolResult {
    * about the tool itself.
    */
   readonly errors: readonly Finding[];
-  /** Keywords accepted but not enforced; they do not prevent compilation. */
-  readonly warnings: readonly Finding[];
-  /** True when the server had more findings than it sent. */
-  readonly errors_truncated: boolean;
-  /** True when the server had more warnings than it sent. */
-  readonly warnings_truncated: boolean;
 }
 
 /** The outcome of compiling a toolset. */

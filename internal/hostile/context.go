@@ -5,20 +5,21 @@ import (
 	"sync/atomic"
 )
 
-// Countdown is a context whose deadline passes once the work given it has
-// looked at it a number of times (Err): a caller that leaves at a chosen
-// point of the work, the same on every machine, however fast. Its Done
-// channel never closes, so only work that looks at Err notices.
+// Countdown is a context that ends once the work given it has looked at
+// it a number of times (Err): a caller that leaves at a chosen point of
+// the work, the same on every machine, however fast. Its Done channel and
+// values are its parent's, so only work that looks at Err notices.
 type Countdown struct {
 	context.Context
+	end   error
 	left  atomic.Int64
 	looks atomic.Int64
 }
 
-// NewCountdown returns a context whose Err is nil for its first n calls
-// and context.DeadlineExceeded from then on.
-func NewCountdown(n int) *Countdown {
-	c := &Countdown{Context: context.Background()}
+// NewCountdown returns a context whose Err is parent's for its first n
+// calls and end (context.Canceled, say) from then on.
+func NewCountdown(parent context.Context, n int, end error) *Countdown {
+	c := &Countdown{Context: parent, end: end}
 	c.left.Store(int64(n))
 	return c
 }
@@ -27,9 +28,9 @@ func NewCountdown(n int) *Countdown {
 func (c *Countdown) Err() error {
 	c.looks.Add(1)
 	if c.left.Add(-1) < 0 {
-		return context.DeadlineExceeded
+		return c.end
 	}
-	return nil
+	return c.Context.Err()
 }
 
 // Looks returns how many times Err was called.

@@ -3,35 +3,14 @@ package stream_test
 import (
 	"context"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/internal/hostile"
 	"github.com/toolgate/toolgate/internal/stream"
 )
-
-// countdown is a context that reports Canceled once Err has been asked
-// more than left times, and counts how often it was asked.
-type countdown struct {
-	context.Context
-	left, asked atomic.Int64
-}
-
-func newCountdown(left int64) *countdown {
-	c := &countdown{Context: context.Background()}
-	c.left.Store(left)
-	return c
-}
-
-func (c *countdown) Err() error {
-	c.asked.Add(1)
-	if c.left.Add(-1) < 0 {
-		return context.Canceled
-	}
-	return nil
-}
 
 // TestHugeDeltaStopsWithItsContext: a delta of 1 MiB is validated in
 // bounded chunks with the context checked between them, so a stream whose
@@ -39,13 +18,13 @@ func (c *countdown) Err() error {
 func TestHugeDeltaStopsWithItsContext(t *testing.T) {
 	t.Parallel()
 	doc := `{"action":"add","content":"` + strings.Repeat("x", 1<<20) + `","status":"nope"}`
-	ctx := newCountdown(3)
+	ctx := hostile.NewCountdown(context.Background(), 3, context.Canceled)
 	h := newHarnessContext(t, ctx, stream.Limits{})
 	require.NoError(t, h.Start("c", "todo", nil))
 	err := h.Delta("c", []byte(doc))
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Empty(t, h.results, "the bad status at the end was never reached")
-	assert.Equal(t, int64(4), ctx.asked.Load(), "three chunks validated, then the context said stop")
+	assert.Equal(t, int64(4), ctx.Looks(), "three chunks validated, then the context said stop")
 
 	// The same delta with a live context is validated to its end.
 	h = newHarness(t, stream.Limits{})
@@ -60,7 +39,7 @@ func TestHugeDeltaStopsWithItsContext(t *testing.T) {
 // and a stream whose context ends stops within a chunk's worth of deltas.
 func TestTinyDeltasStopWithTheirContext(t *testing.T) {
 	t.Parallel()
-	ctx := newCountdown(2)
+	ctx := hostile.NewCountdown(context.Background(), 2, context.Canceled)
 	h := newHarnessContext(t, ctx, stream.Limits{})
 	require.NoError(t, h.Start("c", "todo", nil))
 	doc := []byte(`{"action":"add","content":"` + strings.Repeat("x", 1<<20))
@@ -70,7 +49,7 @@ func TestTinyDeltasStopWithTheirContext(t *testing.T) {
 		err = h.Delta("c", doc[sent:sent+1])
 	}
 	require.ErrorIs(t, err, context.Canceled)
-	assert.Equal(t, int64(3), ctx.asked.Load())
+	assert.Equal(t, int64(3), ctx.Looks())
 	// Two chunks were validated, 4 KiB each of deltas weighing 32 bytes
 	// besides their one (about 2 × 124 deltas), then the third look
 	// stopped the stream.
