@@ -82,7 +82,7 @@ type Request struct {
 // Shapes returns every shape, in a fixed order: by finding, then name.
 func Shapes() []Shape {
 	return []Shape{
-		oneOfBranchesEscapes, validatePastDeadline, enumStrings, numericEnumNumber, numericEnumArray, nestedOneOf,
+		oneOfBranchesEscapes, validatePastDeadline, compilePastDeadline, enumStrings, numericEnumNumber, numericEnumArray, nestedOneOf,
 		unnamedCalls,
 		splitToolName, responsesDoneMismatch,
 		oneOfMessage, longPointers, longPointersSmall,

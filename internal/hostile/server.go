@@ -24,6 +24,15 @@ var validatePastDeadline = Shape{
 	},
 }
 
+var compilePastDeadline = Shape{
+	Name: "compile-past-deadline", Finding: 0, Owner: Server, RPC: "CompileSchema",
+	Summary: "a tool input schema of 30,000 properties (828 KB) sent with a deadline of 20 ms: `CompileSchema` looked at its deadline only before compiling, and compiled for some 0.3 s after the client had gone; it must end with `DEADLINE_EXCEEDED` (or its answer, if the compile is fast enough)",
+	Generate: func() Request {
+		return Request{Schema: []byte(`{"type":"object","properties":{` +
+			list(30_000, func(i int) string { return fmt.Sprintf(`"p%d":{"type":"integer"}`, i) }) + `}}`)}
+	},
+}
+
 var toolsetRepeatedMembers = Shape{
 	Name: "toolset-repeated-members", Finding: 6, Owner: Server, RPC: "CompileToolset",
 	Summary: "a 4.1 MB `tools/list` of 90,000 tools whose schemas each repeat a member: every repetition was compared with every tool, 161 s",
