@@ -26,10 +26,10 @@ var validatePastDeadline = Shape{
 
 var compilePastDeadline = Shape{
 	Name: "compile-past-deadline", Finding: 0, Owner: Server, RPC: "CompileSchema",
-	Summary: "a tool input schema of 30,000 properties (828 KB) sent with a deadline of 20 ms: `CompileSchema` looked at its deadline only before compiling, and compiled for some 0.3 s after the client had gone; it must end with `DEADLINE_EXCEEDED` (or its answer, if the compile is fast enough)",
+	Summary: "a tool input schema of 130,000 properties (3.8 MB) sent with a deadline of 0.5 s: `CompileSchema` looked at its deadline only before compiling, and compiled for over a second after the client had gone; it must end with `DEADLINE_EXCEEDED` (or its answer, if the compile is fast enough)",
 	Generate: func() Request {
 		return Request{Schema: []byte(`{"type":"object","properties":{` +
-			list(30_000, func(i int) string { return fmt.Sprintf(`"p%d":{"type":"integer"}`, i) }) + `}}`)}
+			list(130_000, func(i int) string { return fmt.Sprintf(`"p%d":{"type":"integer"}`, i) }) + `}}`)}
 	},
 }
 
