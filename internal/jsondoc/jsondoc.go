@@ -13,6 +13,7 @@
 package jsondoc
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -88,8 +89,21 @@ func (e *DuplicateError) Error() string {
 // Parse parses one JSON document. Nesting deeper than maxDepth (the
 // tokenizer's default when <= 0) is an error. Errors are *jsontok.SyntaxError
 // or *DuplicateError.
-func Parse(data []byte, maxDepth int) (*Value, error) {
-	v, dups, err := ParseDuplicates(data, maxDepth)
+func Parse(data []byte, maxDepth int) (*Value, error) { return ParseUntil(data, maxDepth, nil) }
+
+// ErrStopped is ParseUntil's error when it was told to give up.
+var ErrStopped = errors.New("jsondoc: parse given up")
+
+// parseChunk is how many bytes ParseUntil reads between two calls of its
+// stopped: some 1–3 ms of work.
+const parseChunk = 64 << 10
+
+// ParseUntil is Parse, giving up once stopped (nil: never), which it calls
+// before each parseChunk bytes, reports true: it then returns ErrStopped,
+// so that a caller whose request ended does not read the rest of a large
+// document.
+func ParseUntil(data []byte, maxDepth int, stopped func() bool) (*Value, error) {
+	v, dups, err := parse(data, maxDepth, stopped)
 	if err == nil && len(dups) > 0 {
 		return nil, dups[0]
 	}
@@ -110,10 +124,25 @@ const (
 // names; a document has at least as many as are returned). It lets a
 // caller judge a duplicate by where it is.
 func ParseDuplicates(data []byte, maxDepth int) (*Value, []*DuplicateError, error) {
+	return parse(data, maxDepth, nil)
+}
+
+// parse is ParseDuplicates, giving up as ParseUntil does.
+func parse(data []byte, maxDepth int, stopped func() bool) (*Value, []*DuplicateError, error) {
 	b := builder{}
 	tok := jsontok.New(&b, maxDepth)
-	if err := tok.Feed(data); err != nil {
-		return nil, nil, err
+	for len(data) > 0 {
+		n := len(data)
+		if stopped != nil {
+			if stopped() {
+				return nil, nil, ErrStopped
+			}
+			n = min(n, parseChunk)
+		}
+		if err := tok.Feed(data[:n]); err != nil {
+			return nil, nil, err
+		}
+		data = data[n:]
 	}
 	if err := tok.End(); err != nil {
 		return nil, nil, err

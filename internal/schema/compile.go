@@ -222,13 +222,13 @@ func compileWith(stop *stopper, profile Profile, doc []byte, opts Options) *Resu
 			Message: fmt.Sprintf("Profile %d is not a known profile.", profile), Offset: -1})
 		return res
 	}
-	v, err := jsondoc.Parse(doc, DefaultMaxDepth)
+	c := &compiler{rules: rules, level: -1, regexps: newRegexps(opts), maxFindings: opts.MaxFindings, stop: stop}
+	v, err := jsondoc.ParseUntil(doc, DefaultMaxDepth, stop.now)
 	if err != nil {
 		res.Errors = append(res.Errors, parseFinding(err))
 		return res
 	}
 	res.Canonical = jsondoc.Canonical(v)
-	c := &compiler{rules: rules, level: -1, regexps: newRegexps(opts), maxFindings: opts.MaxFindings, stop: stop}
 	root := c.node(v, "", "")
 	if c.stop.now() {
 		return res // given up: CompileContext returns no Result

@@ -141,7 +141,7 @@ func (r *registry) parse(d *document) error {
 	if d.root != nil || d.failed != nil {
 		return d.failed
 	}
-	v, err := jsondoc.Parse(d.text, r.c.opts.Limits.MaxDepth)
+	v, err := jsondoc.ParseUntil(d.text, r.c.opts.Limits.MaxDepth, r.c.stop.now)
 	if err != nil {
 		d.failed = err
 		return err

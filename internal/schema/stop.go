@@ -6,11 +6,12 @@ import "context"
 // returns ctx's error and no Result. The compile looks at ctx every
 // stopEvery subschemas, before each regular expression, every stopEvery
 // steps of measuring the schema's width, and every so many bytes of
-// checking the document against its meta-schema (see MetaValidator), so
-// it stops within a few milliseconds of work. The regular expression
-// being built finishes first (at most pattern.Limits.MaxCompileSteps,
-// some 0.3 s by default), and reading the document is not interrupted
-// (linear in it: some 20–50 ms for 1 MiB).
+// reading the document (jsondoc.ParseUntil) and of checking it against
+// its meta-schema (see MetaValidator), so it stops within a few
+// milliseconds of work. The regular expression being built finishes first
+// (at most pattern.Limits.MaxCompileSteps, some 0.3 s by default), and
+// writing the document's canonical form is not interrupted (linear in it:
+// some 10–30 ms a MiB).
 func CompileContext(ctx context.Context, profile Profile, doc []byte, opts Options) (*Result, error) {
 	s := &stopper{ctx: ctx}
 	res := compileWith(s, profile, doc, opts)

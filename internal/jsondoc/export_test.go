@@ -1,0 +1,5 @@
+package jsondoc
+
+// ParseChunk is how many bytes ParseUntil reads between two looks at
+// whether to stop.
+const ParseChunk = parseChunk

@@ -1,0 +1,44 @@
+package jsondoc_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/jsondoc"
+	"github.com/toolgate/toolgate/internal/jsontok"
+)
+
+// TestParseUntil: ParseUntil reads a document in chunks, looking at
+// stopped before each; told to go on it builds the tree Parse builds,
+// errors and their offsets included, and told to stop it reads no more.
+func TestParseUntil(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat(`"a\u00e9b",`, jsondoc.ParseChunk/4) // strings and escapes across every chunk boundary
+	doc := `{"s":[` + long + `1.5e3],"n":{"x":null,"y":[true,false]}}`
+	looks := 0
+	never := func() bool { looks++; return false }
+	want, err := jsondoc.Parse([]byte(doc), 0)
+	require.NoError(t, err)
+	got, err := jsondoc.ParseUntil([]byte(doc), 0, never)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	assert.Equal(t, (len(doc)+jsondoc.ParseChunk-1)/jsondoc.ParseChunk, looks, "one look before each chunk")
+
+	for _, broken := range []string{doc[:len(doc)-1], `{"a":1,"a":2}`, doc[:len(doc)/2] + "x" + doc[len(doc)/2:]} {
+		_, want := jsondoc.Parse([]byte(broken), 0)
+		_, got := jsondoc.ParseUntil([]byte(broken), 0, func() bool { return false })
+		require.Error(t, want)
+		assert.Equal(t, want, got, "the same error, at the same offset")
+	}
+
+	looks = 0
+	afterTwo := func() bool { looks++; return looks > 2 }
+	_, err = jsondoc.ParseUntil([]byte(doc), 0, afterTwo)
+	assert.ErrorIs(t, err, jsondoc.ErrStopped)
+	assert.Equal(t, 3, looks, "no look, and no chunk, after the one that stops")
+	var syntax *jsontok.SyntaxError
+	assert.NotErrorAs(t, err, &syntax)
+}
