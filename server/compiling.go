@@ -48,8 +48,7 @@ func (r *compileRoom) enter(ctx context.Context, n int64, m *Metrics) (leave fun
 // schema and the documents it may reference, and at least patternBytes if
 // they may hold patterns.
 func compileBytes(profile schema.Profile, doc []byte, opts schema.Options) int64 {
-	n := int64(len(doc)) + resourceBytes(opts)
-	return withPatterns(n, profile, opts, doc)
+	return withPatterns(int64(len(doc))+resourceBytes(opts), profile, opts, mayHoldPatterns(doc))
 }
 
 // toolsetBytes is what a CompileToolset counts against the room: its
@@ -58,13 +57,12 @@ func compileBytes(profile schema.Profile, doc []byte, opts schema.Options) int64
 // patternBytes if any of them may hold patterns (the tools' automata
 // share one budget, so one floor covers them all).
 func toolsetBytes(profile schema.Profile, tools []toolset.Tool, opts schema.Options) int64 {
-	n := resourceBytes(opts)
-	docs := make([][]byte, len(tools))
-	for i, t := range tools {
+	n, patterns := resourceBytes(opts), false
+	for _, t := range tools {
 		n += int64(len(t.Schema))
-		docs[i] = t.Schema
+		patterns = patterns || mayHoldPatterns(t.Schema)
 	}
-	return withPatterns(n, profile, opts, docs...)
+	return withPatterns(n, profile, opts, patterns)
 }
 
 // resourceBytes is the size of the documents a compile may reference.
@@ -80,19 +78,17 @@ func resourceBytes(opts schema.Options) int64 {
 // patterns aside: some 150 bytes for a schema of many small subschemas.
 const heapPerSchemaByte = 150
 
-// withPatterns returns n, raised to patternBytes when docs or the
-// resources may hold patterns under profile.
-func withPatterns(n int64, profile schema.Profile, opts schema.Options, docs ...[]byte) int64 {
+// withPatterns returns n, raised to patternBytes when the schemas
+// (patterns) or the resources may hold patterns under profile.
+func withPatterns(n int64, profile schema.Profile, opts schema.Options, patterns bool) int64 {
 	if profile == schema.ToolInput { // the tool input subset has no patterns
 		return n
 	}
 	for _, r := range opts.Resources {
-		docs = append(docs, r)
+		patterns = patterns || mayHoldPatterns(r)
 	}
-	for _, d := range docs {
-		if mayHoldPatterns(d) {
-			return max(n, patternBytes(opts))
-		}
+	if patterns {
+		return max(n, patternBytes(opts))
 	}
 	return n
 }

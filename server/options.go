@@ -37,10 +37,11 @@ type Options struct {
 	// CompileToolset requests, with their resources): compiling holds a
 	// multiple of its source on the heap while it runs, up to some 150
 	// times, and a compile that may build pattern automata counts at
-	// least (MaxPatternBytes + MaxPatternAutomatonBytes) / 150 bytes. A compile waits until its bytes are free, or its request
-	// ends; one larger than the bound runs alone. A schema compiled before
-	// (in the compile cache) waits for nothing. Default
-	// DefaultMaxCompilingBytes (4 MiB, one largest message).
+	// least (MaxPatternBytes + MaxPatternAutomatonBytes) / 150 bytes. A
+	// compile waits until its bytes are free, or its request ends; one
+	// larger than the bound runs alone. A schema compiled before (in the
+	// compile cache) waits for nothing. Default DefaultMaxCompilingBytes
+	// (4 MiB, one largest message).
 	MaxCompilingBytes int64
 	// StoreEntries bounds how many compiled schemas are kept. Default 10,000.
 	StoreEntries int

@@ -50,8 +50,7 @@ func patternFinding(err error, path, kw string) Finding {
 // at most; without the budget a document could hold thousands of
 // them (1,000 distinct a{999} in 44 KB took 13 s).
 type regexps struct {
-	budget *pattern.Budget
-	limits pattern.Limits // each expression's, with the budget
+	limits pattern.Limits // each expression's, with the document's Budget
 	memo   map[regexpKey]compiledRegexp
 	spent  bool // the budget ran out, and that was reported
 }
@@ -77,7 +76,7 @@ func newRegexps(opts Options) regexps {
 	}
 	limits := opts.Limits.Pattern
 	limits.Budget = budget
-	return regexps{budget: budget, limits: limits, memo: map[regexpKey]compiledRegexp{}}
+	return regexps{limits: limits, memo: map[regexpKey]compiledRegexp{}}
 }
 
 // regexp compiles source in syntax syn for keyword kw at path, or makes
@@ -133,7 +132,7 @@ func (c *compiler) regexpsFull(path string, err error) bool {
 	}
 	c.unsupported(path, "limit", "The schema's patterns (with those of the schemas compiled with it, such as a toolset's other tools) would hold more than %d bytes "+
 		"of automata together, past the limit (Limits.MaxPatternBytes); this pattern was not compiled: use fewer or simpler patterns.",
-		c.regexps.budget.Bytes())
+		c.regexps.limits.Budget.Bytes())
 	return true
 }
 
@@ -141,14 +140,14 @@ func (c *compiler) regexpsFull(path string, err error) bool {
 // has run out, and makes its finding (at path, the first expression it
 // refused) the first time.
 func (c *compiler) regexpsSpent(path string) bool {
-	if c.regexps.budget.Left() > 0 {
+	if c.regexps.limits.Budget.Left() > 0 {
 		return false
 	}
 	if !c.regexps.spent {
 		c.regexps.spent = true
 		c.unsupported(path, "limit", "The schema's patterns (with those of the schemas compiled with it, such as a toolset's other tools) take more than %d steps "+
 			"to compile together, past the limit (Limits.MaxPatternSteps); this pattern and those after it were not compiled: use fewer or simpler patterns.",
-			c.regexps.budget.Steps())
+			c.regexps.limits.Budget.Steps())
 	}
 	return true
 }
