@@ -96,7 +96,7 @@ func callResultToProto(r *stream.Result, a *answer) *toolgatev1.ValidateStreamRe
 // request's extra documents (resources) and format assertion. The other
 // profiles reject those two with INVALID_ARGUMENT, as the proto says.
 func (o Options) compileOptions(profile schema.Profile, resources map[string]string, formatAssertion bool) (schema.Options, error) {
-	opts := schema.Options{Limits: o.schemaLimits(), MaxFindings: o.MaxFindings}
+	opts := schema.Options{Limits: o.SchemaLimits(), MaxFindings: o.MaxFindings}
 	if profile != schema.JSONSchema {
 		if len(resources) > 0 {
 			return opts, status.Errorf(codes.InvalidArgument, "resources: only PROFILE_JSON_SCHEMA takes extra schema documents, not the %s profile", profile)

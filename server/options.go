@@ -203,9 +203,11 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// schemaLimits returns the schema limits; zero fields are the engine's
-// defaults.
-func (o Options) schemaLimits() schema.Limits {
+// SchemaLimits returns the limits on compiling one schema that o sets
+// (MaxWidth, MaxSchemaBytes to MaxMultipleOfDigits); zero fields are the
+// engine's defaults. toolgate check compiles under them, so that it judges
+// a schema as a server given the same options does.
+func (o Options) SchemaLimits() schema.Limits {
 	return schema.Limits{MaxBytes: o.MaxSchemaBytes, MaxDepth: o.MaxSchemaDepth, MaxNodes: o.MaxSchemaNodes,
 		MaxRefs: o.MaxSchemaRefs, MaxWidth: o.MaxWidth, MaxPatternSteps: o.MaxPatternSteps,
 		MaxPatternBytes: o.MaxPatternBytes, MaxMultipleOfDigits: o.MaxMultipleOfDigits,

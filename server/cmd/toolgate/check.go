@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/toolset"
+	"github.com/toolgate/toolgate/server"
 )
 
 // Exit statuses of toolgate check.
@@ -28,7 +29,7 @@ const (
 	checkTrouble = 2
 )
 
-const checkUsage = `Usage: toolgate check [--profile tool_input|output_bindable|json_schema] [--summary] FILE...
+const checkUsage = `Usage: toolgate check [--profile tool_input|output_bindable|json_schema] [--summary] [--format-assertion] [--resource URI=FILE]... [limit flags] FILE...
 
 Compiles each FILE offline, without a server, and prints every finding.
 A FILE is either one JSON schema or an MCP tools/list result
@@ -80,6 +81,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	profileName := fs.String("profile", schema.ToolInput.String(), "the profile to compile for: tool_input, output_bindable or json_schema (with --summary, a comma-separated list)")
 	summary := fs.Bool("summary", false, "print a Markdown report of what can be enforced and what blocks the rest, instead of the findings")
+	formatAssertion := fs.Bool("format-assertion", false, "assert the standard formats and refuse an unknown one, as a request's format_assertion does (json_schema only)")
+	resources := resourceFlag{}
+	fs.Var(resources, "resource", "a document the schemas may refer to, as a request's resources are: FILE's text at the absolute URI, given as `URI=FILE` (json_schema only; repeatable)")
+	var limits server.Options
+	compileLimitFlags(fs, &limits)
 	usage := func(w io.Writer) {
 		fmt.Fprint(w, checkUsage)
 		fs.SetOutput(w)
@@ -113,9 +119,14 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return checkTrouble
 	}
+	if (*formatAssertion || len(resources) > 0) && !slices.Contains(profiles, schema.JSONSchema) {
+		fmt.Fprintln(stderr, "toolgate check: --format-assertion and --resource apply to the json_schema profile only")
+		return checkTrouble
+	}
 	status := checkOK
 	reports := make([][]fileReport, len(profiles))
-	var opts schema.Options // findings past the cap are counted, not listed
+	// Findings past the cap are counted, not listed.
+	opts := schema.Options{Limits: limits.SchemaLimits()}
 	if *summary {
 		// The report counts every finding (a blocker's occurrences, the
 		// tools it alone blocks), so it keeps them all: the files are the
@@ -130,6 +141,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		for i, profile := range profiles {
+			opts := opts
+			if profile == schema.JSONSchema {
+				opts.FormatAssertion, opts.Resources = *formatAssertion, resources
+			}
 			r := checkFile(profile, name, data, opts)
 			if !*summary {
 				r.print(stdout)
@@ -148,6 +163,28 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	writeSummary(stdout, profiles, reports)
 	return checkOK
+}
+
+// resourceFlag is --resource: absolute URI → the text of the file named
+// after the "=", read when the flag is parsed.
+type resourceFlag map[string][]byte
+
+func (r resourceFlag) String() string { return "" }
+
+func (r resourceFlag) Set(v string) error {
+	uri, file, ok := strings.Cut(v, "=")
+	if !ok || uri == "" || file == "" {
+		return errors.New("want URI=FILE")
+	}
+	if _, dup := r[uri]; dup {
+		return fmt.Errorf("%s is given twice", uri)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	r[uri] = data
+	return nil
 }
 
 // parseProfile returns the profile whose String() is name.

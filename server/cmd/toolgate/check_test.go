@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,6 +18,7 @@ import (
 	"github.com/toolgate/toolgate/internal/fixtures"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/toolset"
+	"github.com/toolgate/toolgate/server"
 )
 
 // check runs "toolgate check args..." in process.
@@ -154,17 +156,27 @@ func lines(t *testing.T, s string) []string {
 	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }
 
-// TestCheckHelp checks that -h prints the usage on stdout and succeeds.
+// TestCheckHelp checks that -h prints the usage on stdout and succeeds, and
+// that it lists each of the server's compile limit flags.
 func TestCheckHelp(t *testing.T) {
 	t.Parallel()
+	limits := flag.NewFlagSet("limits", flag.ContinueOnError)
+	compileLimitFlags(limits, &server.Options{})
+	names := 0
+	limits.VisitAll(func(*flag.Flag) { names++ })
+	require.Equal(t, 13, names, "max-width, four schema limits, seven pattern limits, max-multipleof-digits")
 	for _, arg := range []string{"-h", "--help"} {
 		status, stdout, stderr := check(t, arg)
 		assert.Equal(t, 0, status)
 		assert.Empty(t, stderr)
-		assert.True(t, strings.HasPrefix(stdout, "Usage: toolgate check [--profile tool_input|output_bindable|json_schema] [--summary] FILE...\n"), stdout)
-		for _, s := range []string{"-profile string", `(default "tool_input")`, "-summary", "Exit status: 0", "FILE:POINTER: CODE KEYWORD: MESSAGE"} {
+		assert.True(t, strings.HasPrefix(stdout, "Usage: toolgate check [--profile tool_input|output_bindable|json_schema] [--summary] [--format-assertion] [--resource URI=FILE]... [limit flags] FILE...\n"), stdout)
+		for _, s := range []string{"-profile string", `(default "tool_input")`, "-summary", "-format-assertion", "-resource URI=FILE", "Exit status: 0", "FILE:POINTER: CODE KEYWORD: MESSAGE"} {
 			assert.Contains(t, stdout, s)
 		}
+		limits.VisitAll(func(f *flag.Flag) {
+			assert.Contains(t, stdout, fmt.Sprintf("  -%s int\n", f.Name))
+			assert.Contains(t, stdout, fmt.Sprintf("(default %s)", f.DefValue))
+		})
 	}
 }
 
@@ -468,5 +480,82 @@ func TestCheckOmittedFindings(t *testing.T) {
 		assert.Contains(t, stdout, fmt.Sprintf("| untyped schema (no `type` or `oneOf`) | 2 | 1 | %d |\n", n+1),
 			"every untyped property of a, and b's one")
 		assert.Contains(t, stdout, "| `format` | 1 | 0 | 1 |\n")
+	})
+}
+
+// TestCheckCompileOptions: check compiles under the limit flags it shares
+// with the server (compileLimitFlags), and --format-assertion and
+// --resource give the json_schema profile what a request's
+// format_assertion and resources give it.
+func TestCheckCompileOptions(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(tmp, name)
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o600))
+		return path
+	}
+	nested := write("nested.json", `{"type": "object", "properties": {"a": {"type": "string", "pattern": "((((a))))"}}}`)
+	wide := write("wide.json", `{"type": "object", "allOf": [{"required": ["a"]}, {"required": ["b"]}, {"required": ["c"]}]}`)
+	list := write("list.json", `{"tools": [{"name": "t", "inputSchema": {"type": "object", "properties": {"s": {"type": "string", "pattern": "((((a))))"}}}}]}`)
+	unknownFormat := write("format.json", `{"type": "object", "properties": {"d": {"type": "string", "format": "no-such"}}}`)
+	ref := write("ref.json", `{"type": "object", "properties": {"r": {"$ref": "https://example.com/r.json"}}}`)
+	resource := write("r.json", `{"type": "integer"}`)
+	const refURI = "https://example.com/r.json"
+
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		status int
+		stdout string // a line stdout holds
+		stderr string // what stderr holds, or nothing when empty
+	}{
+		{"defaults admit the pattern", []string{"--profile", "json_schema", nested}, checkOK, nested + ": ok", ""},
+		{"--max-pattern-nesting refuses it", []string{"--profile", "json_schema", "--max-pattern-nesting", "3", nested}, checkRefused,
+			nested + ":/properties/a/pattern: UNSUPPORTED_CAPABILITY limit: The pattern cannot be enforced: it nests more than 3 levels deep", ""},
+		{"in a tools/list too", []string{"--profile", "output_bindable", "--max-pattern-nesting", "3", list}, checkRefused,
+			list + ":/tools/0/inputSchema/properties/s/pattern: UNSUPPORTED_CAPABILITY limit:", ""},
+		{"defaults admit the width", []string{"--profile", "json_schema", wide}, checkOK, wide + ": ok", ""},
+		{"--max-width refuses it", []string{"--profile", "json_schema", "--max-width", "2", wide}, checkRefused,
+			wide + ":: UNSUPPORTED_CAPABILITY limit:", ""},
+		{"an unknown format is an annotation", []string{"--profile", "json_schema", unknownFormat}, checkOK, unknownFormat + ": ok", ""},
+		{"--format-assertion refuses it", []string{"--profile", "json_schema", "--format-assertion", unknownFormat}, checkRefused,
+			unknownFormat + `:/properties/d/format: UNSUPPORTED_CAPABILITY format: The format "no-such" is not one toolgate can assert`, ""},
+		{"a reference to a document not given", []string{"--profile", "json_schema", ref}, checkRefused,
+			ref + ":/properties/r/$ref: UNSUPPORTED_CAPABILITY $ref:", ""},
+		{"--resource gives it", []string{"--profile", "json_schema", "--resource", refURI + "=" + resource, ref}, checkOK, ref + ": ok", ""},
+		{"--resource needs json_schema", []string{"--resource", refURI + "=" + resource, ref}, checkTrouble, "",
+			"--format-assertion and --resource apply to the json_schema profile only"},
+		{"--format-assertion needs json_schema", []string{"--profile", "tool_input,output_bindable", "--summary", "--format-assertion", ref}, checkTrouble, "",
+			"--format-assertion and --resource apply to the json_schema profile only"},
+		{"--resource of a missing file", []string{"--profile", "json_schema", "--resource", refURI + "=" + filepath.Join(tmp, "none.json"), ref}, checkTrouble, "",
+			"no such file"},
+		{"--resource without a file", []string{"--profile", "json_schema", "--resource", refURI, ref}, checkTrouble, "", "want URI=FILE"},
+		{"--resource given twice", []string{"--profile", "json_schema", "--resource", refURI + "=" + resource, "--resource", refURI + "=" + resource, ref},
+			checkTrouble, "", refURI + " is given twice"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			status, stdout, stderr := check(t, tc.args...)
+			assert.Equal(t, tc.status, status, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+			if tc.stdout != "" {
+				assert.Contains(t, "\n"+stdout, "\n"+tc.stdout)
+			}
+			if tc.stderr == "" {
+				assert.Empty(t, stderr)
+			} else {
+				assert.Contains(t, stderr, tc.stderr)
+			}
+		})
+	}
+
+	t.Run("--summary applies them to json_schema alone", func(t *testing.T) {
+		t.Parallel()
+		status, stdout, stderr := check(t, "--summary", "--profile", "output_bindable,json_schema", "--max-pattern-nesting", "3",
+			"--format-assertion", nested, unknownFormat)
+		assert.Equal(t, checkOK, status)
+		assert.Empty(t, stderr)
+		assert.Contains(t, stdout, "**1 of 2** under `output_bindable`, **0 of 2** under `json_schema`",
+			"the limit refuses the pattern in both; the format is asserted under json_schema only")
 	})
 }

@@ -61,19 +61,7 @@ func serverFlags(c *config, output io.Writer) *flag.FlagSet {
 	num64(&c.opts.StoreBytes, "store-bytes", server.DefaultStoreBytes, "most bytes of compiled schemas kept (the heap they hold)")
 	num(&c.opts.MaxCallsPerStream, "max-calls-per-stream", 1024, "most calls one ValidateStream may start")
 	num64(&c.opts.MaxCallBytes, "max-call-bytes", 4<<20, "most argument bytes of one streamed call")
-	num(&c.opts.MaxWidth, "max-width", schema.DefaultMaxWidth, "most subschemas that may evaluate one argument value at once (work per byte)")
-	num(&c.opts.MaxSchemaBytes, "max-schema-bytes", schema.DefaultMaxBytes, "largest JSON Schema profile document, in bytes")
-	num(&c.opts.MaxSchemaDepth, "max-schema-depth", schema.DefaultSchemaDepth, "deepest nesting of a JSON Schema profile document")
-	num(&c.opts.MaxSchemaNodes, "max-schema-nodes", schema.DefaultMaxNodes, "most subschemas of a JSON Schema")
-	num(&c.opts.MaxSchemaRefs, "max-schema-refs", schema.DefaultMaxRefs, "most references of a JSON Schema")
-	num(&c.opts.MaxPatternSteps, "max-pattern-steps", schema.DefaultMaxPatternSteps, "most work compiling one schema's patterns together, in steps of 10-40 ns")
-	num(&c.opts.MaxPatternBytes, "max-pattern-bytes", schema.DefaultMaxPatternBytes, "most memory one schema's pattern automata hold together")
-	num(&c.opts.MaxPatternNesting, "max-pattern-nesting", pattern.DefaultMaxNesting, "deepest nesting of one regular expression")
-	num(&c.opts.MaxPatternProgram, "max-pattern-program", pattern.DefaultMaxProgram, "most instructions of one regular expression (or patternProperties set), repetitions expanded")
-	num(&c.opts.MaxPatternAutomatonBytes, "max-pattern-automaton-bytes", pattern.DefaultMaxDFABytes, "most memory of one pattern automaton")
-	num(&c.opts.MaxPatternAutomatonSteps, "max-pattern-automaton-steps", pattern.DefaultMaxCompileSteps, "most work building one pattern automaton, in steps of 10-40 ns")
-	num(&c.opts.MaxPatternSetParts, "max-pattern-set-parts", pattern.DefaultMaxSetParts, "most automata one patternProperties set may be split into")
-	num(&c.opts.MaxMultipleOfDigits, "max-multipleof-digits", schema.DefaultMaxMultipleOfDigits, "most significant digits of a JSON Schema's multipleOf")
+	compileLimitFlags(fs, &c.opts)
 	num64(&c.opts.MaxUnnamedCallBytes, "max-unnamed-call-bytes", server.DefaultMaxUnnamedCallBytes, "most argument bytes held, over all streams, for provider calls whose tool is not named yet")
 	num(&c.opts.MaxToolsPerStream, "max-tools-per-stream", 1024, "most tool names one ValidateStream may bind")
 	num64(&c.opts.MaxStreamSchemaBytes, "max-stream-schema-bytes", server.DefaultMaxStreamSchemaBytes, "most bytes of compiled schemas open streams hold, over all streams")
@@ -87,6 +75,27 @@ func serverFlags(c *config, output io.Writer) *flag.FlagSet {
 	boolean(&c.pprof, "pprof", false, "also serve the runtime profiles of net/http/pprof under /debug/pprof/ on --metrics-addr")
 	boolean(&c.version, "version", false, "print the version and exit")
 	return fs
+}
+
+// compileLimitFlags defines on fs the flags that bound one schema's
+// compile, writing o's fields: the server's and toolgate check's, so that
+// check judges a schema under the limits a server given the same flags
+// applies.
+func compileLimitFlags(fs *flag.FlagSet, o *server.Options) {
+	num := func(p *int, name string, def int, usage string) { fs.IntVar(p, name, def, usage) }
+	num(&o.MaxWidth, "max-width", schema.DefaultMaxWidth, "most subschemas that may evaluate one argument value at once (work per byte)")
+	num(&o.MaxSchemaBytes, "max-schema-bytes", schema.DefaultMaxBytes, "largest JSON Schema profile document, in bytes")
+	num(&o.MaxSchemaDepth, "max-schema-depth", schema.DefaultSchemaDepth, "deepest nesting of a JSON Schema profile document")
+	num(&o.MaxSchemaNodes, "max-schema-nodes", schema.DefaultMaxNodes, "most subschemas of a JSON Schema")
+	num(&o.MaxSchemaRefs, "max-schema-refs", schema.DefaultMaxRefs, "most references of a JSON Schema")
+	num(&o.MaxPatternSteps, "max-pattern-steps", schema.DefaultMaxPatternSteps, "most work compiling one schema's patterns together, in steps of 10-40 ns")
+	num(&o.MaxPatternBytes, "max-pattern-bytes", schema.DefaultMaxPatternBytes, "most memory one schema's pattern automata hold together")
+	num(&o.MaxPatternNesting, "max-pattern-nesting", pattern.DefaultMaxNesting, "deepest nesting of one regular expression")
+	num(&o.MaxPatternProgram, "max-pattern-program", pattern.DefaultMaxProgram, "most instructions of one regular expression (or patternProperties set), repetitions expanded")
+	num(&o.MaxPatternAutomatonBytes, "max-pattern-automaton-bytes", pattern.DefaultMaxDFABytes, "most memory of one pattern automaton")
+	num(&o.MaxPatternAutomatonSteps, "max-pattern-automaton-steps", pattern.DefaultMaxCompileSteps, "most work building one pattern automaton, in steps of 10-40 ns")
+	num(&o.MaxPatternSetParts, "max-pattern-set-parts", pattern.DefaultMaxSetParts, "most automata one patternProperties set may be split into")
+	num(&o.MaxMultipleOfDigits, "max-multipleof-digits", schema.DefaultMaxMultipleOfDigits, "most significant digits of a JSON Schema's multipleOf")
 }
 
 // withoutEnvironment lists the server flags that have no TOOLGATE_*
