@@ -12,38 +12,100 @@ func Canonical(v *Value) []byte { return AppendCanonical(nil, v) }
 
 // AppendCanonical appends the canonical JSON text of v to dst.
 func AppendCanonical(dst []byte, v *Value) []byte {
+	w := canonicalWriter{dst: dst}
+	w.value(v)
+	return w.dst
+}
+
+// CanonicalUntil is Canonical, giving up once stopped reports true: it
+// then returns ErrStopped. It calls stopped before the first value, before
+// each value that follows canonicalChunk bytes or more written since the
+// last call, and before sorting an object of more than canonicalSortLook
+// members, so that a compile whose request ended does not write the rest
+// of a large schema (some 10–30 ms a MiB).
+func CanonicalUntil(v *Value, stopped func() bool) ([]byte, error) {
+	w := canonicalWriter{stopped: stopped}
+	if w.value(v); w.gaveUp {
+		return nil, ErrStopped
+	}
+	return w.dst, nil
+}
+
+// canonicalChunk is how many bytes CanonicalUntil writes between two
+// calls of its stopped, as ParseUntil reads parseChunk.
+const canonicalChunk = parseChunk
+
+// canonicalSortLook is the most members CanonicalUntil sorts without
+// calling stopped first: sorting 130,000 names takes some 20 ms.
+const canonicalSortLook = 1024
+
+// canonicalWriter writes canonical JSON text into dst.
+type canonicalWriter struct {
+	dst      []byte
+	stopped  func() bool // nil: never stops
+	lookedAt int         // len(dst) at the last call of stopped
+	looked   bool        // stopped has been called
+	gaveUp   bool
+}
+
+// look calls stopped, when it is time to or when force is set.
+func (w *canonicalWriter) look(force bool) {
+	if w.stopped == nil || w.gaveUp || (w.looked && !force && len(w.dst)-w.lookedAt < canonicalChunk) {
+		return
+	}
+	w.looked, w.lookedAt, w.gaveUp = true, len(w.dst), w.stopped()
+}
+
+func (w *canonicalWriter) value(v *Value) {
+	w.look(false)
+	if w.gaveUp {
+		return
+	}
 	switch v.Kind {
 	case jsontok.Object:
+		if len(v.Members) > canonicalSortLook {
+			if w.look(true); w.gaveUp {
+				return
+			}
+		}
 		members := slices.Clone(v.Members)
 		slices.SortFunc(members, func(a, b Member) int { return strings.Compare(a.Name, b.Name) })
-		dst = append(dst, '{')
+		w.dst = append(w.dst, '{')
 		for i, m := range members {
-			if i > 0 {
-				dst = append(dst, ',')
+			if w.gaveUp {
+				return
 			}
-			dst = AppendString(dst, []byte(m.Name))
-			dst = append(dst, ':')
-			dst = AppendCanonical(dst, m.Value)
+			if i > 0 {
+				w.dst = append(w.dst, ',')
+			}
+			w.dst = AppendString(w.dst, []byte(m.Name))
+			w.dst = append(w.dst, ':')
+			w.value(m.Value)
 		}
-		return append(dst, '}')
+		w.dst = append(w.dst, '}')
 	case jsontok.Array:
-		dst = append(dst, '[')
+		w.dst = append(w.dst, '[')
 		for i, item := range v.Items {
-			if i > 0 {
-				dst = append(dst, ',')
+			if w.gaveUp {
+				return
 			}
-			dst = AppendCanonical(dst, item)
+			if i > 0 {
+				w.dst = append(w.dst, ',')
+			}
+			w.value(item)
 		}
-		return append(dst, ']')
+		w.dst = append(w.dst, ']')
 	case jsontok.String:
-		return AppendString(dst, []byte(v.Str))
+		w.dst = AppendString(w.dst, []byte(v.Str))
 	case jsontok.Number:
 		if !v.Num.InRange() {
-			return append(dst, v.Raw...) // beyond exact range: kept as written
+			w.dst = append(w.dst, v.Raw...) // beyond exact range: kept as written
+		} else {
+			w.dst = v.Num.AppendCanonical(w.dst)
 		}
-		return v.Num.AppendCanonical(dst)
+	default:
+		w.dst = append(w.dst, v.Kind.String()...)
 	}
-	return append(dst, v.Kind.String()...)
 }
 
 // AppendString appends s as a canonical JSON string, quotes included.

@@ -91,8 +91,9 @@ func (e *DuplicateError) Error() string {
 // or *DuplicateError.
 func Parse(data []byte, maxDepth int) (*Value, error) { return ParseUntil(data, maxDepth, nil) }
 
-// ErrStopped is ParseUntil's error when it was told to give up.
-var ErrStopped = errors.New("jsondoc: parse given up")
+// ErrStopped is ParseUntil's and CanonicalUntil's error when they were
+// told to give up.
+var ErrStopped = errors.New("jsondoc: given up")
 
 // parseChunk is how many bytes ParseUntil reads between two calls of its
 // stopped: some 1–3 ms of work.

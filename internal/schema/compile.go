@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -228,7 +229,9 @@ func compileWith(stop *stopper, profile Profile, doc []byte, opts Options) *Resu
 		res.Errors = append(res.Errors, parseFinding(err))
 		return res
 	}
-	res.Canonical = jsondoc.Canonical(v)
+	if res.Canonical, err = jsondoc.CanonicalUntil(v, c.stop.now); err != nil {
+		return res // given up: CompileContext returns no Result
+	}
 	root := c.node(v, "", "")
 	if c.stop.now() {
 		return res // given up: CompileContext returns no Result
@@ -237,6 +240,8 @@ func compileWith(stop *stopper, profile Profile, doc []byte, opts Options) *Resu
 	if len(res.Errors) == 0 {
 		res.Schema = &Schema{Root: root, Profile: profile, MaxDigits: c.maxDigits, Nodes: int(c.nodes)}
 		c.finish(res, opts.Limits.MaxWidth, v)
+	}
+	if res.Schema != nil { // finish may refuse it
 		res.Key = res.Canonical
 	}
 	return res
@@ -483,6 +488,9 @@ func compileProperties(c *compiler, n *Node, v *jsondoc.Value, path string) {
 		return
 	}
 	for _, m := range v.Members {
+		if c.stop.ended() {
+			return // a stopped compile's nodes are not used
+		}
 		s := c.node(m.Value, child(path, m.Name), "properties")
 		n.Keys = append(n.Keys, Key{Name: m.Name, Schema: s, Declared: true})
 	}
@@ -507,21 +515,43 @@ func compileRequired(c *compiler, n *Node, v *jsondoc.Value, path string) {
 }
 
 // finishKeys sorts a node's keys, merges required names into the declared
-// ones and turns Required into indexes of the sorted table.
+// ones and turns Required into indexes of the sorted table. It sorts the
+// keys' positions, not the keys, and merges the runs of one name in that
+// order: 130,000 properties took 100 ms through a map of them.
 func finishKeys(n *Node) {
-	required := map[string]bool{}
+	keys := n.Keys
+	required := make([]bool, len(keys))
 	for _, i := range n.Required {
-		required[n.Keys[i].Name] = true
+		required[i] = true
 	}
-	byName := map[string]Key{}
-	for _, k := range n.Keys {
-		if old, ok := byName[k.Name]; !ok || !old.Declared {
-			byName[k.Name] = k
+	order := make([]int32, len(keys))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := strings.Compare(keys[a].Name, keys[b].Name); c != 0 {
+			return c
 		}
-	}
+		return cmp.Compare(a, b)
+	})
 	closed := n.Additional != nil && n.Additional.Never
-	n.Keys, n.Required = n.Keys[:0], nil
-	for _, k := range byName {
+	n.Keys, n.Required = make([]Key, 0, len(keys)), nil
+	names := make([]string, 0, len(keys))
+	for run := 0; run < len(order); {
+		// The run of entries named alike: the property's own (declared)
+		// entry, if any, wins over those that required added.
+		name := keys[order[run]].Name
+		winner, isRequired := order[run], false
+		end := run
+		for ; end < len(order) && keys[order[end]].Name == name; end++ {
+			i := order[end]
+			isRequired = isRequired || required[i]
+			if !keys[winner].Declared && keys[i].Declared {
+				winner = i
+			}
+		}
+		run = end
+		k := keys[winner]
 		if !k.Declared && closed {
 			// Required but forbidden: it can never be matched, so it stays
 			// out of the name table and an object is rejected at its first
@@ -529,18 +559,12 @@ func finishKeys(n *Node) {
 			n.RequiredForbidden = append(n.RequiredForbidden, k.Name)
 			continue
 		}
-		n.Keys = append(n.Keys, k)
-	}
-	slices.Sort(n.RequiredForbidden)
-	slices.SortFunc(n.Keys, func(a, b Key) int { return strings.Compare(a.Name, b.Name) })
-	names := make([]string, len(n.Keys))
-	for i := range n.Keys {
-		k := &n.Keys[i]
-		names[i] = k.Name
-		if required[k.Name] {
+		if isRequired {
 			k.Required = true
-			n.Required = append(n.Required, i)
+			n.Required = append(n.Required, len(n.Keys))
 		}
+		n.Keys = append(n.Keys, k)
+		names = append(names, k.Name)
 	}
 	n.KeyNames = IndexNames(names)
 }
@@ -671,6 +695,9 @@ func compileOneOf(c *compiler, n *Node, v *jsondoc.Value, path string) {
 	var branches []*Node
 	var keys []string
 	for i, item := range v.Items {
+		if c.stop.ended() {
+			return // a stopped compile's nodes are not used
+		}
 		branches = append(branches, c.node(item, child(path, fmt.Sprint(i)), "oneOf"))
 		keys = append(keys, behaviourKey(item))
 	}

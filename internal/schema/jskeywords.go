@@ -238,6 +238,9 @@ func jsDependentRequired(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Valu
 		return
 	}
 	for _, m := range v.Members {
+		if c.stop.ended() {
+			return // a stopped compile's nodes are not used
+		}
 		if m.Value.Kind == jsontok.Array {
 			dependentRequired(s, m.Name, m.Value)
 		}
@@ -264,6 +267,9 @@ func jsDependentSchemas(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value
 		return
 	}
 	for _, m := range v.Members {
+		if c.stop.ended() {
+			return // a stopped compile's nodes are not used
+		}
 		dependentSchema(c, s, kw, m)
 	}
 }
@@ -284,6 +290,9 @@ func jsDependencies(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
 		return
 	}
 	for _, m := range v.Members {
+		if c.stop.ended() {
+			return // a stopped compile's nodes are not used
+		}
 		if m.Value.Kind == jsontok.Array {
 			dependentRequired(s, m.Name, m.Value)
 		} else {
@@ -297,6 +306,9 @@ func jsProperties(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
 		return
 	}
 	for _, m := range v.Members {
+		if c.stop.ended() {
+			return // a stopped compile's nodes are not used
+		}
 		sub := c.sub(s, kw, "/"+jsondoc.EscapePointerToken(m.Name), m.Value)
 		s.keys = append(s.keys, Key{Name: m.Name, Schema: sub, Declared: true})
 	}
@@ -310,6 +322,9 @@ func jsPatternProperties(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Valu
 	var exprs []string
 	failed := false
 	for _, m := range v.Members {
+		if c.stop.ended() {
+			return // a stopped compile's nodes are not used
+		}
 		suffix := "/" + jsondoc.EscapePointerToken(m.Name)
 		p := c.pattern(s.child(kw)+suffix, kw, m.Name)
 		failed = failed || p == nil

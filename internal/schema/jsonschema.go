@@ -76,7 +76,10 @@ func compileJSONSchema(stop *stopper, doc []byte, opts Options) *Result {
 		res.Errors = append(res.Errors, parseFinding(err))
 		return res
 	}
-	res.Canonical = jsondoc.Canonical(root.root)
+	var err error
+	if res.Canonical, err = jsondoc.CanonicalUntil(root.root, c.stop.now); err != nil {
+		return res // given up: CompileContext returns no Result
+	}
 	if err := c.reg.index(root, opts.Dialect); err != nil {
 		c.reportIndexError(err)
 	} else if rerr := c.checkDocument(root); rerr != nil {
@@ -103,6 +106,8 @@ func compileJSONSchema(stop *stopper, doc []byte, opts Options) *Result {
 	if len(res.Errors) == 0 {
 		res.Schema = &Schema{Root: node, Profile: JSONSchema, MaxDigits: c.maxDigits, Nodes: int(c.nodes)}
 		c.finish(res, opts.Limits.MaxWidth, root.root)
+	}
+	if res.Schema != nil { // finish may refuse it
 		res.Key = c.handleKey(res.Canonical)
 	}
 	return res
@@ -284,6 +289,9 @@ func (c *jsCompiler) keywords(s *nodeScope) {
 		return
 	}
 	for _, m := range v.Members {
+		if c.stop.ended() {
+			return // a stopped compile's nodes are not used
+		}
 		kw, ok := jsKeywords[m.Name]
 		known := ok && dialects[d].keywords[m.Name]
 		switch {
@@ -392,6 +400,9 @@ func (c *jsCompiler) checkCycles(root *Node) {
 // finishKeys merges the member names the keywords named into the node's
 // sorted Keys and resolves the indexes that point into them.
 func (c *jsCompiler) finishKeys(s *nodeScope) {
+	if c.stop.ended() {
+		return // a stopped compile's nodes are not used
+	}
 	n := s.n
 	byName := map[string]*Key{}
 	var order []string

@@ -95,5 +95,7 @@ func checkToolInputNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
 			}
 		}
 	}
-	finishKeys(n)
+	if !c.stop.ended() { // a stopped compile's nodes are not used
+		finishKeys(n)
+	}
 }

@@ -195,3 +195,49 @@ func TestUnknownProfile(t *testing.T) {
 	assert.Equal(t, schema.CodeValidation, res.Code())
 	assert.Equal(t, "profile", res.Errors[0].Keyword)
 }
+
+// TestKeyTable: a node's keys are its properties and its required names,
+// once each, sorted bytewise, each required one marked and indexed; a
+// required name that a closed object does not declare is kept apart, as
+// required but forbidden.
+func TestKeyTable(t *testing.T) {
+	t.Parallel()
+	type key struct {
+		Name               string
+		Declared, Required bool
+	}
+	for _, tc := range []struct {
+		name, doc string
+		keys      []key
+		required  []int
+		forbidden []string
+	}{
+		{"properties and required merged", `{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"}},"required":["a","c"]}`,
+			[]key{{"a", true, true}, {"b", true, false}, {"c", false, true}}, []int{0, 2}, nil},
+		{"required before properties", `{"type":"object","required":["z","a"],"properties":{"z":{"type":"string"}}}`,
+			[]key{{"a", false, true}, {"z", true, true}}, []int{0, 1}, nil},
+		{"a name required twice", `{"type":"object","properties":{"a":{"type":"string"}},"required":["a","a","b","b"]}`,
+			[]key{{"a", true, true}, {"b", false, true}}, []int{0, 1}, nil},
+		{"sorted bytewise", `{"type":"object","properties":{"é":{"type":"string"},"Z":{"type":"string"},"a":{"type":"string"},"":{"type":"string"}}}`,
+			[]key{{"", true, false}, {"Z", true, false}, {"a", true, false}, {"é", true, false}}, nil, nil},
+		{"closed: an undeclared required name is forbidden", `{"type":"object","additionalProperties":false,"properties":{"a":{"type":"string"}},"required":["y","a","x"]}`,
+			[]key{{"a", true, true}}, []int{0}, []string{"x", "y"}},
+	} {
+		res := schema.Compile(schema.ToolInput, []byte(tc.doc))
+		require.Empty(t, res.Errors, tc.name)
+		root := res.Schema.Root
+		var keys []key
+		for _, k := range root.Keys {
+			keys = append(keys, key{k.Name, k.Declared, k.Required})
+			assert.Equal(t, k.Declared, k.Schema != nil, "%s: %q has a schema when declared", tc.name, k.Name)
+		}
+		assert.Equal(t, tc.keys, keys, tc.name)
+		assert.Equal(t, tc.required, root.Required, tc.name)
+		assert.Equal(t, tc.forbidden, root.RequiredForbidden, tc.name)
+		var names []string
+		for _, k := range tc.keys {
+			names = append(names, k.Name)
+		}
+		assert.Equal(t, names, root.KeyNames.Names(), tc.name)
+	}
+}
