@@ -24,7 +24,7 @@ func AppendCanonical(dst []byte, v *Value) []byte {
 // members, so that a compile whose request ended does not write the rest
 // of a large schema (some 10–30 ms a MiB).
 func CanonicalUntil(v *Value, stopped func() bool) ([]byte, error) {
-	w := canonicalWriter{stopped: stopped}
+	w := canonicalWriter{stopped: stopped, lookedAt: -canonicalChunk} // look before the first value
 	if w.value(v); w.gaveUp {
 		return nil, ErrStopped
 	}
@@ -44,16 +44,16 @@ type canonicalWriter struct {
 	dst      []byte
 	stopped  func() bool // nil: never stops
 	lookedAt int         // len(dst) at the last call of stopped
-	looked   bool        // stopped has been called
 	gaveUp   bool
 }
 
-// look calls stopped, when it is time to or when force is set.
+// look calls stopped when canonicalChunk bytes have been written since the
+// last call, or when force is set.
 func (w *canonicalWriter) look(force bool) {
-	if w.stopped == nil || w.gaveUp || (w.looked && !force && len(w.dst)-w.lookedAt < canonicalChunk) {
+	if w.stopped == nil || w.gaveUp || (!force && len(w.dst)-w.lookedAt < canonicalChunk) {
 		return
 	}
-	w.looked, w.lookedAt, w.gaveUp = true, len(w.dst), w.stopped()
+	w.lookedAt, w.gaveUp = len(w.dst), w.stopped()
 }
 
 func (w *canonicalWriter) value(v *Value) {

@@ -452,7 +452,9 @@ func (c *compiler) node(v *jsondoc.Value, path, keyword string) *Node {
 			kw.compile(c, n, m.Value, kpath)
 		}
 	}
-	c.rules.check(c, n, v, root)
+	if !c.stop.ended() { // a stopped compile's nodes are not used: no names sorted
+		c.rules.check(c, n, v, root)
+	}
 	return n
 }
 
@@ -487,10 +489,7 @@ func compileProperties(c *compiler, n *Node, v *jsondoc.Value, path string) {
 		c.malformed(path, "properties", "properties must be an object mapping names to schemas, not %s.", article(v.TypeName()))
 		return
 	}
-	for _, m := range v.Members {
-		if c.stop.ended() {
-			return // a stopped compile's nodes are not used
-		}
+	for _, m := range untilEnded(c.stop, v.Members) {
 		s := c.node(m.Value, child(path, m.Name), "properties")
 		n.Keys = append(n.Keys, Key{Name: m.Name, Schema: s, Declared: true})
 	}
@@ -694,10 +693,7 @@ func compileOneOf(c *compiler, n *Node, v *jsondoc.Value, path string) {
 	}
 	var branches []*Node
 	var keys []string
-	for i, item := range v.Items {
-		if c.stop.ended() {
-			return // a stopped compile's nodes are not used
-		}
+	for i, item := range untilEnded(c.stop, v.Items) {
 		branches = append(branches, c.node(item, child(path, fmt.Sprint(i)), "oneOf"))
 		keys = append(keys, behaviourKey(item))
 	}

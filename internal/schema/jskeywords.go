@@ -237,10 +237,7 @@ func jsDependentRequired(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Valu
 	if v.Kind != jsontok.Object {
 		return
 	}
-	for _, m := range v.Members {
-		if c.stop.ended() {
-			return // a stopped compile's nodes are not used
-		}
+	for _, m := range untilEnded(c.stop, v.Members) {
 		if m.Value.Kind == jsontok.Array {
 			dependentRequired(s, m.Name, m.Value)
 		}
@@ -266,10 +263,7 @@ func jsDependentSchemas(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value
 	if v.Kind != jsontok.Object {
 		return
 	}
-	for _, m := range v.Members {
-		if c.stop.ended() {
-			return // a stopped compile's nodes are not used
-		}
+	for _, m := range untilEnded(c.stop, v.Members) {
 		dependentSchema(c, s, kw, m)
 	}
 }
@@ -289,10 +283,7 @@ func jsDependencies(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
 	if v.Kind != jsontok.Object {
 		return
 	}
-	for _, m := range v.Members {
-		if c.stop.ended() {
-			return // a stopped compile's nodes are not used
-		}
+	for _, m := range untilEnded(c.stop, v.Members) {
 		if m.Value.Kind == jsontok.Array {
 			dependentRequired(s, m.Name, m.Value)
 		} else {
@@ -305,10 +296,7 @@ func jsProperties(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
 	if v.Kind != jsontok.Object {
 		return
 	}
-	for _, m := range v.Members {
-		if c.stop.ended() {
-			return // a stopped compile's nodes are not used
-		}
+	for _, m := range untilEnded(c.stop, v.Members) {
 		sub := c.sub(s, kw, "/"+jsondoc.EscapePointerToken(m.Name), m.Value)
 		s.keys = append(s.keys, Key{Name: m.Name, Schema: sub, Declared: true})
 	}
@@ -321,10 +309,7 @@ func jsPatternProperties(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Valu
 	pp := &PatternProperties{}
 	var exprs []string
 	failed := false
-	for _, m := range v.Members {
-		if c.stop.ended() {
-			return // a stopped compile's nodes are not used
-		}
+	for _, m := range untilEnded(c.stop, v.Members) {
 		suffix := "/" + jsondoc.EscapePointerToken(m.Name)
 		p := c.pattern(s.child(kw)+suffix, kw, m.Name)
 		failed = failed || p == nil

@@ -288,10 +288,7 @@ func (c *jsCompiler) keywords(s *nodeScope) {
 		c.finishKeys(s)
 		return
 	}
-	for _, m := range v.Members {
-		if c.stop.ended() {
-			return // a stopped compile's nodes are not used
-		}
+	for _, m := range untilEnded(c.stop, v.Members) {
 		kw, ok := jsKeywords[m.Name]
 		known := ok && dialects[d].keywords[m.Name]
 		switch {

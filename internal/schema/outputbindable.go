@@ -133,9 +133,6 @@ func compilePattern(c *compiler, n *Node, v *jsondoc.Value, path string) {
 // primitive with null), a closed enum of primitives, or an array of
 // primitives; an item is a primitive.
 func checkBindableNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
-	if c.stop.ended() {
-		return // a stopped compile's nodes are not used
-	}
 	finishKeys(n)
 	// declared is the node's type as the schema states it (an enum of
 	// primitives types itself), or 0 for an untyped node.

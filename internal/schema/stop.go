@@ -1,6 +1,9 @@
 package schema
 
-import "context"
+import (
+	"context"
+	"iter"
+)
 
 // CompileContext is CompileWith, stopping soon after ctx ends: it then
 // returns ctx's error and no Result. The compile looks at ctx every
@@ -56,6 +59,19 @@ func (s *stopper) stopped() bool {
 // without looking again: what only finishes a Result that will not be
 // returned (sorting a node's names) is skipped then.
 func (s *stopper) ended() bool { return s != nil && s.err != nil }
+
+// untilEnded yields the elements of xs, with their indexes, until s has
+// seen its context end: a loop over a node's members or items compiles no
+// more of them after that.
+func untilEnded[E any](s *stopper, xs []E) iter.Seq2[int, E] {
+	return func(yield func(int, E) bool) {
+		for i, x := range xs {
+			if s.ended() || !yield(i, x) {
+				return
+			}
+		}
+	}
+}
 
 // now reports whether the compile must stop, looking at the context now:
 // before work that may take long by itself.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -18,11 +17,7 @@ import (
 
 // wideSchema is an object schema of n string properties.
 func wideSchema(n int) []byte {
-	props := make([]string, n)
-	for i := range props {
-		props[i] = fmt.Sprintf(`"p%d":{"type":"string"}`, i)
-	}
-	return []byte(`{"type":"object","properties":{` + strings.Join(props, ",") + `}}`)
+	return properties(n, func(int) string { return `{"type":"string"}` })
 }
 
 // TestCompileContextStops: a compile whose context ends stops soon after,

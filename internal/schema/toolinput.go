@@ -95,7 +95,5 @@ func checkToolInputNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
 			}
 		}
 	}
-	if !c.stop.ended() { // a stopped compile's nodes are not used
-		finishKeys(n)
-	}
+	finishKeys(n)
 }

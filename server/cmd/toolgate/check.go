@@ -141,11 +141,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		for i, profile := range profiles {
-			opts := opts
+			profileOpts := opts
 			if profile == schema.JSONSchema {
-				opts.FormatAssertion, opts.Resources = *formatAssertion, resources
+				profileOpts.FormatAssertion, profileOpts.Resources = *formatAssertion, resources
 			}
-			r := checkFile(profile, name, data, opts)
+			r := checkFile(profile, name, data, profileOpts)
 			if !*summary {
 				r.print(stdout)
 			}
