@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/schema"
 )
 
@@ -235,4 +236,33 @@ func TestWidthMeasureBudget(t *testing.T) {
 	assert.Equal(t, schema.CodeUnsupported, res.Errors[0].Code)
 	assert.Equal(t, "limit", res.Errors[0].Keyword)
 	assert.Contains(t, res.Errors[0].Message, "combine in more ways than toolgate measures")
+}
+
+// BenchmarkCompileWide compiles a schema of 20,000 string properties in
+// each profile, with parsing the same document as the baseline: what a
+// compile costs beyond the parse is its own, and grows with the number of
+// nodes (the width measure, the key tables, the canonical form). Compare
+// the profiles' ns/op with parse's in the same run.
+func BenchmarkCompileWide(b *testing.B) {
+	doc := wideSchema(20_000)
+	b.Run("parse", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(doc)))
+		for b.Loop() {
+			if _, err := jsondoc.Parse(doc, schema.DefaultMaxDepth); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, profile := range []schema.Profile{schema.ToolInput, schema.OutputBindable, schema.JSONSchema} {
+		b.Run(profile.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(doc)))
+			for b.Loop() {
+				if res := schema.Compile(profile, doc); res.Schema == nil {
+					b.Fatal(res.Errors)
+				}
+			}
+		})
+	}
 }

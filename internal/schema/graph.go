@@ -2,8 +2,6 @@ package schema
 
 import (
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/toolgate/toolgate/internal/jsontok"
 )
@@ -109,6 +107,11 @@ type widthMeter struct {
 	seen   map[string]bool
 	width  int
 	looks  int // looks at a node not yet charged to budget (see charge)
+	// The closure being built: the pass that last visited each node, by
+	// ID, and the nodes left to visit.
+	marks []uint32
+	pass  uint32
+	stack []*Node
 }
 
 // looksPerStep is how many looks at a node, while building the entries of
@@ -160,11 +163,16 @@ func (m *widthMeter) explore(entry []*Node) bool {
 			if set == nil && m.budget < 0 {
 				return false
 			}
-			key := setKey(kind, set)
-			if m.seen[key] {
-				continue
+			// A set of one node comes from the entry of that node alone,
+			// which the entries map has seen once: only larger sets can
+			// be reached again, from other entries.
+			if len(set) > 1 {
+				key := setKey(kind, set)
+				if m.seen[key] {
+					continue
+				}
+				m.seen[key] = true
 			}
-			m.seen[key] = true
 			m.width = max(m.width, len(set))
 			for _, next := range m.children(set, kind) {
 				queue = append(queue, pending{next})
@@ -181,26 +189,38 @@ func (m *widthMeter) explore(entry []*Node) bool {
 // applied to it: entry and, transitively, their in-place subschemas, each
 // once, sorted by ID.
 func (m *widthMeter) closure(entry []*Node, kind jsontok.Kind) []*Node {
-	set := map[int32]*Node{}
-	stack := slices.Clone(entry)
+	m.pass++
+	var out []*Node
+	stack := append(m.stack[:0], entry...)
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if _, ok := set[n.ID]; ok {
+		if m.visit(n) {
 			continue
 		}
 		if m.budget--; m.budget < 0 {
 			return nil
 		}
-		set[n.ID] = n
+		out = append(out, n)
 		inPlace(n, kind, func(s *Node) { stack = append(stack, s) })
 	}
-	out := make([]*Node, 0, len(set))
-	for _, n := range set {
-		out = append(out, n)
-	}
+	m.stack = stack
 	slices.SortFunc(out, func(a, b *Node) int { return int(a.ID - b.ID) })
 	return out
+}
+
+// visit marks n as part of the current closure, and reports whether it
+// was already: a mark per node ID, where a closure's map of its nodes was
+// most of the cost of measuring a wide schema.
+func (m *widthMeter) visit(n *Node) bool {
+	if int(n.ID) >= len(m.marks) {
+		m.marks = append(m.marks, make([]uint32, int(n.ID)+1-len(m.marks))...)
+	}
+	if m.marks[n.ID] == m.pass {
+		return true
+	}
+	m.marks[n.ID] = m.pass
+	return false
 }
 
 // children returns the entries of the values inside a value of kind that
@@ -319,14 +339,15 @@ func entryKey(entry []*Node) string {
 	return string(b)
 }
 
+// setKey identifies a set of nodes, sorted by ID, applied to a value of
+// kind.
 func setKey(kind jsontok.Kind, set []*Node) string {
-	var sb strings.Builder
-	sb.WriteString(kind.String())
+	b := make([]byte, 1, 1+4*len(set))
+	b[0] = byte(kind)
 	for _, n := range set {
-		sb.WriteByte(',')
-		sb.WriteString(strconv.Itoa(int(n.ID)))
+		b = append(b, byte(n.ID), byte(n.ID>>8), byte(n.ID>>16), byte(n.ID>>24))
 	}
-	return sb.String()
+	return string(b)
 }
 
 func mapKeys(m map[string]bool) func(func(string) bool) {
@@ -377,12 +398,18 @@ func summarize(n *Node) {
 
 // walk calls f once for every node reachable from root.
 func walk(root *Node, f func(*Node)) {
-	seen := map[int32]bool{}
+	var seen []bool // by node ID
 	stack := []*Node{root}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if n == nil || seen[n.ID] {
+		if n == nil {
+			continue
+		}
+		if int(n.ID) >= len(seen) {
+			seen = append(seen, make([]bool, int(n.ID)+1-len(seen))...)
+		}
+		if seen[n.ID] {
 			continue
 		}
 		seen[n.ID] = true

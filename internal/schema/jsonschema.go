@@ -401,45 +401,41 @@ func (c *jsCompiler) finishKeys(s *nodeScope) {
 		return // a stopped compile's nodes are not used
 	}
 	n := s.n
-	byName := map[string]*Key{}
-	var order []string
-	for _, k := range s.keys {
-		old, ok := byName[k.Name]
-		if !ok {
-			kk := k
-			byName[k.Name] = &kk
-			order = append(order, k.Name)
-			continue
+	var names, declared []string
+	for run := range nameRuns(s.keys) {
+		// One entry per keyword that named the member: properties gives
+		// it its schema, required makes it required.
+		k := s.keys[run[0]]
+		for _, i := range run[1:] {
+			other := s.keys[i]
+			if other.Declared {
+				k.Declared, k.Schema = true, other.Schema
+			}
+			k.Required = k.Required || other.Required
 		}
-		if k.Declared {
-			old.Declared, old.Schema = true, k.Schema
-		}
-		old.Required = old.Required || k.Required
-	}
-	slices.Sort(order)
-	index := make(map[string]int, len(order))
-	declared := []string{}
-	for i, name := range order {
-		index[name] = i
-		k := *byName[name]
-		n.Keys = append(n.Keys, k)
 		if k.Required {
-			n.Required = append(n.Required, i)
+			n.Required = append(n.Required, len(n.Keys))
 		}
 		if k.Declared {
-			declared = append(declared, name)
+			declared = append(declared, k.Name)
 		}
+		n.Keys = append(n.Keys, k)
+		names = append(names, k.Name)
 	}
-	n.KeyNames = IndexNames(order)
-	if len(declared) < len(order) {
+	n.KeyNames = IndexNames(names)
+	if len(declared) < len(names) {
 		d := IndexNames(declared)
 		n.DeclaredNames = &d
 	}
+	index := func(name string) int {
+		i, _ := slices.BinarySearch(names, name)
+		return i
+	}
 	for i := range n.DependentRequired {
 		d := &n.DependentRequired[i]
-		d.Key = index[s.depNames[i].name]
+		d.Key = index(s.depNames[i].name)
 		for _, r := range s.depNames[i].requires {
-			d.Requires = append(d.Requires, index[r])
+			d.Requires = append(d.Requires, index(r))
 		}
 	}
 	// By Key, so that a validator finds a present member's entries with
@@ -447,7 +443,7 @@ func (c *jsCompiler) finishKeys(s *nodeScope) {
 	slices.SortStableFunc(n.DependentRequired, func(a, b Dependency) int { return cmp.Compare(a.Key, b.Key) })
 	for i := range n.DependentSchemas {
 		d := &n.DependentSchemas[i]
-		d.Key = index[s.depSchemaNames[i]]
+		d.Key = index(s.depSchemaNames[i])
 		n.Keys[d.Key].Dependents = append(n.Keys[d.Key].Dependents, i)
 	}
 }
