@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/toolgate/toolgate/client"
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
@@ -151,8 +153,9 @@ func TestValidateOutputStreamEndToEnd(t *testing.T) {
 
 // TestValidateOutputStreamOptions: a fenced answer is a json finding at
 // its first byte unless WithStripCodeFence; a refusal is its own finding;
-// a schema that does not compile ends the stream; tool calls in the stream
-// are results too.
+// a schema that does not compile ends the stream, unless WithOutputProfile
+// picks a profile that takes it, and so does a profile the server does not
+// know; tool calls in the stream are results too.
 func TestValidateOutputStreamOptions(t *testing.T) {
 	t.Parallel()
 	c := dialReplica(t, newReplica(t, server.Config{}))
@@ -171,8 +174,21 @@ func TestValidateOutputStreamOptions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []verdict{{CallID: "output/0", Early: true, Keyword: "refusal"}}, verdicts(results))
 
-	_, err = collect(t, c.ValidateOutputStream(t.Context(), client.OpenAIChat, strings.NewReader(refusal), `{"type":"object","properties":{"a":{"type":"object"}}}`))
+	const openObject = `{"type":"object","properties":{"a":{"type":"object"}}}`
+	_, err = collect(t, c.ValidateOutputStream(t.Context(), client.OpenAIChat, strings.NewReader(refusal), openObject))
 	assert.ErrorContains(t, err, "output schema does not compile")
+	// The JSON Schema profile takes the schema the bindable profile refuses.
+	results, err = collect(t, c.ValidateOutputStream(t.Context(), client.OpenAIChat, strings.NewReader(openAIAnswer(`{"a":`, `{"b":1}}`)), openObject,
+		client.WithOutputProfile(toolgatev1.Profile_PROFILE_JSON_SCHEMA)))
+	require.NoError(t, err)
+	assert.Equal(t, []verdict{{CallID: "output/0", Valid: true}}, verdicts(results))
+	results, err = collect(t, c.ValidateOutputStream(t.Context(), client.OpenAIChat, strings.NewReader(openAIAnswer(`{"a":`, `[]}`)), openObject,
+		client.WithOutputProfile(toolgatev1.Profile_PROFILE_JSON_SCHEMA)))
+	require.NoError(t, err)
+	assert.Equal(t, []verdict{{CallID: "output/0", Early: true, Keyword: "type"}}, verdicts(results))
+	_, err = collect(t, c.ValidateOutputStream(t.Context(), client.OpenAIChat, strings.NewReader(refusal), schemaJSON,
+		client.WithOutputProfile(toolgatev1.Profile(99))))
+	assert.Equal(t, codes.InvalidArgument, status.Code(err), "%v", err)
 
 	ts, err := c.LoadTools(t.Context(), []client.ToolSchema{{Name: "todo", SchemaJSON: todoSchema}})
 	require.NoError(t, err)

@@ -76,9 +76,6 @@ func NewSchema(r *rand.Rand) *Node {
 	return n
 }
 
-// Schema returns the JSON text of a new random schema, in a random style.
-func Schema(r *rand.Rand) []byte { return Encode(r, NewSchema(r).Doc()) }
-
 // newNode returns a random schema below the root, at nesting depth.
 func newNode(r *rand.Rand, depth int) *Node {
 	kinds := []string{"string", "string", "integer", "number", "boolean", "object", "array", "oneOf"}
