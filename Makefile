@@ -11,6 +11,7 @@
 BUF_VERSION := v1.75.0
 GRPCURL_VERSION := v1.9.4
 STATICCHECK_VERSION := v0.8.2
+DEADCODE_VERSION := v0.52.0
 
 # Tests find the tools in bin/ by these pins (internal/fixtures.Tool).
 export BUF_VERSION GRPCURL_VERSION
@@ -20,9 +21,11 @@ TOOLS_DIR := $(CURDIR)/bin
 BUF_BIN := $(TOOLS_DIR)/buf-$(BUF_VERSION)
 GRPCURL_BIN := $(TOOLS_DIR)/grpcurl-$(GRPCURL_VERSION)
 STATICCHECK_BIN := $(TOOLS_DIR)/staticcheck-$(STATICCHECK_VERSION)
+DEADCODE_BIN := $(TOOLS_DIR)/deadcode-$(DEADCODE_VERSION)
 BUF := $(BUF_BIN)
 GRPCURL := $(GRPCURL_BIN)
 STATICCHECK := $(STATICCHECK_BIN)
+DEADCODE := $(DEADCODE_BIN)
 
 # The image `make image` builds; the Kubernetes manifest runs this tag.
 IMAGE ?= toolgate:dev
@@ -84,6 +87,9 @@ $(GRPCURL_BIN):
 $(STATICCHECK_BIN):
 	$(call go-install,honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION),staticcheck)
 
+$(DEADCODE_BIN):
+	$(call go-install,golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION),deadcode)
+
 .PHONY: test
 test: tools ## Run every test with the race detector; lists every skipped test with its reason
 	$(GO) test -race -count=1 -timeout 30m -json ./... | $(GO) run ./internal/cmd/testsummary
@@ -107,11 +113,16 @@ checkgenerate: $(BUF_BIN) ## Fail if gen/ differs from what proto/ generates (wo
 	$(GO) test -count=1 -run '^TestGeneratedCodeIsCurrent$$' ./internal/gencheck/
 
 .PHONY: lint
-lint: $(BUF_BIN) $(STATICCHECK_BIN) ## buf lint, buf format, go vet, staticcheck and gofmt
+lint: $(BUF_BIN) $(STATICCHECK_BIN) $(DEADCODE_BIN) ## buf lint, buf format, go vet, staticcheck, deadcode and gofmt
 	$(BUF) lint
 	$(BUF) format -d --exit-code
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
+	@# A function no program and no test reaches, exported or not, is dead.
+	@dead="$$($(DEADCODE) -test ./...)"; \
+	if [[ -n "$$dead" ]]; then \
+		echo "unreachable code (deadcode -test):"; echo "$$dead"; exit 1; \
+	fi
 	@unformatted="$$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' \
 		-not -path '*/node_modules/*' -print0 | xargs -0 -r gofmt -l)"; \
 	if [[ -n "$$unformatted" ]]; then \
