@@ -55,9 +55,6 @@ func Compile(expr string, syn Syntax, lim Limits) (*Pattern, error) {
 // String returns the expression the pattern was compiled from.
 func (p *Pattern) String() string { return p.expr }
 
-// Syntax returns the syntax the pattern was compiled in.
-func (p *Pattern) Syntax() Syntax { return p.syn }
-
 // Size is the memory the compiled pattern holds, in bytes, for callers
 // that account for what they cache.
 func (p *Pattern) Size() int { return len(p.expr) + p.d.size() }

@@ -43,31 +43,6 @@ func (e *Enum) finish(strs []string) {
 	})
 }
 
-// Types reports the types of the enum's choices.
-func (e *Enum) Types() Types {
-	var t Types
-	if e.Strings.Len() > 0 {
-		t |= TypeString
-	}
-	if len(e.Numbers) > 0 {
-		t |= TypeNumber | TypeInteger
-	}
-	if e.True || e.False {
-		t |= TypeBoolean
-	}
-	if e.Null {
-		t |= TypeNull
-	}
-	for _, c := range e.Composite {
-		if strings.HasPrefix(c, "{") {
-			t |= TypeObject
-		} else {
-			t |= TypeArray
-		}
-	}
-	return t
-}
-
 // HasComposite reports whether an object (open '{') or array ('[') choice
 // exists.
 func (e *Enum) HasComposite(open byte) bool {

@@ -17,9 +17,6 @@ type Pattern struct {
 	Compiled *pattern.Pattern
 }
 
-// MatchString reports whether the pattern matches somewhere in s.
-func (p *Pattern) MatchString(s string) bool { return p.Compiled.MatchString(s) }
-
 // String returns the pattern's source.
 func (p *Pattern) String() string { return p.Source }
 

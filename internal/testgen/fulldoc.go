@@ -37,19 +37,6 @@ func (s *FullSchema) Doc() Object {
 	return append(head, o...)
 }
 
-// SubDoc returns n as a document of its own: n's text with s's $schema
-// and Defs beside it (a boolean n is wrapped in allOf), so that it
-// means what it means inside s.
-func (s *FullSchema) SubDoc(n *FullNode) Object {
-	sub := &FullSchema{Dialect: s.Dialect, WriteSchema: true, Defs: s.Defs, Root: n}
-	if n.Bool != nil {
-		w := blank()
-		w.AllOf = []*FullNode{n}
-		sub.Root = w
-	}
-	return sub.Doc()
-}
-
 func (s *FullSchema) defDoc(d Def) any {
 	v := s.node(d.Schema)
 	if o, ok := v.(Object); ok && d.Anchor != "" {
