@@ -90,3 +90,55 @@ func TestOlderDialects(t *testing.T) {
 	require.Empty(t, inner.Errors)
 	assert.False(t, validator.Validate(inner.Schema, []byte(`{"c":1}`), validator.Options{}).Valid())
 }
+
+// TestResolutionFindings: an identifier or a reference that is no URI
+// reference, and a $schema that names nothing toolgate enforces, are
+// findings at the keyword where they stand, in the root or in a resource
+// embedded deeper, with the identifier's own spelling (draft-04's id),
+// quoting the reference once.
+func TestResolutionFindings(t *testing.T) {
+	t.Parallel()
+	const vocabMeta = `{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://example.com/meta",` +
+		`"$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/core":true,"https://example.com/vocab/extra":true}}`
+	for _, tc := range []struct {
+		name, schema string
+		resources    map[string][]byte
+		code         schema.Code
+		keyword      string
+		path         string
+		message      string
+	}{
+		{"a root $id with a broken host", `{"$id":"http://[::1/x"}`, nil,
+			schema.CodeValidation, "$id", "/$id", `The $id "http://[::1/x" is no URI reference toolgate can resolve: missing ']' in host.`},
+		{"a nested $id with a broken escape", `{"$defs":{"a":{"$id":"%zz"}}}`, nil,
+			schema.CodeValidation, "$id", "/$defs/a/$id", `The $id "%zz" is no URI reference toolgate can resolve: invalid URL escape "%zz".`},
+		{"a $ref with a broken escape", `{"properties":{"a":{"$ref":"%zz"}}}`, nil,
+			schema.CodeValidation, "$ref", "/properties/a/$ref", `The reference "%zz" cannot be resolved: invalid URL escape "%zz".`},
+		{"draft-04's id", `{"$schema":"http://json-schema.org/draft-04/schema#","definitions":{"a":{"id":"%zz"}}}`, nil,
+			schema.CodeValidation, "id", "/definitions/a/id", `The id "%zz" is no URI reference`},
+		{"a relative $id under a URN", `{"$id":"urn:example:x","$defs":{"a":{"$id":"rel/x"}}}`, nil,
+			schema.CodeValidation, "$id", "/$defs/a/$id", `cannot be resolved against "urn:example:x"`},
+		{"an unknown root $schema", `{"$schema":"http://unknown.example/meta"}`, nil,
+			schema.CodeUnsupported, "$schema", "/$schema", `The $schema "http://unknown.example/meta" is neither a dialect toolgate enforces`},
+		{"an unknown $schema of an embedded resource", `{"properties":{"a":{"$id":"http://x.example/a","$schema":"http://unknown.example/meta"}}}`, nil,
+			schema.CodeUnsupported, "$schema", "/properties/a/$schema", `The $schema "http://unknown.example/meta" is neither`},
+		{"a meta-schema that requires an unknown vocabulary", `{"$schema":"https://example.com/meta"}`,
+			map[string][]byte{"https://example.com/meta": []byte(vocabMeta)},
+			schema.CodeUnsupported, "$schema", "/$schema", `requires the vocabulary "https://example.com/vocab/extra", which toolgate does not implement`},
+		{"a meta-schema that is not JSON", `{"$defs":{"a":{"$id":"http://x.example/a","$schema":"https://example.com/meta"}}}`,
+			map[string][]byte{"https://example.com/meta": []byte(`{"type":`)},
+			schema.CodeValidation, "$schema", "/$defs/a/$schema", `The meta-schema "https://example.com/meta" cannot be used`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res := schema.CompileWith(schema.JSONSchema, []byte(tc.schema), schema.Options{Resources: tc.resources})
+			require.Nil(t, res.Schema)
+			require.Len(t, res.Errors, 1, "%v", res.Errors)
+			f := res.Errors[0]
+			assert.Equal(t, tc.code, f.Code)
+			assert.Equal(t, tc.keyword, f.Keyword)
+			assert.Equal(t, tc.path, f.SchemaPath)
+			assert.Contains(t, f.Message, tc.message)
+		})
+	}
+}

@@ -116,11 +116,11 @@ func compileJSONSchema(stop *stopper, doc []byte, opts Options) *Result {
 // reportIndexError turns a problem met while indexing the schema into a
 // finding.
 func (c *jsCompiler) reportIndexError(err error) {
-	if re, ok := err.(*refError); ok {
-		c.addError(Finding{Code: re.code, Keyword: "$schema", SchemaPath: "/$schema", Message: re.msg + ".", Offset: -1})
+	if ie, ok := err.(*indexError); ok {
+		c.addError(Finding{Code: ie.code, Keyword: ie.keyword, SchemaPath: ie.path, Message: ie.msg + ".", Offset: -1})
 		return
 	}
-	c.malformed("", "$id", "The schema's identifiers cannot be resolved: %v.", err)
+	c.malformed("", "schema", "The schema cannot be indexed: %v.", err)
 }
 
 // handleKey returns what the handle of the compiled schema covers: the

@@ -61,7 +61,7 @@ func builtinMeta(uri string) (*Schema, error) {
 // vocabularyAt reads the $schema of the resource root at loc: the
 // dialect it selects and the vocabularies its meta-schema turns on. A
 // resource without $schema takes dialect, with every vocabulary.
-func (c *jsCompiler) vocabularyAt(loc location, dialect Dialect) (*vocabulary, error) {
+func (c *jsCompiler) vocabularyAt(loc location, dialect Dialect) (*vocabulary, *refError) {
 	sv := loc.v.Get("$schema")
 	if sv == nil || sv.Kind != jsontok.String {
 		return &vocabulary{dialect: dialect, metaURI: dialects[dialect].metaURI}, nil

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -99,6 +100,10 @@ func resolveURI(base, ref string) (string, error) {
 	}
 	r, err := url.Parse(ref)
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // its text repeats the reference, which findings quote
+		}
 		return "", err
 	}
 	if r.IsAbs() {
@@ -189,14 +194,15 @@ func (r *registry) walk(loc location, base string, res *resource, dialect Dialec
 	if id, ok := r.identifier(v, ownDialect(v, dialect), hasRef); ok && !strings.HasPrefix(id, "#") {
 		abs, err := resolveURI(base, id)
 		if err != nil {
-			return fmt.Errorf("%s: $id %q: %v", loc.path(), id, err)
+			kw := ownDialect(v, dialect).idKeyword()
+			return &indexError{refError{CodeValidation, fmt.Sprintf("The %s %q is no URI reference toolgate can resolve: %v", kw, id, err)}, loc.path() + "/" + kw, kw}
 		}
 		base, isRoot = stripFragment(abs), true
 	}
 	if isRoot {
 		vocab, err := r.c.vocabularyAt(loc, dialect)
 		if err != nil {
-			return err
+			return &indexError{*err, loc.path() + "/$schema", "$schema"}
 		}
 		dialect = vocab.dialect
 		res = &resource{uri: base, loc: loc, vocab: vocab, dynamicAnchors: map[string]location{}}
@@ -380,6 +386,18 @@ type refError struct {
 
 // Error implements error.
 func (e *refError) Error() string { return e.msg }
+
+// indexError is a schema object that indexing cannot place: an $id that
+// is no URI reference, or a $schema that names nothing toolgate can
+// enforce. It names the keyword where it stands.
+type indexError struct {
+	refError
+	path    string // the keyword's schema path
+	keyword string
+}
+
+// Error implements error.
+func (e *indexError) Error() string { return e.path + ": " + e.msg }
 
 // pointerLocation follows an RFC 6901 pointer from base.
 func pointerLocation(base location, ptr string) (location, bool) {
