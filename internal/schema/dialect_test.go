@@ -92,8 +92,10 @@ func TestOlderDialects(t *testing.T) {
 }
 
 // TestResolutionFindings: an identifier or a reference that is no URI
-// reference, and a $schema that names nothing toolgate enforces, are
-// findings at the keyword where they stand, in the root or in a resource
+// reference, an identifier or anchor that two schemas of one document or
+// resource declare (which a reference could not tell apart), and a
+// $schema that names nothing toolgate enforces, are findings at the
+// keyword where they stand, in the root or in a resource
 // embedded deeper, with the identifier's own spelling (draft-04's id),
 // quoting the reference once.
 func TestResolutionFindings(t *testing.T) {
@@ -114,6 +116,16 @@ func TestResolutionFindings(t *testing.T) {
 			schema.CodeValidation, "$id", "/$defs/a/$id", `The $id "%zz" is no URI reference toolgate can resolve: invalid URL escape "%zz".`},
 		{"a $ref with a broken escape", `{"properties":{"a":{"$ref":"%zz"}}}`, nil,
 			schema.CodeValidation, "$ref", "/properties/a/$ref", `The reference "%zz" cannot be resolved: invalid URL escape "%zz".`},
+		{"an $id twice in one document", `{"$id":"http://a.example/root","$defs":{"x":{"$id":"http://a.example/root"}}}`, nil,
+			schema.CodeValidation, "$id", "/$defs/x/$id", `The $id "http://a.example/root" identifies two schemas, this one and the root schema, so a reference to it would be ambiguous.`},
+		{"a relative $id twice", `{"$defs":{"x":{"$id":"x.json"},"y":{"$id":"x.json"}}}`, nil,
+			schema.CodeValidation, "$id", "/$defs/y/$id", `identifies two schemas, this one and the schema at "/$defs/x"`},
+		{"an $anchor twice in one resource", `{"$anchor":"a","$defs":{"x":{"$anchor":"a"}}}`, nil,
+			schema.CodeValidation, "$anchor", "/$defs/x/$anchor", `The anchor "a" is declared twice in the resource "toolgate:///schema.json", here and by the root schema`},
+		{"a $dynamicAnchor that an $anchor repeats", `{"$defs":{"x":{"$dynamicAnchor":"a"},"y":{"$anchor":"a"}}}`, nil,
+			schema.CodeValidation, "$anchor", "/$defs/y/$anchor", `The anchor "a" is declared twice`},
+		{"a draft-07 plain-name id twice", `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"x":{"$id":"#a"},"y":{"$id":"#a"}}}`, nil,
+			schema.CodeValidation, "$id", "/definitions/y/$id", `The anchor "a" is declared twice`},
 		{"draft-04's id", `{"$schema":"http://json-schema.org/draft-04/schema#","definitions":{"a":{"id":"%zz"}}}`, nil,
 			schema.CodeValidation, "id", "/definitions/a/id", `The id "%zz" is no URI reference`},
 		{"a relative $id under a URN", `{"$id":"urn:example:x","$defs":{"a":{"$id":"rel/x"}}}`, nil,
@@ -140,5 +152,21 @@ func TestResolutionFindings(t *testing.T) {
 			assert.Equal(t, tc.path, f.SchemaPath)
 			assert.Contains(t, f.Message, tc.message)
 		})
+	}
+}
+
+// TestOneNameInTwoPlaces: what a resource's identifiers do not make
+// ambiguous compiles: one anchor name in two resources, $anchor and
+// $dynamicAnchor of one name on one schema, and a reference to each.
+func TestOneNameInTwoPlaces(t *testing.T) {
+	t.Parallel()
+	for _, doc := range []string{
+		`{"$defs":{"x":{"$id":"http://a.example/x","$anchor":"a","type":"string"},"y":{"$id":"http://a.example/y","$anchor":"a","type":"integer"}},` +
+			`"properties":{"s":{"$ref":"http://a.example/x#a"},"n":{"$ref":"http://a.example/y#a"}}}`,
+		`{"$defs":{"x":{"$anchor":"a","$dynamicAnchor":"a","type":"string"}},"properties":{"s":{"$ref":"#a"}}}`,
+	} {
+		res := schema.Compile(schema.JSONSchema, []byte(doc))
+		require.NotNil(t, res.Schema, "%s: %v", doc, res.Errors)
+		assert.Empty(t, res.Errors)
 	}
 }

@@ -384,7 +384,7 @@ func (c *jsCompiler) checkCycles(root *Node) {
 			top.next = top.next[1:]
 			switch state[n.ID] {
 			case active:
-				c.malformed(n.Path, "$ref", "The schema at %q applies itself to the same value through references that consume no input, so its validation would never end.", n.Path)
+				c.malformed(n.Path, "$ref", "Through references that consume no input, %s applies itself to the same value, so its validation would never end.", schemaAt(n.Path))
 				reported = true
 			case unvisited:
 				push(n)

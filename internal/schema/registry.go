@@ -206,15 +206,21 @@ func (r *registry) walk(loc location, base string, res *resource, dialect Dialec
 		}
 		dialect = vocab.dialect
 		res = &resource{uri: base, loc: loc, vocab: vocab, dynamicAnchors: map[string]location{}}
-		if _, taken := r.resources[base]; !taken {
+		if old, taken := r.resources[base]; !taken {
 			r.resources[base] = res
+		} else if old.loc.doc == loc.doc {
+			// Only an $id can name a second resource of one document.
+			kw := dialect.idKeyword()
+			return &indexError{refError{CodeValidation, fmt.Sprintf("The %s %q identifies two schemas, this one and %s, so a reference to it would be ambiguous", kw, base, schemaAt(old.loc.path()))}, loc.path() + "/" + kw, kw}
 		}
 		if ra := v.Get("$recursiveAnchor"); dialect == Draft2019 && ra != nil && ra.Kind == jsontok.True {
 			res.recursiveAnchor = true
 		}
 	}
 	r.positions[v] = &position{base: base, res: res}
-	r.anchorsOf(loc, base, res, dialect, hasRef)
+	if err := r.anchorsOf(loc, base, res, dialect, hasRef); err != nil {
+		return err
+	}
 	if dialect.legacy() && hasRef {
 		return nil // $ref overrides every sibling up to draft-07
 	}
@@ -255,31 +261,41 @@ func (r *registry) identifier(v *jsondoc.Value, dialect Dialect, hasRef bool) (s
 	return id.Str, true
 }
 
-// anchorsOf registers the anchors a schema object declares.
-func (r *registry) anchorsOf(loc location, base string, res *resource, dialect Dialect, hasRef bool) {
+// anchorsOf registers the anchors a schema object declares. An anchor
+// that another schema of the same resource declares too is an error: a
+// reference to it would be ambiguous.
+func (r *registry) anchorsOf(loc location, base string, res *resource, dialect Dialect, hasRef bool) *indexError {
 	v := loc.v
-	add := func(name string) {
+	add := func(name, keyword string) *indexError {
 		key := base + "#" + name
-		if _, taken := r.anchors[key]; !taken {
+		old, taken := r.anchors[key]
+		switch {
+		case !taken:
 			r.anchors[key] = loc
+		case old.v != loc.v:
+			return &indexError{refError{CodeValidation, fmt.Sprintf("The anchor %q is declared twice in the resource %q, here and by %s, so a reference to it would be ambiguous", name, base, schemaAt(old.path()))},
+				loc.path() + "/" + keyword, keyword}
 		}
+		return nil
 	}
-	switch {
-	case dialect.legacy():
+	if dialect.legacy() {
 		if id, ok := r.identifier(v, dialect, hasRef); ok && strings.HasPrefix(id, "#") && len(id) > 1 {
-			add(id[1:])
+			return add(id[1:], dialect.idKeyword())
 		}
-	default:
-		if a := v.Get("$anchor"); a != nil && a.Kind == jsontok.String {
-			add(a.Str)
-		}
-		if a := v.Get("$dynamicAnchor"); dialect == Draft2020 && a != nil && a.Kind == jsontok.String {
-			add(a.Str)
-			if _, taken := res.dynamicAnchors[a.Str]; !taken {
-				res.dynamicAnchors[a.Str] = loc
-			}
+		return nil
+	}
+	if a := v.Get("$anchor"); a != nil && a.Kind == jsontok.String {
+		if err := add(a.Str, "$anchor"); err != nil {
+			return err
 		}
 	}
+	if a := v.Get("$dynamicAnchor"); dialect == Draft2020 && a != nil && a.Kind == jsontok.String {
+		if err := add(a.Str, "$dynamicAnchor"); err != nil {
+			return err
+		}
+		res.dynamicAnchors[a.Str] = loc
+	}
+	return nil
 }
 
 // subschemaKeyword reports whether kw holds subschemas in dialect: it is
@@ -398,6 +414,15 @@ type indexError struct {
 
 // Error implements error.
 func (e *indexError) Error() string { return e.path + ": " + e.msg }
+
+// schemaAt names the schema at a schema path in a message: "the root
+// schema" or "the schema at "/$defs/a"".
+func schemaAt(path string) string {
+	if path == "" {
+		return "the root schema"
+	}
+	return fmt.Sprintf("the schema at %q", path)
+}
 
 // pointerLocation follows an RFC 6901 pointer from base.
 func pointerLocation(base location, ptr string) (location, bool) {
