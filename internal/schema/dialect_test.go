@@ -15,7 +15,9 @@ import (
 // draft-07, each against the same schema written in the dialect that has
 // the other meaning: a keyword the older dialect does not define is
 // ignored with a warning, draft-04's boolean exclusiveMaximum makes
-// maximum exclusive, its identifier is id, and it has no boolean schemas.
+// maximum exclusive, its identifier is id (which, as draft-07's $id, may
+// name a resource and an anchor in it at once: "item.json#s"), and it has
+// no boolean schemas.
 func TestOlderDialects(t *testing.T) {
 	t.Parallel()
 	const (
@@ -49,6 +51,12 @@ func TestOlderDialects(t *testing.T) {
 			`"definitions":{"x":{"id":"item.json","type":"string"}}}`, "",
 			[]string{`{"a":"s"}`}, []string{`{"a":1}`}},
 		{"$id in draft-04", `{` + d4 + `,"$id":"http://example.com/root.json"}`, "$id", []string{`{}`}, nil},
+		{"an id with a fragment in draft-04", `{` + d4 + `,"id":"http://example.com/root.json","properties":{"a":{"$ref":"item.json#s"}},` +
+			`"definitions":{"x":{"id":"item.json#s","type":"string"}}}`, "",
+			[]string{`{"a":"s"}`}, []string{`{"a":1}`}},
+		{"an absolute $id with a fragment in draft-07", `{` + d7 + `,"$id":"http://example.com/root.json","properties":{"a":{"$ref":"http://example.com/item.json#s"}},` +
+			`"definitions":{"x":{"$id":"http://example.com/item.json#s","type":"string"}}}`, "",
+			[]string{`{"a":"s"}`}, []string{`{"a":1}`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

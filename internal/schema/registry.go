@@ -279,8 +279,12 @@ func (r *registry) anchorsOf(loc location, base string, res *resource, dialect D
 		return nil
 	}
 	if dialect.legacy() {
-		if id, ok := r.identifier(v, dialect, hasRef); ok && strings.HasPrefix(id, "#") && len(id) > 1 {
-			return add(id[1:], dialect.idKeyword())
+		// "#name", or "other.json#name": the name is an anchor of the
+		// resource the identifier's URI names (walk made it base).
+		if id, ok := r.identifier(v, dialect, hasRef); ok {
+			if _, name, found := strings.Cut(id, "#"); found && name != "" {
+				return add(name, dialect.idKeyword())
+			}
 		}
 		return nil
 	}
