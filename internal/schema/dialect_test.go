@@ -178,3 +178,18 @@ func TestOneNameInTwoPlaces(t *testing.T) {
 		assert.Empty(t, res.Errors)
 	}
 }
+
+// TestEmbeddedResourceWinsOverSupplied: a schema's own resource (its $id)
+// is what a reference to that URI means, and a request document of the
+// same URI is never read: it does not change the verdicts or the handle.
+func TestEmbeddedResourceWinsOverSupplied(t *testing.T) {
+	t.Parallel()
+	const doc = `{"$defs":{"b":{"$id":"http://x.example/b","type":"string"}},"properties":{"p":{"$ref":"http://x.example/b"}}}`
+	supplied := schema.CompileWith(schema.JSONSchema, []byte(doc), schema.Options{Resources: map[string][]byte{"http://x.example/b": []byte(`{"type":"integer"}`)}})
+	require.NotNil(t, supplied.Schema, "%v", supplied.Errors)
+	assert.True(t, validator.Validate(supplied.Schema, []byte(`{"p":"s"}`), validator.Options{}).Valid())
+	assert.False(t, validator.Validate(supplied.Schema, []byte(`{"p":1}`), validator.Options{}).Valid())
+	alone := schema.CompileWith(schema.JSONSchema, []byte(doc), schema.Options{})
+	require.NotNil(t, alone.Schema, "%v", alone.Errors)
+	assert.Equal(t, alone.Key, supplied.Key)
+}
