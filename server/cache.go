@@ -3,6 +3,7 @@ package server
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"maps"
 	"slices"
 
 	"github.com/toolgate/toolgate/internal/schema"
@@ -41,13 +42,7 @@ func requestKey(profile schema.Profile, opts schema.Options, doc []byte) string 
 		h.Write(b)
 	}
 	write([]byte{byte(profile), boolByte(opts.FormatAssertion)})
-	for _, uri := range slices.Sorted(func(yield func(string) bool) {
-		for k := range opts.Resources {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, uri := range slices.Sorted(maps.Keys(opts.Resources)) {
 		write([]byte(uri))
 		write(opts.Resources[uri])
 	}

@@ -112,6 +112,9 @@ func (o Options) compileOptions(profile schema.Profile, resources map[string]str
 		for uri, doc := range resources {
 			opts.Resources[uri] = []byte(doc)
 		}
+		if err := schema.CheckResources(opts.Resources); err != nil {
+			return opts, status.Errorf(codes.InvalidArgument, "resources: %v", err)
+		}
 	}
 	return opts, nil
 }

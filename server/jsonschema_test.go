@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
 	"github.com/toolgate/toolgate/server"
@@ -54,6 +56,27 @@ func TestJSONSchemaProfile(t *testing.T) {
 		other, err := c.CompileSchema(ctx, jsonSchemaRequest(ref, map[string]string{"https://example.com/port.json": `{"type":"integer"}`}, false))
 		require.NoError(t, err)
 		assert.NotEqual(t, resp.GetHandle(), other.GetHandle(), "the document referred to is part of the handle")
+	})
+	t.Run("resources keys that name no document, or one twice", func(t *testing.T) {
+		t.Parallel()
+		const doc = `{"type":"integer"}`
+		for key, want := range map[string]string{
+			"port.json":                          `"port.json" is not an absolute URI`,
+			"https://example.com/port.json#/x":   `has a fragment`,
+			"https://example.com/port.json#port": `has a fragment`,
+		} {
+			_, err := c.CompileSchema(ctx, jsonSchemaRequest(ref, map[string]string{key: doc}, false))
+			assert.Equal(t, codes.InvalidArgument, status.Code(err), "%s: %v", key, err)
+			assert.ErrorContains(t, err, want, key)
+		}
+		_, err := c.CompileSchema(ctx, jsonSchemaRequest(ref, map[string]string{
+			"https://example.com/port.json": doc, "https://example.com/port.json#": `{"type":"string"}`}, false))
+		assert.Equal(t, codes.InvalidArgument, status.Code(err), "%v", err)
+		assert.ErrorContains(t, err, `"https://example.com/port.json" and "https://example.com/port.json#" name the same document`)
+		// An empty fragment is the document's URI.
+		resp, err := c.CompileSchema(ctx, jsonSchemaRequest(ref, map[string]string{"https://example.com/port.json#": doc}, false))
+		require.NoError(t, err)
+		assert.Empty(t, resp.GetErrors())
 	})
 	t.Run("format assertion", func(t *testing.T) {
 		t.Parallel()

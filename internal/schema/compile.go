@@ -56,7 +56,8 @@ func (r *Result) Code() Code { return Summarize(r.Errors) }
 type Options struct {
 	// Resources are documents a JSON Schema may refer to, by absolute URI
 	// (JSON Schema profile only). Documents never referred to are never
-	// read.
+	// read. Callers refuse keys that CheckResources refuses; of two keys
+	// for one document, the first in sorted order is used.
 	Resources map[string][]byte
 	// FormatAssertion asserts format for the standard formats, and makes
 	// an unknown format unsupported (JSON Schema profile only).

@@ -193,3 +193,32 @@ func TestEmbeddedResourceWinsOverSupplied(t *testing.T) {
 	require.NotNil(t, alone.Schema, "%v", alone.Errors)
 	assert.Equal(t, alone.Key, supplied.Key)
 }
+
+// TestCheckResources: a request document is named by an absolute URI
+// without fragment (an empty one is allowed), and by one key only.
+func TestCheckResources(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		keys []string
+		want string // "" for none
+	}{
+		{[]string{"https://example.com/a.json", "urn:example:b", "https://example.com/c.json#"}, ""},
+		{[]string{"a.json"}, `"a.json" is not an absolute URI`},
+		{[]string{"//example.com/a.json"}, `"//example.com/a.json" is not an absolute URI`},
+		{[]string{"https://example.com/a.json#/defs"}, `"https://example.com/a.json#/defs" has a fragment`},
+		{[]string{"https://example.com/a.json#anchor"}, `has a fragment`},
+		{[]string{"http://[::1/a"}, `"http://[::1/a" is not an absolute URI`},
+		{[]string{"https://example.com/a.json#", "https://example.com/a.json"}, `"https://example.com/a.json" and "https://example.com/a.json#" name the same document`},
+	} {
+		resources := map[string][]byte{}
+		for _, k := range tc.keys {
+			resources[k] = []byte(`{}`)
+		}
+		err := schema.CheckResources(resources)
+		if tc.want == "" {
+			assert.NoError(t, err, "%v", tc.keys)
+			continue
+		}
+		assert.ErrorContains(t, err, tc.want, "%v", tc.keys)
+	}
+}

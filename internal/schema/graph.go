@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/toolgate/toolgate/internal/jsontok"
@@ -274,7 +275,7 @@ func memberNames(set []*Node) []string {
 			names[k.Name] = true
 		}
 	}
-	return slices.Sorted(mapKeys(names))
+	return slices.Sorted(maps.Keys(names))
 }
 
 // memberEntry returns the nodes that set applies to a member called name
@@ -348,16 +349,6 @@ func setKey(kind jsontok.Kind, set []*Node) string {
 		b = append(b, byte(n.ID), byte(n.ID>>8), byte(n.ID>>16), byte(n.ID>>24))
 	}
 	return string(b)
-}
-
-func mapKeys(m map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // summarize sets n's Checks, InPlace and Trivial.

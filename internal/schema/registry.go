@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -78,8 +79,12 @@ type registry struct {
 func newRegistry(c *jsCompiler, pending map[string][]byte) *registry {
 	r := &registry{docs: map[string]*document{}, resources: map[string]*resource{},
 		anchors: map[string]location{}, positions: map[*jsondoc.Value]*position{}, pending: map[string][]byte{}, c: c}
-	for uri, text := range pending {
-		r.pending[stripFragment(uri)] = text
+	for _, uri := range slices.Sorted(maps.Keys(pending)) {
+		// In key order, the first of two keys for one document wins (see
+		// CheckResources), so that no compile depends on map order.
+		if doc := stripFragment(uri); r.pending[doc] == nil {
+			r.pending[doc] = pending[uri]
+		}
 	}
 	return r
 }

@@ -439,8 +439,10 @@ type CompileSchemaRequest struct {
 	// document's UTF-8 JSON text. The server never fetches anything over the
 	// network; the official meta-schemas are built in. Documents that the
 	// schema never refers to are not compiled, cannot make the compile fail
-	// and do not change the handle. Other profiles reject a non-empty map
-	// with INVALID_ARGUMENT.
+	// and do not change the handle. A key that is not an absolute URI, that
+	// has a fragment (an empty one, as in ".../schema#", is allowed), or that
+	// names the same document as another key is INVALID_ARGUMENT. Other
+	// profiles reject a non-empty map with INVALID_ARGUMENT.
 	Resources map[string]string `protobuf:"bytes,4,rep,name=resources,proto3" json:"resources,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// PROFILE_JSON_SCHEMA only: assert `format` for the standard formats
 	// (an unknown format is then UNSUPPORTED_CAPABILITY) instead of treating

@@ -176,8 +176,14 @@ func (r resourceFlag) Set(v string) error {
 	if !ok || uri == "" || file == "" {
 		return errors.New("want URI=FILE")
 	}
-	if _, dup := r[uri]; dup {
-		return fmt.Errorf("%s is given twice", uri)
+	doc, err := schema.ResourceDocument(uri)
+	if err != nil {
+		return err
+	}
+	for other := range r {
+		if stripped, _ := schema.ResourceDocument(other); stripped == doc {
+			return fmt.Errorf("%s is given twice", doc)
+		}
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {

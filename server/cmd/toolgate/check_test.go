@@ -533,6 +533,12 @@ func TestCheckCompileOptions(t *testing.T) {
 		{"--resource without a file", []string{"--profile", "json_schema", "--resource", refURI, ref}, checkTrouble, "", "want URI=FILE"},
 		{"--resource given twice", []string{"--profile", "json_schema", "--resource", refURI + "=" + resource, "--resource", refURI + "=" + resource, ref},
 			checkTrouble, "", refURI + " is given twice"},
+		{"--resource given twice, once with an empty fragment", []string{"--profile", "json_schema", "--resource", refURI + "=" + resource, "--resource", refURI + "#=" + resource, ref},
+			checkTrouble, "", refURI + " is given twice"},
+		{"--resource with a relative URI", []string{"--profile", "json_schema", "--resource", "port.json=" + resource, ref},
+			checkTrouble, "", `"port.json" is not an absolute URI`},
+		{"--resource with a fragment", []string{"--profile", "json_schema", "--resource", refURI + "#/x=" + resource, ref},
+			checkTrouble, "", "has a fragment"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
