@@ -164,18 +164,30 @@ func TestResolutionFindings(t *testing.T) {
 }
 
 // TestOneNameInTwoPlaces: what a resource's identifiers do not make
-// ambiguous compiles: one anchor name in two resources, $anchor and
-// $dynamicAnchor of one name on one schema, and a reference to each.
+// ambiguous compiles: one anchor name in two resources, and $anchor and
+// $dynamicAnchor of one name on one schema; a reference to each finds its
+// own.
 func TestOneNameInTwoPlaces(t *testing.T) {
 	t.Parallel()
-	for _, doc := range []string{
-		`{"$defs":{"x":{"$id":"http://a.example/x","$anchor":"a","type":"string"},"y":{"$id":"http://a.example/y","$anchor":"a","type":"integer"}},` +
+	for _, tc := range []struct {
+		schema         string
+		valid, invalid []string
+	}{
+		{`{"$defs":{"x":{"$id":"http://a.example/x","$anchor":"a","type":"string"},"y":{"$id":"http://a.example/y","$anchor":"a","type":"integer"}},` +
 			`"properties":{"s":{"$ref":"http://a.example/x#a"},"n":{"$ref":"http://a.example/y#a"}}}`,
-		`{"$defs":{"x":{"$anchor":"a","$dynamicAnchor":"a","type":"string"}},"properties":{"s":{"$ref":"#a"}}}`,
+			[]string{`{"s":"x","n":1}`}, []string{`{"s":1}`, `{"n":"x"}`}},
+		{`{"$defs":{"x":{"$anchor":"a","$dynamicAnchor":"a","type":"string"}},"properties":{"s":{"$ref":"#a"}}}`,
+			[]string{`{"s":"x"}`}, []string{`{"s":1}`}},
 	} {
-		res := schema.Compile(schema.JSONSchema, []byte(doc))
-		require.NotNil(t, res.Schema, "%s: %v", doc, res.Errors)
+		res := schema.Compile(schema.JSONSchema, []byte(tc.schema))
+		require.NotNil(t, res.Schema, "%s: %v", tc.schema, res.Errors)
 		assert.Empty(t, res.Errors)
+		for _, doc := range tc.valid {
+			assert.True(t, validator.Validate(res.Schema, []byte(doc), validator.Options{}).Valid(), doc)
+		}
+		for _, doc := range tc.invalid {
+			assert.False(t, validator.Validate(res.Schema, []byte(doc), validator.Options{}).Valid(), doc)
+		}
 	}
 }
 
@@ -220,5 +232,21 @@ func TestCheckResources(t *testing.T) {
 			continue
 		}
 		assert.ErrorContains(t, err, tc.want, "%v", tc.keys)
+	}
+}
+
+// TestResourcesTwoKeysForOneDocument: a caller that skips CheckResources
+// and names one document by two keys gets the first key's text, in sorted
+// order, every time, never the one a map happens to yield.
+func TestResourcesTwoKeysForOneDocument(t *testing.T) {
+	t.Parallel()
+	const doc = `{"properties":{"p":{"$ref":"https://example.com/a.json"}}}`
+	resources := map[string][]byte{"https://example.com/a.json": []byte(`{"type":"integer"}`), "https://example.com/a.json#": []byte(`{"type":"string"}`)}
+	require.Error(t, schema.CheckResources(resources))
+	for range 20 {
+		res := schema.CompileWith(schema.JSONSchema, []byte(doc), schema.Options{Resources: resources})
+		require.NotNil(t, res.Schema, "%v", res.Errors)
+		assert.True(t, validator.Validate(res.Schema, []byte(`{"p":1}`), validator.Options{}).Valid())
+		assert.False(t, validator.Validate(res.Schema, []byte(`{"p":"s"}`), validator.Options{}).Valid())
 	}
 }

@@ -211,12 +211,9 @@ func (m *widthMeter) closure(entry []*Node, kind jsontok.Kind) []*Node {
 }
 
 // visit marks n as part of the current closure, and reports whether it
-// was already: a mark per node ID, where a closure's map of its nodes was
-// most of the cost of measuring a wide schema.
+// was already.
 func (m *widthMeter) visit(n *Node) bool {
-	if int(n.ID) >= len(m.marks) {
-		m.marks = append(m.marks, make([]uint32, int(n.ID)+1-len(m.marks))...)
-	}
+	m.marks = coverID(m.marks, n.ID)
 	if m.marks[n.ID] == m.pass {
 		return true
 	}
@@ -335,9 +332,14 @@ func entryKey(entry []*Node) string {
 	ids = slices.Compact(ids)
 	b := make([]byte, 0, 4*len(ids))
 	for _, id := range ids {
-		b = append(b, byte(id), byte(id>>8), byte(id>>16), byte(id>>24))
+		b = appendID(b, id)
 	}
 	return string(b)
+}
+
+// appendID appends a node ID's four bytes to a set or entry key.
+func appendID(b []byte, id int32) []byte {
+	return append(b, byte(id), byte(id>>8), byte(id>>16), byte(id>>24))
 }
 
 // setKey identifies a set of nodes, sorted by ID, applied to a value of
@@ -346,7 +348,7 @@ func setKey(kind jsontok.Kind, set []*Node) string {
 	b := make([]byte, 1, 1+4*len(set))
 	b[0] = byte(kind)
 	for _, n := range set {
-		b = append(b, byte(n.ID), byte(n.ID>>8), byte(n.ID>>16), byte(n.ID>>24))
+		b = appendID(b, n.ID)
 	}
 	return string(b)
 }
@@ -387,6 +389,16 @@ func summarize(n *Node) {
 	}
 }
 
+// coverID returns s, grown with zero values if need be, so that it has an
+// element for node ID id: a slice by ID, where a map of the nodes seen was
+// most of the cost of measuring and walking a wide schema.
+func coverID[T any](s []T, id int32) []T {
+	if int(id) < len(s) {
+		return s
+	}
+	return append(s, make([]T, int(id)+1-len(s))...)
+}
+
 // walk calls f once for every node reachable from root.
 func walk(root *Node, f func(*Node)) {
 	var seen []bool // by node ID
@@ -397,10 +409,7 @@ func walk(root *Node, f func(*Node)) {
 		if n == nil {
 			continue
 		}
-		if int(n.ID) >= len(seen) {
-			seen = append(seen, make([]bool, int(n.ID)+1-len(seen))...)
-		}
-		if seen[n.ID] {
+		if seen = coverID(seen, n.ID); seen[n.ID] {
 			continue
 		}
 		seen[n.ID] = true

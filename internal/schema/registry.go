@@ -196,18 +196,19 @@ func (r *registry) walk(loc location, base string, res *resource, dialect Dialec
 		return nil
 	}
 	hasRef := v.Get("$ref") != nil
-	if id, ok := r.identifier(v, ownDialect(v, dialect), hasRef); ok && !strings.HasPrefix(id, "#") {
+	idDialect := ownDialect(v, dialect)
+	if id, ok := r.identifier(v, idDialect, hasRef); ok && !strings.HasPrefix(id, "#") {
 		abs, err := resolveURI(base, id)
 		if err != nil {
-			kw := ownDialect(v, dialect).idKeyword()
-			return &indexError{refError{CodeValidation, fmt.Sprintf("The %s %q is no URI reference toolgate can resolve: %v", kw, id, err)}, loc.path() + "/" + kw, kw}
+			kw := idDialect.idKeyword()
+			return indexErrorAt(loc, kw, CodeValidation, fmt.Sprintf("The %s %q is no URI reference toolgate can resolve: %v", kw, id, err))
 		}
 		base, isRoot = stripFragment(abs), true
 	}
 	if isRoot {
 		vocab, err := r.c.vocabularyAt(loc, dialect)
 		if err != nil {
-			return &indexError{*err, loc.path() + "/$schema", "$schema"}
+			return indexErrorAt(loc, "$schema", err.code, err.msg)
 		}
 		dialect = vocab.dialect
 		res = &resource{uri: base, loc: loc, vocab: vocab, dynamicAnchors: map[string]location{}}
@@ -216,7 +217,7 @@ func (r *registry) walk(loc location, base string, res *resource, dialect Dialec
 		} else if old.loc.doc == loc.doc {
 			// Only an $id can name a second resource of one document.
 			kw := dialect.idKeyword()
-			return &indexError{refError{CodeValidation, fmt.Sprintf("The %s %q identifies two schemas, this one and %s, so a reference to it would be ambiguous", kw, base, schemaAt(old.loc.path()))}, loc.path() + "/" + kw, kw}
+			return indexErrorAt(loc, kw, CodeValidation, fmt.Sprintf("The %s %q identifies two schemas, this one and %s, so a reference to it would be ambiguous", kw, base, schemaAt(old.loc.path())))
 		}
 		if ra := v.Get("$recursiveAnchor"); dialect == Draft2019 && ra != nil && ra.Kind == jsontok.True {
 			res.recursiveAnchor = true
@@ -278,8 +279,7 @@ func (r *registry) anchorsOf(loc location, base string, res *resource, dialect D
 		case !taken:
 			r.anchors[key] = loc
 		case old.v != loc.v:
-			return &indexError{refError{CodeValidation, fmt.Sprintf("The anchor %q is declared twice in the resource %q, here and by %s, so a reference to it would be ambiguous", name, base, schemaAt(old.path()))},
-				loc.path() + "/" + keyword, keyword}
+			return indexErrorAt(loc, keyword, CodeValidation, fmt.Sprintf("The anchor %q is declared twice in the resource %q, here and by %s, so a reference to it would be ambiguous", name, base, schemaAt(old.path())))
 		}
 		return nil
 	}
@@ -419,6 +419,11 @@ type indexError struct {
 	refError
 	path    string // the keyword's schema path
 	keyword string
+}
+
+// indexErrorAt returns the indexError of keyword on the schema at loc.
+func indexErrorAt(loc location, keyword string, code Code, msg string) *indexError {
+	return &indexError{refError{code, msg}, loc.path() + "/" + keyword, keyword}
 }
 
 // Error implements error.

@@ -165,8 +165,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	return checkOK
 }
 
-// resourceFlag is --resource: absolute URI → the text of the file named
-// after the "=", read when the flag is parsed.
+// resourceFlag is --resource: the document's absolute URI (an empty
+// fragment dropped, see schema.ResourceDocument) → the text of the file
+// named after the "=", read when the flag is parsed.
 type resourceFlag map[string][]byte
 
 func (r resourceFlag) String() string { return "" }
@@ -180,16 +181,14 @@ func (r resourceFlag) Set(v string) error {
 	if err != nil {
 		return err
 	}
-	for other := range r {
-		if stripped, _ := schema.ResourceDocument(other); stripped == doc {
-			return fmt.Errorf("%s is given twice", doc)
-		}
+	if _, dup := r[doc]; dup {
+		return fmt.Errorf("%s is given twice", doc)
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return err
 	}
-	r[uri] = data
+	r[doc] = data
 	return nil
 }
 
