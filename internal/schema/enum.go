@@ -49,6 +49,19 @@ func (e *Enum) HasComposite(open byte) bool {
 	return slices.ContainsFunc(e.Composite, func(c string) bool { return c[0] == open })
 }
 
+// admitsNoObject reports whether e is an enum (or const) none of whose
+// choices is an object; nil, no enum, admits objects.
+func (e *Enum) admitsNoObject() bool {
+	return e != nil && !e.HasComposite('{')
+}
+
+// noObjectChoice is the finding on a root enum or const (keyword kw) none
+// of whose choices is an object: a tool with that schema refuses every
+// call.
+func noObjectChoice(kw string) string {
+	return "The root schema must accept a JSON object: tool arguments are always one object, and no choice of this " + kw + " is one, so every call would be refused."
+}
+
 // HasNumber reports whether some number choice equals d exactly.
 func (e *Enum) HasNumber(d decimal.Decimal) bool {
 	// sort.Search, not slices.BinarySearchFunc: its comparison takes both

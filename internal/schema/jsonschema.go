@@ -329,13 +329,19 @@ type jsKeyword struct {
 }
 
 // objectDocument makes the root accept only objects, as tool arguments
-// are (DESIGN.md §3): a root whose type excludes object is unsupported; a
-// root that allows other types too is wrapped in a node that allows only
+// are (DESIGN.md §3): a root whose type, enum or const excludes objects is
+// unsupported; a root that allows other types too is wrapped in a node that allows only
 // objects.
 func (c *jsCompiler) objectDocument(root *Node) *Node {
 	switch {
 	case root.Types&TypeObject == 0 || root.Never:
 		c.unsupported("", "type", "The root schema must accept a JSON object: tool arguments are always one object, and this schema accepts none.")
+		return root
+	case root.Enum.admitsNoObject():
+		c.unsupported("/enum", "enum", "%s", noObjectChoice("enum"))
+		return root
+	case root.Const.admitsNoObject():
+		c.unsupported("/const", "const", "%s", noObjectChoice("const"))
 		return root
 	case root.Types == TypeObject:
 		return root

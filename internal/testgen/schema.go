@@ -72,6 +72,11 @@ func NewSchema(r *rand.Rand) *Node {
 	fillObject(r, n, 1)
 	if chance(r, 0.05) {
 		n.Enum = enumFor(r, n)
+		// A root enum without an object choice is refused: no call could
+		// pass it.
+		if !slices.ContainsFunc(n.Enum, func(v any) bool { _, ok := v.(Object); return ok }) {
+			n.Enum = append(n.Enum, validObject(r, n))
+		}
 	}
 	return n
 }

@@ -1,0 +1,47 @@
+package schema_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/toolgate/toolgate/internal/fixtures"
+	"github.com/toolgate/toolgate/internal/schema"
+)
+
+// TestRootThatAcceptsNoObject: tool arguments are always one object, so a
+// root whose type, enum or const leaves no object possible would refuse
+// every call; it is unsupported at the keyword that excludes objects. A
+// root with one object choice among others compiles, and so does any root
+// when the document need not be an object (the conformance suite's).
+func TestRootThatAcceptsNoObject(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		profile schema.Profile
+		schema  string
+		want    []fixtures.SchemaFinding
+	}{
+		{"enum of numbers", schema.ToolInput, `{"enum":[1,2]}`, []fixtures.SchemaFinding{fixtures.Unsupported("enum", "/enum")}},
+		{"object type, enum of a number", schema.ToolInput, `{"type":"object","enum":[1]}`, []fixtures.SchemaFinding{fixtures.Unsupported("enum", "/enum")}},
+		{"enum with an array", schema.ToolInput, `{"enum":[[1]]}`, []fixtures.SchemaFinding{fixtures.Unsupported("enum", "/enum")}},
+		{"enum with an object", schema.ToolInput, `{"enum":[{"a":1},2]}`, nil},
+		{"enum below the root", schema.ToolInput, `{"type":"object","properties":{"a":{"type":"string","enum":[1]}}}`, nil},
+
+		{"type string", schema.JSONSchema, `{"type":"string"}`, []fixtures.SchemaFinding{fixtures.Unsupported("type", "")}},
+		{"false", schema.JSONSchema, `false`, []fixtures.SchemaFinding{fixtures.Unsupported("type", "")}},
+		{"enum of numbers", schema.JSONSchema, `{"enum":[1,2]}`, []fixtures.SchemaFinding{fixtures.Unsupported("enum", "/enum")}},
+		{"empty enum", schema.JSONSchema, `{"enum":[]}`, []fixtures.SchemaFinding{fixtures.Unsupported("enum", "/enum")}},
+		{"const string", schema.JSONSchema, `{"const":"x"}`, []fixtures.SchemaFinding{fixtures.Unsupported("const", "/const")}},
+		{"const array", schema.JSONSchema, `{"type":["object","array"],"const":[]}`, []fixtures.SchemaFinding{fixtures.Unsupported("const", "/const")}},
+		{"const object", schema.JSONSchema, `{"const":{"a":1}}`, nil},
+		{"enum with an object", schema.JSONSchema, `{"enum":["x",{}]}`, nil},
+		{"enum below the root", schema.JSONSchema, `{"properties":{"a":{"enum":[]}}}`, nil},
+	} {
+		res := schema.Compile(c.profile, []byte(c.schema))
+		assert.ElementsMatch(t, c.want, fixtures.SchemaFindings(res.Errors), "%s: %s", c.profile, c.name)
+	}
+	for _, s := range []string{`{"enum":[1,2]}`, `{"const":"x"}`, `{"type":"string"}`} {
+		res := schema.CompileWith(schema.JSONSchema, []byte(s), schema.Options{AnyDocument: true})
+		assert.Empty(t, res.Errors, "any document: %s", s)
+	}
+}
