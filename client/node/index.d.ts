@@ -217,13 +217,15 @@ export interface CompileOptions extends SchemaOptions {
  */
 export type ToolsListDocument =
   | { readonly tools: JSONValue[]; readonly [key: string]: JSONValue }
-  | { readonly result: JSONValue; readonly [key: string]: JSONValue };
+  | { readonly jsonrpc: JSONValue; readonly [key: string]: JSONValue }
+  | { readonly result: { readonly tools: JSONValue[]; readonly [key: string]: JSONValue }; readonly [key: string]: JSONValue };
 
 /**
  * The tools of Client.compileToolset: a tools/list document as JSON text
- * (sent unchanged) or as a plain object with an own "tools" or "result"
- * member; or tool name to input schema, as a Map or any other plain object
- * (a tool named "tools" or "result" goes in a Map).
+ * (sent unchanged) or as a plain object with a "tools" array, a "jsonrpc"
+ * member or a "result" with a "tools" array; or tool name to input schema,
+ * as a Map or any other plain object (a tool named "jsonrpc" goes in a
+ * Map).
  */
 export type ToolsetInput = string | Uint8Array | ToolsListDocument | ReadonlyMap<string, JSONInput> | Record<string, JSONInput>;
 

@@ -83,11 +83,14 @@ export class Client {
    *   {"tools": [{"name", "inputSchema", ...}, ...]}, or the whole JSON-RPC
    *   response carrying it in "result"; it is sent unchanged, so numbers
    *   stay exact.
-   * - A plain object with an own "tools" or "result" member is such a
-   *   result, or response, written as JSON text as schemas are.
+   * - A plain object is such a result, or response, written as JSON text
+   *   as schemas are, when it has a "tools" array (no schema is an array),
+   *   a "jsonrpc" member, or a "result" with a "tools" array: by the shape
+   *   of its members, as the Python client decides.
    * - A Map, or any other plain object (as validateStream's `tools`), maps
    *   tool names to input schemas (JSON text or plain objects), in its
-   *   order. Put a tool named "tools" or "result" in a Map.
+   *   order; so tools named "tools" or "result" need no Map. Put a tool
+   *   named "jsonrpc" in a Map.
    *
    * Options are compile()'s, for every tool, and `admission`:
    * Admission.QUARANTINE (the default) binds every tool that compiled and

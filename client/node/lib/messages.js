@@ -24,10 +24,10 @@ export function compileRequest(schema, options = {}) {
  * those of compileRequest, for every tool, and `admission` (an Admission
  * name; default ADMISSION_UNSPECIFIED, which the server treats as
  * ADMISSION_QUARANTINE). `tools` is told apart as Client.compileToolset
- * documents: JSON text, or a plain object with an own "tools" or "result"
- * member, is a tools/list document sent as `tools_list_json`; a Map or any
- * other plain object, from tool name to schema, is a ToolList in its
- * order. Throws a TypeError for any other `tools`, a Map key that is not a
+ * documents: JSON text, or a plain object with a "tools" array, a
+ * "jsonrpc" member or a "result" with a "tools" array, is a tools/list
+ * document sent as `tools_list_json`; a Map or any other plain object,
+ * from tool name to schema, is a ToolList in its order. Throws a TypeError for any other `tools`, a Map key that is not a
  * string, and a document, schema, option or resource that cannot be sent
  * as meant.
  */
@@ -65,8 +65,7 @@ function resourceTexts(resources) {
 
 /** The `source` member of a CompileToolsetRequest for `tools` (see toolsetRequest). */
 function toolsSource(tools) {
-  const isDocument = isPlainObject(tools) && (Object.hasOwn(tools, 'tools') || Object.hasOwn(tools, 'result'));
-  if (typeof tools === 'string' || tools instanceof Uint8Array || isDocument) {
+  if (typeof tools === 'string' || tools instanceof Uint8Array || isToolsDocument(tools)) {
     return { tools_list_json: jsonText(tools, 'tools') };
   }
   if (!(tools instanceof Map) && !isPlainObject(tools)) {
@@ -83,6 +82,21 @@ function toolsSource(tools) {
       }),
     },
   };
+}
+
+/**
+ * Whether `tools` is a plain object that holds a tools/list document rather
+ * than tool names to schemas: it has a "tools" array (no schema is an
+ * array), a "jsonrpc" member, or a "result" with a "tools" array. The
+ * Python client's rule, so that one object means the same to both.
+ */
+function isToolsDocument(tools) {
+  return isPlainObject(tools) && (hasToolsArray(tools) || Object.hasOwn(tools, 'jsonrpc') || hasToolsArray(tools.result));
+}
+
+/** Whether `value` is a plain object whose own "tools" member is an array. */
+function hasToolsArray(value) {
+  return isPlainObject(value) && Object.hasOwn(value, 'tools') && Array.isArray(value.tools);
 }
 
 /**

@@ -126,8 +126,10 @@ describe('toolset requests', () => {
       ['bytes', new TextEncoder().encode(text), text],
       ['a tools/list result', LIST, JSON.stringify(LIST)],
       ['a JSON-RPC response', response, JSON.stringify(response)],
-      // the rule is the member, not its value: the server judges the document
-      ['a "tools" member that is no array', { tools: TOOL }, JSON.stringify({ tools: TOOL })],
+      ['a JSON-RPC response without jsonrpc', { id: 1, result: LIST }, JSON.stringify({ id: 1, result: LIST })],
+      // a response of any shape, for the server to judge
+      ['a JSON-RPC error response', { jsonrpc: '2.0', id: 1, error: { code: -32601 } }, '{"jsonrpc":"2.0","id":1,"error":{"code":-32601}}'],
+      ['a tools/list result with more members', { ...LIST, nextCursor: 'c2' }, JSON.stringify({ ...LIST, nextCursor: 'c2' })],
     ];
     for (const [name, tools, want] of cases) {
       const request = sent(tools);
@@ -144,6 +146,9 @@ describe('toolset requests', () => {
       ['Map', new Map([['b', '{"type": "object"}'], ['a', TOOL], ['tools', '']]), [b, a, { name: 'tools', schema_json: '' }]],
       ['plain object', { b: '{"type": "object"}', a: TOOL }, [b, a]],
       ['empty', {}, []],
+      // a document by the shape of its members: tools named "tools" and "result" with schemas are tools
+      ['tools named like document members', { tools: TOOL, result: { type: 'object', properties: { tools: { type: 'array' } } } },
+        [{ name: 'tools', schema_json: JSON.stringify(TOOL) }, { name: 'result', schema_json: '{"type":"object","properties":{"tools":{"type":"array"}}}' }]],
     ];
     for (const [name, tools, want] of cases) {
       const request = sent(tools);
