@@ -1,5 +1,7 @@
 package provider
 
+import "encoding/json"
+
 // bedrock adapts AWS Bedrock ConverseStream events, one event-type wrapper
 // per payload ({"contentBlockDelta": {...}}).
 type bedrock struct {
@@ -31,6 +33,21 @@ type bedrockEvent struct {
 		ContentBlockIndex *int `json:"contentBlockIndex"`
 	} `json:"contentBlockStop"`
 	MessageStop *struct{} `json:"messageStop"`
+
+	// Members of a bare payload, the event without its event-type wrapper
+	// (on the wire the type is the :event-type header): such an event
+	// would otherwise pass as one that carries nothing, and its tool call
+	// unseen.
+	BareIndex      *json.RawMessage `json:"contentBlockIndex"`
+	BareStart      *json.RawMessage `json:"start"`
+	BareDelta      *json.RawMessage `json:"delta"`
+	BareRole       *json.RawMessage `json:"role"`
+	BareStopReason *json.RawMessage `json:"stopReason"`
+}
+
+// bare reports whether ev has a member that only an event's payload has.
+func (ev *bedrockEvent) bare() bool {
+	return ev.BareIndex != nil || ev.BareStart != nil || ev.BareDelta != nil || ev.BareRole != nil || ev.BareStopReason != nil
 }
 
 // feed keys a call by contentBlockIndex ("block3"). contentBlockStart with
@@ -41,7 +58,11 @@ type bedrockEvent struct {
 // messageStart and messageStop end calls still open; metadata may come
 // before or after messageStop. The delta.text of a message's text blocks is
 // its output ("output/<message number>"), ended by messageStop;
-// reasoningContent is never text.
+// reasoningContent is never text. Any other wrapper (metadata, an
+// exception) is ignored; an event with a payload's own members at its top
+// level (contentBlockIndex, start, delta, role, stopReason) is an
+// *EventError: it is a payload without its wrapper, whose type this adapter
+// cannot know.
 func (b *bedrock) feed(t *tracker, event []byte) error {
 	var ev bedrockEvent
 	if err := t.decode(event, &ev); err != nil {
@@ -87,6 +108,8 @@ func (b *bedrock) feed(t *tracker, event []byte) error {
 		if c := t.find(numbered("block", *e.ContentBlockIndex)); c != nil {
 			t.end(c)
 		}
+	case ev.bare():
+		return t.errorf("", `event is a payload without its event-type wrapper: send it as the SDK yields it, like {"contentBlockDelta": {...}}`)
 	}
 	return nil
 }

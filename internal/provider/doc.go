@@ -66,18 +66,28 @@
 // first entry only. Mistral omits index (the entry's position in tool_calls
 // is used); GLM repeats "name": "" in later entries (ignored: the first
 // non-empty name wins); Groq, xAI and Mistral send a whole call in one entry;
-// an entry with a different non-empty id at the same index begins a new call.
+// an entry with a different non-empty id and a name at the same index begins
+// a new call (vLLM and SGLang send every call at index 0), while one with a
+// different id and no name continues the open call there (Poolside and
+// mlx-openai-server give a call's later entries another id; openai-python
+// and the Vercel AI SDK group entries by index). delta.content is a string,
+// or (Mistral's reasoning models) an array of parts whose "text" parts are
+// the text.
 // A choice's finish_reason ends that choice's calls; the usage chunk with no
 // choices is ignored. The legacy delta.function_call form (the functions
 // API) is one call per choice, key "choice<i>/function", without an id.
 //
 // OpenAI Responses: key = the function_call item id ("fc_..."), since deltas
 // carry neither call_id nor name; both come from response.output_item.added.
-// response.function_call_arguments.done ends the call (output_item.done if
-// .done is missing). Some servers (LM Studio) send no deltas: then the .done
-// arguments are the whole text; when deltas came, .done is only checked
-// against them (an extension is appended, a contradiction is an *EventError
-// with the Key) and never duplicates them. The check compares a keyed
+// response.output_item.done ends the call, one event after
+// response.function_call_arguments.done: both repeat the call (clients such
+// as the Vercel AI SDK run the item of output_item.done), and both are
+// checked (the end of the response ends a call whose output_item.done never
+// came). Some servers (LM Studio) send no deltas: then the .done arguments
+// are the whole text; otherwise each final copy is only checked against
+// what came before (an extension is appended, a contradiction is an
+// *EventError with the Key, another name a Conflict) and never duplicates
+// it. The check compares a keyed
 // SHA-256 of the streamed bytes (a random key per process), so a final copy
 // cannot pass for a different stream the way a colliding 64-bit hash could.
 //
@@ -108,7 +118,10 @@
 // AWS Bedrock ConverseStream: key "block<i>", by contentBlockIndex;
 // contentBlockStart.start.toolUse opens a call, delta.toolUse.input strings
 // append, contentBlockStop ends it. Text and reasoning blocks (which may lack
-// a start) are ignored; messageStop ends anything still open.
+// a start) are ignored; messageStop ends anything still open. Each event is
+// wrapped in its type, as the SDKs yield it ({"contentBlockDelta": {...}});
+// a bare payload (its type only in the event stream's :event-type header)
+// is an *EventError, not an event without tool data.
 //
 // Cohere v2: key "call<i>", by index; tool-call-start (with its arguments,
 // normally ""), tool-call-delta, tool-call-end. A call without parameters has

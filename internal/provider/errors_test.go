@@ -68,6 +68,15 @@ func TestMalformedEvents(t *testing.T) {
 		tc{"delta_without_index", provider.Bedrock, `{"contentBlockDelta":{"delta":{"toolUse":{"input":"{}"}}}}`, "contentBlockDelta without contentBlockIndex"},
 		tc{"start_without_index", provider.Bedrock, `{"contentBlockStart":{"start":{"toolUse":{"toolUseId":"t","name":"f"}}}}`, "contentBlockStart without contentBlockIndex"},
 		tc{"input_not_string", provider.Bedrock, `{"contentBlockDelta":{"contentBlockIndex":0,"delta":{"toolUse":{"input":{}}}}}`, "input is object, want a string"},
+		// The bare payloads of the event stream (its :event-type header
+		// dropped): forwarded so, a tool call would pass unseen.
+		tc{"bare_message_start", provider.Bedrock, `{"role":"assistant","p":"abcdefgh"}`, "payload without its event-type wrapper"},
+		tc{"bare_block_start", provider.Bedrock, `{"contentBlockIndex":0,"start":{"toolUse":{"toolUseId":"t","name":"rm"}},"p":"abcd"}`, "payload without its event-type wrapper"},
+		tc{"bare_block_delta", provider.Bedrock, `{"contentBlockIndex":0,"delta":{"toolUse":{"input":"{}"}}}`, "payload without its event-type wrapper"},
+		tc{"bare_block_stop", provider.Bedrock, `{"contentBlockIndex":0,"p":"ab"}`, "payload without its event-type wrapper"},
+		tc{"bare_message_stop", provider.Bedrock, `{"stopReason":"tool_use"}`, "payload without its event-type wrapper"},
+		tc{"content_not_text", provider.OpenAIChat, `{"choices":[{"delta":{"content":5}}]}`, "field choices.delta.content is number, want a string"},
+		tc{"content_part_text_not_string", provider.OpenAIChat, `{"choices":[{"delta":{"content":[{"type":"text","text":7}]}}]}`, "field choices.delta.content.text is number, want a string"},
 
 		tc{"no_type", provider.Cohere, `{"index":0}`, `no "type"`},
 		tc{"delta_without_index", provider.Cohere, `{"type":"tool-call-delta","delta":{"message":{"tool_calls":{"function":{"arguments":"{}"}}}}}`, "tool-call-delta without index"},

@@ -1,5 +1,7 @@
 package provider
 
+import "encoding/json"
+
 // openAIChat adapts OpenAI Chat Completions chunks ("chat.completion.chunk")
 // and those of OpenAI-compatible servers.
 type openAIChat struct{}
@@ -11,8 +13,8 @@ type chatChunk struct {
 			// Content is the message text (null while the model calls
 			// tools); Refusal the refusal text of a structured-output
 			// request. reasoning_content and reasoning are not read.
-			Content   *string `json:"content"`
-			Refusal   *string `json:"refusal"`
+			Content   *chatContent `json:"content"`
+			Refusal   *string      `json:"refusal"`
 			ToolCalls []struct {
 				Index    *int   `json:"index"` // Mistral omits it
 				ID       string `json:"id"`
@@ -33,13 +35,41 @@ type chatChunk struct {
 	} `json:"choices"`
 }
 
+// chatContent is a delta's content: a string, or, from Mistral's
+// reasoning models, an array of typed parts, whose "text" parts are the
+// answer's text, in order ("thinking" and any other part is not text).
+type chatContent struct{ text string }
+
+// UnmarshalJSON reads content in either form.
+func (c *chatContent) UnmarshalJSON(b []byte) error {
+	if i := firstByte(b); i < 0 || b[i] != '[' {
+		return json.Unmarshal(b, &c.text)
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(b, &parts); err != nil {
+		return err
+	}
+	for _, p := range parts {
+		if p.Type == "text" {
+			c.text += p.Text
+		}
+	}
+	return nil
+}
+
 // feed keys a call by choice index and tool_calls[].index ("choice0/tool1");
 // a tool_calls entry without index is keyed by its position in the array. An
-// entry whose non-empty id differs from the id of the call at its key (or
-// whose call has ended) begins a new call. Name and id are taken from the
-// first entry that carries them; later empty or repeated names (GLM sends
-// "name": "") change nothing, and a different name is a Conflict (see the
-// package doc: clients disagree on how to join name fragments). A choice's finish_reason ends all of that
+// entry with a non-empty id begins a new call when the call at its key has
+// ended, or when its id differs from that call's and it names a tool; with
+// another id and no name it continues the call (some servers change the id
+// after a call's first entry; clients group entries by index). Name and id
+// are taken from the first entry that carries them; later empty or repeated
+// names (GLM sends "name": "") change nothing, and a different name is a
+// Conflict (see the package doc: clients disagree on how to join name
+// fragments). A choice's finish_reason ends all of that
 // choice's calls, after the tool_calls of the same chunk (Groq, xAI and
 // Mistral send a whole call in one chunk, Mistral together with the
 // finish_reason). A chunk without choices (the usage chunk) is ignored.
@@ -55,10 +85,10 @@ func (*openAIChat) feed(t *tracker, event []byte) error {
 	}
 	for _, ch := range ev.Choices {
 		prefix := numbered("choice", ch.Index) + "/"
-		if d := &ch.Delta; (d.Content != nil && *d.Content != "") || (d.Refusal != nil && *d.Refusal != "") {
+		if d := &ch.Delta; (d.Content != nil && d.Content.text != "") || (d.Refusal != nil && *d.Refusal != "") {
 			out := t.output(prefix+"output", ch.Index)
 			if d.Content != nil {
-				t.write(out, *d.Content)
+				t.write(out, d.Content.text)
 			}
 			if d.Refusal != nil && *d.Refusal != "" {
 				t.refuse(out, *d.Refusal)
@@ -70,7 +100,7 @@ func (*openAIChat) feed(t *tracker, event []byte) error {
 			}
 			base := numbered(prefix+"tool", pos)
 			var c *call
-			if prev := t.calls[base]; tc.ID != "" && (prev == nil || prev.ended || (prev.id != "" && prev.id != tc.ID)) {
+			if prev := t.calls[base]; tc.ID != "" && (prev == nil || prev.ended || (prev.id != "" && prev.id != tc.ID && tc.Function.Name != "")) {
 				c = t.begin(base, tc.ID, tc.Function.Name)
 			} else if c = t.follow(base); c == nil {
 				continue // a late fragment of a call that has ended

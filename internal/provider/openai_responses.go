@@ -25,6 +25,7 @@ type responsesArgsEvent struct {
 	ItemID    string  `json:"item_id"`
 	Delta     string  `json:"delta"`
 	Arguments *string `json:"arguments"`
+	Name      string  `json:"name"` // .done carries the tool's name again
 }
 
 // responsesTextEvent is an output_text or refusal event of a message item.
@@ -39,16 +40,21 @@ type responsesTextEvent struct {
 
 // feed keys a call by its item id (the "fc_..." id; Event.CallID is the
 // item's call_id). response.output_item.added opens the call with call_id
-// and name (an output_item.done, or a second .added, naming another tool is
-// a Conflict); response.function_call_arguments.delta appends; .done (or, if
-// .done is missing, response.output_item.done) ends it. The final arguments
-// in .done are the whole text when no delta came (LM Studio sends none), and
-// only a check — or the missing tail — when deltas came; arguments that
-// contradict the deltas are an *EventError with the call's Key. A delta that
-// comes before its output_item.added opens the call without a name; the
-// output_item.added then names it. response.created and the terminal response.completed,
-// .incomplete and .failed end any call still open; one stream may hold
-// several responses back to back.
+// and name; response.function_call_arguments.delta appends;
+// response.output_item.done ends it. The final copies of a call — the
+// arguments and name in .done, then the item in output_item.done, which is
+// where clients such as the Vercel AI SDK read the call they run — are
+// each checked against what came before: arguments are the whole text when
+// no delta came (LM Studio sends none), and only a check — or the missing
+// tail — when deltas came; arguments that contradict them are an
+// *EventError with the call's Key, and another tool's name is a Conflict. So
+// the call ends at output_item.done, one event after .done, and not at
+// .done. A delta that comes before its output_item.added opens the call
+// without a name; the output_item.added then names it. response.created and
+// the terminal response.completed, .incomplete and .failed end any call
+// still open (a server that sends no output_item.done); one stream may hold
+// several responses back to back. The copy of the output inside
+// response.completed is not read: by then every call has its verdict.
 //
 // A message item's text is its output ("output/<output_index>"): the
 // response.output_text.delta of all its content parts, in order. An
@@ -97,7 +103,7 @@ func (*openAIResponses) feed(t *tracker, event []byte) error {
 		}
 		c := t.follow(it.ID)
 		if c == nil {
-			return nil // already ended by .done
+			return nil // a late copy of an item that response.completed (or a new response) ended
 		}
 		t.identify(c, it.CallID, it.Name)
 		return t.finish(c, args)
@@ -118,7 +124,15 @@ func (*openAIResponses) feed(t *tracker, event []byte) error {
 			t.write(c, ev.Delta)
 			return nil
 		}
-		return t.finish(c, ev.Arguments)
+		t.identify(c, "", ev.Name)
+		if ev.Arguments == nil {
+			return nil
+		}
+		if err := t.complete(c, *ev.Arguments); err != nil {
+			t.end(c)
+			return err
+		}
+		return nil
 
 	case "response.output_text.delta", "response.output_text.done", "response.refusal.delta", "response.refusal.done":
 		var ev responsesTextEvent

@@ -77,6 +77,16 @@ func TestOutputQuirks(t *testing.T) {
 				assert.Equal(t, []string{"textend output/0"}, kinds(per[4]))
 				assert.Equal(t, []string{"text output/1", "textend output/1"}, kinds(per[5]))
 			}},
+		// Mistral's reasoning models (mistral-small-latest, recorded in
+		// vercel/ai's issue-13703-mistral-thinking fixture) send content as
+		// an array of parts, then as strings again.
+		{name: "openai chat: content parts: text parts are text, thinking is not", p: provider.OpenAIChat,
+			events: []string{chat(0, `{"role":"assistant","content":""}`, "null"),
+				chat(0, `{"content":[{"type":"thinking","thinking":[{"type":"text","text":"Okay, the"}],"closed":true}]}`, "null"),
+				chat(0, `{"content":[{"type":"thinking","thinking":[{"type":"text","text":"1."}],"closed":true},{"type":"text","text":"{\"a\""}]}`, "null"),
+				chat(0, `{"content":[{"type":"text","text":":"},{"type":"text","text":"1"}]}`, "null"),
+				chat(0, `{"content":"}"}`, `"stop"`)},
+			want: []output{{Key: "output/0", Text: `{"a":1}`}}},
 		{name: "openai chat: a refusal is not text", p: provider.OpenAIChat,
 			events: []string{chat(0, `{"role":"assistant","content":"","refusal":null}`, "null"), chat(0, `{"refusal":"I can't"}`, "null"),
 				chat(0, `{"refusal":" help."}`, "null"), chat(0, `{}`, `"stop"`)},

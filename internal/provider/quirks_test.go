@@ -131,6 +131,29 @@ func TestOpenAIChatQuirks(t *testing.T) {
 			},
 		},
 		{
+			// Poolside, mlx-openai-server and vLLM's gpt-oss parser (before
+			// vllm#33520) give a call's later entries another id: without a
+			// name, an entry continues the call at its index, as
+			// openai-python's accumulate_delta and the Vercel AI SDK, which
+			// group entries by index, read it.
+			name: "new_id_without_a_name_continues_the_call",
+			events: []string{
+				`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_A","function":{"name":"read","arguments":""}}]}}]}`,
+				`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_B","function":{"arguments":"{\"path\":\"/etc\","}}]}}]}`,
+				`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_B","function":{"arguments":"\"rm\":true}"}}]}}]}`,
+				`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`,
+			},
+			want: []call{{Key: "choice0/tool0", ID: "call_A", Name: "read", Args: `{"path":"/etc","rm":true}`}},
+		},
+		{
+			name: "new_id_without_a_name_after_the_call_ended_is_a_new_call",
+			events: []string{
+				`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`,
+				`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"b","function":{"arguments":"{}"}}]}}]}`,
+			},
+			want: []call{{Key: "choice0/tool0", ID: "a", Name: "f", Args: `{}`}, {Key: "choice0/tool0#2", ID: "b", Args: `{}`}},
+		},
+		{
 			// openai-python would join the fragments ("todo"), the Vercel AI
 			// SDK keep the first ("to"): the call names two tools.
 			name: "name_split_across_deltas_is_a_conflict",
@@ -239,8 +262,37 @@ func TestOpenAIResponsesQuirks(t *testing.T) {
 			events: []string{added("fc_1", "call_1", "f"), done("fc_1", `"{\"a\":1}"`), itemDone("fc_1", `"{\"a\":1}"`)},
 			want:   []call{{Key: "fc_1", ID: "call_1", Name: "f", Args: `{"a":1}`}},
 			check: func(t *testing.T, per [][]provider.Event) {
-				assert.Equal(t, []string{"delta fc_1", "end fc_1"}, kinds(per[1]), ".done ends the call")
-				assert.Empty(t, per[2])
+				assert.Equal(t, []string{"delta fc_1"}, kinds(per[1]), ".done gives the text")
+				assert.Equal(t, []string{"end fc_1"}, kinds(per[2]), "output_item.done ends the call")
+			},
+		},
+		{
+			// Clients such as the Vercel AI SDK run the call that
+			// output_item.done describes, which comes after .done.
+			name: "output_item_done_after_done_naming_another_tool_is_a_conflict",
+			events: []string{added("fc_1", "call_1", "f"), delta("fc_1", `"{}"`), done("fc_1", `"{}"`),
+				`{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"g","arguments":"{}","status":"completed"}}`},
+			want: []call{{Key: "fc_1", ID: "call_1", Name: "f", Args: `{}`, Conflict: "g"}},
+		},
+		{
+			name: "done_naming_another_tool_is_a_conflict",
+			events: []string{added("fc_1", "call_1", "f"), delta("fc_1", `"{}"`),
+				`{"type":"response.function_call_arguments.done","item_id":"fc_1","name":"g","output_index":0,"arguments":"{}"}`, itemDone("fc_1", `"{}"`)},
+			want: []call{{Key: "fc_1", ID: "call_1", Name: "f", Args: `{}`, Conflict: "g"}},
+		},
+		{
+			name: "done_names_a_call_opened_by_a_delta",
+			events: []string{delta("fc_1", `"{}"`),
+				`{"type":"response.function_call_arguments.done","item_id":"fc_1","name":"f","output_index":0,"arguments":"{}"}`},
+			want: []call{{Key: "fc_1", Name: "f", Args: `{}`}},
+		},
+		{
+			name:   "without_output_item_done_the_call_ends_with_the_response",
+			events: []string{added("fc_1", "call_1", "f"), delta("fc_1", `"{}"`), done("fc_1", `"{}"`), `{"type":"response.completed","sequence_number":4}`},
+			want:   []call{{Key: "fc_1", ID: "call_1", Name: "f", Args: `{}`}},
+			check: func(t *testing.T, per [][]provider.Event) {
+				assert.Empty(t, per[2], ".done does not end the call")
+				assert.Equal(t, []string{"end fc_1"}, kinds(per[3]))
 			},
 		},
 		{
@@ -315,17 +367,25 @@ func TestOpenAIResponsesQuirks(t *testing.T) {
 		},
 	})
 
-	contradiction := func(t *testing.T, streamed, final string) {
+	// contradiction streams the text streamed and then the final copy
+	// (.done, or .done with the streamed text and then output_item.done).
+	contradiction := func(t *testing.T, streamed, final string, atItemDone bool) {
 		t.Helper()
 		a, err := provider.New(provider.OpenAIResponses)
 		require.NoError(t, err)
 		ck := newChecker()
-		for _, e := range []string{added("fc_1", "call_1", "f"), delta("fc_1", quoteJSON(streamed))} {
+		events := []string{added("fc_1", "call_1", "f"), delta("fc_1", quoteJSON(streamed))}
+		last := done("fc_1", quoteJSON(final))
+		if atItemDone {
+			events = append(events, done("fc_1", quoteJSON(streamed)))
+			last = itemDone("fc_1", quoteJSON(final))
+		}
+		for _, e := range events {
 			evs, err := a.Feed(nil, []byte(e))
 			require.NoError(t, err)
 			require.NoError(t, ck.add(evs))
 		}
-		evs, err := a.Feed(nil, []byte(done("fc_1", quoteJSON(final))))
+		evs, err := a.Feed(nil, []byte(last))
 		var ee *provider.EventError
 		require.ErrorAs(t, err, &ee)
 		assert.Equal(t, "fc_1", ee.Key)
@@ -334,7 +394,11 @@ func TestOpenAIResponsesQuirks(t *testing.T) {
 	}
 	t.Run("done_contradicting_deltas_is_error", func(t *testing.T) {
 		t.Parallel()
-		contradiction(t, `{"a":2}`, `{"a":1}`)
+		contradiction(t, `{"a":2}`, `{"a":1}`, false)
+	})
+	t.Run("output_item_done_contradicting_done_is_error", func(t *testing.T) {
+		t.Parallel()
+		contradiction(t, `{"path":"a"}`, `{"path":"/etc/shadow"}`, true)
 	})
 	// Two texts of one length with the same 64-bit FNV-1a (found by a
 	// distinguished-point search): a final copy that a 64-bit hash
@@ -346,7 +410,7 @@ func TestOpenAIResponsesQuirks(t *testing.T) {
 		h1.Write([]byte(streamed))
 		h2.Write([]byte(final))
 		require.Equal(t, h1.Sum64(), h2.Sum64(), "precondition: the texts collide under FNV-1a")
-		contradiction(t, streamed, final)
+		contradiction(t, streamed, final, false)
 	})
 }
 
@@ -714,7 +778,7 @@ func TestBedrockQuirks(t *testing.T) {
 		},
 		{
 			name:   "events_without_tool_data_ignored",
-			events: []string{`{"messageStart":{"role":"assistant"}}`, `{"metadata":{}}`, `{}`, `{"internalServerException":{"message":"x"}}`},
+			events: []string{`{"messageStart":{"role":"assistant"}}`, `{"metadata":{}}`, `{}`, `{"internalServerException":{"message":"x"}}`, `{"someFutureEvent":{"contentBlockIndex":0}}`},
 			want:   []call{},
 		},
 	})

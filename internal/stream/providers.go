@@ -17,7 +17,10 @@ type providerAdapters struct {
 	adapters map[provider.Provider]*provider.Adapter
 	calls    map[providerKey]*call
 	outputs  map[providerKey]*call
-	events   []provider.Event
+	// ids maps the result id of every provider call of the stream to the
+	// latest call given it (see claimID).
+	ids    map[string]*call
+	events []provider.Event
 }
 
 type providerKey struct {
@@ -30,7 +33,9 @@ type providerKey struct {
 // it is validated once the provider names its tool, which must be bound
 // (text that arrives before the name is held, within MaxCallBytes, and a
 // call that ends unnamed is a "tool_name" verdict). The result's CallID is
-// the provider's call id, or the adapter's key when the provider sends none.
+// the provider's call id, or the adapter's key when the provider sends none;
+// a call whose id another call of the stream has too is refused (keyword
+// "call_id", see claimID).
 // While an output is bound (BindOutput), the message text of each provider
 // output is one document, with the result's CallID "output/<n>"; a refusal
 // is its "refusal" verdict, and the output ends with the provider's end of
@@ -51,7 +56,7 @@ func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
 			return errorf(InvalidArgument, "provider_event: %v", err)
 		}
 		if pa.adapters == nil {
-			pa.adapters, pa.calls, pa.outputs = map[provider.Provider]*provider.Adapter{}, map[providerKey]*call{}, map[providerKey]*call{}
+			pa.adapters, pa.calls, pa.outputs, pa.ids = map[provider.Provider]*provider.Adapter{}, map[providerKey]*call{}, map[providerKey]*call{}, map[string]*call{}
 		}
 		pa.adapters[p] = a
 	}
@@ -73,6 +78,35 @@ func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
 func renamed(first, second string, at int64) schema.Finding {
 	return schema.Finding{Code: schema.CodeValidation, Keyword: "tool_name", Offset: at,
 		Message: fmt.Sprintf("The tool name changed during the call, from %q to %q, so its arguments cannot be validated.", first, second)}
+}
+
+// claimID gives provider call c its result id, c.id, and reports whether c
+// may go on: it may not when an earlier provider call of the stream has
+// that id (DeepSeek and GLM have given parallel calls one id, Kimi's
+// Anthropic-compatible endpoint two tool_use blocks), since a verdict for
+// the id could not say which call it is about. Then c is refused (keyword
+// "call_id"), and so is the earlier call if it has no verdict yet; one that
+// has keeps it, so a runtime that sees a second result for one id has seen
+// that id refused.
+func (s *Session) claimID(c *call) bool {
+	pa := &s.adapter
+	prev := pa.ids[c.id]
+	pa.ids[c.id] = c
+	if prev == nil {
+		return true
+	}
+	if !prev.done {
+		s.finish(prev, true, []schema.Finding{reusedID(prev.id, prev.bytes)}, false)
+	}
+	s.finish(c, true, []schema.Finding{reusedID(c.id, c.bytes)}, false)
+	return false
+}
+
+// reusedID is the verdict on a provider call whose id another call of the
+// stream has too.
+func reusedID(id string, at int64) schema.Finding {
+	return schema.Finding{Code: schema.CodeValidation, Keyword: "call_id", Offset: at,
+		Message: fmt.Sprintf("The provider gave the call id %q to another call of this stream too, so a verdict for that id could not say which call it is about: the call is refused.", id)}
 }
 
 // flushProviders ends the calls every adapter still holds open.
@@ -97,8 +131,10 @@ func (s *Session) applyProvider(p provider.Provider, events []provider.Event) er
 			var c *call
 			var err error
 			if ev.ToolName == "" {
-				c, err = s.startUnnamed(id, ev.CallID == "")
-			} else if c, err = s.newCall(id); err == nil {
+				if c, err = s.startUnnamed(id, ev.CallID == ""); err == nil {
+					s.claimID(c)
+				}
+			} else if c, err = s.newCall(id); err == nil && s.claimID(c) {
 				s.resolve(c, ev.ToolName, nil)
 			}
 			if err != nil {

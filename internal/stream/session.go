@@ -223,7 +223,9 @@ func (s *Session) name(c *call, callID, toolName string) error {
 		return nil
 	}
 	if c.keyID && callID != "" {
-		c.id = callID
+		if c.id = callID; !s.claimID(c) {
+			return nil
+		}
 	}
 	held := c.held
 	s.release(c)

@@ -1,0 +1,115 @@
+package stream_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/provider"
+	"github.com/toolgate/toolgate/internal/stream"
+)
+
+// verdict is what a runtime keeps of a result: whether the call may run,
+// and why not.
+type verdict struct {
+	callID, keyword string
+	valid           bool
+}
+
+func verdicts(h *harness) []verdict {
+	var out []verdict
+	for _, r := range h.results {
+		v := verdict{callID: r.CallID, valid: r.Valid()}
+		if !v.valid {
+			v.keyword = r.Findings[0].Keyword
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func feedAll(t *testing.T, h *harness, p provider.Provider, events ...string) {
+	t.Helper()
+	for i, ev := range events {
+		require.NoError(t, h.ProviderEvent(p, []byte(ev)), "event %d", i)
+	}
+	h.Close()
+}
+
+// chatCall is an OpenAI Chat chunk with one whole call at index i.
+func chatCall(i int, id, name, args string) string {
+	return fmt.Sprintf(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":%d,"id":%q,"function":{"name":%q,"arguments":%q}}]}}]}`, i, id, name, args)
+}
+
+// TestReusedProviderCallIDIsRefused: DeepSeek and GLM have given parallel
+// calls one id, and Kimi's Anthropic-compatible endpoint two tool_use
+// blocks; a verdict for such an id could not say which call it is about.
+// Every call given an id that an earlier call of the stream has is refused
+// (keyword "call_id"), and so is that earlier call while it has no verdict;
+// a verdict already sent stands, and the later one for the same id is a
+// refusal.
+func TestReusedProviderCallIDIsRefused(t *testing.T) {
+	t.Parallel()
+	t.Run("parallel chat calls", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{})
+		feedAll(t, h, provider.OpenAIChat,
+			chatCall(0, "call_00_x", "todo", `{"action":"list"}`),
+			chatCall(1, "call_00_x", "todo", `{"action":"rm -rf"}`),
+			chatCall(2, "call_01_y", "todo", `{"action":"list"}`),
+			`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`)
+		assert.Equal(t, []verdict{{"call_00_x", "call_id", false}, {"call_00_x", "call_id", false}, {"call_01_y", "", true}}, verdicts(h))
+		assert.Contains(t, h.results[0].Findings[0].Message, `call id "call_00_x" to another call`)
+		assert.True(t, h.results[0].Early)
+	})
+	t.Run("sequential anthropic blocks", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{})
+		block := func(i int, input string) []string {
+			return []string{
+				fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":{"type":"tool_use","id":"grep:3","name":"todo","input":{}}}`, i),
+				fmt.Sprintf(`{"type":"content_block_delta","index":%d,"delta":{"type":"input_json_delta","partial_json":%q}}`, i, input),
+				fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, i),
+			}
+		}
+		events := []string{`{"type":"message_start","message":{"id":"m","content":[]}}`}
+		events = append(append(append(events, block(0, `{"action":"list"}`)...), block(1, `{"action":"list"}`)...), block(2, `{"action":"list"}`)...)
+		feedAll(t, h, provider.Anthropic, events...)
+		assert.Equal(t, []verdict{{"grep:3", "", true}, {"grep:3", "call_id", false}, {"grep:3", "call_id", false}}, verdicts(h))
+	})
+	t.Run("an id that arrives with a late name", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{})
+		feedAll(t, h, provider.OpenAIChat,
+			chatCall(0, "a", "todo", `{"action":"list"}`),
+			string(unnamedChat(1, `{"action":`)),
+			chatCall(1, "a", "todo", `"list"}`),
+			`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`)
+		assert.Equal(t, []verdict{{"a", "call_id", false}, {"a", "call_id", false}}, verdicts(h))
+	})
+	t.Run("distinct ids and keyed calls", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{})
+		feedAll(t, h, provider.OpenAIChat,
+			chatCall(0, "a", "todo", `{"action":"list"}`), chatCall(1, "b", "todo", `{"action":"list"}`),
+			`{"choices":[{"index":0,"delta":{"function_call":{"name":"todo","arguments":"{\"action\":\"list\"}"}}}]}`,
+			`{"choices":[{"index":1,"delta":{"function_call":{"name":"todo","arguments":"{\"action\":\"list\"}"}}}]}`)
+		assert.Equal(t, []verdict{{"a", "", true}, {"b", "", true}, {"choice0/function", "", true}, {"choice1/function", "", true}}, verdicts(h))
+	})
+}
+
+// TestChatIDChangeContinuesTheCall: servers that give a call's later
+// entries another id (Poolside, mlx-openai-server) get one verdict, on the
+// whole of the arguments a client that groups entries by index runs.
+func TestChatIDChangeContinuesTheCall(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, stream.Limits{})
+	feedAll(t, h, provider.OpenAIChat,
+		chatCall(0, "call_A", "todo", ""),
+		chatCall(0, "call_B", "", `{"action":`),
+		chatCall(0, "call_B", "", `"rm -rf"}`),
+		`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`)
+	assert.Equal(t, []verdict{{"call_A", "enum", false}}, verdicts(h))
+}
