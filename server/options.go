@@ -61,6 +61,16 @@ type Options struct {
 	// it gets an early "maxBytes" result. Default
 	// DefaultMaxUnnamedCallBytes (64 MiB).
 	MaxUnnamedCallBytes int64
+	// MaxCallStateBytes bounds the validation state one call holds at once
+	// (validator.Options.MaxState): a Validate, or a streamed call. Past
+	// it the call is refused with keyword "limit". Default
+	// validator.DefaultMaxState (16 MiB).
+	MaxCallStateBytes int64
+	// MaxStreamStateBytes bounds the validation state the open calls of
+	// one ValidateStream hold together (stream.Limits.MaxState); the call
+	// that passes it is refused with keyword "limit". Default
+	// stream.DefaultMaxState (64 MiB).
+	MaxStreamStateBytes int64
 	// MaxToolsPerStream bounds the distinct tool names one ValidateStream
 	// may bind (each holds its compiled schema for the stream's life); the
 	// bind past it is RESOURCE_EXHAUSTED. Default 1,024.
@@ -191,6 +201,12 @@ func (o Options) withDefaults() Options {
 	if o.MaxToolsPerStream <= 0 {
 		o.MaxToolsPerStream = stream.DefaultMaxTools
 	}
+	if o.MaxCallStateBytes <= 0 {
+		o.MaxCallStateBytes = validator.DefaultMaxState
+	}
+	if o.MaxStreamStateBytes <= 0 {
+		o.MaxStreamStateBytes = stream.DefaultMaxState
+	}
 	if o.MaxStreamSchemaBytes <= 0 {
 		o.MaxStreamSchemaBytes = DefaultMaxStreamSchemaBytes
 	}
@@ -220,7 +236,7 @@ func (o Options) SchemaLimits() schema.Limits {
 // are cut where the answer would cut them (MaxFindingMessage), so they are
 // never built longer.
 func (o Options) validatorOptions() validator.Options {
-	return validator.Options{MaxDepth: o.MaxDepth, MaxFindings: o.MaxFindings, MaxPointer: o.MaxFindingMessage}
+	return validator.Options{MaxDepth: o.MaxDepth, MaxFindings: o.MaxFindings, MaxPointer: o.MaxFindingMessage, MaxState: o.MaxCallStateBytes}
 }
 
 // answer returns a fresh budget for one answer's findings.

@@ -37,6 +37,7 @@ func (s *Service) ValidateStream(srv validateStream) error {
 		MaxCallBytes: s.opts.MaxCallBytes,
 		MaxTools:     s.opts.MaxToolsPerStream,
 		Held:         s.unnamed,
+		MaxState:     s.opts.MaxStreamStateBytes,
 		Validator:    s.opts.validatorOptions(),
 	}, func(r *stream.Result) {
 		sm.result(r)

@@ -370,3 +370,36 @@ func TestStreamOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestStateLimits: the validation state of one call, and of a stream's
+// open calls together, is bounded by --max-call-state-bytes and
+// --max-stream-state-bytes; past them a call is refused with keyword
+// "limit". The schema applies 201 subschemas to every array it nests.
+func TestStateLimits(t *testing.T) {
+	t.Parallel()
+	branches := []string{`{"items":{"$ref":"#/$defs/x"}}`}
+	for i := range 200 {
+		branches = append(branches, fmt.Sprintf(`{"maxItems":%d}`, 1000+i))
+	}
+	deep := `{"$defs":{"x":{"anyOf":[` + strings.Join(branches, ",") + `]}},"properties":{"a":{"$ref":"#/$defs/x"}}}`
+	open := `{"a":` + strings.Repeat("[", 80)
+	c, s := openStream(t, server.Config{Options: server.Options{MaxCallStateBytes: 8 << 20, MaxStreamStateBytes: 12 << 20}})
+	r, err := c.Validate(t.Context(), &toolgatev1.ValidateRequest{Schema: &toolgatev1.ValidateRequest_Inline{Inline: jsonSchemaRequest(deep, nil, false)},
+		Arguments: &toolgatev1.ValidateRequest_ArgumentsJson{ArgumentsJson: open + strings.Repeat("]", 80) + "}"}})
+	require.NoError(t, err)
+	require.False(t, r.Valid)
+	assert.Equal(t, "limit", r.Errors[0].Keyword, "one call: %v", r.Errors[0])
+	assert.Contains(t, r.Errors[0].Message, "more than the limit of 8388608 bytes of state")
+
+	send(t, s, &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: &toolgatev1.StreamBind{
+		Schemas: map[string]*toolgatev1.CompileSchemaRequest{"deep": jsonSchemaRequest(deep, nil, false)}}}})
+	// An open array holds some 140 KB: 80 pass 8 MiB, and two calls of 50
+	// pass 12 MiB together.
+	half := `{"a":` + strings.Repeat("[", 50)
+	send(t, s, startCall("a", "deep", ""), delta("a", half), startCall("b", "deep", ""), delta("b", half))
+	res := recvResult(t, s)
+	assert.Equal(t, "b", res.CallId)
+	assert.True(t, res.Early)
+	assert.Equal(t, "limit", res.Errors[0].Keyword)
+	assert.Contains(t, res.Errors[0].Message, "The stream's open calls need more than the limit of 12582912 bytes")
+}

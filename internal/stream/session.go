@@ -19,6 +19,7 @@ const (
 	DefaultMaxCalls     = 1024
 	DefaultMaxCallBytes = 4 << 20
 	DefaultMaxTools     = 1024
+	DefaultMaxState     = 64 << 20
 )
 
 // Limits bound what one stream may hold. Zero fields take the defaults.
@@ -43,6 +44,11 @@ type Limits struct {
 	// the same way (keyword "maxBytes"). A session gives its part back as
 	// its calls are named or end, and whatever is left at Release.
 	Held *HeldBytes
+	// MaxState is the most validation state (validator.Validator.State)
+	// the stream's open calls may hold together, as Validator.MaxState
+	// bounds it for each: the call whose delta takes them past it is
+	// rejected (keyword "limit"). Default DefaultMaxState.
+	MaxState int64
 	// Validator configures each call's validator; StopAtFirst is always set.
 	Validator validator.Options
 }
@@ -56,6 +62,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxTools <= 0 {
 		l.MaxTools = DefaultMaxTools
+	}
+	if l.MaxState <= 0 {
+		l.MaxState = DefaultMaxState
 	}
 	l.Validator.StopAtFirst = true
 	return l
@@ -114,7 +123,8 @@ type call struct {
 	v        *validator.Validator
 	profile  schema.Profile
 	bytes    int64
-	done     bool // its result was sent
+	state    int64 // v.State() when last looked at, counted in Session.state
+	done     bool  // its result was sent
 	// unnamed marks a provider call whose tool is not named yet: it has no
 	// validator, and held is its text so far.
 	unnamed bool
@@ -148,6 +158,7 @@ type Session struct {
 	order   []*call // open calls in start order, for Close
 	started int
 	held    int64 // bytes held for unnamed calls, all together
+	state   int64 // validation state of the open calls, all together (see Limits.MaxState)
 	ignored int64 // argument bytes of calls that had their verdict
 	// budget is what may be validated before ctx is looked at again (see
 	// chunk).
@@ -337,6 +348,9 @@ func (s *Session) write(c *call, p []byte) error {
 	if 0 < len(p) && len(p) < s.budget {
 		s.budget -= len(p)
 		c.v.Write(p)
+		if c.v.State() != c.state && s.overState(c) {
+			return nil
+		}
 		if c.v.Rejected() {
 			s.verdict(c, true, c.v.Result())
 		}
@@ -352,12 +366,30 @@ func (s *Session) write(c *call, p []byte) error {
 		n := min(len(p), s.budget)
 		c.v.Write(p[:n])
 		p, s.budget = p[n:], s.budget-n
+		if c.v.State() != c.state && s.overState(c) {
+			return nil
+		}
 		if c.v.Rejected() {
 			s.verdict(c, true, c.v.Result())
 			return nil
 		}
 	}
 	return nil
+}
+
+// overState counts c's validation state toward the stream's, and rejects
+// c (keyword "limit") and reports true when that takes the stream past
+// Limits.MaxState.
+func (s *Session) overState(c *call) bool {
+	st := c.v.State()
+	s.state += st - c.state
+	c.state = st
+	if s.state <= s.limits.MaxState {
+		return false
+	}
+	s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "limit", Offset: c.bytes,
+		Message: fmt.Sprintf("The stream's open calls need more than the limit of %d bytes of validation state together: this call, the one that passed it, is refused.", s.limits.MaxState)}}, false)
+	return true
 }
 
 // End ends a call and sends its verdict, unless it was sent already.
@@ -416,6 +448,8 @@ func (s *Session) finish(c *call, early bool, findings []schema.Finding, truncat
 		s.release(c)
 	}
 	c.done = true
+	s.state -= c.state
+	c.state = 0
 	r := &Result{CallID: c.id, ToolName: c.tool, Findings: findings, Truncated: truncated, Early: early, Bytes: c.bytes, Profile: c.profile}
 	s.emit(r)
 	c.v = nil

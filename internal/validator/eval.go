@@ -115,6 +115,7 @@ func (v *Validator) newEval(node *schema.Node, fr int32, report bool) *eval {
 	} else {
 		e = &eval{}
 	}
+	v.grow(evalStateBytes)
 	// Field by field: the kind states are reset by start, for the kind met.
 	e.node, e.fr, e.report, e.capture = node, fr, report, -1
 	e.status, e.dead, e.ownDone, e.settled, e.endOff, e.pendingKids, e.unreported = pending, false, false, false, 0, 0, 0

@@ -120,7 +120,9 @@ func (v *Validator) pop() {
 	fr := v.top()
 	f := &v.frames[fr]
 	v.caps.drop(fr)
+	v.state -= int64(len(f.evals))*evalStateBytes + int64(len(f.bits))*8
 	for i, e := range f.evals { // a frame has few: cheaper than copy and clear calls
+		v.state -= e.recordBytes()
 		v.free = append(v.free, e)
 		f.evals[i] = nil
 	}

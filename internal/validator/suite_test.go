@@ -167,6 +167,9 @@ func runSuiteFiles(t *testing.T, files []string, dialect schema.Dialect, resourc
 				}
 				if streamed := v.Close(); streamed.Valid() != tc.Valid {
 					failures = append(failures, fmt.Sprintf("%s: streamed byte by byte valid=%v, want %v %s", name, streamed.Valid(), tc.Valid, firstFindings(streamed.Findings)))
+				} else if streamed.Valid() && v.State() != 0 {
+					// Every value closed: what it held is given back.
+					failures = append(failures, fmt.Sprintf("%s: State() is %d after a valid document", name, v.State()))
 				}
 			}
 		}

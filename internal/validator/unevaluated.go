@@ -71,13 +71,36 @@ func (u *unevalRecords) add(v *Validator, r unevalRecord, reason *violation) {
 		u.reasons = append(u.reasons, *reason)
 	}
 	u.list = append(u.list, r)
+	v.grow(recordStateBytes)
 }
 
 // addMember records a failure on the member named name, whose coverage
 // is at cover.
 func (u *unevalRecords) addMember(v *Validator, name []byte, cover int, reason *violation) {
+	n := len(u.names)
 	u.names = appendExcerptOf(u.names, name)
+	v.grow(int64(len(u.names) - n))
 	u.add(v, unevalRecord{at: int64(len(u.names)), cover: cover}, reason)
+}
+
+// bytes is what the records count toward Validator.State; nil has none.
+func (u *unevalRecords) bytes() int64 {
+	if u == nil {
+		return 0
+	}
+	return int64(len(u.list))*recordStateBytes + int64(len(u.names))
+}
+
+// recordBytes is what e's unevaluated records count toward State.
+func (e *eval) recordBytes() int64 {
+	var n int64
+	if e.obj != nil {
+		n += e.obj.uneval.bytes()
+	}
+	if e.arr != nil {
+		n += e.arr.uneval.bytes()
+	}
+	return n
 }
 
 // reason returns why the subschema of record i failed, or nil when that
@@ -104,7 +127,7 @@ func (v *Validator) onUnevaluated(e, k *eval, _ int32) {
 		e.arr.unevalFailed, e.arr.unevalReason = true, k.fail
 		return
 	}
-	recordsIn(&e.obj.uneval).addMember(v, v.track.key(), f.recordCover(), &k.fail)
+	recordsIn(&e.obj.uneval).addMember(v, v.track.key(), v.recordCover(f), &k.fail)
 }
 
 // noteMemberCoverage records which evaluations of object frame fr cover
@@ -139,7 +162,7 @@ func (v *Validator) noteElementCoverage(fr int32) {
 	for _, e := range f.evals {
 		if !e.dead && e.arr.unevalFailed {
 			e.arr.unevalFailed = false
-			r := unevalRecord{at: f.index - 1, cover: f.recordCover(), ownContains: e.arr.containsMatch && e.node.ContainsAnnotates}
+			r := unevalRecord{at: f.index - 1, cover: v.recordCover(f), ownContains: e.arr.containsMatch && e.node.ContainsAnnotates}
 			recordsIn(&e.arr.uneval).add(v, r, &e.arr.unevalReason)
 		}
 	}
@@ -148,12 +171,13 @@ func (v *Validator) noteElementCoverage(fr int32) {
 // recordCover returns where f.bits holds the coverage in f.cover,
 // appending it unless the latest recorded coverage is the same: the
 // members or elements of a long run share their coverage.
-func (f *frame) recordCover() int {
+func (v *Validator) recordCover(f *frame) int {
 	n := len(f.cover)
 	if last := len(f.bits) - n; last >= 0 && slices.Equal(f.bits[last:], f.cover) {
 		return last
 	}
 	f.bits = append(f.bits, f.cover...)
+	v.grow(int64(n) * 8)
 	return len(f.bits) - n
 }
 

@@ -2,12 +2,14 @@ package validator
 
 import (
 	"cmp"
+	"fmt"
 	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/toolgate/toolgate/internal/decimal"
 	"github.com/toolgate/toolgate/internal/jsontok"
@@ -34,10 +36,21 @@ type Options struct {
 	// never built whole, so a finding under a member name of a megabyte
 	// costs what one under a short name does. Default DefaultMaxPointer.
 	MaxPointer int
+	// MaxState bounds the state validating one document holds at once, in
+	// bytes as State counts them: a schema may apply up to its Width
+	// subschemas to every open value, and unevaluatedProperties and
+	// unevaluatedItems keep a record per member or element, so nested or
+	// long arguments multiply them. Past it the document is rejected with
+	// keyword "limit" at that byte and read no further. Default
+	// DefaultMaxState.
+	MaxState int64
 }
 
-// DefaultMaxPointer is Options.MaxPointer's default.
-const DefaultMaxPointer = 64 << 10
+// Defaults of Options.
+const (
+	DefaultMaxPointer = 64 << 10
+	DefaultMaxState   = 16 << 20
+)
 
 func (o Options) withDefaults() Options {
 	if o.MaxDepth <= 0 {
@@ -48,6 +61,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxPointer <= 0 {
 		o.MaxPointer = DefaultMaxPointer
+	}
+	if o.MaxState <= 0 {
+		o.MaxState = DefaultMaxState
 	}
 	return o
 }
@@ -100,6 +116,8 @@ type Validator struct {
 	walk          []*eval
 
 	steps     int64 // evaluation steps taken (see Steps)
+	state     int64 // bytes of state held (see State)
+	at        int64 // the offset of the event being handled
 	findings  []schema.Finding
 	truncated bool
 	haltAt    int64 // StopAtFirst: offset of the first finding, or -1
@@ -125,7 +143,7 @@ func (v *Validator) Reset() {
 	}
 	clear(v.postponed)
 	v.postponed = v.postponed[:0]
-	v.inKey, v.keyFrame, v.skipping, v.hashing, v.steps = false, false, false, 0, 0
+	v.inKey, v.keyFrame, v.skipping, v.hashing, v.steps, v.state = false, false, false, 0, 0, 0
 	v.findings, v.truncated, v.haltAt, v.halted, v.closed = v.findings[:0], false, -1, false, false
 }
 
@@ -154,6 +172,43 @@ func (v *Validator) Rejected() bool { return len(v.findings) > 0 || v.truncated 
 // byte is bounded by the schema's Width and grows at most with the
 // logarithm of its names and choices.
 func (v *Validator) Steps() int64 { return v.steps }
+
+// State reports the bytes of state the current document holds now, as
+// MaxState counts them: an estimate of each open evaluation (one per
+// subschema applied to an open value) and of each record unevaluated*
+// keeps, with the member names it quotes. It does not count the buffers
+// whose size a schema bounds (enum captures, an automaton's cursors) or the
+// document does (uniqueItems hashes).
+func (v *Validator) State() int64 { return v.state }
+
+// stateBytes of one evaluation (with the larger of the states it keeps per
+// kind of value) and of one unevaluated record.
+const (
+	evalStateBytes   = int64(unsafe.Sizeof(eval{}) + unsafe.Sizeof(objState{}))
+	recordStateBytes = int64(unsafe.Sizeof(unevalRecord{}))
+)
+
+// grow counts n more bytes of state, and past MaxState rejects the
+// document at the current byte and halts it. Small enough to inline.
+func (v *Validator) grow(n int64) {
+	v.state += n
+	if v.state > v.opts.MaxState && !v.halted {
+		v.overState()
+	}
+}
+
+// overState rejects the document at the current byte, with keyword
+// "limit", and halts it.
+func (v *Validator) overState() {
+	off := v.at
+	v.add(off, func() schema.Finding {
+		path, _ := v.track.path(len(v.track.levels), v.opts.MaxPointer)
+		return schema.Finding{Code: schema.CodeValidation, Keyword: "limit", InstancePath: path, Offset: off,
+			Message: fmt.Sprintf("Checking the arguments against this schema needs more than the limit of %d bytes of state at byte %d: the schema applies many subschemas to each value, and the arguments nest or repeat members enough to multiply them. The arguments are refused, unchecked past this byte.", v.opts.MaxState, off)}
+	})
+	v.halted = true
+	v.tok.Halt()
+}
 
 // Close ends the document and returns the verdict. The Result's slices are
 // owned by v until the next Reset.
@@ -317,8 +372,10 @@ func validUTF8(s string) string {
 }
 
 // stopped reports whether events at off are past the verdict; the first
-// such event halts the tokenizer, so nothing after it is read.
+// such event halts the tokenizer, so nothing after it is read. Every event
+// asks it first, so it also notes off as the event's offset (see grow).
 func (v *Validator) stopped(off int64) bool {
+	v.at = off
 	if v.haltAt >= 0 && off > v.haltAt && !v.halted {
 		v.halted = true
 		v.tok.Halt()

@@ -12,6 +12,8 @@ import (
 
 	"github.com/toolgate/toolgate/internal/pattern"
 	"github.com/toolgate/toolgate/internal/schema"
+	"github.com/toolgate/toolgate/internal/stream"
+	"github.com/toolgate/toolgate/internal/validator"
 	"github.com/toolgate/toolgate/server"
 )
 
@@ -63,6 +65,8 @@ func serverFlags(c *config, output io.Writer) *flag.FlagSet {
 	num64(&c.opts.MaxCallBytes, "max-call-bytes", 4<<20, "most argument bytes of one streamed call")
 	compileLimitFlags(fs, &c.opts)
 	num64(&c.opts.MaxUnnamedCallBytes, "max-unnamed-call-bytes", server.DefaultMaxUnnamedCallBytes, "most argument bytes held, over all streams, for provider calls whose tool is not named yet")
+	num64(&c.opts.MaxCallStateBytes, "max-call-state-bytes", validator.DefaultMaxState, "most validation state, in bytes, one call (a Validate, or a streamed call) may hold")
+	num64(&c.opts.MaxStreamStateBytes, "max-stream-state-bytes", stream.DefaultMaxState, "most validation state, in bytes, the open calls of one ValidateStream may hold together")
 	num(&c.opts.MaxToolsPerStream, "max-tools-per-stream", 1024, "most tool names one ValidateStream may bind")
 	num64(&c.opts.MaxStreamSchemaBytes, "max-stream-schema-bytes", server.DefaultMaxStreamSchemaBytes, "most bytes of compiled schemas open streams hold, over all streams")
 	dur(&c.shutdownGrace, "shutdown-grace", "10s", "how long SIGTERM waits for calls in flight")

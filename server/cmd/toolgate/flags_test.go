@@ -26,6 +26,7 @@ func TestFlagDefaults(t *testing.T) {
 	assert.Equal(t, server.Options{MaxDepth: 128, MaxFindings: 100, MaxFindingMessage: server.DefaultMaxFindingMessage,
 		MaxAnswerBytes: server.DefaultMaxAnswerBytes, MaxCompilingBytes: server.DefaultMaxCompilingBytes, StoreEntries: server.DefaultStoreEntries,
 		StoreBytes: server.DefaultStoreBytes, MaxCallsPerStream: 1024, MaxCallBytes: 4 << 20, MaxToolsPerStream: 1024, MaxUnnamedCallBytes: server.DefaultMaxUnnamedCallBytes, MaxStreamSchemaBytes: server.DefaultMaxStreamSchemaBytes,
+		MaxCallStateBytes: 16 << 20, MaxStreamStateBytes: 64 << 20,
 		StreamIdleTimeout: server.DefaultStreamIdleTimeout, StreamSendTimeout: server.DefaultStreamSendTimeout, MaxWidth: schema.DefaultMaxWidth, MaxSchemaBytes: schema.DefaultMaxBytes,
 		MaxSchemaDepth: schema.DefaultSchemaDepth, MaxSchemaNodes: schema.DefaultMaxNodes, MaxSchemaRefs: schema.DefaultMaxRefs,
 		MaxPatternSteps: schema.DefaultMaxPatternSteps, MaxPatternBytes: schema.DefaultMaxPatternBytes, MaxMultipleOfDigits: schema.DefaultMaxMultipleOfDigits,
@@ -51,6 +52,7 @@ func TestFlagEnvironmentFallbacks(t *testing.T) {
 	t.Setenv("TOOLGATE_MAX_WIDTH", "50")
 	t.Setenv("TOOLGATE_RPC_WORKERS", "-1")
 	t.Setenv("TOOLGATE_MAX_PATTERN_STEPS", "5000")
+	t.Setenv("TOOLGATE_MAX_CALL_STATE_BYTES", "65536")
 	c, err := parseFlags([]string{"--max-depth", "9", "--keepalive-time", "2m"}, io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, "0.0.0.0:9000", c.addr)
@@ -65,6 +67,7 @@ func TestFlagEnvironmentFallbacks(t *testing.T) {
 	assert.Equal(t, 50, c.opts.MaxWidth)
 	assert.Equal(t, -1, c.rpcWorkers)
 	assert.Equal(t, 5000, c.opts.MaxPatternSteps)
+	assert.Equal(t, int64(65536), c.opts.MaxCallStateBytes)
 	assert.Equal(t, 2*time.Minute, c.keepalive.Time)
 }
 
