@@ -16,18 +16,73 @@ type captures struct {
 	recs      []capture
 	live      int  // captures not yet rejected
 	needComma bool // the next element needs a separating comma
+	// limits orders the live captures by the length of buf at which each
+	// outgrows its choices, smallest first, so that a captured byte costs
+	// one comparison however many captures are open (width × depth). An
+	// entry whose capture has ended, died or been dropped is skipped when
+	// it comes first.
+	limits captureLimits
+	made   uint64 // captures started, naming each (capture.id)
 }
 
 type capture struct {
 	e      *eval
+	id     uint64
 	start  int
 	maxLen int
 	dead   bool // rejected: it outgrew every choice
 	done   bool // its value ended
 }
 
+// captureLimit is an entry of captures.limits: the capture at recs[i],
+// if its id is still id, outgrows its choices past len(buf) == limit.
+type captureLimit struct {
+	limit int
+	i     int
+	id    uint64
+}
+
+// captureLimits is a min-heap by limit.
+type captureLimits []captureLimit
+
+// push adds x.
+func (h *captureLimits) push(x captureLimit) {
+	*h = append(*h, x)
+	a := *h
+	for i := len(a) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if a[parent].limit <= a[i].limit {
+			break
+		}
+		a[parent], a[i] = a[i], a[parent]
+		i = parent
+	}
+}
+
+// pop removes the first entry.
+func (h *captureLimits) pop() {
+	a := *h
+	n := len(a) - 1
+	a[0] = a[n]
+	a = a[:n]
+	for i := 0; ; {
+		least := i
+		for _, kid := range [2]int{2*i + 1, 2*i + 2} {
+			if kid < n && a[kid].limit < a[least].limit {
+				least = kid
+			}
+		}
+		if least == i {
+			break
+		}
+		a[least], a[i] = a[i], a[least]
+		i = least
+	}
+	*h = a
+}
+
 func (c *captures) reset() {
-	c.buf, c.recs, c.live, c.needComma = c.buf[:0], c.recs[:0], 0, false
+	c.buf, c.recs, c.live, c.needComma, c.limits = c.buf[:0], c.recs[:0], 0, false, c.limits[:0]
 }
 
 // start begins capturing the container just opened for e and returns the
@@ -36,7 +91,7 @@ func (c *captures) reset() {
 func (c *captures) start(e *eval, kind jsontok.Kind, _ int) int32 {
 	start := len(c.buf) - 1
 	if c.live == 0 {
-		c.buf, c.needComma = c.buf[:0], false
+		c.buf, c.needComma, c.limits = c.buf[:0], false, c.limits[:0] // every entry is stale
 		c.open(kind)
 		start = 0
 	}
@@ -46,7 +101,9 @@ func (c *captures) start(e *eval, kind jsontok.Kind, _ int) int32 {
 			maxLen = max(maxLen, s.set.MaxComposite)
 		}
 	}
-	c.recs = append(c.recs, capture{e: e, start: start, maxLen: maxLen})
+	c.made++
+	c.recs = append(c.recs, capture{e: e, id: c.made, start: start, maxLen: maxLen})
+	c.limits.push(captureLimit{limit: start + maxLen, i: len(c.recs) - 1, id: c.made})
 	c.live++
 	return int32(len(c.recs) - 1)
 }
@@ -149,11 +206,19 @@ func (c *captures) endSlow(v *Validator, kind jsontok.Kind, off int64) {
 
 // check rejects every live capture whose text outgrew its longest choice.
 func (c *captures) check(v *Validator, off int64) {
-	for i := range c.recs {
-		r := &c.recs[i]
-		if r.dead || r.done || len(c.buf)-r.start <= r.maxLen {
+	for len(c.limits) > 0 {
+		top := c.limits[0]
+		if top.i >= len(c.recs) || c.recs[top.i].id != top.id || c.recs[top.i].dead || c.recs[top.i].done {
+			c.limits.pop() // stale
+			v.steps++
 			continue
 		}
+		if len(c.buf) <= top.limit {
+			return
+		}
+		c.limits.pop()
+		v.steps++
+		r := &c.recs[top.i]
 		r.dead = true
 		c.live--
 		f := &v.frames[r.e.fr]

@@ -167,8 +167,8 @@ func (v *Validator) Rejected() bool { return len(v.findings) > 0 || v.truncated 
 // Steps reports the evaluation steps taken on the current document: one
 // per evaluation per token it handled, one per probe of a search among
 // names or enum choices, and one per in-place kid looked up, per
-// dependentRequired name checked and per word of an object's member bits
-// cleared. Tests use it to show that the work per argument
+// dependentRequired name checked, per word of an object's member bits
+// cleared and per enum capture looked at when one outgrows its choices. Tests use it to show that the work per argument
 // byte is bounded by the schema's Width and grows at most with the
 // logarithm of its names and choices.
 func (v *Validator) Steps() int64 { return v.steps }
