@@ -154,15 +154,30 @@ func setOf(names ...string) map[string]bool {
 }
 
 // dialectByMetaURI returns the dialect whose meta-schema is uri (with or
-// without an empty fragment).
+// without an empty fragment). The scheme of json-schema.org does not
+// matter: real schemas write https://json-schema.org/draft-07/schema# and
+// http://json-schema.org/draft/2020-12/schema, which other validators
+// (santhosh-tekuri/jsonschema among them) read as those dialects, and which
+// name no other document.
 func dialectByMetaURI(uri string) (Dialect, bool) {
-	uri = strings.TrimSuffix(uri, "#")
+	uri = withoutScheme(strings.TrimSuffix(uri, "#"))
 	for d, info := range dialects {
-		if info.metaURI == uri {
+		if withoutScheme(info.metaURI) == uri {
 			return d, true
 		}
 	}
 	return 0, false
+}
+
+// withoutScheme returns a json-schema.org URI without its http or https
+// scheme, and any other URI as it is.
+func withoutScheme(uri string) string {
+	for _, scheme := range []string{"https://", "http://"} {
+		if rest, ok := strings.CutPrefix(uri, scheme); ok && strings.HasPrefix(rest, "json-schema.org/") {
+			return "//" + rest
+		}
+	}
+	return uri
 }
 
 // metaschemaFS holds the official meta-schemas (see metaschemas/LICENSE),

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/internal/fixtures"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/validator"
 )
@@ -249,4 +250,29 @@ func TestResourcesTwoKeysForOneDocument(t *testing.T) {
 		assert.True(t, validator.Validate(res.Schema, []byte(`{"p":1}`), validator.Options{}).Valid())
 		assert.False(t, validator.Validate(res.Schema, []byte(`{"p":"s"}`), validator.Options{}).Valid())
 	}
+}
+
+// TestMetaSchemaURISchemes: a $schema that names a dialect's meta-schema
+// with the other scheme of json-schema.org (real schemas write
+// https://json-schema.org/draft-07/schema#) names that dialect; another
+// host does not.
+func TestMetaSchemaURISchemes(t *testing.T) {
+	t.Parallel()
+	tuple := `"properties":{"a":{"items":[{"type":"string"}]}}` // the array form of items: not in 2020-12
+	for uri, tuples := range map[string]bool{
+		"https://json-schema.org/draft-07/schema#":    true,
+		"https://json-schema.org/draft-07/schema":     true,
+		"https://json-schema.org/draft-04/schema#":    true,
+		"http://json-schema.org/draft/2019-09/schema": true,
+		"http://json-schema.org/draft/2020-12/schema": false,
+	} {
+		res := schema.Compile(schema.JSONSchema, []byte(`{"$schema":"`+uri+`",`+tuple+`}`))
+		if tuples {
+			assert.Empty(t, res.Errors, uri)
+		} else {
+			assert.Equal(t, []fixtures.SchemaFinding{fixtures.Malformed("items", "/properties/a/items")}, fixtures.SchemaFindings(res.Errors), uri)
+		}
+	}
+	res := schema.Compile(schema.JSONSchema, []byte(`{"$schema":"https://example.org/draft-07/schema#"}`))
+	assert.Equal(t, []fixtures.SchemaFinding{fixtures.Unsupported("$schema", "/$schema")}, fixtures.SchemaFindings(res.Errors))
 }
