@@ -272,3 +272,28 @@ func TestClosedObjectNamesOnlyDeclaredNames(t *testing.T) {
 	assert.Equal(t, "additionalProperties", res.Findings[0].Keyword)
 	assert.Contains(t, res.Findings[0].Message, `allowed properties are "a", "b".`)
 }
+
+// TestUnevaluatedMemberIsNamedByItsOwnName: a member whose value is an
+// object or array fails unevaluatedProperties when that value ends; the
+// finding names the member, not the last name inside its value (found by
+// a review of real schemas: it named "y", or "").
+func TestUnevaluatedMemberIsNamedByItsOwnName(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ schema, instance, path string }{
+		{`{"properties":{"a":true},"unevaluatedProperties":{"type":"object","required":["x"]}}`, `{"a":1,"cc":{"y":1}}`, ""},
+		{`{"properties":{"a":true},"unevaluatedProperties":{"type":"object","required":["x"]}}`, `{"a":1,"cc":{}}`, ""},
+		{`{"properties":{"a":true},"unevaluatedProperties":{"type":"array","minItems":3}}`, `{"a":1,"cc":[{"z":[1]}]}`, ""},
+		{`{"properties":{"o":{"unevaluatedProperties":{"required":["x"]}}}}`, `{"o":{"cc":{"y":{"w":1}}}}`, "/o"},
+		{`{"properties":{"a":true},"unevaluatedProperties":{"type":"string"}}`, `{"a":1,"cc":5}`, ""},
+	} {
+		compiled := schema.Compile(schema.JSONSchema, []byte(c.schema))
+		require.Empty(t, compiled.Errors)
+		for _, stop := range []bool{false, true} {
+			res := validator.Validate(compiled.Schema, []byte(c.instance), validator.Options{StopAtFirst: stop})
+			require.Len(t, res.Findings, 1, "%s", diffFindings(res.Findings))
+			assert.Equal(t, "unevaluatedProperties", res.Findings[0].Keyword)
+			assert.Equal(t, c.path, res.Findings[0].InstancePath)
+			assert.Contains(t, res.Findings[0].Message, `has the property "cc", which no other keyword evaluates`, c.instance)
+		}
+	}
+}

@@ -70,6 +70,16 @@ func (t *tracker) keyText(p []byte) { t.keys = append(t.keys, p...) }
 // key returns the current member name of the innermost object.
 func (t *tracker) key() []byte { return t.keys[t.levels[len(t.levels)-1].keyStart:] }
 
+// keyAt returns the current member name of the object at level i, which
+// values inside that member may have nested below.
+func (t *tracker) keyAt(i int) []byte {
+	end := len(t.keys)
+	if i+1 < len(t.levels) {
+		end = t.levels[i+1].keyStart
+	}
+	return t.keys[t.levels[i].keyStart:end]
+}
+
 // endKey records the finished member name and reports whether the object
 // already had it.
 func (t *tracker) endKey() (duplicate bool) {

@@ -127,7 +127,9 @@ func (v *Validator) onUnevaluated(e, k *eval, _ int32) {
 		e.arr.unevalFailed, e.arr.unevalReason = true, k.fail
 		return
 	}
-	recordsIn(&e.obj.uneval).addMember(v, v.track.key(), v.recordCover(f), &k.fail)
+	// A member whose value is an object or array fails when that value
+	// ends: the name is the one at e's object's level, not the innermost.
+	recordsIn(&e.obj.uneval).addMember(v, v.track.keyAt(f.pathDepth), v.recordCover(f), &k.fail)
 }
 
 // noteMemberCoverage records which evaluations of object frame fr cover
