@@ -59,18 +59,28 @@
 //	                             \uD83D\uDE00 is one code point
 //	\cX \0 \t \n \v \f \r        control characters
 //	\^ \$ \\ \. \* … \/ (\- in [])  identity escapes, the only ones u allows
+//	\- \: \@ \_ \" …           identity escapes of any ASCII punctuation or
+//	                             space, as Annex B reads them (below)
 //	(…) (?:…) (?<name>…)         groups (names may repeat across alternatives,
 //	                             as ES2025 allows)
 //	* + ? {n} {n,} {n,m}, lazy   repetition; lazy forms match the same texts
+//
+// Annex B: a few forms the u flag refuses are read as ECMA-262 Annex B
+// (the grammar of every browser without the u flag) reads them, since real
+// schemas write them and their meaning is the same in every dialect: \ and
+// an ASCII punctuation character or space stands for that character
+// (^\d{4}\-\d{2}$); a class range with a class escape for an end is its
+// ends and the hyphen ([\w-.] is \w, - and .); a { that starts no
+// quantifier, and a lone } or ], stand for themselves (^{[a-z]+}$). \ and a
+// letter stays malformed: \a, \e, \z, \A mean other things elsewhere.
 //
 // Unsupported: look-ahead and look-behind (?= (?! (?<= (?<!,
 // back-references \1 and \k<name>, modifier groups (?i:…), the properties
 // Go's tables cannot give exactly (Script_Extensions, Emoji, the
 // Changes_When_* family, Case_Ignorable, Bidi_Mirrored,
 // Default_Ignorable_Code_Point, XID_*). Malformed: everything else the u
-// flag forbids, such as \a, lone ] { }, (?i) and (?P<…>), a quantifier on
-// an assertion, \p{Latin} without Script=, and names ECMA-262 does not
-// list. Property sets are Go's, Unicode unicode.Version; code points
+// flag forbids, such as \a, (?i) and (?P<…>), a quantifier on an
+// assertion, \p{Latin} without Script=, and names ECMA-262 does not list. Property sets are Go's, Unicode unicode.Version; code points
 // assigned in later versions count as unassigned.
 //
 // # Bounds

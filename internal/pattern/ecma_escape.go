@@ -125,17 +125,22 @@ func (p *ecmaParser) characterEscape(start int, inClass bool) rune {
 			return '-'
 		}
 	}
-	if c < utf8.RuneSelf && strings.IndexByte(syntaxChars, c) >= 0 {
+	if c < utf8.RuneSelf && (strings.IndexByte(syntaxChars, c) >= 0 || annexBIdentity(c)) {
 		p.pos++
 		return rune(c)
 	}
 	r, _ := utf8.DecodeRuneInString(p.src[p.pos:])
-	allowed := "^$\\.*+?()[]{}|/"
-	if inClass {
-		allowed += " and -"
-	}
-	p.fail(start, fmt.Sprintf(`the escape \%c`, r), "", "with the u flag only the syntax characters "+allowed+" may be escaped: drop the backslash")
+	p.fail(start, fmt.Sprintf(`the escape \%c`, r), "", "only punctuation may be escaped to stand for itself: drop the backslash")
 	return 0
+}
+
+// annexBIdentity reports whether \c, which the u flag forbids, is read as c
+// itself, as ECMA-262 Annex B (every browser's grammar without the u
+// flag), PCRE, Python and RE2 all read it: an ASCII punctuation character
+// or space (\- \: \@ \" \_ …, common in real schemas). Letters are not:
+// \a, \e, \z or \A mean something else in other dialects.
+func annexBIdentity(c byte) bool {
+	return c >= ' ' && c <= '~' && !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
 }
 
 // hex reads exactly n hex digits.
@@ -242,7 +247,13 @@ func (p *ecmaParser) class() runeSet {
 		p.pos++ // -
 		hi, hiClass := p.classAtom()
 		if loClass || hiClass {
-			p.fail(loStart, "the range "+p.src[loStart:p.pos], "with a class escape for an end", `put - first or last in the class to match a hyphen`)
+			// Not a range: both ends and the hyphen, as Annex B reads
+			// [\w-.] (the u flag refuses it; real schemas write it).
+			if !p.syntaxOnly {
+				p.charge(len(lo) + len(hi) + 2)
+				set = append(append(append(set, lo...), hi...), '-', '-')
+			}
+			continue
 		}
 		if lo[0] > hi[0] {
 			p.fail(loStart, "the range "+p.src[loStart:p.pos], "with its ends out of order", "write the smaller character first")

@@ -252,10 +252,17 @@ func (p *ecmaParser) term() (*syntax.Regexp, []string) {
 // noQuantifier refuses a quantifier after an assertion, which the u flag
 // does not allow.
 func (p *ecmaParser) noQuantifier(start int) {
+	_, _, braces := p.scanBraces() // a { that starts no quantifier is itself
 	switch p.peek(0) {
-	case '*', '+', '?', '{':
-		p.fail(p.pos, "a quantifier", "after the assertion "+p.src[start:p.pos], "an assertion cannot be repeated")
+	case '*', '+', '?':
+	case '{':
+		if !braces {
+			return
+		}
+	default:
+		return
 	}
+	p.fail(p.pos, "a quantifier", "after the assertion "+p.src[start:p.pos], "an assertion cannot be repeated")
 }
 
 // closeGroup consumes the ')' of the group opened at start.
@@ -284,10 +291,9 @@ func (p *ecmaParser) atom() (*syntax.Regexp, []string) {
 		if _, _, ok := p.scanBraces(); ok {
 			p.fail(start, "a quantifier", "with nothing to repeat", `escape the brace as \{`)
 		}
-		p.fail(start, "a lone {", "", `escape it as \{`)
-	case '}', ']':
-		p.fail(start, "a lone "+string(c), "", `escape it as \`+string(c))
 	}
+	// A { that starts no quantifier, and a lone } or ], are themselves,
+	// as Annex B reads them (the u flag refuses them; ^{[a-z]+}$ is real).
 	return literalNode(p.nextRune()), nil
 }
 
@@ -366,7 +372,7 @@ func (p *ecmaParser) quantifier(atom *syntax.Regexp, start int) *syntax.Regexp {
 	case '{':
 		lo, hi, ok := p.scanBraces()
 		if !ok {
-			p.fail(p.pos, "a {", "that does not start a quantifier {n}, {n,} or {n,m}", `escape it as \{`)
+			return atom // a literal {, the next atom
 		}
 		p.pos = p.braceEnd(p.pos)
 		minimum, maximum := repeatCount(lo), -1
