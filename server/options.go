@@ -145,6 +145,10 @@ type Options struct {
 	// Schema's multipleOf, whose cost per argument digit grows with them.
 	// Default schema.DefaultMaxMultipleOfDigits (38).
 	MaxMultipleOfDigits int
+	// MaxSchemaPathRatio bounds the JSON pointers of a schema's compiled
+	// subschemas together, in bytes per byte of the schema
+	// (schema.Limits.MaxPathRatio). Default schema.DefaultMaxPathRatio (64).
+	MaxSchemaPathRatio int
 }
 
 // Defaults for Options.
@@ -226,7 +230,7 @@ func (o Options) withDefaults() Options {
 func (o Options) SchemaLimits() schema.Limits {
 	return schema.Limits{MaxBytes: o.MaxSchemaBytes, MaxDepth: o.MaxSchemaDepth, MaxNodes: o.MaxSchemaNodes,
 		MaxRefs: o.MaxSchemaRefs, MaxWidth: o.MaxWidth, MaxPatternSteps: o.MaxPatternSteps,
-		MaxPatternBytes: o.MaxPatternBytes, MaxMultipleOfDigits: o.MaxMultipleOfDigits,
+		MaxPatternBytes: o.MaxPatternBytes, MaxMultipleOfDigits: o.MaxMultipleOfDigits, MaxPathRatio: o.MaxSchemaPathRatio,
 		Pattern: pattern.Limits{MaxNesting: o.MaxPatternNesting, MaxProgram: o.MaxPatternProgram,
 			MaxDFABytes: o.MaxPatternAutomatonBytes, MaxCompileSteps: o.MaxPatternAutomatonSteps,
 			MaxSetParts: o.MaxPatternSetParts}}

@@ -131,6 +131,13 @@ type Limits struct {
 	// digits cost 16 ms per byte of 1e99999999 items). Default
 	// DefaultMaxMultipleOfDigits.
 	MaxMultipleOfDigits int
+	// MaxPathRatio bounds the JSON pointers of the compiled subschemas
+	// together, which each holds whole (a long member name is in the
+	// pointer of every subschema below it): at most MaxPathRatio bytes per
+	// byte of the schema and its resources, and 1 MiB. Real schemas' come
+	// to a few bytes per byte; one 50 KB name above 6,000 subschemas held
+	// 371 MB. Default DefaultMaxPathRatio (every profile).
+	MaxPathRatio int
 }
 
 // Defaults for Limits.
@@ -149,6 +156,8 @@ const (
 	// Python's Decimal, 28 digits by default); at it a multipleOf costs at
 	// most about 1 µs per argument byte, against 0.15 µs up to 17 digits.
 	DefaultMaxMultipleOfDigits = 38
+	// DefaultMaxPathRatio is Limits.MaxPathRatio's default.
+	DefaultMaxPathRatio = 64
 	// DefaultSchemaDepth bounds the nesting of a JSON Schema profile
 	// document; the subset profiles keep DefaultMaxDepth.
 	DefaultSchemaDepth = 128
@@ -185,6 +194,9 @@ func (o Options) withDefaults() Options {
 	}
 	if l.MaxMultipleOfDigits <= 0 {
 		l.MaxMultipleOfDigits = DefaultMaxMultipleOfDigits
+	}
+	if l.MaxPathRatio <= 0 {
+		l.MaxPathRatio = DefaultMaxPathRatio
 	}
 	return o
 }
@@ -225,7 +237,8 @@ func compileWith(stop *stopper, profile Profile, doc []byte, opts Options) *Resu
 			Message: fmt.Sprintf("Profile %d is not a known profile.", profile), Offset: -1})
 		return res
 	}
-	c := &compiler{rules: rules, level: -1, regexps: newRegexps(opts), maxFindings: opts.MaxFindings, stop: stop}
+	c := &compiler{rules: rules, level: -1, regexps: newRegexps(opts), maxFindings: opts.MaxFindings, stop: stop,
+		maxPathBytes: pathBudget(opts.Limits, len(doc))}
 	v, err := jsondoc.ParseUntil(doc, DefaultMaxDepth, stop.now)
 	if err != nil {
 		res.Errors = append(res.Errors, parseFinding(err))
@@ -312,7 +325,20 @@ type compiler struct {
 	level           int      // nesting of the node being compiled: 0 for the root
 	nodes           int32    // nodes made so far
 	regexps         regexps
+	// pathBytes counts the bytes of the nodes' paths, which each node
+	// holds whole: a long member name above many subschemas is copied
+	// into every one of them. Past maxPathBytes (see pathBudget) the
+	// schema is refused (see pathsPast).
+	pathBytes, maxPathBytes int64
+	pathsRefused            bool
 }
+
+// pathBytesFree is what pathBudget allows besides Limits.MaxPathRatio.
+const pathBytesFree = 1 << 20
+
+// pathBudget returns the path bytes a schema of n bytes (with its
+// resources) may hold under l.
+func pathBudget(l Limits, n int) int64 { return int64(l.MaxPathRatio)*int64(n) + pathBytesFree }
 
 // newNode returns a node at path with no keyword yet: every bound absent.
 func (c *compiler) newNode(path, keyword string) *Node {
@@ -320,7 +346,28 @@ func (c *compiler) newNode(path, keyword string) *Node {
 		MinLength: -1, MaxLength: -1, MinProperties: -1, MaxProperties: -1,
 		MinItems: -1, MaxItems: -1, MinContains: 1, MaxContains: -1}
 	c.nodes++
+	c.pathBytes += int64(len(path))
 	return n
+}
+
+// pathsPast reports, once, that the nodes' paths passed their budget: the
+// schema is then refused at path (keyword "limit") and compiles no further
+// subschema.
+func (c *compiler) pathsPast(path string) bool {
+	switch {
+	case c.pathsRefused:
+		return true
+	case c.pathBytes <= c.maxPathBytes:
+		return false
+	}
+	c.pathsRefused = true
+	c.errorf(CodeUnsupported, path, "limit", "%s.", pathsPastMessage(c.maxPathBytes))
+	return true
+}
+
+// pathsPastMessage explains a refusal for paths past max bytes.
+func pathsPastMessage(max int64) string {
+	return fmt.Sprintf("The schema's subschemas lie under JSON pointers of more than %d bytes together, past the limit: long member names above many subschemas. Shorten the names, or hoist the subschemas", max)
 }
 
 // dropError reports whether an error of code is left out of the findings,
@@ -424,9 +471,15 @@ func (c *compiler) node(v *jsondoc.Value, path, keyword string) *Node {
 		}
 		return nil
 	}
+	if c.pathsRefused {
+		return nil
+	}
 	c.level++
 	defer func() { c.level-- }()
 	n := c.newNode(path, keyword)
+	if c.pathsPast(path) {
+		return nil
+	}
 	if t := v.Get("type"); t != nil {
 		n.Types = c.rules.types(c, t, child(path, "type"))
 	} else if root && v.Get("oneOf") == nil {
@@ -492,6 +545,9 @@ func compileProperties(c *compiler, n *Node, v *jsondoc.Value, path string) {
 		return
 	}
 	for _, m := range untilEnded(c.stop, v.Members) {
+		if c.pathsRefused {
+			return // building the next path would cost what the refusal saves
+		}
 		s := c.node(m.Value, child(path, m.Name), "properties")
 		n.Keys = append(n.Keys, Key{Name: m.Name, Schema: s, Declared: true})
 	}
@@ -710,6 +766,9 @@ func compileOneOf(c *compiler, n *Node, v *jsondoc.Value, path string) {
 	var branches []*Node
 	var keys []string
 	for i, item := range untilEnded(c.stop, v.Items) {
+		if c.pathsRefused {
+			return // see compileProperties
+		}
 		branches = append(branches, c.node(item, child(path, fmt.Sprint(i)), "oneOf"))
 		keys = append(keys, behaviourKey(item))
 	}

@@ -56,8 +56,12 @@ type dynContext struct {
 func compileJSONSchema(stop *stopper, doc []byte, opts Options) *Result {
 	opts = opts.withDefaults()
 	res := &Result{}
-	c := &jsCompiler{compiler: &compiler{level: -1, regexps: newRegexps(opts), maxFindings: opts.MaxFindings, stop: stop},
-		opts: opts, memo: map[nodeKey]*Node{}, ctxs: map[string]*dynContext{}}
+	size := len(doc)
+	for _, r := range opts.Resources {
+		size += len(r)
+	}
+	c := &jsCompiler{compiler: &compiler{level: -1, regexps: newRegexps(opts), maxFindings: opts.MaxFindings, stop: stop,
+		maxPathBytes: pathBudget(opts.Limits, size)}, opts: opts, memo: map[nodeKey]*Node{}, ctxs: map[string]*dynContext{}}
 	c.empty = c.intern(&dynContext{anchors: map[string]location{}})
 	if len(doc) > opts.Limits.MaxBytes {
 		c.limit("", "The schema is %d bytes, past the limit of %d.", len(doc), opts.Limits.MaxBytes)
@@ -250,6 +254,10 @@ func (c *jsCompiler) node(loc location, keyword string, ctx *dynContext) *Node {
 	}
 	if int(c.nodes) > c.opts.Limits.MaxNodes {
 		c.limit(loc.path(), "The schema compiles to more than %d subschemas, past the limit.", c.opts.Limits.MaxNodes)
+		c.spare = n
+		return n
+	}
+	if c.pathsPast(n.Path) {
 		c.spare = n
 		return n
 	}

@@ -74,6 +74,7 @@ type registry struct {
 	positions map[*jsondoc.Value]*position
 	pending   map[string][]byte // documents the request supplied
 	c         *jsCompiler
+	ptrBytes  int64 // bytes of the pointers walk built (see walk)
 }
 
 func newRegistry(c *jsCompiler, pending map[string][]byte) *registry {
@@ -236,6 +237,12 @@ func (r *registry) walk(loc location, base string, res *resource, dialect Dialec
 		}
 		for _, sub := range subschemas(dialect, m.Name, m.Value) {
 			child := location{doc: loc.doc, ptr: loc.ptr + "/" + jsondoc.EscapePointerToken(m.Name) + sub.suffix, v: sub.v}
+			// The pointers built here come to what the nodes' paths will
+			// (see compiler.pathBytes), and are bounded alike
+			// (Limits.MaxPathRatio).
+			if r.ptrBytes += int64(len(child.ptr)); r.ptrBytes > r.c.maxPathBytes {
+				return indexErrorAt(loc, "limit", CodeUnsupported, pathsPastMessage(r.c.maxPathBytes))
+			}
 			if err := r.walk(child, base, res, dialect, false); err != nil {
 				return err
 			}

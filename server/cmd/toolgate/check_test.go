@@ -164,7 +164,7 @@ func TestCheckHelp(t *testing.T) {
 	compileLimitFlags(limits, &server.Options{})
 	names := 0
 	limits.VisitAll(func(*flag.Flag) { names++ })
-	require.Equal(t, 13, names, "max-width, four schema limits, seven pattern limits, max-multipleof-digits")
+	require.Equal(t, 14, names, "max-width, four schema limits, seven pattern limits, max-multipleof-digits, max-schema-path-ratio")
 	for _, arg := range []string{"-h", "--help"} {
 		status, stdout, stderr := check(t, arg)
 		assert.Equal(t, 0, status)

@@ -100,6 +100,7 @@ func compileLimitFlags(fs *flag.FlagSet, o *server.Options) {
 	num(&o.MaxPatternAutomatonSteps, "max-pattern-automaton-steps", pattern.DefaultMaxCompileSteps, "most work building one pattern automaton, in steps of 10-40 ns")
 	num(&o.MaxPatternSetParts, "max-pattern-set-parts", pattern.DefaultMaxSetParts, "most automata one patternProperties set may be split into")
 	num(&o.MaxMultipleOfDigits, "max-multipleof-digits", schema.DefaultMaxMultipleOfDigits, "most significant digits of a JSON Schema's multipleOf")
+	num(&o.MaxSchemaPathRatio, "max-schema-path-ratio", schema.DefaultMaxPathRatio, "most bytes of JSON pointers a schema's subschemas lie under together, per byte of the schema")
 }
 
 // withoutEnvironment lists the server flags that have no TOOLGATE_*

@@ -31,7 +31,7 @@ func TestFlagDefaults(t *testing.T) {
 		MaxSchemaDepth: schema.DefaultSchemaDepth, MaxSchemaNodes: schema.DefaultMaxNodes, MaxSchemaRefs: schema.DefaultMaxRefs,
 		MaxPatternSteps: schema.DefaultMaxPatternSteps, MaxPatternBytes: schema.DefaultMaxPatternBytes, MaxMultipleOfDigits: schema.DefaultMaxMultipleOfDigits,
 		MaxPatternNesting: 1000, MaxPatternProgram: 10_000, MaxPatternAutomatonBytes: 2 << 20, MaxPatternAutomatonSteps: 10_000_000,
-		MaxPatternSetParts: 8}, c.opts)
+		MaxPatternSetParts: 8, MaxSchemaPathRatio: 64}, c.opts)
 	assert.Equal(t, server.Keepalive{MinTime: server.DefaultKeepaliveMinTime, Time: server.DefaultKeepaliveTime,
 		Timeout: server.DefaultKeepaliveTimeout}, c.keepalive)
 	assert.Equal(t, 10*time.Second, c.shutdownGrace)
