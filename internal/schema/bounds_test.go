@@ -312,3 +312,45 @@ func TestPathBytesAreBounded(t *testing.T) {
 	res := schema.Compile(schema.ToolInput, longNameAbove(400, `{"type":"string"}`))
 	assert.Empty(t, res.Errors)
 }
+
+// dynamicAnchors is a schema whose one resource declares k dynamic
+// anchors (in $defs, never referenced) beside k plain properties.
+func dynamicAnchors(k int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"$defs":{`)
+	for i := range k {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"d%d":{"$dynamicAnchor":"a%d"}`, i, i)
+	}
+	b.WriteString(`},"properties":{`)
+	for i := range k {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"%d":{}`, i)
+	}
+	b.WriteString(`}}`)
+	return []byte(b.String())
+}
+
+// BenchmarkCompileDynamicAnchors compiles schemas of k dynamic anchors and
+// k subschemas in one resource: every subschema enters the resource, and
+// entering once walked every anchor, so 4 times the schema cost 16 times
+// the work (0.16 s for k = 2,000, 3.4 s for 8,000). Compare ns/op per byte
+// across k in one run: linear work keeps it level.
+func BenchmarkCompileDynamicAnchors(b *testing.B) {
+	for _, k := range []int{2_000, 8_000} {
+		doc := dynamicAnchors(k)
+		b.Run(fmt.Sprint(k), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(doc)))
+			for b.Loop() {
+				if res := schema.Compile(schema.JSONSchema, doc); res.Schema == nil {
+					b.Fatal(res.Errors)
+				}
+			}
+		})
+	}
+}

@@ -21,18 +21,27 @@ import (
 // jsCompiler compiles one JSON Schema document and what it refers to.
 type jsCompiler struct {
 	*compiler
-	opts  Options
-	reg   *registry
-	memo  map[nodeKey]*Node
-	ctxs  map[string]*dynContext
-	empty *dynContext
-	refs  int
+	opts Options
+	reg  *registry
+	memo map[nodeKey]*Node
+	ctxs map[string]*dynContext
+	// entered memoizes enter: every subschema enters its resource, and
+	// entering walks the resource's dynamic anchors.
+	entered map[enterKey]*dynContext
+	empty   *dynContext
+	refs    int
 	// spare is the node past Limits.MaxNodes, once the schema has made
 	// it: the compile has failed then, so every later subschema is spare
 	// too, and costs no node, path or memo entry (a 1 MiB schema holds
 	// 350,000). The walk goes on only through the keywords of the nodes
 	// made before it.
 	spare *Node
+}
+
+// enterKey is one call of enter: a context entering a resource.
+type enterKey struct {
+	ctx *dynContext
+	res *resource
 }
 
 // nodeKey identifies one compiled node: a schema value in a dynamic
@@ -61,7 +70,8 @@ func compileJSONSchema(stop *stopper, doc []byte, opts Options) *Result {
 		size += len(r)
 	}
 	c := &jsCompiler{compiler: &compiler{level: -1, regexps: newRegexps(opts), maxFindings: opts.MaxFindings, stop: stop,
-		maxPathBytes: pathBudget(opts.Limits, size)}, opts: opts, memo: map[nodeKey]*Node{}, ctxs: map[string]*dynContext{}}
+		maxPathBytes: pathBudget(opts.Limits, size)}, opts: opts, memo: map[nodeKey]*Node{}, ctxs: map[string]*dynContext{},
+		entered: map[enterKey]*dynContext{}}
 	c.empty = c.intern(&dynContext{anchors: map[string]location{}})
 	if len(doc) > opts.Limits.MaxBytes {
 		c.limit("", "The schema is %d bytes, past the limit of %d.", len(doc), opts.Limits.MaxBytes)
@@ -183,6 +193,17 @@ func (c *jsCompiler) enter(ctx *dynContext, res *resource) *dynContext {
 	if res == nil {
 		return ctx
 	}
+	key := enterKey{ctx, res}
+	if next, ok := c.entered[key]; ok {
+		return next
+	}
+	next := c.enterOnce(ctx, res)
+	c.entered[key] = next
+	return next
+}
+
+// enterOnce is enter, not memoized.
+func (c *jsCompiler) enterOnce(ctx *dynContext, res *resource) *dynContext {
 	var add map[string]location
 	for name, l := range res.dynamicAnchors {
 		if _, ok := ctx.anchors[name]; !ok {
