@@ -59,7 +59,7 @@ func (v *Validator) onApplicator(e, k *eval, rel relation, arg int32) {
 		if k.status == passed {
 			e.anyPassed = true
 		} else if e.anyFailed++; int(e.anyFailed) == len(n.AnyOf) {
-			v.violateByKids(e, v.branchViolation(e, "anyOf", off))
+			v.branchesFailed(e, "anyOf", off)
 		}
 	case relOneOf:
 		if k.status == passed {
@@ -68,7 +68,7 @@ func (v *Validator) onApplicator(e, k *eval, rel relation, arg int32) {
 				v.violateByKids(e, v.branchViolation(e, "oneOf", off))
 			}
 		} else if e.oneFailed++; int(e.oneFailed) == len(n.OneOf) {
-			v.violateByKids(e, v.branchViolation(e, "oneOf", off))
+			v.branchesFailed(e, "oneOf", off)
 		}
 	case relNot:
 		if k.status == passed {
@@ -78,6 +78,60 @@ func (v *Validator) onApplicator(e, k *eval, rel relation, arg int32) {
 		v.checkConditional(e)
 	case relDependent:
 		v.checkDependent(e, int(arg), off)
+	}
+}
+
+// branchesFailed fails e, every branch of its anyOf or oneOf (keyword)
+// having failed by off. When one branch outlived the value's first byte
+// and reported (see upgradeSoleBranches), its findings, at their own
+// paths, are the explanation, and the applicator's summary is left out.
+func (v *Validator) branchesFailed(e *eval, keyword string, off int64) {
+	vio := v.branchViolation(e, keyword, off)
+	if keyword == "anyOf" && e.soleAnyOf || keyword == "oneOf" && e.soleOneOf {
+		v.decideHeld(e, vio)
+		return
+	}
+	v.violateByKids(e, vio)
+}
+
+// upgradeSoleBranches makes a branch report, at the end of the first byte
+// of frame fr's value, when it is the only branch of a reporting
+// evaluation's anyOf or oneOf that the byte did not fail: the others
+// refused the value's type (as {"type": "null"} beside an object, which
+// is how pydantic, zod and TypeBox write an optional field), so the
+// applicator fails exactly when that branch does, and the branch's own
+// findings say where and why (/o/x must be an integer), which the
+// applicator's one message at the value cannot.
+//
+// Only under the JSON Schema profile: the tool input profile's oneOf
+// failures keep their one oneOf finding, as its fixtures state them
+// ("oneOf: options[1] matches zero branches").
+func (v *Validator) upgradeSoleBranches(fr int32) {
+	if v.schema.Profile != schema.JSONSchema {
+		return
+	}
+	for _, e := range v.frames[fr].evals {
+		if !e.report || e.status != pending || len(e.node.AnyOf) < 2 && len(e.node.OneOf) < 2 {
+			continue
+		}
+		for _, rel := range [...]relation{relAnyOf, relOneOf} {
+			var left *eval
+			alive := 0
+			for _, k := range e.kids {
+				if k.rel == rel && k.e.status != failed {
+					alive++
+					left = k.e
+				}
+			}
+			if alive == 1 && left.status == pending && !left.report {
+				v.upgrade(left)
+				if rel == relAnyOf {
+					e.soleAnyOf = true
+				} else {
+					e.soleOneOf = true
+				}
+			}
+		}
 	}
 }
 

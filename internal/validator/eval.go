@@ -90,6 +90,10 @@ type eval struct {
 	anyPassed            bool
 	onePassed            int32 // oneOf positions decided passed
 	conditionReported    bool  // then or else already failed e
+	// soleAnyOf and soleOneOf are set when one branch of e's anyOf or
+	// oneOf outlived the value's first byte and reports for e (see
+	// upgradeSoleBranches).
+	soleAnyOf, soleOneOf bool
 
 	// The state of the keywords of the value's kind. The object, array
 	// and number states are allocated the first time this evaluation (which
@@ -121,6 +125,7 @@ func (v *Validator) newEval(node *schema.Node, fr int32, report bool) *eval {
 	e.status, e.dead, e.ownDone, e.settled, e.endOff, e.pendingKids, e.unreported = pending, false, false, false, 0, 0, 0
 	e.subs, e.kids = e.subs[:0], e.kids[:0]
 	e.anyFailed, e.oneFailed, e.anyPassed, e.onePassed, e.conditionReported = 0, 0, false, 0, false
+	e.soleAnyOf, e.soleOneOf = false, false
 	return e
 }
 

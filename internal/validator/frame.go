@@ -107,6 +107,7 @@ func (v *Validator) push(kind jsontok.Kind, off int64, isKey bool, entries []ent
 		v.attach(fr, en.node, en.parent, en.rel, en.arg)
 		v.steps++
 	}
+	v.upgradeSoleBranches(fr)
 	v.firstByte = false
 	clear(v.unreported)
 	v.unreported = v.unreported[:0]

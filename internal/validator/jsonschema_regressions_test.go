@@ -297,3 +297,54 @@ func TestUnevaluatedMemberIsNamedByItsOwnName(t *testing.T) {
 		}
 	}
 }
+
+// TestSoleBranchReportsAtItsLeaf: when the value's first byte leaves one
+// branch of an anyOf or oneOf (the others refuse its type: pydantic's and
+// zod's optional fields are anyOf [X, {"type": "null"}]), that branch's
+// own findings, at their paths, are the answer, not one summary at the
+// value whose reasons say no path (found by a review of real generator
+// output: "/o must match at least one of 2 anyOf branches (branch 0: must
+// be an integer…)" gave no field to fix). Where two branches stay alive,
+// the summary stays; the tool input profile keeps its oneOf finding.
+func TestSoleBranchReportsAtItsLeaf(t *testing.T) {
+	t.Parallel()
+	sub := `{"type":"object","properties":{"x":{"type":"integer"}},"required":["x"]}`
+	optional := `{"$defs":{"Sub":` + sub + `},"properties":{"o":{"anyOf":[{"$ref":"#/$defs/Sub"},{"type":"null"}]},` +
+		`"ol":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/Sub"}},{"type":"null"}]},` +
+		`"s":{"oneOf":[{"type":"string","maxLength":2},{"type":"null"}]},` +
+		`"pet":{"oneOf":[{"type":"object","properties":{"meows":{"type":"boolean"}},"required":["meows"]},{"type":"object","required":["barks"]}]}}}`
+	compiled := schema.Compile(schema.JSONSchema, []byte(optional))
+	require.Empty(t, compiled.Errors)
+	for _, c := range []struct{ instance, keyword, path string }{
+		{`{"o":{"x":"1"}}`, "type", "/o/x"},
+		{`{"o":{}}`, "required", "/o"},
+		{`{"ol":[{"x":1},{"x":"2"}]}`, "type", "/ol/1/x"},
+		{`{"s":"long"}`, "maxLength", "/s"},
+		{`{"pet":{"meows":"yes"}}`, "oneOf", "/pet"}, // both branches are objects
+	} {
+		for _, stop := range []bool{false, true} {
+			res := validator.Validate(compiled.Schema, []byte(c.instance), validator.Options{StopAtFirst: stop})
+			require.Len(t, res.Findings, 1, "%s: %s", c.instance, diffFindings(res.Findings))
+			assert.Equal(t, c.keyword, res.Findings[0].Keyword, c.instance)
+			assert.Equal(t, c.path, res.Findings[0].InstancePath, c.instance)
+		}
+	}
+	for _, valid := range []string{`{"o":null}`, `{"o":{"x":1}}`, `{"ol":null}`, `{"s":"ab"}`, `{"s":null}`} {
+		assert.True(t, validator.Validate(compiled.Schema, []byte(valid), validator.Options{}).Valid(), valid)
+	}
+
+	// A sole anyOf branch does not speak for the oneOf beside it, whose
+	// two branches both lived past the first byte (found by
+	// TestJSONSchemaDifferential seed 4528027833 while this was built).
+	both := schema.Compile(schema.JSONSchema, []byte(`{"anyOf":[{"type":"object","maxProperties":3},{"type":"null"}],"oneOf":[{"required":["a"]},{"required":["b"]}]}`))
+	require.Empty(t, both.Errors)
+	res := validator.Validate(both.Schema, []byte(`{}`), validator.Options{})
+	require.Len(t, res.Findings, 1, "%s", diffFindings(res.Findings))
+	assert.Equal(t, "oneOf", res.Findings[0].Keyword)
+
+	tool := schema.Compile(schema.ToolInput, []byte(`{"type":"object","properties":{"v":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}`))
+	require.Empty(t, tool.Errors)
+	res = validator.Validate(tool.Schema, []byte(`{"v":1.5}`), validator.Options{})
+	require.Len(t, res.Findings, 1)
+	assert.Equal(t, "oneOf", res.Findings[0].Keyword)
+}
