@@ -110,7 +110,7 @@ describe('compileToolset', () => {
   test('what cannot be sent is a TypeError; a document that is no tools/list is INVALID_ARGUMENT', async () => {
     await assert.rejects(client.compileToolset([{ name: 'a', inputSchema: WEATHER }]), TypeError);
     await assert.rejects(client.compileToolset({ tools: [] }, { admission: 'STRICT' }), TypeError);
-    for (const document of ['{"tool": []}', { result: { tool: [] } }, 'not JSON']) {
+    for (const document of ['{"tool": []}', { jsonrpc: '2.0', id: 1, result: { tool: [] } }, 'not JSON']) {
       await assert.rejects(client.compileToolset(document), { code: status.INVALID_ARGUMENT }, String(document));
     }
   });
