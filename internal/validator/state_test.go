@@ -118,3 +118,18 @@ func TestStateLimitKeepsValidVerdicts(t *testing.T) {
 	assert.Regexp(t, `^/a/[0-9]+$`, f.InstancePath, "at the element where the bound was passed")
 	assert.Greater(t, f.Offset, int64(1000), "records of 24 bytes: some 1,000 elements fit")
 }
+
+// TestPoolKeepsFewEvaluations: a document that opened thousands of
+// evaluations leaves the pooled validator with at most KeptFreeEvals of
+// them, so the next document does not inherit its memory.
+func TestPoolKeepsFewEvaluations(t *testing.T) {
+	res := schema.Compile(schema.JSONSchema, []byte(wideRecursive(500)))
+	require.Empty(t, res.Errors)
+	v := validator.New(res.Schema, validator.Options{})
+	v.Write([]byte(`{"a":` + strings.Repeat("[", 20)))
+	v.Close()
+	v.Reset()
+	require.Greater(t, validator.Recycled(v), validator.KeptFreeEvals, "the document opened more than the pool keeps")
+	validator.Put(v)
+	assert.Equal(t, validator.KeptFreeEvals, validator.Recycled(v))
+}

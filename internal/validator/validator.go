@@ -250,8 +250,17 @@ func get(s *schema.Schema, opts Options) *Validator {
 	return New(s, opts)
 }
 
+// keptFreeEvals is how many recycled evaluations a pooled validator keeps
+// (some 2.7 MB): one document that opened many (up to MaxState of them)
+// must not pin them in the pool for the next, ordinary one.
+const keptFreeEvals = 4096
+
 func put(v *Validator) {
 	v.Reset()
+	if len(v.free) > keptFreeEvals {
+		clear(v.free[keptFreeEvals:])
+		v.free = slices.Clip(v.free[:keptFreeEvals])
+	}
 	v.schema = nil
 	pool.Put(v)
 }
