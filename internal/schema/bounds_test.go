@@ -354,3 +354,44 @@ func BenchmarkCompileDynamicAnchors(b *testing.B) {
 		})
 	}
 }
+
+// sharedLongNames is a schema whose $defs/big declares names of length
+// bytes sharing a prefix, and refs properties each referring to it beside
+// a keyword of their own (so each makes a set of its own).
+func sharedLongNames(names, length, refs int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"$defs":{"big":{"properties":{`)
+	prefix := strings.Repeat("p", length-6)
+	for i := range names {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"%s%06d":{}`, prefix, i)
+	}
+	b.WriteString(`}}},"properties":{`)
+	for i := range refs {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"q%d":{"$ref":"#/$defs/big","minLength":%d}`, i, i)
+	}
+	b.WriteString(`}}`)
+	return []byte(b.String())
+}
+
+// TestWidthMeasureChargesNameBytes: measuring the width sorts and searches
+// the member names of every set, and names of kilobytes sharing a prefix
+// make each comparison cost their length. The budget counts those bytes,
+// so 160 names of 3 KB under 3,000 sets (under 10,000, 3.2 s to measure;
+// the budget is some 0.5 s) are refused for the budget, while the same
+// sets of 20-byte names measure within it.
+func TestWidthMeasureChargesNameBytes(t *testing.T) {
+	t.Parallel()
+	res := schema.Compile(schema.JSONSchema, sharedLongNames(160, 3000, 3_000))
+	require.Len(t, res.Errors, 1, "%v", res.Errors)
+	assert.Equal(t, "limit", res.Errors[0].Keyword)
+	assert.Contains(t, res.Errors[0].Message, "combine in more ways than toolgate measures")
+
+	res = schema.Compile(schema.JSONSchema, sharedLongNames(160, 20, 3_000))
+	assert.Empty(t, res.Errors)
+}
