@@ -167,15 +167,17 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 
 // resourceFlag is --resource: the document's absolute URI (an empty
 // fragment dropped, see schema.ResourceDocument) → the text of the file
-// named after the "=", read when the flag is parsed.
+// named after the "=", read when the flag is parsed. A URI may hold "="
+// (in its query) and so may a file name: the "=" is the one after which
+// a file exists, and two such are a usage error; with none, the first.
 type resourceFlag map[string][]byte
 
 func (r resourceFlag) String() string { return "" }
 
 func (r resourceFlag) Set(v string) error {
-	uri, file, ok := strings.Cut(v, "=")
-	if !ok || uri == "" || file == "" {
-		return errors.New("want URI=FILE")
+	uri, file, err := splitResource(v)
+	if err != nil {
+		return err
 	}
 	doc, err := schema.ResourceDocument(uri)
 	if err != nil {
@@ -190,6 +192,39 @@ func (r resourceFlag) Set(v string) error {
 	}
 	r[doc] = data
 	return nil
+}
+
+// splitResource splits a --resource value URI=FILE (see resourceFlag).
+func splitResource(v string) (uri, file string, err error) {
+	var splits [][2]string
+	for i := strings.IndexByte(v, '='); i >= 0; i = nextByte(v, i+1, '=') {
+		if st, err := os.Stat(v[i+1:]); err == nil && !st.IsDir() {
+			splits = append(splits, [2]string{v[:i], v[i+1:]})
+		}
+	}
+	switch len(splits) {
+	case 0:
+		var ok bool
+		if uri, file, ok = strings.Cut(v, "="); !ok {
+			return "", "", errors.New("want URI=FILE")
+		}
+	case 1:
+		uri, file = splits[0][0], splits[0][1]
+	default:
+		return "", "", fmt.Errorf("%q names a file after more than one =, as %q and %q: rename one", v, splits[0][1], splits[1][1])
+	}
+	if uri == "" || file == "" {
+		return "", "", errors.New("want URI=FILE")
+	}
+	return uri, file, nil
+}
+
+// nextByte returns the index of the first c in s at or after from, or -1.
+func nextByte(s string, from int, c byte) int {
+	if i := strings.IndexByte(s[from:], c); i >= 0 {
+		return from + i
+	}
+	return -1
 }
 
 // parseProfile returns the profile whose String() is name.

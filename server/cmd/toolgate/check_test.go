@@ -502,6 +502,8 @@ func TestCheckCompileOptions(t *testing.T) {
 	ref := write("ref.json", `{"type": "object", "properties": {"r": {"$ref": "https://example.com/r.json"}}}`)
 	resource := write("r.json", `{"type": "integer"}`)
 	const refURI = "https://example.com/r.json"
+	queryRef := write("query-ref.json", `{"type": "object", "properties": {"r": {"$ref": "https://example.com/r.json?v=2"}}}`)
+	equalsName := write("v=2.json", `{"type": "integer"}`)
 
 	for _, tc := range []struct {
 		name   string
@@ -539,6 +541,10 @@ func TestCheckCompileOptions(t *testing.T) {
 			checkTrouble, "", `"port.json" is not an absolute URI`},
 		{"--resource with a fragment", []string{"--profile", "json_schema", "--resource", refURI + "#/x=" + resource, ref},
 			checkTrouble, "", "has a fragment"},
+		{"--resource of a URI with = in its query", []string{"--profile", "json_schema", "--resource", refURI + "?v=2=" + resource, queryRef},
+			checkOK, queryRef + ": ok", ""},
+		{"--resource of a file with = in its name", []string{"--profile", "json_schema", "--resource", refURI + "=" + equalsName, ref},
+			checkOK, ref + ": ok", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -564,4 +570,29 @@ func TestCheckCompileOptions(t *testing.T) {
 		assert.Contains(t, stdout, "**1 of 2** under `output_bindable`, **0 of 2** under `json_schema`",
 			"the limit refuses the pattern in both; the format is asserted under json_schema only")
 	})
+}
+
+// TestSplitResource: the "=" of URI=FILE is the one after which a file
+// exists; with two such the value is ambiguous, with none the first "="
+// splits it (and reading the file fails).
+func TestSplitResource(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, name := range []string{"b", "a=b", "c=d"} {
+		require.NoError(t, os.WriteFile(name, []byte("{}"), 0o600))
+	}
+	for v, want := range map[string][2]string{
+		"https://x/s?q=1=b": {"https://x/s?q=1", "b"},
+		"https://x/s=c=d":   {"https://x/s", "c=d"},
+		"https://x/s=none":  {"https://x/s", "none"},
+	} {
+		uri, file, err := splitResource(v)
+		require.NoError(t, err, v)
+		assert.Equal(t, want, [2]string{uri, file}, v)
+	}
+	_, _, err := splitResource("https://x/s=a=b")
+	assert.ErrorContains(t, err, `names a file after more than one =, as "a=b" and "b"`)
+	for _, v := range []string{"https://x/s", "=b", "https://x/s="} {
+		_, _, err := splitResource(v)
+		assert.ErrorContains(t, err, "want URI=FILE", v)
+	}
 }
