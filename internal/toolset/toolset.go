@@ -159,7 +159,7 @@ func ParseToolsList(data []byte) ([]Tool, error) {
 	if err != nil {
 		return nil, &DocumentError{Msg: fmt.Sprintf("not a JSON document: %v", err)}
 	}
-	prefix := ""
+	prefix, root := "", doc
 	if result := doc.Get("result"); doc.Kind == jsontok.Object && doc.Get("tools") == nil && result != nil && result.Kind == jsontok.Object {
 		doc, prefix = result, "/result" // a JSON-RPC response
 	}
@@ -185,7 +185,43 @@ func ParseToolsList(data []byte) ([]Tool, error) {
 			return nil, &DocumentError{Msg: fmt.Sprintf("the member %q occurs twice in the object at %q", d.Name, d.Pointer)}
 		}
 	}
+	// ParseDuplicates returns the first repetitions only: the objects whose
+	// members decide what is bound (the response, the result, each tool)
+	// are checked whole, so that no padding of repetitions inside schemas
+	// hides a second name or inputSchema, which a client's JSON parser
+	// would read as the last one.
+	type object struct {
+		v       *jsondoc.Value
+		pointer string
+	}
+	objects := []object{{doc, prefix}}
+	if prefix != "" {
+		objects = append(objects, object{root, ""})
+	}
+	for i, item := range list.Items {
+		objects = append(objects, object{item, tools[i].Pointer})
+	}
+	for _, o := range objects {
+		if name, ok := repeatedMember(o.v); ok {
+			return nil, &DocumentError{Msg: fmt.Sprintf("the member %q occurs twice in the object at %q", name, o.pointer)}
+		}
+	}
 	return tools, nil
+}
+
+// repeatedMember returns a member name that object v has twice.
+func repeatedMember(v *jsondoc.Value) (string, bool) {
+	if v.Kind != jsontok.Object {
+		return "", false
+	}
+	seen := make(map[string]bool, len(v.Members))
+	for _, m := range v.Members {
+		if seen[m.Name] {
+			return m.Name, true
+		}
+		seen[m.Name] = true
+	}
+	return "", false
 }
 
 // insideSchema reports whether pointer lies within the inputSchema of one of

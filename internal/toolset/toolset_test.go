@@ -157,6 +157,14 @@ func TestParseToolsListErrors(t *testing.T) {
 			`the member "name" occurs twice in the object at "/result/tools/0"`},
 		{"a JSON-RPC response's result twice", `{"jsonrpc": "2.0", "id": 1, "result": {"tools": []}, "result": {"tools": []}}`,
 			`the member "result" occurs twice in the object at ""`},
+		// Past the first 100 repetitions the parser records: found by a
+		// review, a client's parser reads the last name, toolgate the first.
+		{"a tool's name twice after 100 repetitions in schemas", `{"tools": [` + strings.Repeat(`{"name": "p", "inputSchema": {"type": "object", "type": "object"}}, `, 100) +
+			`{"name": "read_file", "name": "delete_file", "inputSchema": {}}]}`, `the member "name" occurs twice in the object at "/tools/100"`},
+		{"a tool's inputSchema twice after 100 repetitions in schemas", `{"tools": [` + strings.Repeat(`{"name": "p", "inputSchema": {"type": "object", "type": "object"}}, `, 100) +
+			`{"name": "w", "inputSchema": {"type": "object", "additionalProperties": false}, "inputSchema": {}}]}`, `the member "inputSchema" occurs twice in the object at "/tools/100"`},
+		{"tools twice after 100 repetitions in schemas", `{"tools": [` + strings.TrimSuffix(strings.Repeat(`{"name": "p", "inputSchema": {"type": "object", "type": "object"}}, `, 100), ", ") +
+			`], "tools": []}`, `the member "tools" occurs twice in the object at ""`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
