@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -71,8 +72,10 @@ Flags (flags come before the files; they have no TOOLGATE_* fallbacks):
 // it (a JSON object whose "tools" member is an array, or a JSON-RPC
 // response carrying one), even if a tool in it lacks a name or an
 // inputSchema, so that such a tool is reported as a VALIDATION finding at
-// its own pointer. Anything else, including a file that is not JSON, is
-// compiled as one schema, and the compiler reports what is wrong with it.
+// its own pointer. A JSON-RPC response that carries no tools/list result
+// (an error response) is one VALIDATION finding, keyword "tools". Anything
+// else, including a file that is not JSON, is compiled as one schema, and
+// the compiler reports what is wrong with it.
 // Each tool's findings point into the file: tool.Pointer + "/inputSchema" +
 // the finding's schema path, or tool.Pointer itself for findings about the
 // tool (keyword "name" or "inputSchema").
@@ -248,10 +251,37 @@ type fileReport struct {
 
 // checkFile compiles a file, a tools/list result or one schema, with opts.
 func checkFile(profile schema.Profile, name string, data []byte, opts schema.Options) fileReport {
-	if tools, err := toolset.ParseToolsList(data); err == nil {
+	tools, err := toolset.ParseToolsList(data)
+	if err == nil {
 		return fileReport{name: name, list: true, tools: toolset.CompileWith(profile, tools, opts)}
 	}
+	if finding, ok := jsonRPCFinding(data, err); ok {
+		return fileReport{name: name, tools: []toolset.Result{{Compiled: &schema.Result{Errors: []schema.Finding{finding}}}}}
+	}
 	return fileReport{name: name, tools: []toolset.Result{{Compiled: schema.CompileWith(profile, data, opts)}}}
+}
+
+// jsonRPCFinding reports a JSON-RPC response (an object with a "jsonrpc"
+// member) that ParseToolsList refused for err: it is no schema, and
+// compiled as one it would pass with warnings, while a server that answered
+// tools/list with an error (a Streamable HTTP server asked without a
+// session) listed no tools.
+func jsonRPCFinding(data []byte, err error) (schema.Finding, bool) {
+	var response struct {
+		JSONRPC *json.RawMessage `json:"jsonrpc"`
+		Error   *struct {
+			Code    json.Number `json:"code"`
+			Message string      `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(data, &response) != nil || response.JSONRPC == nil {
+		return schema.Finding{}, false
+	}
+	msg := "The file is a JSON-RPC response but " + err.Error() + "."
+	if e := response.Error; e != nil {
+		msg = fmt.Sprintf("The file is a JSON-RPC error response (code %s: %q), which lists no tools.", e.Code, e.Message)
+	}
+	return schema.Finding{Code: schema.CodeValidation, Keyword: "tools", Message: msg, Offset: -1}, true
 }
 
 // schemaPointer is where a tool's schema starts in the file.

@@ -596,3 +596,28 @@ func TestSplitResource(t *testing.T) {
 		assert.ErrorContains(t, err, "want URI=FILE", v)
 	}
 }
+
+// TestCheckJSONRPCResponseWithoutTools: a JSON-RPC error response (what a
+// Streamable HTTP server answers to tools/list without a session) is no
+// schema; compiled as one it passed with warnings under json_schema, so a
+// CI step that checked it passed for a server that listed no tools.
+func TestCheckJSONRPCResponseWithoutTools(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	for name, c := range map[string]struct{ doc, msg string }{
+		"error.json":  {`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}`, `a JSON-RPC error response (code -32000: "Bad Request: No valid session ID provided"), which lists no tools.`},
+		"result.json": {`{"jsonrpc":"2.0","id":1,"result":{"cursor":"x"}}`, `a JSON-RPC response but not a tools/list result`},
+	} {
+		path := filepath.Join(tmp, name)
+		require.NoError(t, os.WriteFile(path, []byte(c.doc), 0o600))
+		for _, profile := range []string{"json_schema", "tool_input"} {
+			status, stdout, stderr := check(t, "--profile", profile, path)
+			assert.Equal(t, checkRefused, status, "%s %s: %s", name, profile, stdout)
+			assert.Empty(t, stderr)
+			out := lines(t, stdout)
+			require.Len(t, out, 2, stdout)
+			assert.Contains(t, out[0], path+":: VALIDATION tools: The file is "+c.msg)
+			assert.Equal(t, path+": cannot be enforced (VALIDATION, 1 finding)", out[1])
+		}
+	}
+}
