@@ -83,6 +83,11 @@ type Options struct {
 	// gives them one (see NewPatternBudget), so that the request's
 	// patterns are bounded together.
 	PatternBudget *pattern.Budget
+	// PatternMemo, when set, holds the regular expressions compiled by
+	// the schemas given it (a toolset's tools), so that an expression they
+	// repeat is compiled, and charged to PatternBudget, once (see
+	// NewPatternMemo).
+	PatternMemo *PatternMemo
 	// NodeBudget, when set, is the subschemas a JSON Schema profile
 	// compile may build, shared with the other compiles given it (see
 	// NodeBudget), besides Limits.MaxNodes for the schema alone.

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"errors"
+	"sync"
 
 	"github.com/toolgate/toolgate/internal/pattern"
 )
@@ -49,7 +50,42 @@ func patternFinding(err error, path, kw string) Finding {
 type regexps struct {
 	limits pattern.Limits // each expression's, with the document's Budget
 	memo   map[regexpKey]compiledRegexp
-	spent  bool // the budget ran out, and that was reported
+	shared *PatternMemo // Options.PatternMemo, or nil
+	spent  bool         // the budget ran out, and that was reported
+}
+
+// PatternMemo is what the schemas compiled with it (Options.PatternMemo)
+// share of their regular expressions: an expression one of them compiled
+// is the others' without a compile of its own, so the same pattern in
+// every tool of a toolset (^[A-Za-z0-9_.-]{1,128}$ in each of 300) costs
+// their shared PatternBudget once, not once per tool. It holds what the
+// budget admitted, so the budget bounds it. It is safe for concurrent use.
+type PatternMemo struct {
+	mu       sync.Mutex
+	patterns map[regexpKey]*Pattern
+}
+
+// NewPatternMemo returns an empty PatternMemo.
+func NewPatternMemo() *PatternMemo { return &PatternMemo{patterns: map[regexpKey]*Pattern{}} }
+
+// get returns the expression compiled for key, or nil; nil holds none.
+func (m *PatternMemo) get(key regexpKey) *Pattern {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.patterns[key]
+}
+
+// put records p, compiled for key; nil records nothing.
+func (m *PatternMemo) put(key regexpKey, p *Pattern) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.patterns[key] = p
 }
 
 type regexpKey struct {
@@ -73,7 +109,7 @@ func newRegexps(opts Options) regexps {
 	}
 	limits := opts.Limits.Pattern
 	limits.Budget = budget
-	return regexps{limits: limits, memo: map[regexpKey]compiledRegexp{}}
+	return regexps{limits: limits, memo: map[regexpKey]compiledRegexp{}, shared: opts.PatternMemo}
 }
 
 // regexp compiles source in syntax syn for keyword kw at path, or makes
@@ -87,6 +123,10 @@ func (c *compiler) regexp(path, kw, source string, syn pattern.Syntax) *Pattern 
 			c.addError(f)
 		}
 		return r.p
+	}
+	if p := c.regexps.shared.get(key); p != nil {
+		c.regexps.memo[key] = compiledRegexp{p: p}
+		return p
 	}
 	if c.stop.now() {
 		return nil // the result is not used
@@ -103,6 +143,7 @@ func (c *compiler) regexp(path, kw, source string, syn pattern.Syntax) *Pattern 
 	}
 	p := &Pattern{Source: source, Compiled: compiled}
 	c.regexps.memo[key] = compiledRegexp{p: p}
+	c.regexps.shared.put(key, p)
 	return p
 }
 

@@ -84,10 +84,12 @@ func CompileWith(profile schema.Profile, tools []Tool, opts schema.Options) []Re
 // together: their patterns' compile work (Limits.MaxPatternSteps) and
 // their JSON Schema subschemas (Limits.MaxNodes). Each tool is bounded by
 // those limits alone too, but a list of thousands of tools, each within
-// them, would otherwise cost thousands of times as much. Compile the
-// tools of one list with the same Shared options.
+// them, would otherwise cost thousands of times as much. A pattern the
+// tools repeat is compiled, and charged, once (schema.PatternMemo).
+// Compile the tools of one list with the same Shared options.
 func Shared(opts schema.Options) schema.Options {
 	opts.PatternBudget = schema.NewPatternBudget(opts.Limits)
+	opts.PatternMemo = schema.NewPatternMemo()
 	opts.NodeBudget = schema.NewNodeBudget(opts.Limits)
 	return opts
 }

@@ -733,3 +733,34 @@ func TestCompileSharesTheNodeBudget(t *testing.T) {
 	}
 	assert.Equal(t, 10, enforced, "100 subschemas: ten tools of ten")
 }
+
+// TestRepeatedPatternIsCompiledOnce: a pattern every tool of a list
+// repeats (generated servers give each tool the same id pattern) is
+// compiled, and charged to the list's shared pattern budget, once: 600
+// tools of ^[A-Za-z0-9_.-]{1,128}$ all compile, where tools from the
+// 281st on were refused for the budget (found by an adversarial review),
+// while 600 distinct patterns of that size still spend it.
+func TestRepeatedPatternIsCompiledOnce(t *testing.T) {
+	t.Parallel()
+	tools := func(pattern func(i int) string) []toolset.Tool {
+		var out []toolset.Tool
+		for i := range 600 {
+			out = append(out, toolset.Tool{Name: fmt.Sprintf("t%d", i), Pointer: fmt.Sprintf("/tools/%d", i),
+				Schema: []byte(`{"type":"object","properties":{"id":{"type":"string","pattern":` + strconv.Quote(pattern(i)) + `}}}`)})
+		}
+		return out
+	}
+	refused := func(results []toolset.Result) int {
+		n := 0
+		for _, r := range results {
+			if r.Code() != schema.CodeNone {
+				n++
+			}
+		}
+		return n
+	}
+	same := toolset.Compile(schema.JSONSchema, tools(func(int) string { return `^[A-Za-z0-9_.-]{1,128}$` }))
+	assert.Zero(t, refused(same), "one pattern, compiled once")
+	distinct := toolset.Compile(schema.JSONSchema, tools(func(i int) string { return fmt.Sprintf(`^[A-Za-z0-9_.-]{1,128}%d$`, i) }))
+	assert.Positive(t, refused(distinct), "distinct patterns still share one budget")
+}
