@@ -42,7 +42,8 @@ func WithStripCodeFence() StreamOption {
 // one that does not compile ends the stream with codes.InvalidArgument.
 // The sequence yields one CallResult per answer as soon as its verdict is
 // known, with CallId "output/<n>" (n the choice or candidate index, 0 when
-// there is one) and an empty ToolName: at the first byte no valid answer
+// there is one, or an OpenAI Responses message's output_index, 1 after a
+// reasoning item) and an empty ToolName: at the first byte no valid answer
 // could follow (Early true, Errors[0].Offset that byte), which lets the
 // caller stop the generation, or when the message ends. Reasoning is never
 // part of the answer; a refusal is a result whose Errors[0] has keyword

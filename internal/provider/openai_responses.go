@@ -4,7 +4,11 @@ import "encoding/json"
 
 // openAIResponses adapts OpenAI Responses API streams and those of
 // compatible servers (Azure, LM Studio, DeepSeek).
-type openAIResponses struct{}
+type openAIResponses struct {
+	// commentary holds the message items whose phase is not the final
+	// answer: their text is not an output.
+	commentary map[string]bool
+}
 
 // responsesItem is an output item. Only function_call items are calls; other
 // item types carry "arguments" of other JSON types (tool_search_call sends an
@@ -12,6 +16,7 @@ type openAIResponses struct{}
 type responsesItem struct {
 	Type      string          `json:"type"`
 	ID        string          `json:"id"`
+	Phase     string          `json:"phase"` // a message's: "commentary" or "final_answer" (newer models)
 	CallID    string          `json:"call_id"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
@@ -62,8 +67,12 @@ type responsesTextEvent struct {
 // arguments (the whole text when no delta came); response.refusal.delta is
 // a Refusal (refusal.done too, when no delta came); output_item.done of the
 // message ends the output. Reasoning items and summary events are never
-// text.
-func (*openAIResponses) feed(t *tracker, event []byte) error {
+// text, and neither is a message whose phase is not "final_answer" (the
+// commentary newer models write before calling tools), as openai-python
+// reads only the final_answer message. An output's number is the
+// message's output_index, so an answer after a reasoning item is
+// "output/1".
+func (a *openAIResponses) feed(t *tracker, event []byte) error {
 	typ, err := t.eventType(event)
 	if err != nil {
 		return err
@@ -75,6 +84,15 @@ func (*openAIResponses) feed(t *tracker, event []byte) error {
 			return err
 		}
 		it := &ev.Item
+		if it.Type == "message" && it.Phase != "" && it.Phase != "final_answer" {
+			// Commentary before tool calls (gpt-5.3-codex and later):
+			// openai-python parses only the final_answer message.
+			if a.commentary == nil {
+				a.commentary = map[string]bool{}
+			}
+			a.commentary[it.ID] = true
+			return nil
+		}
 		if it.Type == "message" && typ == "response.output_item.done" {
 			if c := t.find("text/" + it.ID); c != nil {
 				t.end(c)
@@ -141,6 +159,9 @@ func (*openAIResponses) feed(t *tracker, event []byte) error {
 		}
 		if ev.ItemID == "" {
 			return t.errorf("", "%s without item_id", typ)
+		}
+		if a.commentary[ev.ItemID] {
+			return nil
 		}
 		return text(t, typ, &ev)
 

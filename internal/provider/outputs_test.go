@@ -107,6 +107,19 @@ func TestOutputQuirks(t *testing.T) {
 				assert.Equal(t, []string{"textend output/1"}, kinds(per[5]))
 				assert.Empty(t, per[6], "late text of an ended item")
 			}},
+		// gpt-5.3-codex and later write commentary before tool calls;
+		// openai-python parses only the final_answer message.
+		{name: "responses: a message whose phase is not final_answer is no output", p: provider.OpenAIResponses,
+			events: []string{
+				`{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"msg_c","phase":"commentary","content":[]}}`,
+				responses("response.output_text.delta", "msg_c", 0, 0, "delta", `I'll look it up.`),
+				responses("response.output_text.done", "msg_c", 0, 0, "text", `I'll look it up.`),
+				`{"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"msg_c","phase":"commentary"}}`,
+				`{"type":"response.output_item.added","output_index":2,"item":{"type":"message","id":"msg_f","phase":"final_answer","content":[]}}`,
+				responses("response.output_text.delta", "msg_f", 2, 0, "delta", `{"a":1}`),
+				`{"type":"response.output_item.done","output_index":2,"item":{"type":"message","id":"msg_f","phase":"final_answer"}}`,
+			},
+			want: []output{{Key: "output/2", Text: `{"a":1}`}}},
 		{name: "responses: a refusal only in refusal.done", p: provider.OpenAIResponses,
 			events: []string{responses("response.refusal.done", "msg_1", 0, 0, "refusal", "No."), `{"type":"response.completed"}`},
 			want:   []output{{Key: "output/0", Refused: true, Refusal: "No."}}},

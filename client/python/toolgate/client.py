@@ -213,7 +213,8 @@ class Client:
         ``Profile.OUTPUT_BINDABLE``, the profile of LLM structured output;
         ``resources`` and ``format_assertion`` as in ``compile``). Its result
         has ``call_id`` "output/<n>" (n the choice or candidate index, 0 when
-        there is one) and an empty ``tool_name``, and comes at the first byte
+        there is one, or an OpenAI Responses message's output_index, 1 after
+        a reasoning item) and an empty ``tool_name``, and comes at the first byte
         no valid answer could follow (``early``) or when the answer ends.
 
         The schema travels inline with the stream
