@@ -2,6 +2,7 @@ package stream_test
 
 import (
 	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -112,4 +113,29 @@ func TestChatIDChangeContinuesTheCall(t *testing.T) {
 		chatCall(0, "call_B", "", `"rm -rf"}`),
 		`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`)
 	assert.Equal(t, []verdict{{"call_A", "enum", false}}, verdicts(h))
+}
+
+// TestContradictingFinalCopyRefusesOnlyItsCall: a Responses final copy
+// that contradicts the deltas (a proxy sent output_text.done with "")
+// refuses that call or answer (keyword "provider_event"), before its end
+// could pass it, and the stream's other calls go on.
+func TestContradictingFinalCopyRefusesOnlyItsCall(t *testing.T) {
+	t.Parallel()
+	added := func(item, callID string) string {
+		return `{"type":"response.output_item.added","item":{"type":"function_call","id":"` + item + `","call_id":"` + callID + `","name":"todo","arguments":""}}`
+	}
+	delta := func(item, d string) string {
+		return `{"type":"response.function_call_arguments.delta","item_id":"` + item + `","delta":` + strconv.Quote(d) + `}`
+	}
+	done := func(item, args string) string {
+		return `{"type":"response.function_call_arguments.done","item_id":"` + item + `","arguments":` + strconv.Quote(args) + `}`
+	}
+	h := newHarness(t, stream.Limits{})
+	feedAll(t, h, provider.OpenAIResponses,
+		added("fc_1", "c1"), added("fc_2", "c2"),
+		delta("fc_1", `{"action":"list"}`), delta("fc_2", `{"action":"list"}`),
+		done("fc_1", `{"action":"clear"}`), done("fc_2", `{"action":"list"}`),
+		`{"type":"response.completed"}`)
+	assert.Equal(t, []verdict{{"c1", "provider_event", false}, {"c2", "", true}}, verdicts(h))
+	assert.Contains(t, h.results[0].Findings[0].Message, "contradict each other")
 }

@@ -42,8 +42,11 @@ type providerKey struct {
 // the choice, candidate, item or message (see package provider).
 //
 // An empty payload and OpenAI's "[DONE]" sentinel carry no event and are
-// ignored, so a runtime may forward every SSE data payload as it is. Once
-// the session's context is done, it returns the context's error.
+// ignored, so a runtime may forward every SSE data payload as it is. An
+// event the adapter cannot use is an InvalidArgument error, unless it
+// concerns one call or output (a final copy that contradicts the deltas):
+// that one is refused (keyword "provider_event") and the stream goes on.
+// Once the session's context is done, it returns the context's error.
 func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
 	if trimmed := bytes.TrimSpace(event); len(trimmed) == 0 || string(trimmed) == "[DONE]" {
 		return nil
@@ -65,11 +68,39 @@ func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
 	if err != nil {
 		var ee *provider.EventError
 		if errors.As(err, &ee) {
+			if s.refuseKeyed(p, ee) {
+				return s.applyProvider(p, pa.events)
+			}
 			return errorf(InvalidArgument, "provider_event: %v", ee)
 		}
 		return errorf(InvalidArgument, "provider_event: %v", err)
 	}
 	return s.applyProvider(p, pa.events)
+}
+
+// refuseKeyed gives the call or output an event error concerns (ee.Key:
+// a final copy that contradicts its deltas, a Gemini value that cannot be
+// argument text) its verdict, keyword "provider_event", and reports
+// whether it did: the stream's other calls go on, where a stream error
+// would take every verdict with it. It refuses before the events the
+// error came with are applied, so their End cannot pass the call.
+func (s *Session) refuseKeyed(p provider.Provider, ee *provider.EventError) bool {
+	if ee.Key == "" {
+		return false
+	}
+	k := providerKey{p, ee.Key}
+	c, what := s.adapter.calls[k], "call's arguments"
+	if c == nil {
+		c, what = s.adapter.outputs[k], "answer"
+	}
+	if c == nil {
+		return false
+	}
+	if !c.done {
+		s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "provider_event", Offset: c.bytes,
+			Message: fmt.Sprintf("The provider's events contradict each other (%s), so this %s cannot be validated.", ee.Reason, what)}}, false)
+	}
+	return true
 }
 
 // renamed is the verdict on a call whose provider named a second tool:
