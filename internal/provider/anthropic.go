@@ -134,6 +134,9 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 		if ev.Delta.StopReason == "refusal" {
 			t.refuse(t.output(a.textBase(), a.msg), "")
 		}
+		if r := ev.Delta.StopReason; r == "max_tokens" || r == "model_context_window_exceeded" {
+			t.cut("", r)
+		}
 		if ev.Delta.StopReason != "" {
 			t.endAll()
 		}

@@ -32,7 +32,9 @@ type bedrockEvent struct {
 	ContentBlockStop *struct {
 		ContentBlockIndex *int `json:"contentBlockIndex"`
 	} `json:"contentBlockStop"`
-	MessageStop *struct{} `json:"messageStop"`
+	MessageStop *struct {
+		StopReason string `json:"stopReason"`
+	} `json:"messageStop"`
 
 	// Members of a bare payload, the event without its event-type wrapper
 	// (on the wire the type is the :event-type header): such an event
@@ -76,6 +78,10 @@ func (b *bedrock) feed(t *tracker, event []byte) error {
 		}
 		b.started = true
 	case ev.MessageStop != nil:
+		switch r := ev.MessageStop.StopReason; r {
+		case "max_tokens", "content_filtered", "guardrail_intervened", "model_context_window_exceeded":
+			t.cut("", r)
+		}
 		t.endAll()
 	case ev.ContentBlockStart != nil:
 		e := ev.ContentBlockStart

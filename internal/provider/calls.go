@@ -25,9 +25,10 @@ type call struct {
 	renamed  bool // a Conflict was emitted
 	ended    bool // End (TextEnd) was emitted
 
-	output  bool // a message output: Text, Refusal and TextEnd events
-	refused bool // a Refusal was emitted
-	part    int  // Responses: the content part the text counters are for
+	output  bool   // a message output: Text, Refusal and TextEnd events
+	refused bool   // a Refusal was emitted
+	cut     string // the provider stopped the output early, for this reason (see Event.Cut)
+	part    int    // Responses: the content part the text counters are for
 
 	text     int       // argument bytes so far (of an output: of its current part)
 	sum      hash.Hash // keyed SHA-256 of those bytes, when the provider sends a final copy
@@ -302,12 +303,29 @@ func (t *tracker) end(c *call) {
 	if c.output {
 		kind = TextEnd
 	}
-	t.out = append(t.out, Event{Kind: kind, Key: c.key})
+	t.out = append(t.out, Event{Kind: kind, Key: c.key, Cut: c.cut})
 	t.active.remove(c, all)
 	g := t.groups[c.group]
 	g.remove(c, grouped)
 	if g.head == nil {
 		delete(t.groups, c.group)
+	}
+}
+
+// cut marks the open outputs of group ("" for every group) as stopped by
+// the provider, for reason, before the model finished them.
+func (t *tracker) cut(group, reason string) {
+	l, at := &t.active, all
+	if group != "" {
+		if l, at = t.groups[group], grouped; l == nil {
+			return
+		}
+	}
+	for c := l.head; c != nil; c = at(c).next {
+		t.work++
+		if c.output {
+			c.cut = reason
+		}
 	}
 }
 

@@ -23,6 +23,7 @@ type cohereEvent struct {
 				} `json:"function"`
 			} `json:"tool_calls"`
 		} `json:"message"`
+		FinishReason string `json:"finish_reason"` // message-end's
 	} `json:"delta"`
 }
 
@@ -49,6 +50,14 @@ func (co *cohere) feed(t *tracker, event []byte) error {
 		co.started = true
 		return nil
 	case "message-end":
+		var ev cohereEvent
+		if err := t.decode(event, &ev); err != nil {
+			return err
+		}
+		switch r := ev.Delta.FinishReason; r {
+		case "MAX_TOKENS", "ERROR", "TIMEOUT":
+			t.cut("", r)
+		}
 		t.endAll()
 		return nil
 	case "tool-call-start", "tool-call-delta", "tool-call-end", "content-start", "content-delta":

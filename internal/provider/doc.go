@@ -40,7 +40,14 @@
 // thought: true, Responses reasoning items, Bedrock reasoningContent, Cohere
 // thinking content and tool plans are not read. A refusal (OpenAI
 // delta.refusal, Responses refusal events, Anthropic stop_reason "refusal")
-// is a Refusal, never text.
+// is a Refusal, never text. An output the provider stopped before the
+// model finished it has its TextEnd's Cut set to the reason: OpenAI
+// finish_reason "length" or "content_filter", Responses
+// response.incomplete or .failed, Anthropic stop_reason "max_tokens" or
+// "model_context_window_exceeded", a Gemini finishReason other than STOP,
+// Bedrock stopReason "max_tokens", "content_filtered",
+// "guardrail_intervened" or "model_context_window_exceeded", Cohere
+// finish_reason MAX_TOKENS, ERROR or TIMEOUT.
 //
 // # Tool names
 //

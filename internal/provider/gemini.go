@@ -96,6 +96,9 @@ func (g *gemini) feed(t *tracker, event []byte) error {
 		}
 		if cand.FinishReason != "" {
 			g.finish(t, gc)
+			if cand.FinishReason != "STOP" {
+				t.cut(gc.prefix(), cand.FinishReason) // MAX_TOKENS, SAFETY, RECITATION, …
+			}
 			t.endGroup(gc.prefix())
 		}
 	}

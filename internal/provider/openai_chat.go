@@ -122,6 +122,9 @@ func (*openAIChat) feed(t *tracker, event []byte) error {
 			t.write(c, fc.Arguments)
 		}
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
+			if r := *ch.FinishReason; r == "length" || r == "content_filter" {
+				t.cut(prefix, r)
+			}
 			t.endGroup(prefix)
 		}
 	}

@@ -165,7 +165,10 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		}
 		return text(t, typ, &ev)
 
-	case "response.created", "response.completed", "response.incomplete", "response.failed":
+	case "response.incomplete", "response.failed":
+		t.cut("", typ[len("response."):])
+		t.endAll()
+	case "response.created", "response.completed":
 		t.endAll()
 	}
 	return nil

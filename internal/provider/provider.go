@@ -123,6 +123,11 @@ type Event struct {
 	// Fragment is argument JSON text on Delta, message text on Text (never
 	// empty on either), the first piece of the refusal on Refusal.
 	Fragment string
+	// Cut is, on TextEnd, the provider's reason for stopping the output
+	// before the model finished it (finish_reason "length" or
+	// "content_filter", stop_reason "max_tokens", …), or empty: the answer
+	// was cut short, even where its text parses.
+	Cut string
 }
 
 // ErrUnknownProvider is wrapped by the *EventError that New returns for a

@@ -140,6 +140,67 @@ func TestOutputCutByTokenLimit(t *testing.T) {
 	assert.False(t, before)
 }
 
+// TestOutputStoppedEarly: an answer the provider stopped before the model
+// finished it (the token limit, a content filter) is no answer even when
+// its text is a valid document, as openai-python's parse refuses it (JSON
+// mode's runaway white space ends so); keyword "finish_reason", at its end.
+// The providers' normal ends keep the answer valid.
+func TestOutputStoppedEarly(t *testing.T) {
+	t.Parallel()
+	const doc = `{"x":1,"tag":"a"}`
+	quoted, _ := json.Marshal(doc + "   ")
+	q := string(quoted)
+	for _, c := range []struct {
+		name   string
+		p      provider.Provider
+		events []string
+		cut    string // the reason in the message, or "" for a valid answer
+	}{
+		{"chat length", provider.OpenAIChat, []string{string(chatText(0, doc+"   ")), string(chatFinish(0, "length"))}, "length"},
+		{"chat content_filter", provider.OpenAIChat, []string{string(chatText(0, doc)), string(chatFinish(0, "content_filter"))}, "content_filter"},
+		{"chat stop", provider.OpenAIChat, []string{string(chatText(0, doc)), string(chatFinish(0, "stop"))}, ""},
+		{"responses incomplete", provider.OpenAIResponses, []string{
+			`{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"m","content":[]}}`,
+			`{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":` + q + `}`,
+			`{"type":"response.incomplete","response":{"incomplete_details":{"reason":"max_output_tokens"}}}`}, "incomplete"},
+		{"anthropic max_tokens", provider.Anthropic, []string{
+			`{"type":"message_start","message":{"content":[]}}`,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":` + q + `}}`,
+			`{"type":"message_delta","delta":{"stop_reason":"max_tokens"}}`}, "max_tokens"},
+		{"anthropic end_turn", provider.Anthropic, []string{
+			`{"type":"message_start","message":{"content":[]}}`,
+			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":` + q + `}}`,
+			`{"type":"message_delta","delta":{"stop_reason":"end_turn"}}`}, ""},
+		{"gemini MAX_TOKENS", provider.Gemini, []string{
+			`{"candidates":[{"index":0,"content":{"role":"model","parts":[{"text":` + q + `}]},"finishReason":"MAX_TOKENS"}]}`}, "MAX_TOKENS"},
+		{"bedrock max_tokens", provider.Bedrock, []string{
+			`{"contentBlockDelta":{"contentBlockIndex":0,"delta":{"text":` + q + `}}}`,
+			`{"messageStop":{"stopReason":"max_tokens"}}`}, "max_tokens"},
+		{"bedrock end_turn", provider.Bedrock, []string{
+			`{"contentBlockDelta":{"contentBlockIndex":0,"delta":{"text":` + q + `}}}`,
+			`{"messageStop":{"stopReason":"end_turn"}}`}, ""},
+		{"cohere MAX_TOKENS", provider.Cohere, []string{
+			`{"type":"content-delta","index":0,"delta":{"message":{"content":{"text":` + q + `}}}}`,
+			`{"type":"message-end","delta":{"finish_reason":"MAX_TOKENS"}}`}, "MAX_TOKENS"},
+	} {
+		h := outputSession(t, pointSchema, false)
+		for _, ev := range c.events {
+			require.NoError(t, h.ProviderEvent(c.p, []byte(ev)), c.name)
+		}
+		require.Len(t, h.results, 1, c.name)
+		r := h.results[0]
+		if c.cut == "" {
+			assert.True(t, r.Valid(), "%s: %+v", c.name, r.Findings)
+			continue
+		}
+		require.Len(t, r.Findings, 1, c.name)
+		assert.Equal(t, "finish_reason", r.Findings[0].Keyword, c.name)
+		assert.Contains(t, r.Findings[0].Message, "("+c.cut+")", c.name)
+		assert.False(t, r.Early, c.name)
+	}
+}
+
 // TestOutputRefusal: a refusal is its own finding, at once.
 func TestOutputRefusal(t *testing.T) {
 	t.Parallel()

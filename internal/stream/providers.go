@@ -103,6 +103,17 @@ func (s *Session) refuseKeyed(p provider.Provider, ee *provider.EventError) bool
 	return true
 }
 
+// cutShort is the verdict on an answer the provider stopped before the
+// model finished it (reason: its finish or stop reason) whose text is
+// nonetheless a valid document: openai-python's parse refuses such an
+// answer whatever its text, and JSON mode's runaway white space ends so.
+// An answer whose text the cut left incomplete keeps its own verdict (a
+// "json" finding at its end).
+func cutShort(reason string, at int64) schema.Finding {
+	return schema.Finding{Code: schema.CodeValidation, Keyword: "finish_reason", Offset: at,
+		Message: fmt.Sprintf("The provider stopped the answer before the model finished it (%s), so it is no answer, even where its text parses.", reason)}
+}
+
 // renamed is the verdict on a call whose provider named a second tool:
 // clients read such a stream differently (see package provider), so the
 // call is validated against neither name.
@@ -208,6 +219,7 @@ func (s *Session) applyProvider(p provider.Provider, events []provider.Event) er
 			}
 		case provider.TextEnd:
 			if c := pa.outputs[k]; c != nil {
+				c.cut = ev.Cut
 				s.end(c)
 			}
 		}

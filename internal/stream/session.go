@@ -135,6 +135,7 @@ type call struct {
 	output bool
 	fence  *fence
 	shift  int64
+	cut    string // the provider stopped the output early, for this reason (see cutShort)
 }
 
 // chunk bounds the argument bytes validated between two looks at the
@@ -446,6 +447,9 @@ func (s *Session) Close() {
 func (s *Session) finish(c *call, early bool, findings []schema.Finding, truncated bool) {
 	if c.unnamed {
 		s.release(c)
+	}
+	if c.cut != "" && len(findings) == 0 {
+		findings = []schema.Finding{cutShort(c.cut, c.bytes)}
 	}
 	c.done = true
 	s.state -= c.state
