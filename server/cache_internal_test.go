@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
+	"github.com/toolgate/toolgate/internal/schema"
 )
 
 // TestCompileCache: a schema seen before is found by its request's digest,
@@ -53,4 +54,37 @@ func TestCompileCache(t *testing.T) {
 	assert.NotSame(t, a.res.Schema, b.res.Schema, "evicted, so compiled again")
 	_, held := small.store.Get(b.handle)
 	assert.True(t, held, "and stored again")
+}
+
+// TestRequestKeyTellsRequestsApart: the compile cache's key is the same
+// for the same request and differs when anything the compile depends on
+// differs, in both of its layouts (without documents, and with them).
+func TestRequestKeyTellsRequestsApart(t *testing.T) {
+	t.Parallel()
+	const text = `{"type":"object"}`
+	docs := map[string][]byte{"http://x.test/b.json": []byte(`{}`)}
+	keys := map[string]string{}
+	for name, key := range map[string]string{
+		"tool input":           requestKey(schema.ToolInput, schema.Options{}, []byte(text)),
+		"json schema":          requestKey(schema.JSONSchema, schema.Options{}, []byte(text)),
+		"format asserted":      requestKey(schema.ToolInput, schema.Options{FormatAssertion: true}, []byte(text)),
+		"other text":           requestKey(schema.ToolInput, schema.Options{}, []byte(text+" ")),
+		"empty text":           requestKey(schema.ToolInput, schema.Options{}, nil),
+		"with a document":      requestKey(schema.ToolInput, schema.Options{Resources: docs}, []byte(text)),
+		"with another":         requestKey(schema.ToolInput, schema.Options{Resources: map[string][]byte{"http://x.test/b.json": []byte(`{ }`)}}, []byte(text)),
+		"document, json":       requestKey(schema.JSONSchema, schema.Options{Resources: docs}, []byte(text)),
+		"document, format":     requestKey(schema.ToolInput, schema.Options{Resources: docs, FormatAssertion: true}, []byte(text)),
+		"document, other text": requestKey(schema.ToolInput, schema.Options{Resources: docs}, []byte(text+" ")),
+	} {
+		if other, ok := keys[key]; ok {
+			t.Errorf("%s and %s have one key", name, other)
+		}
+		keys[key] = name
+	}
+	assert.Equal(t, requestKey(schema.ToolInput, schema.Options{}, []byte(text)),
+		requestKey(schema.ToolInput, schema.Options{Resources: map[string][]byte{}}, []byte(text)),
+		"no documents and an empty set of them are one request")
+	assert.Equal(t, requestKey(schema.ToolInput, schema.Options{Resources: docs}, []byte(text)),
+		requestKey(schema.ToolInput, schema.Options{Resources: map[string][]byte{"http://x.test/b.json": []byte(`{}`)}}, []byte(text)),
+		"the same documents, the same key")
 }

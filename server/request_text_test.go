@@ -74,24 +74,36 @@ func TestRequestTextIsReadInPlace(t *testing.T) {
 	}
 }
 
-// BenchmarkServiceValidate runs Service.Validate by handle, without the
-// transport, on edit_file calls of 1 KiB and 1 MiB: the handler's own cost,
-// which a copy of the arguments used to double at 1 MiB.
+// BenchmarkServiceValidate runs Service.Validate without the transport,
+// on edit_file calls of 1 KiB and 1 MiB, by handle and with the schema
+// inline (compiled before, so the compile cache answers): the handler's
+// own cost, which a copy of the arguments used to double at 1 MiB.
 func BenchmarkServiceValidate(b *testing.B) {
 	for _, size := range []struct {
 		name  string
 		bytes int
 	}{{"1KiB", 1 << 10}, {"1MiB", 1 << 20}} {
-		b.Run(size.name, func(b *testing.B) {
-			s := server.NewService(server.Options{})
-			req := editRequest(b, s, size.bytes)
-			b.SetBytes(int64(size.bytes))
-			b.ReportAllocs()
-			for b.Loop() {
-				if resp, err := s.Validate(context.Background(), req); err != nil || !resp.GetValid() {
-					b.Fatal(err, resp)
+		s := server.NewService(server.Options{})
+		byHandle := editRequest(b, s, size.bytes)
+		text, err := benchdoc.Schema(fixtures.RepoRoot(b))
+		require.NoError(b, err)
+		inline := &toolgatev1.ValidateRequest{
+			Schema:    &toolgatev1.ValidateRequest_Inline{Inline: compileJSON(string(text))},
+			Arguments: byHandle.GetArguments(),
+		}
+		for _, src := range []struct {
+			name string
+			req  *toolgatev1.ValidateRequest
+		}{{"handle", byHandle}, {"inline", inline}} {
+			b.Run(size.name+"/"+src.name, func(b *testing.B) {
+				b.SetBytes(int64(size.bytes))
+				b.ReportAllocs()
+				for b.Loop() {
+					if resp, err := s.Validate(context.Background(), src.req); err != nil || !resp.GetValid() {
+						b.Fatal(err, resp)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
