@@ -10,3 +10,6 @@ func Recycled(v *Validator) int { return len(v.free) }
 
 // Put is put.
 var Put, KeptFreeEvals = put, keptFreeEvals
+
+// ValidUTF8 is validUTF8.
+var ValidUTF8 = validUTF8

@@ -101,3 +101,22 @@ func TestFindingTextIsBounded(t *testing.T) {
 		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(32<<20), "it allocated 790 MB")
 	})
 }
+
+// TestFindingPathsAreUTF8: a path cut inside a character, or holding a
+// name's invalid bytes, has each invalid sequence replaced by U+FFFD
+// wherever it falls; a valid one, ASCII or not, comes back as it is.
+func TestFindingPathsAreUTF8(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"":                  "",
+		"/path":             "/path",
+		"/caf\u00e9/0":      "/caf\u00e9/0",
+		"/\u65e5\u672c":     "/\u65e5\u672c",
+		"/caf\xc3":          "/caf\ufffd",
+		"\xff/a":            "\ufffd/a",
+		"/a/\u00e9\xe6\x97": "/a/\u00e9\ufffd",
+		"/\x80\x80/b":       "/\ufffd/b",
+	} {
+		assert.Equal(t, want, validator.ValidUTF8(in), "%q", in)
+	}
+}
