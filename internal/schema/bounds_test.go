@@ -395,3 +395,52 @@ func TestWidthMeasureChargesNameBytes(t *testing.T) {
 	res = schema.Compile(schema.JSONSchema, sharedLongNames(160, 20, 3_000))
 	assert.Empty(t, res.Errors)
 }
+
+// dynamicScopeLevels returns a JSON Schema of the given levels, each an
+// anyOf of two $refs to the next: one through a resource declaring the
+// given number of $dynamicAnchors, one through a resource declaring none.
+// Every path down is a different dynamic scope, so 2^levels contexts
+// each hold the anchors of the levels its path took.
+func dynamicScopeLevels(levels, anchors int) []byte {
+	var defs []string
+	for i := range levels {
+		defs = append(defs, fmt.Sprintf(`"L%d":{"$id":"http://x/L%d","anyOf":[{"$ref":"http://x/P%d"},{"$ref":"http://x/Q%d"}]}`, i, i, i, i))
+		var an []string
+		for j := range anchors {
+			an = append(an, fmt.Sprintf(`"a%d_%d":{"$dynamicAnchor":"a%d_%d"}`, i, j, i, j))
+		}
+		defs = append(defs, fmt.Sprintf(`"P%d":{"$id":"http://x/P%d","$ref":"http://x/L%d","$defs":{%s}}`, i, i, i+1, strings.Join(an, ",")),
+			fmt.Sprintf(`"Q%d":{"$id":"http://x/Q%d","$ref":"http://x/L%d"}`, i, i, i+1))
+	}
+	defs = append(defs, fmt.Sprintf(`"L%d":{"$id":"http://x/L%d","type":"object"}`, levels, levels))
+	return []byte(`{"$id":"http://x/root","$ref":"http://x/L0","$defs":{` + strings.Join(defs, ",") + `}}`)
+}
+
+// TestDynamicScopesAreBounded: the dynamic anchors bound into the
+// contexts a JSON Schema compiles in count against Limits.MaxNodes. The
+// 0.97 MB schema of 11 levels of 2,300 anchors took 30 s and 15 GB of
+// allocation before (and was refused only after, for its width); it is
+// refused at the budget now, having allocated a small part of that. A
+// smaller one compiles under the default and is refused under a lower
+// limit, by the same finding.
+func TestDynamicScopesAreBounded(t *testing.T) {
+	doc := dynamicScopeLevels(11, 2300)
+	require.Less(t, len(doc), schema.DefaultMaxBytes)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res := schema.Compile(schema.JSONSchema, doc)
+	runtime.ReadMemStats(&after)
+	require.Len(t, res.Errors, 1, "%v", res.Errors)
+	f := res.Errors[0]
+	assert.Equal(t, "limit", f.Keyword)
+	assert.Equal(t, schema.CodeUnsupported, f.Code)
+	assert.Contains(t, f.Message, fmt.Sprintf("bind more than %d dynamic anchors", schema.DefaultMaxNodes))
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<30), "allocated past the budget")
+
+	small := dynamicScopeLevels(4, 200)
+	res = schema.Compile(schema.JSONSchema, small)
+	require.Empty(t, res.Errors)
+	res = schema.CompileWith(schema.JSONSchema, small, schema.Options{Limits: schema.Limits{MaxNodes: 1000}})
+	require.Len(t, res.Errors, 1, "%v", res.Errors)
+	assert.Contains(t, res.Errors[0].Message, "bind more than 1000 dynamic anchors")
+}

@@ -103,7 +103,10 @@ type Limits struct {
 	MaxBytes int
 	// MaxDepth bounds the nesting of the schema document. Default 128.
 	MaxDepth int
-	// MaxNodes bounds the compiled subschemas. Default 100,000.
+	// MaxNodes bounds the compiled subschemas, and separately the
+	// dynamic anchor bindings of the JSON Schema profile's dynamic scopes
+	// (each context a $dynamicRef may resolve in holds every anchor in
+	// scope). Default 100,000.
 	MaxNodes int
 	// MaxRefs bounds the references. Default 10,000.
 	MaxRefs int

@@ -101,7 +101,7 @@ func TestOlderDialects(t *testing.T) {
 }
 
 // TestResolutionFindings: an identifier or a reference that is no URI
-// reference, an identifier or anchor that two schemas of one document or
+// reference, a $recursiveRef other than "#" (left undefined), an identifier or anchor that two schemas of one document or
 // resource declare (which a reference could not tell apart), and a
 // $schema that names nothing toolgate enforces, are findings at the
 // keyword where they stand, in the root or in a resource
@@ -139,6 +139,10 @@ func TestResolutionFindings(t *testing.T) {
 			schema.CodeValidation, "id", "/definitions/a/id", `The id "%zz" is no URI reference`},
 		{"a relative $id under a URN", `{"$id":"urn:example:x","$defs":{"a":{"$id":"rel/x"}}}`, nil,
 			schema.CodeValidation, "$id", "/$defs/a/$id", `cannot be resolved against "urn:example:x"`},
+		{"a $recursiveRef to a pointer", `{"$schema":"https://json-schema.org/draft/2019-09/schema","$defs":{"s":{"type":"string"}},"properties":{"q":{"$recursiveRef":"#/$defs/s"}}}`, nil,
+			schema.CodeUnsupported, "$recursiveRef", "/properties/q/$recursiveRef", `The reference "#/$defs/s" cannot be followed: $recursiveRef is defined only for "#"`},
+		{"a $recursiveRef to another document", `{"$schema":"https://json-schema.org/draft/2019-09/schema","properties":{"q":{"$recursiveRef":"http://example.com/x"}}}`, nil,
+			schema.CodeUnsupported, "$recursiveRef", "/properties/q/$recursiveRef", `The reference "http://example.com/x" cannot be followed`},
 		{"an unknown root $schema", `{"$schema":"http://unknown.example/meta"}`, nil,
 			schema.CodeUnsupported, "$schema", "/$schema", `The $schema "http://unknown.example/meta" is neither a dialect toolgate enforces`},
 		{"an unknown $schema of an embedded resource", `{"properties":{"a":{"$id":"http://x.example/a","$schema":"http://unknown.example/meta"}}}`, nil,

@@ -440,8 +440,12 @@ func (c *jsCompiler) ref(s *nodeScope, kw string, v *jsondoc.Value) {
 		base = s.pos.base
 	}
 	ref := v.Str
-	if kw == "$recursiveRef" {
-		ref = "#" // only "#" is defined; it names the current resource
+	if kw == "$recursiveRef" && ref != "#" {
+		// Draft 2019-09 §8.2.4.2.1 defines the keyword for "#" alone and
+		// leaves every other value to the implementation: legal, and
+		// nothing toolgate can honour as the schema's author meant it.
+		c.errorf(CodeUnsupported, path, kw, "The reference %q cannot be followed: $recursiveRef is defined only for \"#\"; use $ref for any other target.", v.Str)
+		return
 	}
 	uri, err := resolveURI(base, ref)
 	if err != nil {

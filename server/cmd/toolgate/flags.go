@@ -90,7 +90,7 @@ func compileLimitFlags(fs *flag.FlagSet, o *server.Options) {
 	num(&o.MaxWidth, "max-width", schema.DefaultMaxWidth, "most subschemas that may evaluate one argument value at once (work per byte)")
 	num(&o.MaxSchemaBytes, "max-schema-bytes", schema.DefaultMaxBytes, "largest JSON Schema profile document, in bytes")
 	num(&o.MaxSchemaDepth, "max-schema-depth", schema.DefaultSchemaDepth, "deepest nesting of a JSON Schema profile document")
-	num(&o.MaxSchemaNodes, "max-schema-nodes", schema.DefaultMaxNodes, "most subschemas of a JSON Schema")
+	num(&o.MaxSchemaNodes, "max-schema-nodes", schema.DefaultMaxNodes, "most subschemas of a JSON Schema, and dynamic anchor bindings of its dynamic scopes")
 	num(&o.MaxSchemaRefs, "max-schema-refs", schema.DefaultMaxRefs, "most references of a JSON Schema")
 	num(&o.MaxPatternSteps, "max-pattern-steps", schema.DefaultMaxPatternSteps, "most work compiling one schema's patterns together, in steps of 10-40 ns")
 	num(&o.MaxPatternBytes, "max-pattern-bytes", schema.DefaultMaxPatternBytes, "most memory one schema's pattern automata hold together")
