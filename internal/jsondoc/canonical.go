@@ -17,6 +17,14 @@ func AppendCanonical(dst []byte, v *Value) []byte {
 	return w.dst
 }
 
+// AppendCanonicalOmitting is AppendCanonical with each value below v
+// that omit holds written as {}, an empty object, in its place.
+func AppendCanonicalOmitting(dst []byte, v *Value, omit map[*Value]bool) []byte {
+	w := canonicalWriter{dst: dst, omit: omit, root: v}
+	w.value(v)
+	return w.dst
+}
+
 // CanonicalUntil is Canonical, giving up once stopped reports true: it
 // then returns ErrStopped. It calls stopped before the first value, before
 // each value that follows canonicalChunk bytes or more written since the
@@ -45,6 +53,8 @@ type canonicalWriter struct {
 	stopped  func() bool // nil: never stops
 	lookedAt int         // len(dst) at the last call of stopped
 	gaveUp   bool
+	omit     map[*Value]bool // values below root written as {}
+	root     *Value
 }
 
 // look calls stopped when canonicalChunk bytes have been written since the
@@ -59,6 +69,10 @@ func (w *canonicalWriter) look(force bool) {
 func (w *canonicalWriter) value(v *Value) {
 	w.look(false)
 	if w.gaveUp {
+		return
+	}
+	if v != w.root && w.omit[v] {
+		w.dst = append(w.dst, "{}"...)
 		return
 	}
 	switch v.Kind {

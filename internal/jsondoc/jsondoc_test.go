@@ -240,6 +240,21 @@ func TestCanonical(t *testing.T) {
 	}
 }
 
+// TestAppendCanonicalOmitting: the values omit holds are written as {}
+// wherever they sit below the root, objects and arrays alike, and the root
+// itself is written whole even when omit holds it.
+func TestAppendCanonicalOmitting(t *testing.T) {
+	t.Parallel()
+	v, err := jsondoc.Parse([]byte(`{"b":{"x":[1,{"y":2}]},"a":[3,{"z":4}]}`), 0)
+	require.NoError(t, err)
+	inner := v.Get("b").Get("x").Items[1]
+	item := v.Get("a").Items[1]
+	omit := map[*jsondoc.Value]bool{inner: true, item: true, v: true}
+	assert.Equal(t, `{"a":[3,{}],"b":{"x":[1,{}]}}`, string(jsondoc.AppendCanonicalOmitting(nil, v, omit)))
+	assert.Equal(t, `{"y":2}`, string(jsondoc.AppendCanonicalOmitting(nil, inner, omit)))
+	assert.Equal(t, string(jsondoc.Canonical(v)), string(jsondoc.AppendCanonicalOmitting(nil, v, nil)))
+}
+
 // TestCanonicalSameValue: spellings of one value share their canonical text.
 func TestCanonicalSameValue(t *testing.T) {
 	t.Parallel()

@@ -211,6 +211,69 @@ func TestEmbeddedResourceWinsOverSupplied(t *testing.T) {
 	assert.Equal(t, alone.Key, supplied.Key)
 }
 
+// TestEmbeddedResourcesFollowTheirOwnMetaSchema: a resource embedded with
+// its own $schema is checked against that dialect's meta-schema, not the
+// document root's, and so are resources embedded in it in turn. Each
+// legal schema here was refused by the root's meta-schema before, and
+// each malformed one compiled with the keyword silently dropped.
+func TestEmbeddedResourcesFollowTheirOwnMetaSchema(t *testing.T) {
+	t.Parallel()
+	const (
+		d2019 = `"$schema":"https://json-schema.org/draft/2019-09/schema"`
+		d2020 = `"$schema":"https://json-schema.org/draft/2020-12/schema"`
+		d7    = `"$schema":"http://json-schema.org/draft-07/schema#"`
+		d4    = `"$schema":"http://json-schema.org/draft-04/schema#"`
+	)
+	for _, tc := range []struct {
+		name, schema, valid, invalid string
+	}{
+		{"draft-07 array items in 2020-12",
+			`{"$defs":{"e":{"$id":"https://x.example/e",` + d7 + `,"items":[{"type":"string"}],"additionalItems":false}},"properties":{"a":{"$ref":"https://x.example/e"}}}`,
+			`{"a":["s"]}`, `{"a":[1]}`},
+		{"draft-04 boolean exclusiveMinimum in draft-07",
+			`{` + d7 + `,"definitions":{"e":{"id":"https://x.example/e",` + d4 + `,"minimum":5,"exclusiveMinimum":true}},"properties":{"a":{"$ref":"https://x.example/e"}}}`,
+			`{"a":6}`, `{"a":5}`},
+		{"2020-12 inside draft-07 inside 2020-12",
+			`{"$defs":{"e":{"$id":"https://x.example/e",` + d7 + `,"definitions":{"f":{"$id":"https://x.example/f",` + d2020 + `,"prefixItems":[{"type":"string"}]}},"items":[{"$ref":"https://x.example/f"}]}},"properties":{"a":{"$ref":"https://x.example/e"}}}`,
+			`{"a":[["s"]]}`, `{"a":[[1]]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res := schema.Compile(schema.JSONSchema, []byte(tc.schema))
+			require.Empty(t, res.Errors)
+			assert.True(t, validator.Validate(res.Schema, []byte(tc.valid), validator.Options{}).Valid())
+			assert.False(t, validator.Validate(res.Schema, []byte(tc.invalid), validator.Options{}).Valid())
+		})
+	}
+	for _, tc := range []struct {
+		name, schema, path, message string
+	}{
+		{"2020-12 dependentRequired in draft-07",
+			`{` + d7 + `,"definitions":{"e":{"$id":"https://x.example/e",` + d2020 + `,"dependentRequired":{"b":"c"}}},"properties":{"a":{"$ref":"https://x.example/e"}}}`,
+			"/definitions/e/dependentRequired/b", "JSON Schema 2020-12"},
+		{"2020-12 prefixItems in draft-07",
+			`{` + d7 + `,"definitions":{"e":{"$id":"https://x.example/e",` + d2020 + `,"prefixItems":5}}}`,
+			"/definitions/e/prefixItems", "JSON Schema 2020-12"},
+		{"2019-09 $recursiveAnchor in 2020-12",
+			`{"$defs":{"e":{"$id":"https://x.example/e",` + d2019 + `,"$recursiveAnchor":"yes"}}}`,
+			"/$defs/e/$recursiveAnchor", "JSON Schema 2019-09"},
+		{"draft-07 malformed items inside a 2020-12 resource inside draft-07",
+			`{` + d7 + `,"definitions":{"e":{"$id":"https://x.example/e",` + d2020 + `,"$defs":{"f":{"$id":"https://x.example/f",` + d7 + `,"items":5}}}}}`,
+			"/definitions/e/$defs/f/items", "JSON Schema draft-07"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res := schema.Compile(schema.JSONSchema, []byte(tc.schema))
+			require.Nil(t, res.Schema)
+			require.NotEmpty(t, res.Errors)
+			f := res.Errors[0]
+			assert.Equal(t, schema.CodeValidation, f.Code)
+			assert.Equal(t, tc.path, f.SchemaPath, "%v", res.Errors)
+			assert.Contains(t, f.Message, tc.message)
+		})
+	}
+}
+
 // TestCheckResources: a request document is named by an absolute URI
 // without fragment (an empty one is allowed), and by one key only.
 func TestCheckResources(t *testing.T) {

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"github.com/toolgate/toolgate/internal/jsondoc"
 	"strings"
 	"sync"
 
@@ -108,35 +109,60 @@ func (c *jsCompiler) vocabularyAt(loc location, dialect Dialect) (*vocabulary, *
 }
 
 // checkDocument checks document d against the meta-schema its root
-// names, once. Violations become VALIDATION findings at their place in d.
+// names, once, and each resource embedded in it that names its own
+// $schema against that one: a keyword means what its resource's dialect
+// says (a draft-07 resource's array items inside a 2020-12 document is
+// legal, a 2020-12 resource's "prefixItems": 5 inside a draft-07 one is
+// not). Each resource is checked with the resources of their own $schema
+// below it written as {}, which every dialect accepts. Violations become
+// VALIDATION findings at their place in d.
 func (c *jsCompiler) checkDocument(d *document) *refError {
 	if d.builtin || d.checked || c.opts.trusted {
 		return nil
 	}
 	d.checked = true
-	res := c.reg.positions[d.root].res
+	defer func() { d.text = nil }()
+	root := c.reg.positions[d.root].res
+	embedded := c.reg.ownDialectResources(d)
+	if len(embedded) == 0 {
+		return c.checkResource(d, root, d.text)
+	}
+	omit := map[*jsondoc.Value]bool{}
+	for _, r := range embedded {
+		omit[r.loc.v] = true
+	}
+	for _, r := range append([]*resource{root}, embedded...) {
+		if err := c.checkResource(d, r, jsondoc.AppendCanonicalOmitting(nil, r.loc.v, omit)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkResource checks text, resource r's schema, against r's
+// meta-schema.
+func (c *jsCompiler) checkResource(d *document, r *resource, text []byte) *refError {
 	var meta *Schema
 	var err error
-	if _, ok := builtinDocuments[res.vocab.metaURI]; ok {
-		meta, err = builtinMeta(res.vocab.metaURI)
+	if _, ok := builtinDocuments[r.vocab.metaURI]; ok {
+		meta, err = builtinMeta(r.vocab.metaURI)
 	} else {
-		meta, err = c.customMeta(res.vocab.metaURI)
+		meta, err = c.customMeta(r.vocab.metaURI)
 	}
 	if err != nil {
-		return &refError{CodeUnsupported, fmt.Sprintf("its meta-schema %q cannot be used: %v", res.vocab.metaURI, err)}
+		return &refError{CodeUnsupported, fmt.Sprintf("its meta-schema %q cannot be used: %v", r.vocab.metaURI, err)}
 	}
 	if metaValidator == nil {
 		panic("schema: no MetaValidator registered (import package validator)")
 	}
-	for _, f := range metaValidator(meta, d.text, c.stop.now) {
+	for _, f := range metaValidator(meta, text, c.stop.now) {
 		if c.dropError(CodeValidation) {
 			continue
 		}
-		c.keepError(Finding{Code: CodeValidation, Keyword: keywordAt(res.vocab.dialect, f.InstancePath),
-			SchemaPath: d.name + f.InstancePath, Offset: -1,
-			Message: fmt.Sprintf("The schema does not follow JSON Schema %s: %s", res.vocab.dialect, lowerSubject(f.Message))})
+		c.keepError(Finding{Code: CodeValidation, Keyword: keywordAt(r.vocab.dialect, f.InstancePath),
+			SchemaPath: d.name + r.loc.ptr + f.InstancePath, Offset: -1,
+			Message: fmt.Sprintf("The schema does not follow JSON Schema %s: %s", r.vocab.dialect, lowerSubject(f.Message))})
 	}
-	d.text = nil
 	return nil
 }
 

@@ -506,6 +506,21 @@ func (r *registry) positionOf(loc location) *position {
 	return best
 }
 
+// ownDialectResources returns the resources embedded in d (not its root)
+// that name their own $schema, in the order of their pointers.
+func (r *registry) ownDialectResources(d *document) []*resource {
+	seen := map[*resource]bool{}
+	var out []*resource
+	for _, res := range r.resources {
+		if res.loc.doc == d && res.loc.v != d.root && !seen[res] && res.loc.v.Get("$schema") != nil {
+			seen[res] = true
+			out = append(out, res)
+		}
+	}
+	slices.SortFunc(out, func(a, b *resource) int { return strings.Compare(a.loc.ptr, b.loc.ptr) })
+	return out
+}
+
 // usedDocuments returns the URIs of the supplied documents the
 // compilation read, sorted.
 func (r *registry) usedDocuments() []string {
