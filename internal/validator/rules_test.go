@@ -266,6 +266,9 @@ func TestArgumentsMustBeExactJSON(t *testing.T) {
 		{"trailing data", `{"a":"x"} {}`, []violation{{"json", "", ""}}},
 		{"trailing garbage", `{"a":"x"}x`, []violation{{"json", "", ""}}},
 		{"truncated", `{"a":"x"`, []violation{{"json", "", "/a"}}},
+		{"truncated in a name", `{"ab":1,"ab`, []violation{{"json", "", ""}}},
+		{"lone surrogate in a name", `{"ab":1,"ab\ud800":1}`, []violation{{"json", "", ""}}},
+		{"invalid UTF-8 in a nested name", "{\"o\":{\"ab\":1,\"ab\xff\":1}}", []violation{{"json", "", "/o"}}},
 		{"empty", ``, []violation{{"json", "", ""}}},
 		{"not JSON", `{a:1}`, []violation{{"json", "", ""}}},
 	})

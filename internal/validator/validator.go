@@ -276,7 +276,11 @@ func (v *Validator) syntax(err error) {
 		// The path and the message are written into one buffer and
 		// become one string, cut in two: one allocation for both.
 		var buf [320]byte
-		text, _ := v.track.appendPath(buf[:0], len(v.track.levels), v.opts.MaxPointer)
+		depth := len(v.track.levels)
+		if v.inKey {
+			depth-- // a broken name names no member: the path is its object's
+		}
+		text, _ := v.track.appendPath(buf[:0], depth, v.opts.MaxPointer)
 		pathEnd := len(text)
 		text = append(text, "The arguments are not valid JSON: "...)
 		if ok {
