@@ -219,6 +219,11 @@ func checkHostileAnswer(t *testing.T, rpc string, answer []byte) {
 		require.NoError(t, proto.Unmarshal(answer, &resp))
 		lists = append(lists, resp.GetErrors())
 		echo = len(resp.GetHandle()) + 16
+	case "CompileSchema": // compile-past-deadline, when the compile beats its deadline
+		var resp toolgatev1.CompileSchemaResponse
+		require.NoError(t, proto.Unmarshal(answer, &resp))
+		lists = append(lists, resp.GetErrors(), resp.GetWarnings())
+		echo = len(resp.GetHandle()) + 16
 	case "CompileToolset":
 		var resp toolgatev1.CompileToolsetResponse
 		require.NoError(t, proto.Unmarshal(answer, &resp))
