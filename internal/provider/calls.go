@@ -49,6 +49,7 @@ type call struct {
 // tool.
 type tracker struct {
 	p      Provider
+	strict strictReader     // reads each event as a strict client would (decode)
 	out    []Event          // events produced by the current Feed or Close
 	calls  map[string]*call // base key -> the latest call with that key
 	active list             // calls not yet ended, in the order they began

@@ -1,6 +1,9 @@
 package provider
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"reflect"
+)
 
 // openAIChat adapts OpenAI Chat Completions chunks ("chat.completion.chunk")
 // and those of OpenAI-compatible servers.
@@ -50,6 +53,9 @@ func (c *chatContent) UnmarshalJSON(b []byte) error {
 		Text string `json:"text"`
 	}
 	if err := json.Unmarshal(b, &parts); err != nil {
+		return err
+	}
+	if err := checkStrict(b, reflect.TypeOf(parts)); err != nil {
 		return err
 	}
 	for _, p := range parts {

@@ -235,12 +235,16 @@ func (a *Adapter) Close(dst []Event) []Event {
 }
 
 // decode parses one event into v, which must point to a struct, and turns
-// any failure into an *EventError.
+// any failure into an *EventError. An event a strict client would read
+// differently is refused (see checkStrict).
 func (t *tracker) decode(event []byte, v any) error {
 	err := json.Unmarshal(event, v)
 	if err == nil {
 		if i := firstByte(event); i < 0 || event[i] != '{' {
 			return t.errorf("", "event is null, want a JSON object")
+		}
+		if err := t.strict.check(event, reflect.TypeOf(v)); err != nil {
+			return &EventError{Provider: t.p, Reason: err.Error(), Err: err}
 		}
 		return nil
 	}

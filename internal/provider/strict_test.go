@@ -1,0 +1,106 @@
+package provider_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/provider"
+)
+
+// TestEventsClientsReadDifferentlyAreRefused: an event that encoding/json
+// reads unlike the provider SDKs is refused whole, in every adapter: a
+// member that spells a field in another case (Go would fill the field,
+// the SDKs read only the exact name), one member twice (Go merges the
+// copies, the SDKs keep the last), a lone surrogate escape or invalid
+// UTF-8 (Go reads U+FFFD). Each event here was accepted before and made
+// toolgate check other arguments, or another tool, than a client runs.
+func TestEventsClientsReadDifferentlyAreRefused(t *testing.T) {
+	t.Parallel()
+	const (
+		spelled = "is spelled like the field"
+		twice   = "appears twice"
+	)
+	for _, c := range []struct {
+		name   string
+		p      provider.Provider
+		event  string
+		reason string
+	}{
+		{"arguments in capitals", provider.OpenAIChat,
+			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","function":{"name":"todo","arguments":"{\"action\":\"rm\"}","Arguments":"{\"action\":\"add\"}"}}]}}]}`,
+			`the member "Arguments" at "/choices/0/delta/tool_calls/0/function" ` + spelled + ` "arguments"`},
+		{"a second name in capitals", provider.OpenAIChat,
+			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","function":{"name":"noargs","NAME":"todo","arguments":"{}"}}]}}]}`, spelled},
+		{"function twice", provider.OpenAIChat,
+			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\\"},"function":{}}]}}]}`,
+			`the member "function" ` + twice + ` in the object at "/choices/0/delta/tool_calls/0"`},
+		{"arguments twice", provider.OpenAIChat,
+			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{}","arguments":"[]"}}]}}]}`, twice},
+		{"a lone surrogate in an id", provider.OpenAIChat,
+			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"\ud800","function":{"name":"todo"}}]}}]}`, "lone surrogate"},
+		{"invalid UTF-8 in an id", provider.OpenAIChat,
+			"{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"\xff\",\"function\":{\"name\":\"todo\"}}]}}]}", "invalid UTF-8"},
+		{"a content part's type in capitals", provider.OpenAIChat,
+			`{"choices":[{"index":0,"delta":{"content":[{"type":"thinking","TYPE":"text","text":"{}"}]}}]}`, spelled},
+		{"delta in capitals", provider.OpenAIResponses,
+			`{"type":"response.function_call_arguments.delta","item_id":"fc_1","delta":"{}","Delta":"[]"}`, spelled},
+		{"type in capitals", provider.Anthropic,
+			`{"type":"content_block_delta","TYPE":"ping","index":0,"delta":{"type":"input_json_delta","partial_json":"{}"}}`, spelled},
+		{"partial_json with a long s", provider.Anthropic,
+			`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_jſon":"{}"}}`, spelled},
+		{"input twice", provider.Anthropic,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"todo","input":{},"input":{"a":1}}}`, twice},
+		{"args in capitals", provider.Gemini,
+			`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"todo","Args":{"action":"add"}}}]}}]}`, spelled},
+		{"input in capitals", provider.Bedrock,
+			`{"contentBlockDelta":{"contentBlockIndex":0,"delta":{"toolUse":{"Input":"{}"}}}}`, spelled},
+		{"arguments in capitals", provider.Cohere,
+			`{"type":"tool-call-delta","index":0,"delta":{"message":{"tool_calls":{"function":{"ARGUMENTS":"{}"}}}}}`, spelled},
+	} {
+		t.Run(c.p.String()+"/"+c.name, func(t *testing.T) {
+			t.Parallel()
+			a, err := provider.New(c.p)
+			require.NoError(t, err)
+			evs, err := a.Feed(nil, []byte(c.event))
+			var ee *provider.EventError
+			require.ErrorAs(t, err, &ee)
+			assert.Contains(t, ee.Reason, c.reason)
+			assert.Empty(t, evs, "a refused event produces nothing")
+		})
+	}
+}
+
+// TestEventsSpelledAsSentAreRead: what the strict reading leaves alone
+// decodes as before: members no field is named like (in any case), and
+// the names inside a call's arguments object (Gemini's args, Anthropic's
+// input), which are the tool's, not the event's, in whatever case.
+func TestEventsSpelledAsSentAreRead(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		p     provider.Provider
+		event string
+		args  string
+	}{
+		{"an unknown member", provider.OpenAIChat,
+			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","x_extra":1,"function":{"name":"todo","arguments":"{}"}}]}}]}`, `{}`},
+		{"argument names like event fields", provider.Gemini,
+			`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"todo","args":{"Name":"a","ARGS":1,"name":"b"}}}]}}]}`, `{"Name":"a","ARGS":1,"name":"b"}`},
+		{"input names like event fields", provider.Anthropic,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"todo","input":{"Type":"x","type":"y"}}}`, `{"Type":"x","type":"y"}`},
+	} {
+		t.Run(c.p.String()+"/"+c.name, func(t *testing.T) {
+			t.Parallel()
+			a, err := provider.New(c.p)
+			require.NoError(t, err)
+			evs, err := a.Feed(nil, []byte(c.event))
+			require.NoError(t, err)
+			ch := newChecker()
+			require.NoError(t, ch.add(a.Close(evs)))
+			require.Len(t, ch.calls, 1)
+			assert.Equal(t, c.args, ch.calls[0].Args)
+		})
+	}
+}
