@@ -60,7 +60,8 @@ type anthropicEvent struct {
 // text_delta of all its text blocks (and any initial text of a block), in
 // order, across tool calls; the message's end ends it (max_tokens leaves it
 // incomplete). A stop_reason "refusal" is a Refusal. thinking_delta,
-// signature_delta and citations_delta are never text.
+// signature_delta and citations_delta are never text. An error event ends
+// every call and cuts every output.
 func (a *anthropic) feed(t *tracker, event []byte) error {
 	typ, err := t.eventType(event)
 	if err != nil {
@@ -69,8 +70,12 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 	switch typ {
 	case "content_block_start", "content_block_delta", "content_block_stop",
 		"message_start", "message_delta", "message_stop":
+	case "error": // overloaded_error and the like: the SDKs raise on it
+		t.cut("", "error")
+		t.endAll()
+		return nil
 	default:
-		return nil // ping, error, and types to come
+		return nil // ping and types to come
 	}
 	var ev anthropicEvent
 	if err := t.decode(event, &ev); err != nil {

@@ -10,6 +10,10 @@ import (
 type openAIChat struct{}
 
 type chatChunk struct {
+	// Error is what OpenAI-compatible servers (vLLM, LiteLLM, OpenRouter)
+	// send in place of a chunk when generation fails mid-stream;
+	// openai-python raises on it.
+	Error   json.RawMessage `json:"error"`
 	Choices []struct {
 		Index int `json:"index"`
 		Delta struct {
@@ -83,11 +87,18 @@ func (c *chatContent) UnmarshalJSON(b []byte) error {
 // "choice0/function", with no call id. A choice's delta.content is its
 // output's text ("output/<choice index>") and delta.refusal a Refusal; the
 // finish_reason ends the output too (a "length" finish leaves its text
-// incomplete). reasoning_content and reasoning are never text.
+// incomplete). reasoning_content and reasoning are never text. A chunk
+// with an error member ends every call and cuts every output, as
+// Responses' response.failed does.
 func (*openAIChat) feed(t *tracker, event []byte) error {
 	var ev chatChunk
 	if err := t.decode(event, &ev); err != nil {
 		return err
+	}
+	if len(ev.Error) > 0 && string(ev.Error) != "null" {
+		t.cut("", "error") // the stream failed: no open answer is finished
+		t.endAll()
+		return nil
 	}
 	for _, ch := range ev.Choices {
 		prefix := numbered("choice", ch.Index) + "/"
