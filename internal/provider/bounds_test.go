@@ -72,3 +72,28 @@ func TestBookkeepingIsLinear(t *testing.T) {
 		})
 	}
 }
+
+// TestStrictReadingIsLinearInNames: an object of many members costs the
+// strict reading a bounded number of steps per name (a set past the
+// first names, not a comparison with every name before), and a name
+// repeated far into such an object is still found.
+func TestStrictReadingIsLinearInNames(t *testing.T) {
+	t.Parallel()
+	const members = 50_000
+	names := repeated(members, `"x%[1]d":%[1]d`)
+	event := func(extra string) []byte {
+		return []byte(`{"choices":[{"index":0,"delta":{` + names + `,` + extra + `"content":"x"}}]}`)
+	}
+	a, err := provider.New(provider.OpenAIChat)
+	require.NoError(t, err)
+	_, err = a.Feed(nil, event(""))
+	require.NoError(t, err)
+	steps := provider.StrictSteps(a)
+	t.Logf("%d members: %d steps", members, steps)
+	assert.LessOrEqual(t, steps, 3*members, "steps for %d members", members)
+
+	_, err = a.Feed(nil, event(`"x40000":1,`))
+	var ee *provider.EventError
+	require.ErrorAs(t, err, &ee)
+	assert.Contains(t, ee.Reason, `the member "x40000" appears twice in the object at "/choices/0/delta"`)
+}

@@ -21,8 +21,8 @@ import (
 // repeated member, and reads a lone surrogate escape as U+FFFD. Each lets
 // toolgate check other arguments, or another tool, than the client runs
 // (DESIGN.md §3: a gateway that lets a backend see a different value than
-// it checked is a hole). So an event is first read by toolgate's own
-// parser, which refuses a repeated member name and a lone surrogate, and
+// it checked is a hole). So an event encoding/json decoded is read again
+// by toolgate's own tokenizer, which refuses a repeated member name and a lone surrogate, and
 // each member name of an object that becomes a struct must be spelled as
 // its field is, or name no field at all: such an event is refused whole.
 
@@ -48,16 +48,17 @@ func (r *strictReader) check(event []byte, t reflect.Type) error {
 	} else {
 		r.tok.Reset(r, strictEventDepth)
 	}
-	if err := r.tok.Feed(event); err != nil && r.err == nil {
-		return fmt.Errorf("invalid JSON: %v", err)
+	err := r.tok.Feed(event)
+	if err == nil {
+		err = r.tok.End()
 	}
-	if r.err != nil {
+	switch {
+	case r.err != nil:
 		return r.err
-	}
-	if err := r.tok.End(); err != nil {
+	case err != nil: // what encoding/json reads as U+FFFD or lets pass
 		return fmt.Errorf("invalid JSON: %v", err)
 	}
-	return r.err
+	return nil
 }
 
 // strictReader is check's jsontok.Handler: it refuses a member name
@@ -75,17 +76,19 @@ type strictReader struct {
 	inKey  bool
 	next   reflect.Type // the type of the value a member name just ended
 	err    error
+	steps  int // name comparisons and set operations, over every event
 }
 
 // strictFrame is one open value.
 type strictFrame struct {
 	kind   jsontok.Kind
-	fields *structFieldSet // nil: no struct takes it
-	elem   reflect.Type    // an array's element type, or nil
-	spans  int             // where this object's names begin in spans
-	name   int             // its name's span in its parent object, or -1
-	index  int             // its index in its parent array
-	items  int             // an array's elements so far
+	fields *structFieldSet     // nil: no struct takes it
+	elem   reflect.Type        // an array's element type, or nil
+	spans  int                 // where this object's names begin in spans
+	set    map[string]struct{} // its names, once it has strictSmallObject
+	name   int                 // its name's span in its parent object, or -1
+	index  int                 // its index in its parent array
+	items  int                 // an array's elements so far
 }
 
 // Begin implements jsontok.Handler.
@@ -153,11 +156,9 @@ func (r *strictReader) EndKey(int64) {
 		return
 	}
 	f := &r.frames[len(r.frames)-1]
-	for _, sp := range r.spans[f.spans:] {
-		if bytes.Equal(r.names[sp[0]:sp[1]], r.key) {
-			r.err = fmt.Errorf("the member %q appears twice in the object at %q, which clients read differently", r.key, r.pointer())
-			return
-		}
+	if r.repeated(f) {
+		r.err = fmt.Errorf("the member %q appears twice in the object at %q, which clients read differently", r.key, r.pointer())
+		return
 	}
 	r.spans = append(r.spans, [2]int32{int32(len(r.names)), int32(len(r.names) + len(r.key))})
 	r.names = append(r.names, r.key...)
@@ -175,6 +176,40 @@ func (r *strictReader) EndKey(int64) {
 			return
 		}
 	}
+}
+
+// strictSmallObject is how many names an object may have before repeated
+// looks them up in a set instead of comparing each: past it, comparing
+// would cost the square of the names (an event of 100,000 members).
+const strictSmallObject = 16
+
+// repeated reports whether the object of frame f already has the name
+// just read, and records it in f's set once it has one. Each name costs
+// steps a bounded number of comparisons or set operations.
+func (r *strictReader) repeated(f *strictFrame) bool {
+	names := r.spans[f.spans:]
+	if len(names) < strictSmallObject {
+		for _, sp := range names {
+			r.steps++
+			if bytes.Equal(r.names[sp[0]:sp[1]], r.key) {
+				return true
+			}
+		}
+		return false
+	}
+	if f.set == nil {
+		f.set = make(map[string]struct{}, 2*len(names))
+		for _, sp := range names {
+			f.set[string(r.names[sp[0]:sp[1]])] = struct{}{}
+		}
+		r.steps += len(names)
+	}
+	r.steps++
+	if _, ok := f.set[string(r.key)]; ok {
+		return true
+	}
+	f.set[string(r.key)] = struct{}{}
+	return false
 }
 
 // End implements jsontok.Handler.
