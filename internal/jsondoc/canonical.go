@@ -71,7 +71,7 @@ func (w *canonicalWriter) value(v *Value) {
 	if w.gaveUp {
 		return
 	}
-	if v != w.root && w.omit[v] {
+	if w.omit != nil && v != w.root && w.omit[v] {
 		w.dst = append(w.dst, "{}"...)
 		return
 	}

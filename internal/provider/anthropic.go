@@ -71,8 +71,7 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 	case "content_block_start", "content_block_delta", "content_block_stop",
 		"message_start", "message_delta", "message_stop":
 	case "error": // overloaded_error and the like: the SDKs raise on it
-		t.cut("", "error")
-		t.endAll()
+		t.abort("error")
 		return nil
 	default:
 		return nil // ping and types to come

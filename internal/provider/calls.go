@@ -330,6 +330,14 @@ func (t *tracker) cut(group, reason string) {
 	}
 }
 
+// abort ends a stream the provider stopped (an error event, a failed or
+// incomplete response): every open output is cut for reason, and every
+// open call ends.
+func (t *tracker) abort(reason string) {
+	t.cut("", reason)
+	t.endAll()
+}
+
 // endAll ends the open calls in the order they began.
 func (t *tracker) endAll() {
 	for c := t.active.head; c != nil; c = t.active.head {

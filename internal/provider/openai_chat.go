@@ -96,8 +96,7 @@ func (*openAIChat) feed(t *tracker, event []byte) error {
 		return err
 	}
 	if len(ev.Error) > 0 && string(ev.Error) != "null" {
-		t.cut("", "error") // the stream failed: no open answer is finished
-		t.endAll()
+		t.abort("error")
 		return nil
 	}
 	for _, ch := range ev.Choices {

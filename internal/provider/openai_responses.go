@@ -166,8 +166,7 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		return text(t, typ, &ev)
 
 	case "response.incomplete", "response.failed":
-		t.cut("", typ[len("response."):])
-		t.endAll()
+		t.abort(typ[len("response."):])
 	case "response.created", "response.completed":
 		t.endAll()
 	}

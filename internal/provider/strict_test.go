@@ -104,36 +104,3 @@ func TestEventsSpelledAsSentAreRead(t *testing.T) {
 		})
 	}
 }
-
-// TestErrorEventsCutTheAnswer: an error event in the middle of a stream
-// (an OpenAI-compatible chunk with an error member, Anthropic's error
-// event), on which the SDKs raise, ends every open call and output, and
-// the output is cut: its text is no answer, even where it parses, as
-// after Responses' response.failed.
-func TestErrorEventsCutTheAnswer(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		p      provider.Provider
-		events []string
-	}{
-		{provider.OpenAIChat, []string{
-			`{"choices":[{"index":0,"delta":{"content":"{\"a\":1}"}}]}`,
-			`{"error":{"message":"upstream overloaded","code":503}}`}},
-		{provider.Anthropic, []string{
-			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"{\"a\":1}"}}`,
-			`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`}},
-	} {
-		t.Run(c.p.String(), func(t *testing.T) {
-			t.Parallel()
-			a, err := provider.New(c.p)
-			require.NoError(t, err)
-			_, err = a.Feed(nil, []byte(c.events[0]))
-			require.NoError(t, err)
-			evs, err := a.Feed(nil, []byte(c.events[1]))
-			require.NoError(t, err)
-			require.Len(t, evs, 1)
-			assert.Equal(t, provider.TextEnd, evs[0].Kind)
-			assert.Equal(t, "error", evs[0].Cut)
-		})
-	}
-}

@@ -2,10 +2,10 @@ package schema
 
 import (
 	"fmt"
-	"github.com/toolgate/toolgate/internal/jsondoc"
 	"strings"
 	"sync"
 
+	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/jsontok"
 )
 

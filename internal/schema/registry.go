@@ -509,11 +509,9 @@ func (r *registry) positionOf(loc location) *position {
 // ownDialectResources returns the resources embedded in d (not its root)
 // that name their own $schema, in the order of their pointers.
 func (r *registry) ownDialectResources(d *document) []*resource {
-	seen := map[*resource]bool{}
 	var out []*resource
-	for _, res := range r.resources {
-		if res.loc.doc == d && res.loc.v != d.root && !seen[res] && res.loc.v.Get("$schema") != nil {
-			seen[res] = true
+	for _, res := range r.resources { // each once: only a root has two URIs
+		if res.loc.doc == d && res.loc.v != d.root && res.loc.v.Get("$schema") != nil {
 			out = append(out, res)
 		}
 	}
