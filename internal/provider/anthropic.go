@@ -58,8 +58,9 @@ type anthropicEvent struct {
 //
 // A message's text is one output ("output/<message number>"): the
 // text_delta of all its text blocks (and any initial text of a block), in
-// order, across tool calls; the message's end ends it (max_tokens leaves it
-// incomplete). A stop_reason "refusal" is a Refusal. thinking_delta,
+// order, across tool calls; the message's end ends it, and a stop_reason
+// but end_turn, tool_use and stop_sequence (max_tokens, pause_turn) cuts
+// it. A stop_reason "refusal" is a Refusal. thinking_delta,
 // signature_delta and citations_delta are never text. An error event ends
 // every call and cuts every output.
 func (a *anthropic) feed(t *tracker, event []byte) error {
@@ -138,8 +139,8 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 		if ev.Delta.StopReason == "refusal" {
 			t.refuse(t.output(a.textBase(), a.msg), "")
 		}
-		if r := ev.Delta.StopReason; r == "max_tokens" || r == "model_context_window_exceeded" {
-			t.cut("", r)
+		if r := ev.Delta.StopReason; r != "" && r != "refusal" && !messageFinished(r) {
+			t.cut("", r) // max_tokens, pause_turn, model_context_window_exceeded, …
 		}
 		if ev.Delta.StopReason != "" {
 			t.endAll()

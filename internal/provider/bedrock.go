@@ -36,6 +36,14 @@ type bedrockEvent struct {
 		StopReason string `json:"stopReason"`
 	} `json:"messageStop"`
 
+	// The exceptions ConverseStream sends in place of an event once the
+	// stream has begun; the SDKs raise on each.
+	InternalServerException     *json.RawMessage `json:"internalServerException"`
+	ModelStreamErrorException   *json.RawMessage `json:"modelStreamErrorException"`
+	ValidationException         *json.RawMessage `json:"validationException"`
+	ThrottlingException         *json.RawMessage `json:"throttlingException"`
+	ServiceUnavailableException *json.RawMessage `json:"serviceUnavailableException"`
+
 	// Members of a bare payload, the event without its event-type wrapper
 	// (on the wire the type is the :event-type header): such an event
 	// would otherwise pass as one that carries nothing, and its tool call
@@ -45,6 +53,23 @@ type bedrockEvent struct {
 	BareDelta      *json.RawMessage `json:"delta"`
 	BareRole       *json.RawMessage `json:"role"`
 	BareStopReason *json.RawMessage `json:"stopReason"`
+}
+
+// exception names the exception ev is, or is "" when it is none.
+func (ev *bedrockEvent) exception() string {
+	switch {
+	case ev.InternalServerException != nil:
+		return "internalServerException"
+	case ev.ModelStreamErrorException != nil:
+		return "modelStreamErrorException"
+	case ev.ValidationException != nil:
+		return "validationException"
+	case ev.ThrottlingException != nil:
+		return "throttlingException"
+	case ev.ServiceUnavailableException != nil:
+		return "serviceUnavailableException"
+	}
+	return ""
 }
 
 // bare reports whether ev has a member that only an event's payload has.
@@ -59,9 +84,11 @@ func (ev *bedrockEvent) bare() bool {
 // reasoning blocks — which may have deltas and no start — are ignored.
 // messageStart and messageStop end calls still open; metadata may come
 // before or after messageStop. The delta.text of a message's text blocks is
-// its output ("output/<message number>"), ended by messageStop;
-// reasoningContent is never text. Any other wrapper (metadata, an
-// exception) is ignored; an event with a payload's own members at its top
+// its output ("output/<message number>"), ended by messageStop, which cuts
+// it for any stopReason but end_turn, tool_use and stop_sequence;
+// reasoningContent is never text. An exception (modelStreamErrorException,
+// throttlingException, …) ends every call and cuts every output. Any other
+// wrapper (metadata) is ignored; an event with a payload's own members at its top
 // level (contentBlockIndex, start, delta, role, stopReason) is an
 // *EventError: it is a payload without its wrapper, whose type this adapter
 // cannot know.
@@ -71,6 +98,8 @@ func (b *bedrock) feed(t *tracker, event []byte) error {
 		return err
 	}
 	switch {
+	case ev.exception() != "":
+		t.abort(ev.exception())
 	case ev.MessageStart != nil:
 		t.endAll()
 		if b.started {
@@ -78,9 +107,8 @@ func (b *bedrock) feed(t *tracker, event []byte) error {
 		}
 		b.started = true
 	case ev.MessageStop != nil:
-		switch r := ev.MessageStop.StopReason; r {
-		case "max_tokens", "content_filtered", "guardrail_intervened", "model_context_window_exceeded":
-			t.cut("", r)
+		if r := ev.MessageStop.StopReason; !messageFinished(r) {
+			t.cut("", r) // max_tokens, guardrail_intervened, malformed_model_output, …
 		}
 		t.endAll()
 	case ev.ContentBlockStart != nil:

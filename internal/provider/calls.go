@@ -316,6 +316,9 @@ func (t *tracker) end(c *call) {
 // cut marks the open outputs of group ("" for every group) as stopped by
 // the provider, for reason, before the model finished them.
 func (t *tracker) cut(group, reason string) {
+	if reason == "" {
+		reason = "no finish reason given" // Event.Cut "" is no cut
+	}
 	l, at := &t.active, all
 	if group != "" {
 		if l, at = t.groups[group], grouped; l == nil {

@@ -34,8 +34,9 @@ type cohereEvent struct {
 // an end and no delta, so its text is empty. message-start and message-end
 // end calls still open. The text of a message's content-start and
 // content-delta events (all its content blocks, in order) is its output
-// ("output/<message number>"), ended by message-end; a thinking block and
-// the tool plan are never text.
+// ("output/<message number>"), ended by message-end, which cuts it for any
+// finish_reason but COMPLETE, STOP_SEQUENCE and TOOL_CALL; a thinking
+// block and the tool plan are never text.
 func (co *cohere) feed(t *tracker, event []byte) error {
 	typ, err := t.eventType(event)
 	if err != nil {
@@ -55,8 +56,9 @@ func (co *cohere) feed(t *tracker, event []byte) error {
 			return err
 		}
 		switch r := ev.Delta.FinishReason; r {
-		case "MAX_TOKENS", "ERROR", "TIMEOUT":
-			t.cut("", r)
+		case "COMPLETE", "STOP_SEQUENCE", "TOOL_CALL":
+		default:
+			t.cut("", r) // MAX_TOKENS, ERROR, TIMEOUT, …
 		}
 		t.endAll()
 		return nil

@@ -35,6 +35,9 @@ type geminiChunk struct {
 		} `json:"content"`
 		FinishReason string `json:"finishReason"`
 	} `json:"candidates"`
+	// Error is the chunk Gemini sends when the stream fails after it began
+	// (an HTTP 200 stream cannot change its status): the SDKs raise on it.
+	Error json.RawMessage `json:"error"`
 }
 
 type geminiCall struct {
@@ -66,11 +69,16 @@ type geminiPartialArg struct {
 // neither args nor partialArgs therefore has the text "{}". Bare
 // {willContinue: true} parts change nothing. The text parts of a
 // candidate, except those with thought: true, are its output
-// ("output/<candidate index>"), ended by its finishReason.
+// ("output/<candidate index>"), ended by its finishReason (cut unless it
+// is STOP). An {"error": …} chunk ends every call and cuts every output.
 func (g *gemini) feed(t *tracker, event []byte) error {
 	var ev geminiChunk
 	if err := t.decode(event, &ev); err != nil {
 		return err
+	}
+	if len(ev.Error) > 0 && string(ev.Error) != "null" {
+		t.abort("error")
+		return nil
 	}
 	for i := range ev.Candidates {
 		for _, part := range ev.Candidates[i].Content.Parts {

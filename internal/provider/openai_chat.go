@@ -86,8 +86,8 @@ func (c *chatContent) UnmarshalJSON(b []byte) error {
 // The legacy delta.function_call form is one call per choice, keyed
 // "choice0/function", with no call id. A choice's delta.content is its
 // output's text ("output/<choice index>") and delta.refusal a Refusal; the
-// finish_reason ends the output too (a "length" finish leaves its text
-// incomplete). reasoning_content and reasoning are never text. A chunk
+// finish_reason ends the output too, and any reason but stop, tool_calls
+// and function_call cuts it (see chatFinished). reasoning_content and reasoning are never text. A chunk
 // with an error member ends every call and cuts every output, as
 // Responses' response.failed does.
 func (*openAIChat) feed(t *tracker, event []byte) error {
@@ -138,13 +138,21 @@ func (*openAIChat) feed(t *tracker, event []byte) error {
 			t.write(c, fc.Arguments)
 		}
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
-			if r := *ch.FinishReason; r == "length" || r == "content_filter" {
+			if r := *ch.FinishReason; !chatFinished(r) {
 				t.cut(prefix, r)
 			}
 			t.endGroup(prefix)
 		}
 	}
 	return nil
+}
+
+// chatFinished reports whether a choice's finish_reason means the model
+// finished its answer. Any other reason — length, content_filter, and
+// those of compatible servers (DeepSeek's insufficient_system_resource,
+// abort, error) — stopped it.
+func chatFinished(reason string) bool {
+	return reason == "stop" || reason == "tool_calls" || reason == "function_call"
 }
 
 func (*openAIChat) close(*tracker) {}

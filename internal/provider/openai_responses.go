@@ -16,7 +16,8 @@ type openAIResponses struct {
 type responsesItem struct {
 	Type      string          `json:"type"`
 	ID        string          `json:"id"`
-	Phase     string          `json:"phase"` // a message's: "commentary" or "final_answer" (newer models)
+	Phase     string          `json:"phase"`  // a message's: "commentary" or "final_answer" (newer models)
+	Status    string          `json:"status"` // "completed", "incomplete" (cut short), "in_progress"
 	CallID    string          `json:"call_id"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
@@ -66,7 +67,10 @@ type responsesTextEvent struct {
 // output_text.done is reconciled with its part as .done is with a call's
 // arguments (the whole text when no delta came); response.refusal.delta is
 // a Refusal (refusal.done too, when no delta came); output_item.done of the
-// message ends the output. Reasoning items and summary events are never
+// message ends the output, cut when the item's status is not "completed"
+// (the API finishes an item cut off by max_output_tokens as "incomplete"
+// before its response.incomplete). An error event ends every call and
+// cuts every output, as response.failed does. Reasoning items and summary events are never
 // text, and neither is a message whose phase is not "final_answer" (the
 // commentary newer models write before calling tools), as openai-python
 // reads only the final_answer message. An output's number is the
@@ -95,6 +99,9 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		}
 		if it.Type == "message" && typ == "response.output_item.done" {
 			if c := t.find("text/" + it.ID); c != nil {
+				if it.Status != "" && it.Status != "completed" {
+					c.cut = it.Status // "incomplete": max_output_tokens or a content filter
+				}
 				t.end(c)
 			}
 			return nil
@@ -167,6 +174,8 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 
 	case "response.incomplete", "response.failed":
 		t.abort(typ[len("response."):])
+	case "error": // the stream's own error event: the SDKs raise on it
+		t.abort("error")
 	case "response.created", "response.completed":
 		t.endAll()
 	}

@@ -204,8 +204,9 @@ func TestOutputQuirks(t *testing.T) {
 }
 
 // TestErrorEventsCutTheAnswer: an error event in the middle of a stream
-// (an OpenAI-compatible chunk with an error member, Anthropic's error
-// event), on which the SDKs raise, ends every open call and output, and
+// (an OpenAI-compatible or Gemini chunk with an error member, Anthropic's
+// and Responses' error event, a Bedrock exception), on which the SDKs
+// raise, ends every open call and output, and
 // the output is cut: its text is no answer, even where it parses, as
 // after Responses' response.failed.
 func TestErrorEventsCutTheAnswer(t *testing.T) {
@@ -213,13 +214,23 @@ func TestErrorEventsCutTheAnswer(t *testing.T) {
 	for _, c := range []struct {
 		p      provider.Provider
 		events []string
+		cut    string // the reason the output is cut for
 	}{
 		{provider.OpenAIChat, []string{
 			`{"choices":[{"index":0,"delta":{"content":"{\"a\":1}"}}]}`,
-			`{"error":{"message":"upstream overloaded","code":503}}`}},
+			`{"error":{"message":"upstream overloaded","code":503}}`}, "error"},
 		{provider.Anthropic, []string{
 			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"{\"a\":1}"}}`,
-			`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`}},
+			`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`}, "error"},
+		{provider.OpenAIResponses, []string{
+			`{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"{\"a\":1}"}`,
+			`{"type":"error","code":"server_error","message":"The server had an error","param":null,"sequence_number":5}`}, "error"},
+		{provider.Gemini, []string{
+			`{"candidates":[{"index":0,"content":{"role":"model","parts":[{"text":"{\"a\":1}"}]}}]}`,
+			`{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}`}, "error"},
+		{provider.Bedrock, []string{
+			`{"contentBlockDelta":{"contentBlockIndex":0,"delta":{"text":"{\"a\":1}"}}}`,
+			`{"modelStreamErrorException":{"message":"Model stream error","originalStatusCode":500}}`}, "modelStreamErrorException"},
 	} {
 		t.Run(c.p.String(), func(t *testing.T) {
 			t.Parallel()
@@ -231,7 +242,7 @@ func TestErrorEventsCutTheAnswer(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, evs, 1)
 			assert.Equal(t, provider.TextEnd, evs[0].Kind)
-			assert.Equal(t, "error", evs[0].Cut)
+			assert.Equal(t, c.cut, evs[0].Cut)
 		})
 	}
 }

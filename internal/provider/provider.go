@@ -317,5 +317,18 @@ func (t *tracker) eventType(event []byte) (string, error) {
 	return p.Type, nil
 }
 
+// messageFinished reports whether an Anthropic stop_reason or a Bedrock
+// stopReason (the two APIs share these names) means the model finished its
+// message. Any other reason stopped it — max_tokens, pause_turn, a
+// guardrail, malformed output, a reason added later — so an answer it ends
+// is cut: an unknown reason fails closed.
+func messageFinished(reason string) bool {
+	switch reason {
+	case "end_turn", "tool_use", "stop_sequence":
+		return true
+	}
+	return false
+}
+
 // numbered builds key parts such as "block3" or "choice0/tool2".
 func numbered(prefix string, n int) string { return prefix + strconv.Itoa(n) }

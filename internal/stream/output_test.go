@@ -144,7 +144,9 @@ func TestOutputCutByTokenLimit(t *testing.T) {
 // finished it (the token limit, a content filter) is no answer even when
 // its text is a valid document, as openai-python's parse refuses it (JSON
 // mode's runaway white space ends so); keyword "finish_reason", at its end.
-// The providers' normal ends keep the answer valid.
+// Only the providers' normal ends keep the answer valid: a reason toolgate
+// does not know (DeepSeek's insufficient_system_resource, pause_turn, none
+// at all) fails closed.
 func TestOutputStoppedEarly(t *testing.T) {
 	t.Parallel()
 	const doc = `{"x":1,"tag":"a"}`
@@ -159,10 +161,26 @@ func TestOutputStoppedEarly(t *testing.T) {
 		{"chat length", provider.OpenAIChat, []string{string(chatText(0, doc+"   ")), string(chatFinish(0, "length"))}, "length"},
 		{"chat content_filter", provider.OpenAIChat, []string{string(chatText(0, doc)), string(chatFinish(0, "content_filter"))}, "content_filter"},
 		{"chat stop", provider.OpenAIChat, []string{string(chatText(0, doc)), string(chatFinish(0, "stop"))}, ""},
+		{"chat tool_calls", provider.OpenAIChat, []string{string(chatText(0, doc)), string(chatFinish(0, "tool_calls"))}, ""},
+		{"chat insufficient_system_resource", provider.OpenAIChat, []string{string(chatText(0, doc)), string(chatFinish(0, "insufficient_system_resource"))}, "insufficient_system_resource"},
+		{"chat abort", provider.OpenAIChat, []string{string(chatText(0, doc)), string(chatFinish(0, "abort"))}, "abort"},
 		{"responses incomplete", provider.OpenAIResponses, []string{
 			`{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"m","content":[]}}`,
 			`{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":` + q + `}`,
 			`{"type":"response.incomplete","response":{"incomplete_details":{"reason":"max_output_tokens"}}}`}, "incomplete"},
+		// The API's own order: the item is finished, as incomplete, before
+		// the response is.
+		{"responses item incomplete", provider.OpenAIResponses, []string{
+			`{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"m","status":"in_progress","content":[]}}`,
+			`{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":` + q + `}`,
+			`{"type":"response.output_text.done","item_id":"m","output_index":0,"content_index":0,"text":` + q + `}`,
+			`{"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"m","status":"incomplete","content":[{"type":"output_text","text":` + q + `}]}}`,
+			`{"type":"response.incomplete","response":{"status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}}`}, "incomplete"},
+		{"responses item completed", provider.OpenAIResponses, []string{
+			`{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"m","status":"in_progress","content":[]}}`,
+			`{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":` + q + `}`,
+			`{"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"m","status":"completed","content":[{"type":"output_text","text":` + q + `}]}}`,
+			`{"type":"response.completed","response":{"status":"completed"}}`}, ""},
 		{"anthropic max_tokens", provider.Anthropic, []string{
 			`{"type":"message_start","message":{"content":[]}}`,
 			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
@@ -172,6 +190,12 @@ func TestOutputStoppedEarly(t *testing.T) {
 			`{"type":"message_start","message":{"content":[]}}`,
 			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":` + q + `}}`,
 			`{"type":"message_delta","delta":{"stop_reason":"end_turn"}}`}, ""},
+		{"anthropic stop_sequence", provider.Anthropic, []string{
+			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":` + q + `}}`,
+			`{"type":"message_delta","delta":{"stop_reason":"stop_sequence"}}`}, ""},
+		{"anthropic pause_turn", provider.Anthropic, []string{
+			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":` + q + `}}`,
+			`{"type":"message_delta","delta":{"stop_reason":"pause_turn"}}`}, "pause_turn"},
 		{"gemini MAX_TOKENS", provider.Gemini, []string{
 			`{"candidates":[{"index":0,"content":{"role":"model","parts":[{"text":` + q + `}]},"finishReason":"MAX_TOKENS"}]}`}, "MAX_TOKENS"},
 		{"bedrock max_tokens", provider.Bedrock, []string{
@@ -180,9 +204,18 @@ func TestOutputStoppedEarly(t *testing.T) {
 		{"bedrock end_turn", provider.Bedrock, []string{
 			`{"contentBlockDelta":{"contentBlockIndex":0,"delta":{"text":` + q + `}}}`,
 			`{"messageStop":{"stopReason":"end_turn"}}`}, ""},
+		{"bedrock malformed_model_output", provider.Bedrock, []string{
+			`{"contentBlockDelta":{"contentBlockIndex":0,"delta":{"text":` + q + `}}}`,
+			`{"messageStop":{"stopReason":"malformed_model_output"}}`}, "malformed_model_output"},
 		{"cohere MAX_TOKENS", provider.Cohere, []string{
 			`{"type":"content-delta","index":0,"delta":{"message":{"content":{"text":` + q + `}}}}`,
 			`{"type":"message-end","delta":{"finish_reason":"MAX_TOKENS"}}`}, "MAX_TOKENS"},
+		{"cohere COMPLETE", provider.Cohere, []string{
+			`{"type":"content-delta","index":0,"delta":{"message":{"content":{"text":` + q + `}}}}`,
+			`{"type":"message-end","delta":{"finish_reason":"COMPLETE"}}`}, ""},
+		{"cohere without a reason", provider.Cohere, []string{
+			`{"type":"content-delta","index":0,"delta":{"message":{"content":{"text":` + q + `}}}}`,
+			`{"type":"message-end","delta":{}}`}, "no finish reason given"},
 	} {
 		h := outputSession(t, pointSchema, false)
 		for _, ev := range c.events {
