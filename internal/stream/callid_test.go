@@ -101,6 +101,44 @@ func TestReusedProviderCallIDIsRefused(t *testing.T) {
 	})
 }
 
+// TestCallIDsNeverSpellAnotherResult: a result's id says which call or
+// answer it is about, so no two results of a stream share one. A provider
+// call whose id is an answer's ("output/0") or a CallStart's is refused
+// (keyword "call_id"), the answer's verdict and the started call's
+// standing; a CallStart with an answer's id, or a provider call's, is a
+// stream error.
+func TestCallIDsNeverSpellAnotherResult(t *testing.T) {
+	t.Parallel()
+	t.Run("a provider call named as the answer", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{})
+		h.BindOutput(h.bound["todo"], false)
+		feedAll(t, h, provider.OpenAIChat,
+			`{"choices":[{"index":0,"delta":{"content":"{\"action\":7}"}}]}`,
+			chatCall(0, "output/0", "todo", `{"action":"list"}`),
+			`{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`)
+		assert.Equal(t, []verdict{{"output/0", "type", false}, {"output/0", "call_id", false}}, verdicts(h))
+		assert.Contains(t, h.results[1].Findings[0].Message, `"output/0"`)
+	})
+	t.Run("a provider call named as a started call", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{})
+		require.NoError(t, h.Start("call_1", "todo", nil))
+		require.NoError(t, h.Delta("call_1", []byte(`{"action":7}`)))
+		require.NoError(t, h.End("call_1"))
+		feedAll(t, h, provider.OpenAIChat, chatCall(0, "call_1", "todo", `{"action":"list"}`))
+		assert.Equal(t, []verdict{{"call_1", "type", false}, {"call_1", "call_id", false}}, verdicts(h))
+	})
+	t.Run("a started call named as the answer or a provider call", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{})
+		assert.Equal(t, stream.InvalidArgument, kinds(h.Start("output/0", "todo", nil)))
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, []byte(chatCall(0, "call_9", "todo", `{"action":"list"}`))))
+		assert.Equal(t, stream.InvalidArgument, kinds(h.Start("call_9", "todo", nil)))
+		require.NoError(t, h.Start("call_10", "todo", nil))
+	})
+}
+
 // TestChatIDChangeContinuesTheCall: servers that give a call's later
 // entries another id (Poolside, mlx-openai-server) get one verdict, on the
 // whole of the arguments a client that groups entries by index runs.

@@ -2,10 +2,19 @@ package stream
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/validator"
 )
+
+// outputPrefix begins the result id of every answer ("output/0"); no call
+// may have such an id, so that no call's verdict can pass for an answer's
+// (see Start and claimID).
+const outputPrefix = "output/"
+
+// isOutputID reports whether id is in the answers' namespace.
+func isOutputID(id string) bool { return strings.HasPrefix(id, outputPrefix) }
 
 // BindOutput binds the stream's message outputs — the text of each
 // provider choice, candidate, message or item — to b: each output that

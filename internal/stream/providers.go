@@ -123,8 +123,9 @@ func renamed(first, second string, at int64) schema.Finding {
 }
 
 // claimID gives provider call c its result id, c.id, and reports whether c
-// may go on: it may not when an earlier provider call of the stream has
-// that id (DeepSeek and GLM have given parallel calls one id, Kimi's
+// may go on: it may not when the id is a CallStart's call's, or an
+// answer's ("output/<n>"), and it may not when an earlier provider call of
+// the stream has that id (DeepSeek and GLM have given parallel calls one id, Kimi's
 // Anthropic-compatible endpoint two tool_use blocks), since a verdict for
 // the id could not say which call it is about. Then c is refused (keyword
 // "call_id"), and so is the earlier call if it has no verdict yet; one that
@@ -132,6 +133,12 @@ func renamed(first, second string, at int64) schema.Finding {
 // that id refused.
 func (s *Session) claimID(c *call) bool {
 	pa := &s.adapter
+	if _, started := s.calls[c.id]; started || isOutputID(c.id) {
+		// The id of a CallStart's call, or of an answer's result: a
+		// verdict for it could be taken for theirs.
+		s.finish(c, true, []schema.Finding{takenID(c.id, c.bytes)}, false)
+		return false
+	}
 	prev := pa.ids[c.id]
 	pa.ids[c.id] = c
 	if prev == nil {
@@ -149,6 +156,13 @@ func (s *Session) claimID(c *call) bool {
 func reusedID(id string, at int64) schema.Finding {
 	return schema.Finding{Code: schema.CodeValidation, Keyword: "call_id", Offset: at,
 		Message: fmt.Sprintf("The provider gave the call id %q to another call of this stream too, so a verdict for that id could not say which call it is about: the call is refused.", id)}
+}
+
+// takenID is the verdict on a provider call whose id is another result's:
+// a CallStart's call or an answer ("output/<n>").
+func takenID(id string, at int64) schema.Finding {
+	return schema.Finding{Code: schema.CodeValidation, Keyword: "call_id", Offset: at,
+		Message: fmt.Sprintf("The provider gave the call the id %q, which another result of this stream has (a call started by the client, or an answer's %s<n>), so its verdict could be taken for that one: the call is refused.", id, outputPrefix)}
 }
 
 // flushProviders ends the calls every adapter still holds open.

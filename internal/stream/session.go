@@ -187,13 +187,21 @@ func NewSession(ctx context.Context, limits Limits, emit func(*Result)) *Session
 // Start begins a call, validated against b when it is not nil, or else
 // against the binding of toolName. An unknown tool name, and a schema this
 // server does not hold, are the call's verdict (keyword "tool_name" or
-// "handle", early), not stream errors.
+// "handle", early), not stream errors. A callID already started, one a
+// provider call of the stream has, and one in the answers' namespace
+// ("output/…") are InvalidArgument: no two results share an id.
 func (s *Session) Start(callID, toolName string, b *Binding) error {
 	if callID == "" {
 		return errorf(InvalidArgument, "start: call_id is empty")
 	}
 	if _, ok := s.calls[callID]; ok {
 		return errorf(InvalidArgument, "start: call %q was already started", callID)
+	}
+	if isOutputID(callID) {
+		return errorf(InvalidArgument, "start: call_id %q is reserved: %s<n> names an answer's result", callID, outputPrefix)
+	}
+	if _, ok := s.adapter.ids[callID]; ok {
+		return errorf(InvalidArgument, "start: call_id %q is a provider call's id in this stream", callID)
 	}
 	c, err := s.newCall(callID)
 	if err != nil {

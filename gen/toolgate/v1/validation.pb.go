@@ -1133,8 +1133,11 @@ func (x *StreamBind) GetOutputSchema() *CompileSchemaRequest {
 type CallStart struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Caller-chosen identifier of the call, unique within the stream (a
-	// second start with an id already used is INVALID_ARGUMENT); echoed in
-	// its CallResult. Typically the provider's tool-call id.
+	// second start with an id already used, by a CallStart or by a call
+	// assembled from provider events, is INVALID_ARGUMENT); echoed in its
+	// CallResult. Typically the provider's tool-call id. Ids beginning
+	// "output/" are reserved for answers (StreamBind.output_handle): such an
+	// id is INVALID_ARGUMENT.
 	CallId string `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
 	// The tool's name, resolved through the stream's bind map when `handle` is
 	// empty. A name the map does not know makes the call VALIDATION with
@@ -1456,7 +1459,10 @@ type CallResult struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The call's identifier: the CallStart `call_id`, or for calls assembled
 	// from provider events the provider's tool-call id (an identifier the
-	// server assigns, unique within the stream, when the provider sends none).
+	// server assigns, unique within the stream, when the provider sends none),
+	// or "output/<n>" for an answer. A provider call whose id is a CallStart's
+	// or begins "output/" is refused (keyword "call_id"), so a result for
+	// another call never carries an answer's id.
 	CallId string `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
 	// The call's tool name, as given in CallStart or taken from the provider's
 	// events; may be empty when neither named the tool.
