@@ -29,6 +29,10 @@ type call struct {
 	refused bool   // a Refusal was emitted
 	cut     string // the provider stopped the output early, for this reason (see Event.Cut)
 	part    int    // Responses: the content part the text counters are for
+	// parts holds, for a Responses message, the text counters of the
+	// content parts before part, for the item's final copy (see
+	// reconcileParts).
+	parts []partText
 
 	text     int       // argument bytes so far (of an output: of its current part)
 	sum      hash.Hash // keyed SHA-256 of those bytes, when the provider sends a final copy
@@ -174,9 +178,18 @@ func (t *tracker) refuse(c *call, text string) {
 	t.out = append(t.out, Event{Kind: Refusal, Key: c.key, Fragment: text})
 }
 
+// partText is what streamed of one content part of an output: its length
+// and keyed hash.
+type partText struct {
+	n    int // the part's content index
+	text int
+	sum  []byte // nil when no text streamed
+}
+
 // part moves output c's counters to content part n, for complete: a
 // Responses message may have several output_text parts, each repeated at
-// its end. A part before the current one cannot be reconciled.
+// its end. A part before the current one cannot be written again; what
+// streamed of it is kept for the item's final copy.
 func (t *tracker) part(c *call, n int) error {
 	switch {
 	case n == c.part:
@@ -184,7 +197,45 @@ func (t *tracker) part(c *call, n int) error {
 	case n < c.part:
 		return t.errorf(c.key, "text for content part %d after part %d", n, c.part)
 	}
+	if c.text > 0 {
+		c.parts = append(c.parts, partText{n: c.part, text: c.text, sum: c.sum.Sum(nil)})
+	}
 	c.part, c.text, c.sum = n, 0, nil
+	return nil
+}
+
+// reconcileParts checks output c against the final copy of its content
+// parts (texts[i] the text of part i, nil for a part that is not text),
+// as complete does for one part: a part that streamed must be the final
+// copy's, or a prefix of it (the missing tail is written); a part that
+// did not stream is written whole, in order. Text that streamed for a part
+// the copy lacks disagrees with it.
+func (t *tracker) reconcileParts(c *call, texts []*string) error {
+	streamed := c.parts
+	for n := range min(c.part, len(texts)) {
+		var p partText
+		if len(streamed) > 0 && streamed[0].n == n {
+			p, streamed = streamed[0], streamed[1:]
+		}
+		final := *ptrOr(texts[n])
+		if len(final) != p.text || p.text > 0 && !bytes.Equal(textHash(final), p.sum) {
+			return t.errorf(c.key, "final text of content part %d (%d bytes) disagrees with the %d bytes streamed", n, len(final), p.text)
+		}
+	}
+	if len(streamed) > 0 || c.part >= len(texts) && c.text > 0 {
+		return t.errorf(c.key, "final copy has %d content parts, fewer than streamed", len(texts))
+	}
+	for n := c.part; n < len(texts); n++ {
+		if texts[n] == nil {
+			continue
+		}
+		if err := t.part(c, n); err != nil {
+			return err
+		}
+		if err := t.complete(c, *texts[n]); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

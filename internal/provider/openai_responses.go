@@ -1,6 +1,9 @@
 package provider
 
-import "encoding/json"
+import (
+	"cmp"
+	"encoding/json"
+)
 
 // openAIResponses adapts OpenAI Responses API streams and those of
 // compatible servers (Azure, LM Studio, DeepSeek).
@@ -21,10 +24,21 @@ type responsesItem struct {
 	CallID    string          `json:"call_id"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	// Content is a message's content parts, decoded only for messages
+	// (see messageDone): other items' content is of other shapes.
+	Content json.RawMessage `json:"content"`
 }
 
 type responsesItemEvent struct {
-	Item responsesItem `json:"item"`
+	OutputIndex int           `json:"output_index"`
+	Item        responsesItem `json:"item"`
+}
+
+// responsesPart is a content part of a message item.
+type responsesPart struct {
+	Type    string `json:"type"` // "output_text" or "refusal"
+	Text    string `json:"text"`
+	Refusal string `json:"refusal"`
 }
 
 type responsesArgsEvent struct {
@@ -67,7 +81,8 @@ type responsesTextEvent struct {
 // output_text.done is reconciled with its part as .done is with a call's
 // arguments (the whole text when no delta came); response.refusal.delta is
 // a Refusal (refusal.done too, when no delta came); output_item.done of the
-// message ends the output, cut when the item's status is not "completed"
+// message ends the output, reconciled with the item's copy of its text
+// (see messageDone) and cut when the item's status is not "completed"
 // (the API finishes an item cut off by max_output_tokens as "incomplete"
 // before its response.incomplete). An error event ends every call and
 // cuts every output, as response.failed does. Reasoning items and summary events are never
@@ -98,13 +113,7 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 			return nil
 		}
 		if it.Type == "message" && typ == "response.output_item.done" {
-			if c := t.find("text/" + it.ID); c != nil {
-				if it.Status != "" && it.Status != "completed" {
-					c.cut = it.Status // "incomplete": max_output_tokens or a content filter
-				}
-				t.end(c)
-			}
-			return nil
+			return messageDone(t, it, ev.OutputIndex)
 		}
 		if it.Type != "function_call" {
 			return nil
@@ -180,6 +189,55 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		t.endAll()
 	}
 	return nil
+}
+
+// messageDone ends the output of message item it at its
+// response.output_item.done, reconciled with the item's final copy of its
+// text, when it has one (where openai-python's final response reads it):
+// text that disagrees with what streamed refuses the output, and an item
+// whose text never streamed is its text whole; a refusal part refuses it.
+// A status other than "completed" cuts
+// the output ("incomplete": the API finishes an item cut off by
+// max_output_tokens before its response.incomplete).
+func messageDone(t *tracker, it *responsesItem, index int) error {
+	base := "text/" + it.ID
+	if c := t.calls[base]; c != nil && c.ended {
+		return nil // a late copy
+	}
+	copied := len(it.Content) > 0 && string(it.Content) != "null"
+	var parts []responsesPart
+	if copied && json.Unmarshal(it.Content, &parts) != nil {
+		return t.errorf("", "response.output_item.done message content is not a list of parts")
+	}
+	texts := make([]*string, len(parts))
+	some, refusal := false, ""
+	for i, p := range parts {
+		switch p.Type {
+		case "output_text":
+			texts[i], some = &parts[i].Text, some || p.Text != ""
+		case "refusal":
+			refusal = cmp.Or(refusal, p.Refusal)
+		}
+	}
+	c := t.find(base)
+	if c == nil {
+		if !some && refusal == "" {
+			return nil // nothing written: no output
+		}
+		c = t.output(base, index)
+	}
+	if it.Status != "" && it.Status != "completed" {
+		c.cut = it.Status
+	}
+	var err error
+	if copied {
+		err = t.reconcileParts(c, texts)
+	}
+	if refusal != "" {
+		t.refuse(c, refusal)
+	}
+	t.end(c)
+	return err
 }
 
 // text handles one output_text or refusal event of a message item.

@@ -107,6 +107,37 @@ func TestOutputQuirks(t *testing.T) {
 				assert.Equal(t, []string{"textend output/1"}, kinds(per[5]))
 				assert.Empty(t, per[6], "late text of an ended item")
 			}},
+		// openai-python's final response reads the text in the item's
+		// final copy: one that agrees with the deltas is the same text,
+		// and a part that never streamed is written there.
+		{name: "responses: the item's final copy fills parts that did not stream", p: provider.OpenAIResponses,
+			events: []string{
+				responses("response.output_text.delta", "msg_1", 0, 0, "delta", `{"a":`),
+				responses("response.output_text.delta", "msg_1", 0, 1, "delta", `1`),
+				`{"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"msg_1","status":"completed","content":[` +
+					`{"type":"output_text","text":"{\"a\":"},{"type":"output_text","text":"1"},{"type":"output_text","text":"}"}]}}`,
+			},
+			want: []output{{Key: "output/0", Text: `{"a":1}`}},
+			check: func(t *testing.T, per [][]provider.Event) {
+				assert.Equal(t, []string{"text output/0", "textend output/0"}, kinds(per[2]))
+			}},
+		{name: "responses: text only in the item's final copy is the answer", p: provider.OpenAIResponses,
+			events: []string{
+				`{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"msg_1","content":[]}}`,
+				`{"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"msg_1","status":"completed","content":[{"type":"output_text","text":"{}"}]}}`,
+			},
+			want: []output{{Key: "output/0", Text: `{}`}}},
+		{name: "responses: a refusal only in the item's final copy refuses", p: provider.OpenAIResponses,
+			events: []string{
+				`{"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"msg_1","status":"completed","content":[{"type":"refusal","refusal":"No."}]}}`,
+			},
+			want: []output{{Key: "output/0", Refused: true, Refusal: "No."}}},
+		{name: "responses: a refusal part in the final copy refuses streamed text", p: provider.OpenAIResponses,
+			events: []string{
+				responses("response.output_text.delta", "msg_1", 0, 1, "delta", `{}`),
+				`{"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"msg_1","status":"completed","content":[{"type":"refusal","refusal":"No."},{"type":"output_text","text":"{}"}]}}`,
+			},
+			want: []output{{Key: "output/0", Text: `{}`, Refused: true, Refusal: "No."}}},
 		// gpt-5.3-codex and later write commentary before tool calls;
 		// openai-python parses only the final_answer message.
 		{name: "responses: a message whose phase is not final_answer is no output", p: provider.OpenAIResponses,
@@ -188,6 +219,36 @@ func TestOutputQuirks(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("responses: an item's final copy contradicting its deltas is an error", func(t *testing.T) {
+		t.Parallel()
+		for name, content := range map[string]string{
+			"another text":     `[{"type":"output_text","text":"{\"a\":\"evil\"}"}]`,
+			"a changed part 0": `[{"type":"output_text","text":"{\"b\":"},{"type":"output_text","text":"1}"}]`,
+			"a part 0 added":   `[{"type":"output_text","text":"x"},{"type":"output_text","text":"1}"}]`,
+			"fewer parts":      `[{"type":"output_text","text":"{\"a\":"}]`,
+			"no parts":         `[]`,
+		} {
+			a, err := provider.New(provider.OpenAIResponses)
+			require.NoError(t, err)
+			first := responses("response.output_text.delta", "msg_1", 0, 0, "delta", `{"a":`)
+			if strings.Contains(name, "added") {
+				first = responses("response.output_text.delta", "msg_1", 0, 1, "delta", `1}`)
+			} else {
+				_, err = a.Feed(nil, []byte(first))
+				require.NoError(t, err)
+				first = responses("response.output_text.delta", "msg_1", 0, 1, "delta", `1}`)
+			}
+			_, err = a.Feed(nil, []byte(first))
+			require.NoError(t, err, name)
+			evs, err := a.Feed(nil, []byte(`{"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"msg_1","status":"completed","content":`+content+`}}`))
+			var ee *provider.EventError
+			require.ErrorAs(t, err, &ee, name)
+			assert.Equal(t, "output/0", ee.Key, name)
+			require.NotEmpty(t, evs, name)
+			assert.Equal(t, provider.TextEnd, evs[len(evs)-1].Kind, "%s: the output ends", name)
+		}
+	})
 
 	t.Run("responses: .done text contradicting its deltas is an error", func(t *testing.T) {
 		t.Parallel()
