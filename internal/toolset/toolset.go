@@ -149,7 +149,10 @@ const maxDocumentDepth = 4096
 
 // ParseToolsList reads an MCP tools/list result,
 // {"tools": [{"name", "description", "inputSchema"}, ...]}, or a whole
-// JSON-RPC response carrying one in "result". Members other than name and
+// JSON-RPC response carrying one in "result". A document with an "error"
+// member (a JSON-RPC error response, which a client raises on), or with
+// both "tools" and "result", is a *DocumentError: fail closed rather than
+// bind tools the client would not read. Members other than name and
 // inputSchema are ignored. Each tool's schema is returned exactly as written
 // (the bytes of its inputSchema), so numbers stay exact and findings come in
 // document order; a schema with a repeated member name is that tool's
@@ -162,8 +165,18 @@ func ParseToolsList(data []byte) ([]Tool, error) {
 		return nil, &DocumentError{Msg: fmt.Sprintf("not a JSON document: %v", err)}
 	}
 	prefix, root := "", doc
-	if result := doc.Get("result"); doc.Kind == jsontok.Object && doc.Get("tools") == nil && result != nil && result.Kind == jsontok.Object {
-		doc, prefix = result, "/result" // a JSON-RPC response
+	if doc.Kind == jsontok.Object {
+		// A JSON-RPC response is read as an MCP client reads it; one that
+		// could be read two ways is refused.
+		result := doc.Get("result")
+		switch {
+		case doc.Get("error") != nil:
+			return nil, &DocumentError{Msg: `a JSON-RPC response with an "error" member, not a tools/list result`}
+		case result != nil && doc.Get("tools") != nil:
+			return nil, &DocumentError{Msg: `ambiguous: both a "tools" list and a JSON-RPC "result"; send one of them`}
+		case result != nil && result.Kind == jsontok.Object:
+			doc, prefix = result, "/result"
+		}
 	}
 	list := doc.Get("tools")
 	if doc.Kind != jsontok.Object || list == nil || list.Kind != jsontok.Array {

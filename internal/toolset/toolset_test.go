@@ -131,6 +131,11 @@ func TestParseToolsListErrors(t *testing.T) {
 		{"no tools member", `{"type": "object"}`, "not a tools/list result"},
 		{"tools not an array", `{"tools": {"a": {"inputSchema": {}}}}`, "not a tools/list result"},
 		{"a JSON-RPC error response", `{"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}}`, "not a tools/list result"},
+		// Read two ways: an MCP client reads result, or raises on error.
+		{"an error beside a result", `{"jsonrpc": "2.0", "id": 1, "error": {"code": 1, "message": "x"}, "result": {"tools": [{"name": "y", "inputSchema": {}}]}}`, `"error" member`},
+		{"an error beside tools", `{"error": null, "tools": [{"name": "y", "inputSchema": {}}]}`, `"error" member`},
+		{"tools beside a result", `{"jsonrpc": "2.0", "id": 1, "tools": [{"name": "x", "inputSchema": {}}], "result": {"tools": [{"name": "y", "inputSchema": {}}]}}`, "ambiguous"},
+		{"tools beside a null result", `{"result": null, "tools": [{"name": "x", "inputSchema": {}}]}`, "ambiguous"},
 		{"a JSON-RPC result without tools", `{"jsonrpc": "2.0", "id": 1, "result": {"type": "object"}}`, "not a tools/list result"},
 		{"a JSON-RPC result whose tools is not an array", `{"jsonrpc": "2.0", "id": 1, "result": {"tools": {}}}`, "not a tools/list result"},
 		{"a JSON-RPC result not an object", `{"jsonrpc": "2.0", "id": 1, "result": [{"name": "a", "inputSchema": {}}]}`, "not a tools/list result"},

@@ -1698,7 +1698,9 @@ type isCompileToolsetRequest_Source interface {
 type CompileToolsetRequest_ToolsListJson struct {
 	// An MCP `tools/list` result as JSON text:
 	// {"tools": [{"name": ..., "description": ..., "inputSchema": {...}}, ...]},
-	// or a whole JSON-RPC response carrying one in "result". Other members of
+	// or a whole JSON-RPC response carrying one in "result". A document
+	// with an "error" member, or with both "tools" and "result", is
+	// INVALID_ARGUMENT: it could be read two ways. Other members of
 	// the result and of each tool are ignored. Each schema is compiled from
 	// its exact text: numbers stay exact, findings come in document order,
 	// and a repeated member name inside one schema is that tool's finding.
