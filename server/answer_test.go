@@ -111,6 +111,24 @@ func TestAnswersAreBounded(t *testing.T) {
 	})
 }
 
+// TestStreamResultsHaveBudgetsOfTheirOwn: each CallResult of a stream is
+// one answer, with MaxAnswerBytes of its own: however many rejections came
+// before, a result carries its first finding.
+func TestStreamResultsHaveBudgetsOfTheirOwn(t *testing.T) {
+	t.Parallel()
+	c, s := openStream(t, server.Config{Options: server.Options{MaxAnswerBytes: 300}})
+	h := compileTodo(t, c)
+	send(t, s, bind(map[string]string{"todo": h}))
+	for i := range 20 {
+		id := "c" + strconv.Itoa(i)
+		send(t, s, startCall(id, "todo", ""), delta(id, `{"action":"`+strings.Repeat("x", 100)+`"}`), end(id))
+		res := recvResult(t, s)
+		assert.False(t, res.GetValid(), id)
+		require.NotEmpty(t, res.GetErrors(), "%s: the first finding is always sent", id)
+		assert.Equal(t, "enum", res.GetErrors()[0].GetKeyword(), id)
+	}
+}
+
 // TestToolsetAnswerBudget checks that the tools of one CompileToolset
 // answer share one budget: once it is spent, the later tools still say
 // whether they compiled and why not (code), with errors_truncated and no

@@ -30,7 +30,7 @@ func (s *Service) ValidateStream(srv validateStream) error {
 	ctx := srv.Context()
 	sm := s.metrics.openStream()
 	defer sm.close()
-	out := newResultSender(srv, s.opts.StreamSendTimeout, s.opts.answer())
+	out := newResultSender(srv, s.opts.StreamSendTimeout, s.opts.answer)
 	defer out.close()
 	sess := stream.NewSession(ctx, stream.Limits{
 		MaxCalls:     s.opts.MaxCallsPerStream,
@@ -265,7 +265,7 @@ func streamStatus(err error) error {
 // stream and with it the blocked Send. Results keep their order.
 type resultSender struct {
 	srv     validateStream
-	answer  *answer // bounds each result's findings
+	answer  func() *answer // a fresh budget for each result's findings
 	timeout time.Duration
 	queue   chan *toolgatev1.ValidateStreamResponse
 	stalled chan struct{} // closed once a Send has waited past timeout
@@ -280,7 +280,7 @@ type resultSender struct {
 // sendQueue is how many results may wait for the sender.
 const sendQueue = 16
 
-func newResultSender(srv validateStream, timeout time.Duration, ans *answer) *resultSender {
+func newResultSender(srv validateStream, timeout time.Duration, ans func() *answer) *resultSender {
 	r := &resultSender{srv: srv, timeout: timeout, answer: ans, queue: make(chan *toolgatev1.ValidateStreamResponse, sendQueue),
 		stalled: make(chan struct{}), done: make(chan struct{})}
 	r.stall = sync.OnceFunc(func() {
@@ -299,7 +299,7 @@ func newResultSender(srv validateStream, timeout time.Duration, ans *answer) *re
 // queued then is dropped, and failure reports why.
 func (r *resultSender) send(res *stream.Result) {
 	select {
-	case r.queue <- callResultToProto(res, r.answer):
+	case r.queue <- callResultToProto(res, r.answer()):
 	case <-r.stalled:
 	case <-r.done:
 	}
