@@ -142,8 +142,9 @@ func orDefault(d, def time.Duration) time.Duration {
 
 // NewGRPCServer returns a grpc.Server serving the ValidationService, the
 // standard health service (SERVING for "" and the service name) and
-// reflection. Interceptors run logging outermost, then authentication, then
-// panic recovery (a panic becomes INTERNAL and is logged). A request that
+// reflection. Interceptors run logging outermost, then the cut of error
+// messages (statusCut), then authentication, then panic recovery (a panic
+// becomes INTERNAL and is logged). A request that
 // cannot be decoded (invalid UTF-8 in a string field) is INVALID_ARGUMENT,
 // not grpc-go's INTERNAL (see decodeErrors). The server keeps its RPC
 // workers (Config.RPCWorkers) from the start, serving or not: Stop it when
@@ -173,6 +174,7 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 	svc := NewService(cfg.Options)
 	cfg.Metrics.record(svc)
 	auth := bearerAuth(cfg.BearerToken)
+	cut := statusCut(svc.opts.MaxFindingMessage)
 	decode := newDecodeErrors()
 	opts := append([]grpc.ServerOption{
 		grpc.MaxRecvMsgSize(maxMsg),
@@ -182,11 +184,13 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 		grpc.ForceServerCodecV2(decode),
 		grpc.ChainUnaryInterceptor(
 			logging.UnaryServerInterceptor(slogAdapter(logger), logOpts...),
+			cut.unary,
 			auth.unary,
 			recovery.UnaryServerInterceptor(recoverOpts...),
 		),
 		grpc.ChainStreamInterceptor(
 			logging.StreamServerInterceptor(slogAdapter(logger), logOpts...),
+			cut.stream,
 			auth.stream,
 			recovery.StreamServerInterceptor(recoverOpts...),
 		),
@@ -206,13 +210,37 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 	return srv, svc
 }
 
+// statusCut bounds the message of every error status a call ends with to
+// that many bytes (Options.MaxFindingMessage), cut as a finding's is: an
+// error may quote what the request sent (a handle, an id, a URI), and
+// neither the answer nor the log line should grow with it.
+type statusCut int
+
+func (n statusCut) bound(err error) error {
+	st, ok := status.FromError(err)
+	if !ok || len(st.Message()) <= int(n) {
+		return err
+	}
+	return status.Error(st.Code(), cutMessage(st.Message(), int(n)))
+}
+
+func (n statusCut) unary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	resp, err := handler(ctx, req)
+	return resp, n.bound(err)
+}
+
+func (n statusCut) stream(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+	return n.bound(handler(srv, ss))
+}
+
 func slogAdapter(l *slog.Logger) logging.Logger {
 	return logging.LoggerFunc(func(ctx context.Context, lvl logging.Level, msg string, fields ...any) {
 		l.Log(ctx, slog.Level(lvl), msg, fields...)
 	})
 }
 
-// bearerAuth checks the bearer token; an empty token admits everyone.
+// bearerAuth checks the bearer token, which a request must carry in one
+// authorization value; an empty token admits everyone.
 type bearerAuth string
 
 func (a bearerAuth) check(ctx context.Context, method string) error {
@@ -220,13 +248,15 @@ func (a bearerAuth) check(ctx context.Context, method string) error {
 		return nil
 	}
 	md, _ := metadata.FromIncomingContext(ctx)
-	for _, v := range md.Get("authorization") {
-		scheme, token, ok := strings.Cut(v, " ")
+	// One authorization value exactly: several would let one request try
+	// many tokens, and which one a proxy forwards is anyone's guess.
+	if v := md.Get("authorization"); len(v) == 1 {
+		scheme, token, ok := strings.Cut(v[0], " ")
 		if ok && strings.EqualFold(scheme, "Bearer") && subtle.ConstantTimeCompare([]byte(token), []byte(a)) == 1 {
 			return nil
 		}
 	}
-	return status.Error(codes.Unauthenticated, "a valid bearer token is required")
+	return status.Error(codes.Unauthenticated, "a valid bearer token is required, in one authorization header")
 }
 
 func (a bearerAuth) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {

@@ -71,6 +71,25 @@ type Options struct {
 	// that passes it is refused with keyword "limit". Default
 	// stream.DefaultMaxState (64 MiB).
 	MaxStreamStateBytes int64
+	// MaxOpenStateBytes bounds the validation state the open streamed
+	// calls of every ValidateStream hold together (stream.Limits.State),
+	// as MaxStreamStateBytes bounds one stream's: the call that passes it
+	// is refused with keyword "limit". Default DefaultMaxOpenStateBytes
+	// (512 MiB).
+	MaxOpenStateBytes int64
+	// MaxNameBytes bounds a call id and a tool name on a stream
+	// (stream.Limits.MaxName): a CallStart's or a bind's longer one is
+	// INVALID_ARGUMENT, a provider's refuses its call (keyword "call_id"
+	// or "tool_name"). A CompileToolset tool with a longer name is not
+	// bound (keyword "name"): no stream could bind it. Default
+	// stream.DefaultMaxName (1 KiB).
+	MaxNameBytes int
+	// MaxToolsetTools bounds the tools of one CompileToolset request; past
+	// it the request is RESOURCE_EXHAUSTED, so that its answer stays
+	// within what a client receives and every handle it gives is in the
+	// store at once: it is at most StoreEntries. Default
+	// DefaultMaxToolsetTools (1,024).
+	MaxToolsetTools int
 	// MaxToolsPerStream bounds the distinct tool names one ValidateStream
 	// may bind (each holds its compiled schema for the stream's life); the
 	// bind past it is RESOURCE_EXHAUSTED. Default 1,024.
@@ -161,6 +180,10 @@ const (
 	DefaultMaxCompilingBytes = 4 << 20
 	// DefaultMaxUnnamedCallBytes is Options.MaxUnnamedCallBytes's default.
 	DefaultMaxUnnamedCallBytes = 64 << 20
+	// DefaultMaxToolsetTools is Options.MaxToolsetTools's default.
+	DefaultMaxToolsetTools = 1024
+	// DefaultMaxOpenStateBytes is Options.MaxOpenStateBytes's default.
+	DefaultMaxOpenStateBytes = 512 << 20
 	// DefaultMaxStreamSchemaBytes is Options.MaxStreamSchemaBytes's default.
 	DefaultMaxStreamSchemaBytes = 256 << 20
 	// DefaultMaxAnswerBytes is Options.MaxAnswerBytes's default.
@@ -211,6 +234,16 @@ func (o Options) withDefaults() Options {
 	if o.MaxStreamStateBytes <= 0 {
 		o.MaxStreamStateBytes = stream.DefaultMaxState
 	}
+	if o.MaxOpenStateBytes <= 0 {
+		o.MaxOpenStateBytes = DefaultMaxOpenStateBytes
+	}
+	if o.MaxNameBytes <= 0 {
+		o.MaxNameBytes = stream.DefaultMaxName
+	}
+	if o.MaxToolsetTools <= 0 {
+		o.MaxToolsetTools = DefaultMaxToolsetTools
+	}
+	o.MaxToolsetTools = min(o.MaxToolsetTools, o.StoreEntries)
 	if o.MaxStreamSchemaBytes <= 0 {
 		o.MaxStreamSchemaBytes = DefaultMaxStreamSchemaBytes
 	}

@@ -5,6 +5,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -31,6 +32,8 @@ type Service struct {
 	streamSchemas *heldSchemas
 	// unnamed bounds the text streams hold for calls not named yet.
 	unnamed *stream.HeldBytes
+	// state bounds the validation state of streams' open calls.
+	state   *stream.HeldBytes
 	metrics *Metrics // nil: none
 	// progress, when set (by tests), is told after each bounded step of a
 	// unary request's work how far it got; see step.
@@ -42,7 +45,7 @@ func NewService(opts Options) *Service {
 	opts = opts.withDefaults()
 	return &Service{opts: opts, store: store.New[*schema.Schema](opts.StoreEntries, opts.StoreBytes),
 		cache: newCompileCache(opts.StoreEntries), compiling: newCompileRoom(opts.MaxCompilingBytes), streamSchemas: newHeldSchemas(opts.MaxStreamSchemaBytes),
-		unnamed: stream.NewHeldBytes(opts.MaxUnnamedCallBytes)}
+		unnamed: stream.NewHeldBytes(opts.MaxUnnamedCallBytes), state: stream.NewHeldBytes(opts.MaxOpenStateBytes)}
 }
 
 // compiled is the outcome of compiling a request's schema.
@@ -214,6 +217,9 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 	if err != nil {
 		return nil, err
 	}
+	if len(tools) > s.opts.MaxToolsetTools {
+		return nil, status.Errorf(codes.ResourceExhausted, "the toolset has %d tools, more than the limit of %d", len(tools), s.opts.MaxToolsetTools)
+	}
 	resp := &toolgatev1.CompileToolsetResponse{Bind: map[string]string{}, Admitted: true}
 	a := s.opts.answer()
 	opts = toolset.Shared(opts) // the tools' patterns and subschemas share one budget
@@ -224,6 +230,13 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 	defer leave()
 	start := time.Now()
 	results := toolset.Check(tools)
+	for i := range results {
+		if r := &results[i]; len(r.Name) > s.opts.MaxNameBytes {
+			r.Name = schema.Truncate(r.Name, s.opts.MaxNameBytes)
+			r.Problems = append(r.Problems, schema.Finding{Code: schema.CodeValidation, Keyword: "name", Offset: -1,
+				Message: fmt.Sprintf("The tool name is longer than the limit of %d bytes, so no stream could bind it.", s.opts.MaxNameBytes)})
+		}
+	}
 	for i := range results {
 		if err := alive(ctx); err != nil {
 			return nil, err

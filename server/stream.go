@@ -38,6 +38,8 @@ func (s *Service) ValidateStream(srv validateStream) error {
 		MaxTools:     s.opts.MaxToolsPerStream,
 		Held:         s.unnamed,
 		MaxState:     s.opts.MaxStreamStateBytes,
+		State:        s.state,
+		MaxName:      s.opts.MaxNameBytes,
 		Validator:    s.opts.validatorOptions(),
 	}, func(r *stream.Result) {
 		sm.result(r)

@@ -68,7 +68,7 @@ func TestStreamSendTimeout(t *testing.T) {
 		return err
 	})
 	srv, _ := server.NewGRPCServer(server.Config{
-		Options:       server.Options{StreamSendTimeout: 100 * time.Millisecond},
+		Options:       server.Options{StreamSendTimeout: 100 * time.Millisecond, MaxNameBytes: 16 << 10},
 		ServerOptions: []grpc.ServerOption{observe},
 	})
 	lis := bufconn.Listen(1 << 20)
@@ -201,5 +201,30 @@ func TestMaxHeaderBytes(t *testing.T) {
 				return
 			}
 		}
+	})
+}
+
+// TestStreamNameAndOpenStateLimits: Options.MaxNameBytes and
+// MaxOpenStateBytes reach the streams: a longer call id is
+// INVALID_ARGUMENT, and a call whose state passes the bound over all
+// streams gets an early "limit" result.
+func TestStreamNameAndOpenStateLimits(t *testing.T) {
+	t.Parallel()
+	t.Run("names", func(t *testing.T) {
+		t.Parallel()
+		c, s := openStream(t, server.Config{Options: server.Options{MaxNameBytes: 8}})
+		send(t, s, startCall("123456789", "todo", compileTodo(t, c)))
+		_, err := s.Recv()
+		assert.Equal(t, codes.InvalidArgument, status.Code(err))
+		assert.Contains(t, status.Convert(err).Message(), "longer than the limit of 8")
+	})
+	t.Run("open state", func(t *testing.T) {
+		t.Parallel()
+		c, s := openStream(t, server.Config{Options: server.Options{MaxOpenStateBytes: 1}})
+		send(t, s, startCall("c1", "todo", compileTodo(t, c)), delta("c1", `{"action":"li`))
+		res := recvResult(t, s)
+		require.NotEmpty(t, res.GetErrors())
+		assert.Equal(t, "limit", res.GetErrors()[0].GetKeyword())
+		assert.Contains(t, res.GetErrors()[0].GetMessage(), "over every stream")
 	})
 }

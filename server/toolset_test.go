@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
@@ -275,6 +277,35 @@ func TestCompileToolsetToolList(t *testing.T) {
 		assert.Empty(t, resp.GetTools())
 		assert.Empty(t, resp.GetBind())
 	})
+}
+
+// TestCompileToolsetLimits: a toolset may hold at most MaxToolsetTools
+// tools (RESOURCE_EXHAUSTED past it; never more than the store holds), and
+// a tool whose name is longer than MaxNameBytes is not bound (keyword
+// "name"), its name echoed cut.
+func TestCompileToolsetLimits(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	tools := func(n int) []*toolgatev1.ToolSchema {
+		out := make([]*toolgatev1.ToolSchema, n)
+		for i := range out {
+			out[i] = &toolgatev1.ToolSchema{Name: "t" + strconv.Itoa(i), SchemaJson: `{"type":"object"}`}
+		}
+		return out
+	}
+	c := client(t, server.Config{Options: server.Options{MaxToolsetTools: 3, MaxNameBytes: 8}})
+	_, err := c.CompileToolset(ctx, toolListRequest(0, tools(4)...))
+	assert.Equal(t, codes.ResourceExhausted, code(err))
+	assert.Contains(t, status.Convert(err).Message(), "4 tools, more than the limit of 3")
+	resp, err := c.CompileToolset(ctx, toolListRequest(0, append(tools(2), &toolgatev1.ToolSchema{Name: "123456789", SchemaJson: `{"type":"object"}`})...))
+	require.NoError(t, err)
+	assert.Equal(t, []toolOutcome{{"t0", compiles, nil}, {"t1", compiles, nil}, {"12345678…", malformed, []finding{{malformed, "name", ""}}}},
+		outcomesOf(resp.GetTools()))
+	assert.Equal(t, []string{"t0", "t1"}, mapsKeys(resp.GetBind()))
+
+	small := client(t, server.Config{Options: server.Options{StoreEntries: 2}})
+	_, err = small.CompileToolset(ctx, toolListRequest(0, tools(3)...))
+	assert.Equal(t, codes.ResourceExhausted, code(err), "no more tools than the store holds")
 }
 
 func mapsKeys(m map[string]string) []string {

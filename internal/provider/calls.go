@@ -66,10 +66,32 @@ type tracker struct {
 	// finalCopies is set for providers that repeat a call's whole text at
 	// its end (Responses), which complete compares with what streamed.
 	finalCopies bool
+	// maxName is the longest call id, tool name or provider key kept whole
+	// (see Adapter.LimitNames).
+	maxName int
 	// taken holds every Event.Key given out, and made counts the keys made
 	// from each wanted key, so that no key is ever given twice (see claim).
 	taken map[string]bool
 	made  map[string]int
+}
+
+// clip returns s, or a copy of its first maxName+1 bytes when it is
+// longer than maxName: a call id or tool name is never kept whole past the
+// limit, and a consumer that bounds names at it still sees it is too long.
+func (t *tracker) clip(s string) string {
+	if len(s) <= t.maxName {
+		return s
+	}
+	return strings.Clone(s[:t.maxName+1])
+}
+
+// checkKey refuses a provider key (a Responses item id) longer than
+// maxName: keys tell calls apart, so one cannot be clipped.
+func (t *tracker) checkKey(what, key string) error {
+	if len(key) > t.maxName {
+		return t.errorf("", "%s is %d bytes, longer than the limit of %d", what, len(key), t.maxName)
+	}
+	return nil
 }
 
 // begin opens a new call at base and emits its Start. A call already open
@@ -105,6 +127,7 @@ func (t *tracker) open(base, id, name string) *call {
 
 // create makes a call at base and emits its Start.
 func (t *tracker) create(base, id, name string) *call {
+	id, name = t.clip(id), t.clip(name)
 	c := t.track(base, base)
 	c.id, c.name = id, name
 	t.out = append(t.out, Event{Kind: Start, Key: c.key, CallID: id, ToolName: name})
@@ -273,6 +296,7 @@ func (t *tracker) identify(c *call, id, name string) {
 	if c.ended {
 		return
 	}
+	id, name = t.clip(id), t.clip(name)
 	switch {
 	case c.name == "":
 		if c.id == "" {

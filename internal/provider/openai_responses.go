@@ -103,6 +103,9 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 			return err
 		}
 		it := &ev.Item
+		if err := t.checkKey("item id", it.ID); err != nil {
+			return err
+		}
 		if it.Type == "message" && it.Phase != "" && it.Phase != "final_answer" {
 			// Commentary before tool calls (gpt-5.3-codex and later):
 			// openai-python parses only the final_answer message.
@@ -150,6 +153,9 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		if ev.ItemID == "" {
 			return t.errorf("", "%s without item_id", typ)
 		}
+		if err := t.checkKey("item_id", ev.ItemID); err != nil {
+			return err
+		}
 		c := t.follow(ev.ItemID)
 		if c == nil {
 			return nil
@@ -175,6 +181,9 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		}
 		if ev.ItemID == "" {
 			return t.errorf("", "%s without item_id", typ)
+		}
+		if err := t.checkKey("item_id", ev.ItemID); err != nil {
+			return err
 		}
 		if a.commentary[ev.ItemID] {
 			return nil

@@ -199,7 +199,22 @@ func New(p Provider) (*Adapter, error) {
 	default:
 		return nil, &EventError{Provider: p, Reason: "unknown provider", Err: ErrUnknownProvider}
 	}
-	return &Adapter{t: tracker{p: p, calls: make(map[string]*call), finalCopies: p == OpenAIResponses}, f: f}, nil
+	return &Adapter{t: tracker{p: p, calls: make(map[string]*call), finalCopies: p == OpenAIResponses, maxName: DefaultMaxName}, f: f}, nil
+}
+
+// DefaultMaxName is an Adapter's name limit until LimitNames sets one.
+const DefaultMaxName = 1 << 10
+
+// LimitNames sets the longest call id and tool name, in bytes, that the
+// adapter keeps whole, and the longest provider key (a Responses item
+// id). A longer id or name is given in its events clipped to n+1 bytes,
+// so that a consumer bounding names at n sees it is too long; a longer key
+// refuses its event (an *EventError without Key), since keys tell calls
+// apart. n ≤ 0 keeps DefaultMaxName.
+func (a *Adapter) LimitNames(n int) {
+	if n > 0 {
+		a.t.maxName = n
+	}
 }
 
 // Feed handles one raw provider event — the JSON payload of one SSE data

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/validator"
@@ -23,10 +24,14 @@ type Binding struct {
 // add to (and override) earlier ones. A stream may bind at most
 // Limits.MaxTools distinct names over its life (each binding holds its
 // schema for the stream's life); past it Bind is a ResourceExhausted error
-// and binds nothing.
+// and binds nothing, as a name longer than Limits.MaxName is an
+// InvalidArgument one.
 func (s *Session) Bind(tools map[string]Binding) error {
 	added := 0
 	for name := range tools {
+		if len(name) > s.limits.MaxName {
+			return errorf(InvalidArgument, "bind: a tool name of %d bytes is longer than the limit of %d", len(name), s.limits.MaxName)
+		}
 		if _, ok := s.tools[name]; !ok {
 			added++
 		}
@@ -45,6 +50,12 @@ func (s *Session) Bind(tools map[string]Binding) error {
 // schema this server does not hold, is the call's verdict, early: the
 // runtime can stop the call.
 func (s *Session) resolve(c *call, toolName string, b *Binding) {
+	if len(toolName) > s.limits.MaxName { // a provider's: Start refuses a client's
+		c.tool = schema.Truncate(toolName, s.limits.MaxName)
+		s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "tool_name", Offset: 0,
+			Message: fmt.Sprintf("The tool name is longer than the limit of %d bytes, so the arguments cannot be validated.", s.limits.MaxName)}}, false)
+		return
+	}
 	c.tool = toolName
 	viaBind := b == nil
 	if viaBind {
@@ -62,16 +73,23 @@ func (s *Session) resolve(c *call, toolName string, b *Binding) {
 	c.v, c.profile = validator.New(b.Schema, s.limits.Validator), b.Schema.Profile
 }
 
+// quote quotes a name, an id or a handle for a message, cut to a length
+// no message needs more of.
+func quote(s string) string { return strconv.Quote(schema.Truncate(s, quoteLimit)) }
+
+// quoteLimit is the most bytes of a name a message quotes.
+const quoteLimit = 256
+
 func unknownTool(name string) schema.Finding {
 	return schema.Finding{Code: schema.CodeValidation, Keyword: "tool_name", Offset: 0,
-		Message: fmt.Sprintf("The tool %q is not bound on this stream, so its arguments cannot be validated.", name)}
+		Message: fmt.Sprintf("The tool %s is not bound on this stream, so its arguments cannot be validated.", quote(name))}
 }
 
 // notHeld is the verdict on a call whose schema this server does not hold.
 func notHeld(tool, handle string, viaBind bool) schema.Finding {
-	msg := fmt.Sprintf("The call names the handle %q, which this server does not hold, so its arguments were not validated; send the schema inline (CallStart.inline) or compile it on this server first.", handle)
+	msg := fmt.Sprintf("The call names the handle %s, which this server does not hold, so its arguments were not validated; send the schema inline (CallStart.inline) or compile it on this server first.", quote(handle))
 	if viaBind {
-		msg = fmt.Sprintf("The tool %q is bound to the handle %q, which this server does not hold, so its arguments were not validated; bind the tool's schema inline (StreamBind.schemas) or compile it on this server and bind it again.", tool, handle)
+		msg = fmt.Sprintf("The tool %s is bound to the handle %s, which this server does not hold, so its arguments were not validated; bind the tool's schema inline (StreamBind.schemas) or compile it on this server and bind it again.", quote(tool), quote(handle))
 	}
 	return schema.Finding{Code: schema.CodeNotFound, Keyword: "handle", Offset: 0, Message: msg}
 }

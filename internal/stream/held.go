@@ -2,11 +2,11 @@ package stream
 
 import "sync/atomic"
 
-// HeldBytes bounds the argument text that sessions together hold for
-// provider calls whose tool is not named yet (Limits.Held): MaxCallBytes
-// bounds what one session holds, this what every session sharing it does,
-// so that many streams cannot each hold their own limit. It is safe for
-// concurrent use.
+// HeldBytes bounds bytes that sessions together hold: the argument text
+// of provider calls whose tool is not named yet (Limits.Held, as
+// MaxCallBytes bounds it for one session) or the validation state of open
+// calls (Limits.State, as MaxState does), so that many streams cannot each
+// hold their own limit. It is safe for concurrent use.
 type HeldBytes struct {
 	max  int64
 	used atomic.Int64
@@ -18,11 +18,15 @@ func NewHeldBytes(max int64) *HeldBytes { return &HeldBytes{max: max} }
 // Used returns the bytes held now.
 func (h *HeldBytes) Used() int64 { return h.used.Load() }
 
-// take claims n bytes. When they would pass the bound it claims nothing
-// and returns false and the bytes that were still free. A nil *HeldBytes
-// bounds nothing.
+// take claims n bytes (n ≤ 0 gives -n back). When they would pass the
+// bound it claims nothing and returns false and the bytes that were still
+// free. A nil *HeldBytes bounds nothing.
 func (h *HeldBytes) take(n int64) (ok bool, free int64) {
 	if h == nil {
+		return true, 0
+	}
+	if n <= 0 {
+		h.give(-n)
 		return true, 0
 	}
 	for {

@@ -46,7 +46,7 @@ func (s *Session) startOutput(key string) (*call, error) {
 	c.output = true
 	if s.output.Schema == nil {
 		s.finish(c, true, []schema.Finding{{Code: schema.CodeNotFound, Keyword: "handle", Offset: 0,
-			Message: fmt.Sprintf("The output is bound to the handle %q, which this server does not hold, so it was not validated; bind the output schema inline (StreamBind.output_schema) or compile it on this server and bind it again.", s.output.Handle)}}, false)
+			Message: fmt.Sprintf("The output is bound to the handle %s, which this server does not hold, so it was not validated; bind the output schema inline (StreamBind.output_schema) or compile it on this server and bind it again.", quote(s.output.Handle))}}, false)
 		return c, nil
 	}
 	c.v, c.profile = validator.New(s.output.Schema, s.limits.Validator), s.output.Schema.Profile

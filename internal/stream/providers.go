@@ -58,6 +58,7 @@ func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
 		if a, err = provider.New(p); err != nil {
 			return errorf(InvalidArgument, "provider_event: %v", err)
 		}
+		a.LimitNames(s.limits.MaxName)
 		if pa.adapters == nil {
 			pa.adapters, pa.calls, pa.outputs, pa.ids = map[provider.Provider]*provider.Adapter{}, map[providerKey]*call{}, map[providerKey]*call{}, map[string]*call{}
 		}
@@ -119,11 +120,12 @@ func cutShort(reason string, at int64) schema.Finding {
 // call is validated against neither name.
 func renamed(first, second string, at int64) schema.Finding {
 	return schema.Finding{Code: schema.CodeValidation, Keyword: "tool_name", Offset: at,
-		Message: fmt.Sprintf("The tool name changed during the call, from %q to %q, so its arguments cannot be validated.", first, second)}
+		Message: fmt.Sprintf("The tool name changed during the call, from %s to %s, so its arguments cannot be validated.", quote(first), quote(second))}
 }
 
 // claimID gives provider call c its result id, c.id, and reports whether c
-// may go on: it may not when the id is a CallStart's call's, or an
+// may go on: it may not when the id is longer than Limits.MaxName (the
+// result then carries it cut), a CallStart's call's, or an
 // answer's ("output/<n>"), and it may not when an earlier provider call of
 // the stream has that id (DeepSeek and GLM have given parallel calls one id, Kimi's
 // Anthropic-compatible endpoint two tool_use blocks), since a verdict for
@@ -133,6 +135,12 @@ func renamed(first, second string, at int64) schema.Finding {
 // that id refused.
 func (s *Session) claimID(c *call) bool {
 	pa := &s.adapter
+	if len(c.id) > s.limits.MaxName {
+		c.id = schema.Truncate(c.id, s.limits.MaxName)
+		s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "call_id", Offset: c.bytes,
+			Message: fmt.Sprintf("The provider's call id is longer than the limit of %d bytes: the call is refused.", s.limits.MaxName)}}, false)
+		return false
+	}
 	if _, started := s.calls[c.id]; started || isOutputID(c.id) {
 		// The id of a CallStart's call, or of an answer's result: a
 		// verdict for it could be taken for theirs.
@@ -155,14 +163,14 @@ func (s *Session) claimID(c *call) bool {
 // stream has too.
 func reusedID(id string, at int64) schema.Finding {
 	return schema.Finding{Code: schema.CodeValidation, Keyword: "call_id", Offset: at,
-		Message: fmt.Sprintf("The provider gave the call id %q to another call of this stream too, so a verdict for that id could not say which call it is about: the call is refused.", id)}
+		Message: fmt.Sprintf("The provider gave the call id %s to another call of this stream too, so a verdict for that id could not say which call it is about: the call is refused.", quote(id))}
 }
 
 // takenID is the verdict on a provider call whose id is another result's:
 // a CallStart's call or an answer ("output/<n>").
 func takenID(id string, at int64) schema.Finding {
 	return schema.Finding{Code: schema.CodeValidation, Keyword: "call_id", Offset: at,
-		Message: fmt.Sprintf("The provider gave the call the id %q, which another result of this stream has (a call started by the client, or an answer's %s<n>), so its verdict could be taken for that one: the call is refused.", id, outputPrefix)}
+		Message: fmt.Sprintf("The provider gave the call the id %s, which another result of this stream has (a call started by the client, or an answer's %s<n>), so its verdict could be taken for that one: the call is refused.", quote(id), outputPrefix)}
 }
 
 // flushProviders ends the calls every adapter still holds open.

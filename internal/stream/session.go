@@ -20,6 +20,7 @@ const (
 	DefaultMaxCallBytes = 4 << 20
 	DefaultMaxTools     = 1024
 	DefaultMaxState     = 64 << 20
+	DefaultMaxName      = 1 << 10
 )
 
 // Limits bound what one stream may hold. Zero fields take the defaults.
@@ -49,6 +50,18 @@ type Limits struct {
 	// bounds it for each: the call whose delta takes them past it is
 	// rejected (keyword "limit"). Default DefaultMaxState.
 	MaxState int64
+	// State, when set, bounds the validation state of open calls over
+	// every session that shares it, as MaxState does for one session: the
+	// call whose delta would pass it is rejected the same way (keyword
+	// "limit"). A session gives its part back as its calls end, and
+	// whatever is left at Release.
+	State *HeldBytes
+	// MaxName is the longest call id or tool name, in bytes, a stream may
+	// use: a CallStart's, a bind's, or one a provider's events give (then
+	// that call is refused, keyword "call_id" or "tool_name"). Every one is
+	// kept for the stream's life and echoed in results. Default
+	// DefaultMaxName.
+	MaxName int
 	// Validator configures each call's validator; StopAtFirst is always set.
 	Validator validator.Options
 }
@@ -65,6 +78,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxState <= 0 {
 		l.MaxState = DefaultMaxState
+	}
+	if l.MaxName <= 0 {
+		l.MaxName = DefaultMaxName
 	}
 	l.Validator.StopAtFirst = true
 	return l
@@ -189,19 +205,25 @@ func NewSession(ctx context.Context, limits Limits, emit func(*Result)) *Session
 // server does not hold, are the call's verdict (keyword "tool_name" or
 // "handle", early), not stream errors. A callID already started, one a
 // provider call of the stream has, and one in the answers' namespace
-// ("output/…") are InvalidArgument: no two results share an id.
+// ("output/…") are InvalidArgument: no two results share an id; so are
+// an id or a name longer than Limits.MaxName.
 func (s *Session) Start(callID, toolName string, b *Binding) error {
-	if callID == "" {
+	switch {
+	case callID == "":
 		return errorf(InvalidArgument, "start: call_id is empty")
+	case len(callID) > s.limits.MaxName:
+		return errorf(InvalidArgument, "start: call_id is %d bytes, longer than the limit of %d", len(callID), s.limits.MaxName)
+	case len(toolName) > s.limits.MaxName:
+		return errorf(InvalidArgument, "start: tool_name is %d bytes, longer than the limit of %d", len(toolName), s.limits.MaxName)
 	}
 	if _, ok := s.calls[callID]; ok {
-		return errorf(InvalidArgument, "start: call %q was already started", callID)
+		return errorf(InvalidArgument, "start: call %s was already started", quote(callID))
 	}
 	if isOutputID(callID) {
-		return errorf(InvalidArgument, "start: call_id %q is reserved: %s<n> names an answer's result", callID, outputPrefix)
+		return errorf(InvalidArgument, "start: call_id %s is reserved: %s<n> names an answer's result", quote(callID), outputPrefix)
 	}
 	if _, ok := s.adapter.ids[callID]; ok {
-		return errorf(InvalidArgument, "start: call_id %q is a provider call's id in this stream", callID)
+		return errorf(InvalidArgument, "start: call_id %s is a provider call's id in this stream", quote(callID))
 	}
 	c, err := s.newCall(callID)
 	if err != nil {
@@ -275,13 +297,17 @@ func (s *Session) release(c *call) {
 }
 
 // Release gives back to Limits.Held the text the session still holds for
-// unnamed calls, which a stream that ends without Close (an error, its
-// caller gone) leaves there. Call it once the stream is over, Close or
+// unnamed calls, and to Limits.State the state of its open calls, which a
+// stream that ends without Close (an error, its caller gone) leaves there. Call it once the stream is over, Close or
 // not; the session is not used after it.
 func (s *Session) Release() {
 	for _, c := range s.order {
 		if c.unnamed && !c.done {
 			s.release(c)
+		}
+		if !c.done {
+			s.limits.State.give(c.state)
+			c.state = 0
 		}
 	}
 	s.order = nil
@@ -292,7 +318,7 @@ func (s *Session) Release() {
 func (s *Session) Delta(callID string, fragment []byte) error {
 	c, ok := s.lookup(callID)
 	if !ok {
-		return errorf(InvalidArgument, "delta: call %q was not started", callID)
+		return errorf(InvalidArgument, "delta: call %s was not started", quote(callID))
 	}
 	return s.delta(c, fragment)
 }
@@ -391,7 +417,13 @@ func (s *Session) write(c *call, p []byte) error {
 // Limits.MaxState.
 func (s *Session) overState(c *call) bool {
 	st := c.v.State()
-	s.state += st - c.state
+	grow := st - c.state
+	if ok, _ := s.limits.State.take(grow); !ok {
+		s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "limit", Offset: c.bytes,
+			Message: fmt.Sprintf("The server's open calls, over every stream, need more than the limit of %d bytes of validation state together: this call, the one that passed it, is refused.", s.limits.State.max)}}, false)
+		return true
+	}
+	s.state += grow
 	c.state = st
 	if s.state <= s.limits.MaxState {
 		return false
@@ -405,7 +437,7 @@ func (s *Session) overState(c *call) bool {
 func (s *Session) End(callID string) error {
 	c, ok := s.lookup(callID)
 	if !ok {
-		return errorf(InvalidArgument, "end: call %q was not started", callID)
+		return errorf(InvalidArgument, "end: call %s was not started", quote(callID))
 	}
 	s.end(c)
 	return nil
@@ -461,6 +493,7 @@ func (s *Session) finish(c *call, early bool, findings []schema.Finding, truncat
 	}
 	c.done = true
 	s.state -= c.state
+	s.limits.State.give(c.state)
 	c.state = 0
 	r := &Result{CallID: c.id, ToolName: c.tool, Findings: findings, Truncated: truncated, Early: early, Bytes: c.bytes, Profile: c.profile}
 	s.emit(r)

@@ -54,3 +54,48 @@ func TestStreamStateIsBounded(t *testing.T) {
 	require.NoError(t, s.Delta("c4", []byte(open)))
 	assert.Len(t, results, 2, "c1 gave its part back: c4 fits")
 }
+
+// TestStateAcrossSessions: sessions sharing a Limits.State hold at most
+// its bound of validation state together, however many streams there are:
+// the call whose delta passes it is refused (keyword "limit"), and state
+// comes back as calls end and sessions are released.
+func TestStateAcrossSessions(t *testing.T) {
+	t.Parallel()
+	res := schema.Compile(schema.JSONSchema, []byte(`{"properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"anyOf":[{"items":{"$ref":"#/$defs/x"}},{"maxItems":1000},{"maxItems":1001}]}}}`))
+	require.Empty(t, res.Errors)
+	open := `{"a":` + strings.Repeat("[", 20)
+	one := validator.New(res.Schema, validator.Options{StopAtFirst: true})
+	one.Write([]byte(open))
+	perCall := one.State()
+
+	shared := stream.NewHeldBytes(5 * perCall / 2)
+	b := &stream.Binding{Handle: "h", Schema: res.Schema}
+	session := func() (*stream.Session, *[]stream.Result) {
+		var results []stream.Result
+		return stream.NewSession(t.Context(), stream.Limits{State: shared}, func(r *stream.Result) { results = append(results, *r) }), &results
+	}
+	s1, r1 := session()
+	s2, r2 := session()
+	s3, r3 := session()
+	for _, s := range []*stream.Session{s1, s2, s3} {
+		require.NoError(t, s.Start("c", "deep", b))
+		require.NoError(t, s.Delta("c", []byte(open)))
+	}
+	assert.Empty(t, *r1)
+	assert.Empty(t, *r2)
+	require.Len(t, *r3, 1, "two calls fit, the third stream's does not")
+	f := (*r3)[0].Findings
+	require.Len(t, f, 1)
+	assert.Equal(t, "limit", f[0].Keyword)
+	assert.Contains(t, f[0].Message, fmt.Sprintf("over every stream, need more than the limit of %d bytes", 5*perCall/2))
+	assert.Equal(t, 2*perCall, shared.Used())
+
+	require.NoError(t, s1.Delta("c", []byte(strings.Repeat("]", 20)+"}")))
+	require.NoError(t, s1.End("c"))
+	assert.True(t, (*r1)[0].Valid())
+	assert.Equal(t, perCall, shared.Used(), "an ended call gives its state back")
+	s2.Release()
+	assert.Zero(t, shared.Used(), "a released session gives back its open calls' state")
+	s3.Release()
+	assert.Zero(t, shared.Used())
+}

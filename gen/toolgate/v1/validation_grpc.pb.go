@@ -69,7 +69,8 @@ type ValidationServiceClient interface {
 	// ones can be enforced and, for the others, every finding. Problems with a
 	// tool are answers in its ToolResult; only a request that cannot be read
 	// (no source, a tools_list_json that is not a tools/list document) is an
-	// RPC error (INVALID_ARGUMENT).
+	// RPC error (INVALID_ARGUMENT), and one with more tools than the server
+	// takes at once (--max-toolset-tools) is RESOURCE_EXHAUSTED.
 	CompileToolset(ctx context.Context, in *CompileToolsetRequest, opts ...grpc.CallOption) (*CompileToolsetResponse, error)
 }
 
@@ -154,7 +155,8 @@ type ValidationServiceServer interface {
 	// ones can be enforced and, for the others, every finding. Problems with a
 	// tool are answers in its ToolResult; only a request that cannot be read
 	// (no source, a tools_list_json that is not a tools/list document) is an
-	// RPC error (INVALID_ARGUMENT).
+	// RPC error (INVALID_ARGUMENT), and one with more tools than the server
+	// takes at once (--max-toolset-tools) is RESOURCE_EXHAUSTED.
 	CompileToolset(context.Context, *CompileToolsetRequest) (*CompileToolsetResponse, error)
 	mustEmbedUnimplementedValidationServiceServer()
 }

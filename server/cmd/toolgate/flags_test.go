@@ -26,7 +26,7 @@ func TestFlagDefaults(t *testing.T) {
 	assert.Equal(t, server.Options{MaxDepth: 128, MaxFindings: 100, MaxFindingMessage: server.DefaultMaxFindingMessage,
 		MaxAnswerBytes: server.DefaultMaxAnswerBytes, MaxCompilingBytes: server.DefaultMaxCompilingBytes, StoreEntries: server.DefaultStoreEntries,
 		StoreBytes: server.DefaultStoreBytes, MaxCallsPerStream: 1024, MaxCallBytes: 4 << 20, MaxToolsPerStream: 1024, MaxUnnamedCallBytes: server.DefaultMaxUnnamedCallBytes, MaxStreamSchemaBytes: server.DefaultMaxStreamSchemaBytes,
-		MaxCallStateBytes: 16 << 20, MaxStreamStateBytes: 64 << 20,
+		MaxCallStateBytes: 16 << 20, MaxStreamStateBytes: 64 << 20, MaxOpenStateBytes: 512 << 20, MaxNameBytes: 1 << 10, MaxToolsetTools: 1024,
 		StreamIdleTimeout: server.DefaultStreamIdleTimeout, StreamSendTimeout: server.DefaultStreamSendTimeout, MaxWidth: schema.DefaultMaxWidth, MaxSchemaBytes: schema.DefaultMaxBytes,
 		MaxSchemaDepth: schema.DefaultSchemaDepth, MaxSchemaNodes: schema.DefaultMaxNodes, MaxSchemaRefs: schema.DefaultMaxRefs,
 		MaxPatternSteps: schema.DefaultMaxPatternSteps, MaxPatternBytes: schema.DefaultMaxPatternBytes, MaxMultipleOfDigits: schema.DefaultMaxMultipleOfDigits,

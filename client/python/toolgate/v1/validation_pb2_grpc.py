@@ -82,7 +82,8 @@ class ValidationServiceServicer(object):
         ones can be enforced and, for the others, every finding. Problems with a
         tool are answers in its ToolResult; only a request that cannot be read
         (no source, a tools_list_json that is not a tools/list document) is an
-        RPC error (INVALID_ARGUMENT).
+        RPC error (INVALID_ARGUMENT), and one with more tools than the server
+        takes at once (--max-toolset-tools) is RESOURCE_EXHAUSTED.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
