@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"log/slog"
+	"math"
 	"runtime"
 	"strings"
 	"time"
@@ -166,6 +167,8 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 	if maxHeader <= 0 {
 		maxHeader = DefaultMaxHeaderBytes
 	}
+	// gRPC takes both as 32-bit numbers: past them is as many as it can.
+	maxStreams, maxHeader = min(maxStreams, math.MaxUint32), min(maxHeader, math.MaxUint32)
 	logOpts := []logging.Option{logging.WithLogOnEvents(logging.FinishCall)}
 	recoverOpts := []recovery.Option{recovery.WithRecoveryHandlerContext(func(ctx context.Context, p any) error {
 		logger.ErrorContext(ctx, "panic in handler", "panic", p)

@@ -85,11 +85,12 @@ const (
 	DefaultMaxSetParts     = 8
 )
 
-// The caps keep premultiplied state numbers within uint32 and program
-// size estimates within int64.
+// The caps on Limits.MaxDFABytes and MaxProgram: a larger value means
+// the cap. They keep premultiplied state numbers within uint32 and
+// program size estimates within int64.
 const (
-	maxDFABytesCap = 1 << 31
-	maxProgramCap  = 1 << 24
+	MaxDFABytesCap = 1 << 31
+	MaxProgramCap  = 1 << 24
 )
 
 // withDefaults returns l with every field ≤ 0 set to its default.
@@ -100,11 +101,11 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxProgram <= 0 {
 		l.MaxProgram = DefaultMaxProgram
 	}
-	l.MaxProgram = min(l.MaxProgram, maxProgramCap)
+	l.MaxProgram = min(l.MaxProgram, MaxProgramCap)
 	if l.MaxDFABytes <= 0 {
 		l.MaxDFABytes = DefaultMaxDFABytes
 	}
-	l.MaxDFABytes = min(l.MaxDFABytes, maxDFABytesCap)
+	l.MaxDFABytes = min(l.MaxDFABytes, MaxDFABytesCap)
 	if l.MaxCompileSteps <= 0 {
 		l.MaxCompileSteps = DefaultMaxCompileSteps
 	}

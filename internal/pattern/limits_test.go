@@ -18,8 +18,8 @@ func TestLimitsDefaults(t *testing.T) {
 	assert.Equal(t, want, Limits{}.withDefaults())
 	assert.Equal(t, want, Limits{MaxNesting: -1, MaxProgram: -5, MaxDFABytes: -1, MaxCompileSteps: -1, MaxSetParts: -1}.withDefaults())
 	assert.Equal(t, 7, Limits{MaxNesting: 7}.withDefaults().MaxNesting)
-	assert.Equal(t, maxDFABytesCap, Limits{MaxDFABytes: 1 << 40}.withDefaults().MaxDFABytes)
-	assert.Equal(t, maxProgramCap, Limits{MaxProgram: 1 << 40}.withDefaults().MaxProgram)
+	assert.Equal(t, MaxDFABytesCap, Limits{MaxDFABytes: 1 << 40}.withDefaults().MaxDFABytes)
+	assert.Equal(t, MaxProgramCap, Limits{MaxProgram: 1 << 40}.withDefaults().MaxProgram)
 }
 
 // limitCase is an expression that fits one Limits and not a smaller one.

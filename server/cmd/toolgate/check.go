@@ -104,6 +104,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		usage(stderr) // the flag package has printed the error itself
 		return checkTrouble
 	}
+	if err := checkLimits(fs); err != nil {
+		fmt.Fprintf(stderr, "toolgate check: %v\n", err)
+		return checkTrouble
+	}
 	var profiles []schema.Profile
 	for _, name := range strings.Split(*profileName, ",") {
 		p, ok := parseProfile(name)

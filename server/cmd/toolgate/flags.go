@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -144,7 +145,55 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	if err := applyEnvironment(fs, withoutEnvironment...); err != nil {
 		return nil, err
 	}
+	if err := checkLimits(fs); err != nil {
+		return nil, usageError{err}
+	}
 	return c, nil
+}
+
+// mayBeZero lists the number and duration flags for which zero or less
+// means something: one goroutine per RPC, stopping at once on SIGTERM.
+// Every other one is a limit, which must be positive: zero would not mean
+// "no limit" but fall back to the default without a word.
+var mayBeZero = []string{"rpc-workers", "shutdown-grace"}
+
+// flagMaxima holds the largest value a flag can mean: gRPC takes the
+// first two as 32-bit numbers, and the pattern engine caps the others.
+var flagMaxima = map[string]int64{
+	"max-concurrent-streams":      math.MaxUint32,
+	"max-header-bytes":            math.MaxUint32,
+	"max-pattern-program":         pattern.MaxProgramCap,
+	"max-pattern-automaton-bytes": pattern.MaxDFABytesCap,
+}
+
+// checkLimits refuses every number or duration flag of fs set to zero or
+// less (unless listed in mayBeZero), or past its maximum in flagMaxima.
+func checkLimits(fs *flag.FlagSet) error {
+	var errs []error
+	fs.VisitAll(func(f *flag.Flag) {
+		g, ok := f.Value.(flag.Getter)
+		if !ok {
+			return
+		}
+		var n int64
+		switch v := g.Get().(type) {
+		case int:
+			n = int64(v)
+		case int64:
+			n = v
+		case time.Duration:
+			n = int64(v)
+		default:
+			return
+		}
+		switch hi, capped := flagMaxima[f.Name]; {
+		case n <= 0 && !slices.Contains(mayBeZero, f.Name):
+			errs = append(errs, fmt.Errorf("--%s is %s: a limit must be positive", f.Name, f.Value))
+		case capped && n > hi:
+			errs = append(errs, fmt.Errorf("--%s is %s: at most %d", f.Name, f.Value, hi))
+		}
+	})
+	return errors.Join(errs...)
 }
 
 // envName is the variable that stands in for a flag: TOOLGATE_ and the

@@ -93,3 +93,39 @@ func TestFlagErrors(t *testing.T) {
 	_, err = c.serverOptions()
 	assert.ErrorContains(t, err, "--client-ca needs")
 }
+
+// TestFlagLimitsMustMeanSomething: a limit of zero or less, or past what
+// it can mean, is a usage error, not a silent default (zero fell back to
+// it) or a silent wrap (gRPC takes 32-bit numbers: 4294967296 streams
+// meant no limit, and as many header bytes refused every call); from the
+// environment too. The flags for which zero or less means something keep
+// it.
+func TestFlagLimitsMustMeanSomething(t *testing.T) {
+	for _, args := range [][]string{
+		{"--max-depth", "0"},
+		{"--max-concurrent-streams", "-5"},
+		{"--max-message-bytes", "-1"},
+		{"--max-calls-per-stream", "0"},
+		{"--stream-send-timeout", "-1s"},
+		{"--keepalive-time", "0s"},
+		{"--max-concurrent-streams", "4294967296"},
+		{"--max-header-bytes", "4294967296"},
+		{"--max-pattern-program", "99999999"},
+		{"--max-width", "0"},
+	} {
+		_, err := parseFlags(args, io.Discard)
+		var ue usageError
+		require.ErrorAs(t, err, &ue, "%v", args)
+		assert.ErrorContains(t, err, args[0], "%v", args)
+	}
+	t.Run("from the environment", func(t *testing.T) {
+		t.Setenv("TOOLGATE_MAX_NAME_BYTES", "-1")
+		_, err := parseFlags(nil, io.Discard)
+		assert.ErrorContains(t, err, "--max-name-bytes is -1: a limit must be positive")
+	})
+
+	c, err := parseFlags([]string{"--rpc-workers", "-1", "--shutdown-grace", "0s", "--max-concurrent-streams", "4294967295"}, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, -1, c.rpcWorkers)
+	assert.Zero(t, c.shutdownGrace)
+}
