@@ -129,9 +129,10 @@ var errIteratedTwice = errors.New("client: the stream sequence can be iterated o
 // (it may be nil when WithToolset names the tools).
 //
 // Ranging over the returned sequence opens one ValidateStream, binds tools
-// and WithToolset's tools, and sends each event's data as a ProviderEvent as soon as
-// the event has arrived ("[DONE]", OpenAI's end marker, and events without
-// data are skipped). Meanwhile it yields each CallResult as soon as the
+// and WithToolset's tools, and sends each event's data, with its name (the
+// "event:" field, which the server checks against the data), as a
+// ProviderEvent as soon as the event has arrived ("[DONE]", OpenAI's end
+// marker, and events without data are skipped). Meanwhile it yields each CallResult as soon as the
 // server sends it: an early rejection (Early true, Errors[0].Offset the
 // first byte no valid completion could follow) arrives while the provider
 // is still generating, so the caller can stop the generation. When body
@@ -236,7 +237,7 @@ func (r *providerStream) results(parent context.Context, api toolgatev1.Validati
 	// A bind that fails to send (io.EOF) means the stream already failed:
 	// skip the body and let Recv say why.
 	if sendBinds(stream, binds) == nil {
-		events := make(chan string)
+		events := make(chan SSEEvent)
 		readerDone, senderDone = make(chan struct{}), make(chan struct{})
 		go r.read(events, readerDone)
 		go r.send(events, senderDone)
@@ -265,10 +266,10 @@ func sendBinds(stream grpc.BidiStreamingClient[toolgatev1.ValidateStreamRequest,
 	return nil
 }
 
-// read parses body into events and hands their data to the sender. It
-// closes events at the clean end of body only, so that the sender half-closes
-// the stream then and never after a failure.
-func (r *providerStream) read(events chan<- string, done chan<- struct{}) {
+// read parses body into events and hands them to the sender. It closes
+// events at the clean end of body only, so that the sender half-closes the
+// stream then and never after a failure.
+func (r *providerStream) read(events chan<- SSEEvent, done chan<- struct{}) {
 	defer close(done)
 	for {
 		ev, err := r.sse.Next()
@@ -290,7 +291,7 @@ func (r *providerStream) read(events chan<- string, done chan<- struct{}) {
 			continue
 		}
 		select {
-		case events <- ev.Data:
+		case events <- ev:
 		case <-r.ctx.Done():
 			return
 		}
@@ -299,18 +300,18 @@ func (r *providerStream) read(events chan<- string, done chan<- struct{}) {
 
 // send sends each event to the server, and half-closes the stream when
 // events is closed.
-func (r *providerStream) send(events <-chan string, done chan<- struct{}) {
+func (r *providerStream) send(events <-chan SSEEvent, done chan<- struct{}) {
 	defer close(done)
 	for {
 		select {
-		case data, ok := <-events:
+		case ev, ok := <-events:
 			if !ok {
 				_ = r.stream.CloseSend()
 				return
 			}
 			err := r.stream.Send(&toolgatev1.ValidateStreamRequest{
 				Event: &toolgatev1.ValidateStreamRequest_ProviderEvent{ProviderEvent: &toolgatev1.ProviderEvent{
-					Provider: r.provider, EventJson: data,
+					Provider: r.provider, EventJson: ev.Data, EventName: ev.Type,
 				}},
 			})
 			if err != nil {

@@ -336,6 +336,16 @@ func TestValidateProviderStreamErrors(t *testing.T) {
 			check: func(t *testing.T, err error) {
 				assert.Equal(t, codes.InvalidArgument, status.Code(err), "%v", err)
 			}},
+		// The Anthropic SDKs skip a ping, whatever its data: the event's
+		// name travels with it, and one that disagrees with the payload
+		// is refused.
+		{name: "a tool call's delta named ping", provider: client.Anthropic,
+			body: strings.NewReader(sseBody(append(slices.Clone(anthropicStart),
+				sseEvent{"ping", `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{}"}}`})...)),
+			check: func(t *testing.T, err error) {
+				assert.Equal(t, codes.InvalidArgument, status.Code(err), "%v", err)
+				assert.Contains(t, status.Convert(err).Message(), `named "ping", but its type is "content_block_delta"`)
+			}},
 		{name: "event of another provider's shape", provider: client.Anthropic,
 			body: strings.NewReader(openAIStream("call_1", "todo", `{"action":"list"}`)),
 			check: func(t *testing.T, err error) {

@@ -137,7 +137,8 @@ func (s *Service) streamEvent(ctx context.Context, sess *stream.Session, holds *
 	case *toolgatev1.ValidateStreamRequest_End:
 		return sess.End(ev.End.GetCallId())
 	case *toolgatev1.ValidateStreamRequest_ProviderEvent:
-		return sess.ProviderEvent(providerFromProto(ev.ProviderEvent.GetProvider()), []byte(ev.ProviderEvent.GetEventJson()))
+		pe := ev.ProviderEvent
+		return sess.NamedProviderEvent(providerFromProto(pe.GetProvider()), pe.GetEventName(), []byte(pe.GetEventJson()))
 	}
 	return status.Error(codes.InvalidArgument, "a stream request must set one event")
 }

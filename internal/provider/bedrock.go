@@ -97,6 +97,13 @@ func (b *bedrock) feed(t *tracker, event []byte) error {
 	if err := t.decode(event, &ev); err != nil {
 		return err
 	}
+	if t.name != "" {
+		var wrapper map[string]json.RawMessage
+		_ = json.Unmarshal(event, &wrapper) // decode has read it
+		if _, ok := wrapper[t.name]; len(wrapper) != 1 || !ok {
+			return t.errorf("", "the event is named %s, but that is not the one member wrapping its payload", quoteName(t.name))
+		}
+	}
 	switch {
 	case ev.exception() != "":
 		t.abort(ev.exception())

@@ -55,6 +55,7 @@ type tracker struct {
 	p      Provider
 	strict strictReader     // reads each event as a strict client would (decode)
 	out    []Event          // events produced by the current Feed or Close
+	name   string           // the current event's name, or "" (see FeedNamed)
 	calls  map[string]*call // base key -> the latest call with that key
 	active list             // calls not yet ended, in the order they began
 	groups map[string]*list // the same, by group

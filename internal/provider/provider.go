@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 )
 
 // Provider names the wire format of a stream's events. The numbering follows
@@ -225,13 +226,47 @@ func (a *Adapter) LimitNames(n int) {
 // problem was found; they are valid and must be processed. An *EventError
 // without Key means the event was rejected whole and nothing was appended.
 func (a *Adapter) Feed(dst []Event, event []byte) ([]Event, error) {
+	return a.FeedNamed(dst, "", event)
+}
+
+// FeedNamed is Feed for an event that came with a name: a server-sent
+// event's "event:" field, or Bedrock's :event-type header. Where the
+// provider's SDKs dispatch on that name, it must agree with the payload,
+// or the event is an *EventError without Key, refused whole: it must be
+// the payload's "type" (Anthropic, Responses), or the member that wraps
+// it (Bedrock). The Anthropic SDKs skip a "ping" event, for example, even
+// one that carries a tool call's delta, which toolgate would read. OpenAI
+// Chat streams name no events, and openai-python and the OpenAI Node SDK
+// read a named one differently, so a Chat event may only be named
+// "message", the server-sent events default. The Gemini and Cohere SDKs
+// read the payload alone, and so does FeedNamed. An empty name says
+// nothing: the payload alone is read.
+func (a *Adapter) FeedNamed(dst []Event, name string, event []byte) ([]Event, error) {
 	if a.f == nil {
 		return dst, &EventError{Provider: a.t.p, Reason: "adapter not made by New", Err: ErrUnknownProvider}
 	}
-	a.t.out = dst
+	switch a.t.p {
+	case OpenAIChat:
+		if name != "" && name != "message" {
+			return dst, a.t.errorf("", "the event is named %s, but OpenAI Chat streams name none", quoteName(name))
+		}
+		name = ""
+	case Gemini, Cohere:
+		name = ""
+	}
+	a.t.out, a.t.name = dst, name
 	err := a.f.feed(&a.t, event)
 	dst, a.t.out = a.t.out, nil
 	return dst, err
+}
+
+// quoteName quotes an event name for a reason, cut to a length no reason
+// needs more of.
+func quoteName(s string) string {
+	if len(s) > 64 {
+		s = strings.ToValidUTF8(s[:64], "") + "…"
+	}
+	return strconv.Quote(s)
 }
 
 // Close ends every call still open — the stream ended without the provider's
@@ -328,6 +363,9 @@ func (t *tracker) eventType(event []byte) (string, error) {
 	}
 	if p.Type == "" {
 		return "", t.errorf("", "event has no \"type\"")
+	}
+	if t.name != "" && t.name != p.Type {
+		return "", t.errorf("", "the event is named %s, but its type is %s", quoteName(t.name), quoteName(p.Type))
 	}
 	return p.Type, nil
 }

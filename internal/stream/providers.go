@@ -48,6 +48,15 @@ type providerKey struct {
 // that one is refused (keyword "provider_event") and the stream goes on.
 // Once the session's context is done, it returns the context's error.
 func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
+	return s.NamedProviderEvent(p, "", event)
+}
+
+// NamedProviderEvent is ProviderEvent for an event that came with a name
+// (a server-sent event's "event:" field, Bedrock's :event-type header),
+// which must agree with its payload (see provider.Adapter.FeedNamed): an
+// event the provider's SDK would read as another event is an
+// InvalidArgument error. An empty name is ProviderEvent.
+func (s *Session) NamedProviderEvent(p provider.Provider, name string, event []byte) error {
 	if trimmed := bytes.TrimSpace(event); len(trimmed) == 0 || string(trimmed) == "[DONE]" {
 		return nil
 	}
@@ -65,7 +74,7 @@ func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
 		pa.adapters[p] = a
 	}
 	var err error
-	pa.events, err = a.Feed(pa.events[:0], event)
+	pa.events, err = a.FeedNamed(pa.events[:0], name, event)
 	if err != nil {
 		var ee *provider.EventError
 		if errors.As(err, &ee) {

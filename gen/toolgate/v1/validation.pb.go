@@ -1334,7 +1334,19 @@ type ProviderEvent struct {
 	// event's `data:` lines (without the `data: ` prefix), or one event of a
 	// provider's event stream as JSON. Identical events may repeat
 	// legitimately and are never de-duplicated.
-	EventJson     string `protobuf:"bytes,2,opt,name=event_json,json=eventJson,proto3" json:"event_json,omitempty"`
+	EventJson string `protobuf:"bytes,2,opt,name=event_json,json=eventJson,proto3" json:"event_json,omitempty"`
+	// The event's name, when the stream names its events: the server-sent
+	// event's `event:` field, or Bedrock's `:event-type` header. Where the
+	// provider's SDKs dispatch on the name and toolgate on the payload, the
+	// two must agree, or the event ends the stream with INVALID_ARGUMENT:
+	// the name must equal the payload's "type" (Anthropic, OpenAI
+	// Responses) or be the one member wrapping it (Bedrock); the Anthropic
+	// SDKs skip a `ping` event, for example, even one whose data is a tool
+	// call's delta. OpenAI Chat streams name no events, and its SDKs read a
+	// named one differently, so a Chat event may be named only "message",
+	// the server-sent events default. The Gemini and Cohere SDKs read the
+	// payload alone, and so does toolgate. Empty: the payload alone is read.
+	EventName     string `protobuf:"bytes,3,opt,name=event_name,json=eventName,proto3" json:"event_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1379,6 +1391,13 @@ func (x *ProviderEvent) GetProvider() Provider {
 func (x *ProviderEvent) GetEventJson() string {
 	if x != nil {
 		return x.EventJson
+	}
+	return ""
+}
+
+func (x *ProviderEvent) GetEventName() string {
+	if x != nil {
+		return x.EventName
 	}
 	return ""
 }
@@ -2067,11 +2086,13 @@ const file_toolgate_v1_validation_proto_rawDesc = "" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x1a\n" +
 	"\bfragment\x18\x02 \x01(\tR\bfragment\"\"\n" +
 	"\aCallEnd\x12\x17\n" +
-	"\acall_id\x18\x01 \x01(\tR\x06callId\"a\n" +
+	"\acall_id\x18\x01 \x01(\tR\x06callId\"\x80\x01\n" +
 	"\rProviderEvent\x121\n" +
 	"\bprovider\x18\x01 \x01(\x0e2\x15.toolgate.v1.ProviderR\bprovider\x12\x1d\n" +
 	"\n" +
-	"event_json\x18\x02 \x01(\tR\teventJson\"T\n" +
+	"event_json\x18\x02 \x01(\tR\teventJson\x12\x1d\n" +
+	"\n" +
+	"event_name\x18\x03 \x01(\tR\teventName\"T\n" +
 	"\x16ValidateStreamResponse\x121\n" +
 	"\x06result\x18\x01 \x01(\v2\x17.toolgate.v1.CallResultH\x00R\x06resultB\a\n" +
 	"\x05event\"\x87\x02\n" +

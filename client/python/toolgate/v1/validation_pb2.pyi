@@ -165,12 +165,14 @@ class Error(_message.Message):
     def __init__(self, code: _Optional[_Union[ErrorCode, str]] = ..., keyword: _Optional[str] = ..., schema_path: _Optional[str] = ..., instance_path: _Optional[str] = ..., message: _Optional[str] = ..., offset: _Optional[int] = ...) -> None: ...
 
 class ProviderEvent(_message.Message):
-    __slots__ = ["event_json", "provider"]
+    __slots__ = ["event_json", "event_name", "provider"]
     EVENT_JSON_FIELD_NUMBER: _ClassVar[int]
+    EVENT_NAME_FIELD_NUMBER: _ClassVar[int]
     PROVIDER_FIELD_NUMBER: _ClassVar[int]
     event_json: str
+    event_name: str
     provider: Provider
-    def __init__(self, provider: _Optional[_Union[Provider, str]] = ..., event_json: _Optional[str] = ...) -> None: ...
+    def __init__(self, provider: _Optional[_Union[Provider, str]] = ..., event_json: _Optional[str] = ..., event_name: _Optional[str] = ...) -> None: ...
 
 class StreamBind(_message.Message):
     __slots__ = ["output_handle", "output_schema", "schemas", "strip_code_fence", "tools"]
