@@ -49,6 +49,17 @@ func TestCompileRefusesECMA(t *testing.T) {
 		{`x\A`, pattern.Malformed, 1, `the escape \A at offset 1; only punctuation may be escaped`},
 		{`[\z]`, pattern.Malformed, 1, `the escape \z`},
 		{"\\é", pattern.Malformed, 0, `the escape \é`},
+		// A range with a property escape for an end: the u flag refuses
+		// it, and without the u flag \p is p (V8 refuses [\p{L}-z] in
+		// both modes, and reads [a-\p{L}] without u as a-p, {, L, }).
+		{`[\p{L}-z]`, pattern.Malformed, 1, `the range \p{L}-z at offset 1 with a property escape for an end`},
+		{`[\p{L}-\p{N}]`, pattern.Malformed, 1, `the range \p{L}-\p{N} at offset 1`},
+		{`[\P{L}-z]`, pattern.Malformed, 1, `the range \P{L}-z at offset 1`},
+		{`x[ba-\p{L}]`, pattern.Malformed, 3, `the range a-\p{L} at offset 3`},
+		{`[\d-\p{L}]`, pattern.Malformed, 1, `the range \d-\p{L} at offset 1`},
+		{`[^\p{Lu}-\w]`, pattern.Malformed, 2, `the range \p{Lu}-\w at offset 2`},
+		{`[\p{L}--]`, pattern.Malformed, 1, `the range \p{L}-- at offset 1`},
+		{`[\p{Emoji}-z]`, pattern.Malformed, 1, `the range \p{Emoji}-z`}, // malformed wins over unsupported
 		{`(?P<name>x)`, pattern.Malformed, 0, "that is not (?:, (?<name>, a look-around or a modifier group"},
 		{`(?#comment)a`, pattern.Malformed, 0, "that is not (?:, (?<name>, a look-around or a modifier group"},
 		{`(?i)abc`, pattern.Malformed, 0, "inline flags (?i)"},
@@ -196,6 +207,8 @@ func TestAnnexBForms(t *testing.T) {
 		{`^[\d-z]$`, map[string]bool{"-": true, "5": true, "z": true, "a": false}},
 		{`^[a-\d]$`, map[string]bool{"a": true, "-": true, "7": true, "b": false}},
 		{`^[\w-\d]$`, map[string]bool{"-": true, "_": true, "#": false}},
+		{`^[\s-\S]$`, map[string]bool{"-": true, " ": true, "x": true}},
+		{`^[\D-\W]$`, map[string]bool{"-": true, "x": true, "5": false}},
 		{`^{[a-z]+}$`, map[string]bool{"{ab}": true, "ab": false}},
 		{`^a{,2}$`, map[string]bool{"a{,2}": true, "aa": false}},
 		{`^a{1$`, map[string]bool{"a{1": true, "a": false}},

@@ -69,8 +69,10 @@
 // (the grammar of every browser without the u flag) reads them, since real
 // schemas write them and their meaning is the same in every dialect: \ and
 // an ASCII punctuation character or space stands for that character
-// (^\d{4}\-\d{2}$); a class range with a class escape for an end is its
-// ends and the hyphen ([\w-.] is \w, - and .); a { that starts no
+// (^\d{4}\-\d{2}$); a class range with \d \D \s \S \w or \W for an end
+// is its ends and the hyphen ([\w-.] is \w, - and .), but one with \p{…}
+// or \P{…} for an end stays malformed, since without the u flag \p is p
+// and [\p{L}-z] is an error or means something else; a { that starts no
 // quantifier, and a lone } or ], stand for themselves (^{[a-z]+}$). \ and a
 // letter stays malformed: \a, \e, \z, \A mean other things elsewhere.
 //

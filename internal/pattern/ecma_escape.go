@@ -231,9 +231,9 @@ func (p *ecmaParser) class() runeSet {
 			break
 		}
 		loStart := p.pos
-		lo, loClass := p.classAtom()
+		lo, loKind := p.classAtom()
 		if p.peek(0) != '-' || p.pos+1 >= len(p.src) || p.peek(1) == ']' {
-			if loClass && p.syntaxOnly {
+			if loKind != atomChar && p.syntaxOnly {
 				continue
 			}
 			p.charge(len(lo))
@@ -245,8 +245,13 @@ func (p *ecmaParser) class() runeSet {
 			continue
 		}
 		p.pos++ // -
-		hi, hiClass := p.classAtom()
-		if loClass || hiClass {
+		hi, hiKind := p.classAtom()
+		if loKind == atomProperty || hiKind == atomProperty {
+			// Annex B gives no reading of the same meaning: the u flag
+			// refuses it, and without the u flag \p is the letter p.
+			p.fail(loStart, "the range "+p.src[loStart:p.pos], "with a property escape for an end", `write \- for a hyphen`)
+		}
+		if loKind == atomShorthand || hiKind == atomShorthand {
 			// Not a range: both ends and the hyphen, as Annex B reads
 			// [\w-.] (the u flag refuses it; real schemas write it).
 			if !p.syntaxOnly {
@@ -270,17 +275,35 @@ func (p *ecmaParser) class() runeSet {
 // classMerge is the length past which a class being read is normalized.
 const classMerge = 1 << 12
 
-// classAtom reads one character or class escape of a class. isClass
-// reports a class escape (\d, \p{…}, …), which cannot end a range.
-func (p *ecmaParser) classAtom() (set runeSet, isClass bool) {
+// atomKind is what a class atom is, which decides whether it may end a
+// range.
+type atomKind uint8
+
+const (
+	// atomChar is one character, which may end a range.
+	atomChar atomKind = iota
+	// atomShorthand is \d \D \s \S \w \W: a range with one for an end
+	// is read as Annex B reads it, as its ends and the hyphen.
+	atomShorthand
+	// atomProperty is \p{…} or \P{…}, which ends no range: the u flag
+	// refuses it, and Annex B reads \p as p.
+	atomProperty
+)
+
+// classAtom reads one character or class escape of a class and says
+// which it is.
+func (p *ecmaParser) classAtom() (runeSet, atomKind) {
 	if p.peek(0) != '\\' {
 		r := p.nextRune()
-		return runeSet{r, r}, false
+		return runeSet{r, r}, atomChar
 	}
 	start := p.pos
 	p.pos++
 	if set, ok := p.classEscape(start); ok {
-		return set, true
+		if c := p.src[start+1]; c == 'p' || c == 'P' {
+			return set, atomProperty
+		}
+		return set, atomShorthand
 	}
 	switch c := p.peek(0); {
 	case c >= '1' && c <= '9':
@@ -289,7 +312,7 @@ func (p *ecmaParser) classAtom() (set runeSet, isClass bool) {
 		p.fail(start, fmt.Sprintf(`the escape \%c`, c), "in a class", "drop it or escape the backslash")
 	}
 	r := p.characterEscape(start, true)
-	return runeSet{r, r}, false
+	return runeSet{r, r}, atomChar
 }
 
 // groupName reads a group name and its closing >, after the <.
