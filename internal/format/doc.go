@@ -17,10 +17,12 @@
 //     components keep their order without gaps, designators are upper
 //     case as in ISO 8601, and there are no fractions or signs.
 //   - email: RFC 5321 §4.1.2 Mailbox (local part of at most 64 octets,
-//     host name or IPv4/IPv6 address literal). draft-04 to draft-07 cite
-//     RFC 5322 addr-spec; its looser domain syntax is not followed, as
-//     RFC 5322 §3.4.1 defers to RFC 5321 there, and neither are its
-//     comments, folding white space and obsolete forms.
+//     host name or IPv4/IPv6 address literal, whose IPv4 octets are
+//     §4.1.3 Snums and so may have leading zeros, unlike format ipv4's).
+//     draft-04 to draft-07 cite RFC 5322 addr-spec; its looser domain
+//     syntax is not followed, as RFC 5322 §3.4.1 defers to RFC 5321
+//     there, and neither are its comments, folding white space and
+//     obsolete forms.
 //   - idn-email (draft-07 on): RFC 6531, which admits any non-ASCII
 //     character in the local part and U-labels in the domain. The domain
 //     is normalized to NFC first, since RFC 6532 §3.1 only recommends NFC.

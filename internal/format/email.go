@@ -116,11 +116,13 @@ func isQuotedString(s string, idn bool) bool {
 }
 
 // isAddressLiteral reports whether s, the text between "[" and "]", is an
-// RFC 5321 IPv4-address-literal or IPv6-address-literal.
+// RFC 5321 IPv4-address-literal or IPv6-address-literal. Their IPv4
+// octets are Snums, which may have leading zeros ([001.2.3.4]), unlike
+// those of format ipv4.
 func isAddressLiteral(s string) bool {
 	if !hasASCIIPrefixFold(s, "ipv6:") {
-		return isIPv4(s)
+		return isDottedQuad(s, snum)
 	}
-	groups, elided, ok := ipv6Groups(s[len("ipv6:"):])
+	groups, elided, ok := ipv6Groups(s[len("ipv6:"):], snum)
 	return ok && (!elided || groups <= 6)
 }
