@@ -3,6 +3,7 @@ package pattern
 import (
 	"fmt"
 	"regexp/syntax"
+	"slices"
 )
 
 // Syntax is the regular-expression dialect of an expression.
@@ -382,11 +383,8 @@ func compileProgram(expr string, syn Syntax, lim Limits, budget int) (*syntax.Pr
 	if err != nil {
 		return nil, work, err.(*Error)
 	}
-	tooLarge := func() *Error {
-		return limitError("it would compile to more than %d instructions (Limits.MaxProgram); use smaller repetition counts", lim.MaxProgram)
-	}
-	if budget <= 0 || programSize(re, int64(budget)) > int64(budget) {
-		return nil, work, tooLarge()
+	if budget <= 0 || programSize(re, int64(budget), true) > int64(budget) {
+		return nil, work, programError(re, programSize(re, int64(lim.MaxProgram), true), lim)
 	}
 	prog, err := syntax.Compile(re.Simplify())
 	if err != nil {
@@ -394,17 +392,41 @@ func compileProgram(expr string, syn Syntax, lim Limits, budget int) (*syntax.Pr
 	}
 	work += len(prog.Inst)
 	if len(prog.Inst) > budget {
-		return nil, work, tooLarge()
+		return nil, work, programError(re, int64(len(prog.Inst)), lim)
 	}
 	return prog, work, nil
 }
 
+// programError is the Limit error of re, whose program of size
+// instructions does not fit what lim.MaxProgram leaves it. It says what is
+// too large: the programs of a set together, when re's alone fits; re
+// itself, when it has no repetition count or does not fit even with each
+// counted once; or else its repetition counts.
+func programError(re *syntax.Regexp, size int64, lim Limits) *Error {
+	limit := int64(lim.MaxProgram)
+	switch {
+	case size <= limit:
+		return limitError("it and the expressions before it in the set would compile to more than %d instructions together (Limits.MaxProgram); use fewer or shorter patterns", limit)
+	case !counted(re):
+		return limitError("it would compile to more than %d instructions (Limits.MaxProgram); use a shorter pattern", limit)
+	case programSize(re, limit, false) > limit:
+		return limitError("it would compile to more than %d instructions (Limits.MaxProgram) even with each repetition counted once; use a shorter pattern", limit)
+	}
+	return limitError("its repetition counts would expand it to more than %d instructions (Limits.MaxProgram; a{50} is 50); use smaller repetition counts", limit)
+}
+
+// counted reports whether re repeats something by a count, x{n,m}.
+func counted(re *syntax.Regexp) bool {
+	return re.Op == syntax.OpRepeat || slices.ContainsFunc(re.Sub, counted)
+}
+
 // programSize estimates the instructions re compiles to, as regexp/syntax
-// does before it expands repetitions, saturating just past limit so huge
-// counts cannot overflow.
-func programSize(re *syntax.Regexp, limit int64) int64 {
+// does before it expands repetitions (or, unless expand, as if each
+// repetition count were 1), saturating just past limit so huge counts
+// cannot overflow.
+func programSize(re *syntax.Regexp, limit int64, expand bool) int64 {
 	sat := func(n int64) int64 { return min(n, limit+1) }
-	sub := func(i int) int64 { return programSize(re.Sub[i], limit) }
+	sub := func(i int) int64 { return programSize(re.Sub[i], limit, expand) }
 	var n int64
 	switch re.Op {
 	case syntax.OpLiteral:
@@ -422,6 +444,10 @@ func programSize(re *syntax.Regexp, limit int64) int64 {
 		}
 	case syntax.OpRepeat:
 		s := sub(0)
+		if !expand {
+			n = s
+			break
+		}
 		if re.Max == -1 { // x{2,} = xx+
 			n = 1 + sat(int64(re.Min))*s
 			break

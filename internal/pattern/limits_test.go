@@ -38,12 +38,15 @@ type limitCase struct {
 func TestEachLimit(t *testing.T) {
 	t.Parallel()
 	nest := strings.Repeat("(", 20) + "a" + strings.Repeat(")", 20)
+	alternatives := "^(?:w0|w1|w2|w3|w4|w5|w6|w7|w8|w9|w10|w11|w12|w13|w14|w15|w16|w17|w18|w19|w20|w21|w22|w23|w24|w25|w26|w27|w28|w29)$" // no quantifier
 	for _, tc := range []limitCase{
 		{"nesting/ECMA", nest, ECMA262, Limits{MaxNesting: 50}, Limits{MaxNesting: 10}, "Limits.MaxNesting"},
 		{"nesting/RE2", nest, RE2, Limits{MaxNesting: 50}, Limits{MaxNesting: 10}, "Limits.MaxNesting"},
-		{"program/count", `a{50}`, ECMA262, Limits{MaxProgram: 60}, Limits{MaxProgram: 40}, "Limits.MaxProgram"},
-		{"program/terms", strings.Repeat("ab", 30), ECMA262, Limits{MaxProgram: 70}, Limits{MaxProgram: 50}, "Limits.MaxProgram"},
-		{"program/RE2", `(?:ab){20}`, RE2, Limits{MaxProgram: 50}, Limits{MaxProgram: 30}, "Limits.MaxProgram"},
+		{"program/count", `a{50}`, ECMA262, Limits{MaxProgram: 60}, Limits{MaxProgram: 40}, "40 instructions (Limits.MaxProgram; a{50} is 50); use smaller repetition counts"},
+		{"program/terms", strings.Repeat("ab", 30), ECMA262, Limits{MaxProgram: 70}, Limits{MaxProgram: 50}, "50 instructions (Limits.MaxProgram); use a shorter pattern"},
+		{"program/alternatives", alternatives, ECMA262, Limits{MaxProgram: 200}, Limits{MaxProgram: 100}, "100 instructions (Limits.MaxProgram); use a shorter pattern"},
+		{"program/long and counted", alternatives + `|x{2}`, ECMA262, Limits{MaxProgram: 200}, Limits{MaxProgram: 100}, "even with each repetition counted once; use a shorter pattern"},
+		{"program/RE2", `(?:ab){20}`, RE2, Limits{MaxProgram: 50}, Limits{MaxProgram: 30}, "use smaller repetition counts"},
 		{"dfa bytes", `[ab]*a[ab]{8}`, ECMA262, Limits{MaxDFABytes: 1 << 20}, Limits{MaxDFABytes: 16 << 10}, "Limits.MaxDFABytes"},
 		{"steps", `[ab]*a[ab]{10}`, ECMA262, Limits{}, Limits{MaxCompileSteps: 5000}, "Limits.MaxCompileSteps"},
 		{"steps/class", "[" + strings.Repeat(`\p{L}`, 40) + "]", ECMA262, Limits{}, Limits{MaxCompileSteps: 20_000}, "Limits.MaxCompileSteps"},

@@ -156,6 +156,8 @@ func TestCompileSetErrors(t *testing.T) {
 	require.ErrorAs(t, err, &perr)
 	assert.Equal(t, Limit, perr.Kind)
 	assert.Equal(t, 1, perr.Index, "the program limit is reached at the second expression")
+	assert.Contains(t, perr.Msg, "it and the expressions before it in the set would compile to more than 50 instructions together (Limits.MaxProgram)",
+		"each fits alone")
 
 	exprs := []string{`a[ab]{6}`, `b[ab]{6}`, `c[ab]{6}`}
 	_, err = CompileSet(exprs, ECMA262, Limits{MaxDFABytes: 4096})
