@@ -123,6 +123,9 @@ func CompileSet(exprs []string, syn Syntax, lim Limits) (*Set, error) {
 		}
 		return sp.set, nil
 	}
+	if e, ok := err.(*Error); ok && e.steps && !e.Shared && e.Index < 0 && len(exprs) > 1 {
+		return nil, sp.outOfSteps(exprs)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +160,10 @@ func (sp *splitter) split(exprs []string, first int) error {
 // within what is left of the limits, or splits them again when it would
 // pass MaxDFABytes and MaxSetParts leaves room. Its error is the set's.
 func (sp *splitter) part(exprs []string, first int) error {
-	if sp.lim.MaxCompileSteps <= 0 || sp.lim.MaxDFABytes <= 0 {
+	if sp.lim.MaxCompileSteps <= 0 {
+		return sp.outOfSteps(exprs)
+	}
+	if sp.lim.MaxDFABytes <= 0 {
 		return sp.tooBig()
 	}
 	d, spent, err := compileDFA(exprs, sp.set.syn, sp.lim)
@@ -168,16 +174,50 @@ func (sp *splitter) part(exprs []string, first int) error {
 		return nil
 	}
 	e, ok := err.(*Error)
-	if !ok || !e.bytes {
+	switch {
+	case ok && e.steps && !e.Shared:
+		// It ran out of what the set's earlier attempts left, not of a
+		// limit of its own.
+		if e.Index >= 0 {
+			exprs = exprs[e.Index : e.Index+1]
+		}
+		return sp.outOfSteps(exprs)
+	case !ok || !e.bytes:
 		if ok {
 			e.Index = -1
 		}
 		return err
-	}
-	if len(exprs) == 1 || sp.room <= 0 {
+	case len(exprs) == 1 || sp.room <= 0:
 		return sp.tooBig()
 	}
 	return sp.split(exprs, first)
+}
+
+// outOfSteps is the error of a set of several expressions that used up
+// Limits.MaxCompileSteps compiling exprs: all of them as one automaton,
+// or some once split. It names exprs by the first and the last, each cut
+// to maxQuoted bytes.
+func (sp *splitter) outOfSteps(exprs []string) *Error {
+	first, last := quoteExpr(exprs[0]), quoteExpr(exprs[len(exprs)-1])
+	var e *Error
+	switch {
+	case len(exprs) == len(sp.set.exprs):
+		e = stepsError("the automaton of the set's %d patterns, %s to %s, would take more than %d steps to build (Limits.MaxCompileSteps); use fewer or simpler patterns",
+			len(exprs), first, last, sp.max.MaxCompileSteps)
+	case len(exprs) == 1:
+		e = sp.splitOutOfSteps(first)
+	default:
+		e = sp.splitOutOfSteps(fmt.Sprintf("the %d patterns %s to %s", len(exprs), first, last))
+	}
+	e.Index = -1
+	return e
+}
+
+// splitOutOfSteps is outOfSteps' error for a split set that ran out at
+// the patterns named.
+func (sp *splitter) splitOutOfSteps(named string) *Error {
+	return stepsError("the set's %d patterns would take more than %d steps to compile together (Limits.MaxCompileSteps), split into automata that fit Limits.MaxDFABytes, and ran out at %s; use fewer or simpler patterns",
+		len(sp.set.exprs), sp.max.MaxCompileSteps, named)
 }
 
 // tooBig is the error of a set that does not fit MaxDFABytes however

@@ -1,6 +1,10 @@
 package pattern
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
 
 // Kind classifies why a pattern was refused.
 type Kind uint8
@@ -82,4 +86,21 @@ func stepsError(format string, args ...any) *Error {
 	e := limitError(format, args...)
 	e.steps = true
 	return e
+}
+
+// maxQuoted is how many bytes of an expression a message quotes.
+const maxQuoted = 48
+
+// quoteExpr quotes expr for a message, cut after maxQuoted bytes (at a
+// character boundary) with "…" to mark the cut.
+func quoteExpr(expr string) string {
+	if len(expr) <= maxQuoted {
+		return strconv.Quote(expr)
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(expr[cut]) {
+		cut--
+	}
+	q := strconv.Quote(expr[:cut])
+	return q[:len(q)-1] + `…"`
 }

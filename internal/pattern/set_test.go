@@ -1,8 +1,10 @@
 package pattern
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 
@@ -168,6 +170,58 @@ func TestCompileSetErrors(t *testing.T) {
 	_, err = Compile(`a[ab]{6}`, ECMA262, Limits{MaxDFABytes: 1024})
 	require.ErrorAs(t, err, &perr)
 	assert.Equal(t, 0, perr.Index)
+}
+
+// TestSetOutOfSteps checks the error of a set that runs out of
+// Limits.MaxCompileSteps as one automaton or once split: it states the
+// limit itself, not what the attempts before left of it, and names the
+// patterns it ran out at, by the first and the last.
+func TestSetOutOfSteps(t *testing.T) {
+	t.Parallel()
+	var exprs []string
+	for i := range 12 {
+		exprs = append(exprs, fmt.Sprintf("f%d.*x.*y", i))
+	}
+	for _, c := range []struct {
+		name  string
+		bytes int
+		says  string
+	}{
+		{"one automaton", 256 << 10, `the automaton of the set's 12 patterns, "f0.*x.*y" to "f11.*x.*y", would take more than 200000 steps to build (Limits.MaxCompileSteps); use fewer`},
+		{"split", 64 << 10, `the set's 12 patterns would take more than 200000 steps to compile together (Limits.MaxCompileSteps), split into automata that fit Limits.MaxDFABytes, ` +
+			`and ran out at the 6 patterns "f6.*x.*y" to "f11.*x.*y"; use fewer`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := CompileSet(exprs, ECMA262, Limits{MaxCompileSteps: 200_000, MaxDFABytes: c.bytes})
+			var perr *Error
+			require.ErrorAs(t, err, &perr)
+			assert.Equal(t, Limit, perr.Kind)
+			assert.Equal(t, -1, perr.Index, "the set as a whole")
+			assert.Contains(t, perr.Msg, c.says)
+		})
+	}
+	t.Run("one pattern, cut", func(t *testing.T) {
+		t.Parallel()
+		long := strings.Repeat("é", 30)
+		sp := splitter{set: &Set{exprs: []string{"a", long}}, max: Limits{MaxCompileSteps: 7}}
+		assert.Contains(t, sp.outOfSteps([]string{long}).Msg, `more than 7 steps to compile together (Limits.MaxCompileSteps), split into automata that fit Limits.MaxDFABytes, `+
+			`and ran out at "`+strings.Repeat("é", 24)+`…"; use fewer`)
+	})
+}
+
+// TestQuoteExpr checks how messages quote an expression: whole up to
+// maxQuoted bytes, else cut there, at a character boundary, and marked.
+func TestQuoteExpr(t *testing.T) {
+	t.Parallel()
+	for expr, want := range map[string]string{
+		`^\d+$`:                       `"^\\d+$"`,
+		strings.Repeat("a", 48):       `"` + strings.Repeat("a", 48) + `"`,
+		strings.Repeat("a", 49):       `"` + strings.Repeat("a", 48) + `…"`,
+		"a" + strings.Repeat("é", 30): `"a` + strings.Repeat("é", 23) + `…"`, // 47 bytes: the next é would pass 48
+	} {
+		assert.Equal(t, want, quoteExpr(expr), expr)
+	}
 }
 
 // TestEmptyAndZero checks the edge values: an empty set matches nothing

@@ -157,3 +157,25 @@ func TestPatternLimitsPerExpression(t *testing.T) {
 		assert.Contains(t, spent.Errors[0].Message, budgetMessage, "%s: the shared budget is still spent", profile)
 	}
 }
+
+// TestPatternSetOutOfSteps: a patternProperties set split to fit
+// Limits.MaxDFABytes that runs out of compile steps is refused at the
+// keyword with a message that states Limits.MaxCompileSteps itself, not
+// what the set's earlier automata left of it, and names the patterns
+// that ran out.
+func TestPatternSetOutOfSteps(t *testing.T) {
+	t.Parallel()
+	var members []string
+	for i := range 50 {
+		members = append(members, fmt.Sprintf(`"f%d.*x.*y":{"type":"integer"}`, i))
+	}
+	doc := `{"patternProperties":{` + strings.Join(members, ",") + `},"additionalProperties":false}`
+	res := schema.CompileWith(schema.JSONSchema, []byte(doc), schema.Options{AnyDocument: true})
+	require.Len(t, res.Errors, 1, "%v", res.Errors)
+	f := res.Errors[0]
+	assert.Equal(t, schema.CodeUnsupported, f.Code)
+	assert.Equal(t, "limit", f.Keyword)
+	assert.Equal(t, "/patternProperties", f.SchemaPath)
+	assert.Contains(t, f.Message, fmt.Sprintf("the set's 50 patterns would take more than %d steps to compile together (Limits.MaxCompileSteps)", pattern.DefaultMaxCompileSteps))
+	assert.Regexp(t, `ran out at the \d+ patterns "f\d+\.\*x\.\*y" to "f\d+\.\*x\.\*y"; use fewer or simpler patterns\.$`, f.Message)
+}
