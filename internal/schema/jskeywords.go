@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"math"
 	"strconv"
 	"strings"
 
@@ -143,28 +142,6 @@ func jsNumber(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
 func (s *nodeScope) draft4Exclusive(kw string) bool {
 	v := s.loc.v.Get(kw)
 	return s.vocab.dialect == Draft4 && v != nil && v.Kind == jsontok.True
-}
-
-// count reads a non-negative integer (1.0 is one); a count beyond int64
-// saturates, which is never reached by a document within the limits.
-func count(v *jsondoc.Value) (int64, bool) {
-	if v.Kind != jsontok.Number || v.Num.Neg || !v.Num.IsInteger() {
-		return 0, false
-	}
-	if v.Num.IsZero() {
-		return 0, true
-	}
-	if v.Num.Exp > 18 {
-		return math.MaxInt64, true
-	}
-	var n int64
-	for i := range v.Num.Exp {
-		n *= 10
-		if i < int64(len(v.Num.Digits)) {
-			n += int64(v.Num.Digits[i] - '0')
-		}
-	}
-	return n, true
 }
 
 func jsCount(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {

@@ -92,20 +92,16 @@ func compileBindableItems(c *compiler, n *Node, v *jsondoc.Value, path string) {
 	n.Items, n.ItemsKeyword = c.node(v, path, "items"), "items"
 }
 
-// length reads a minLength or maxLength value: a non-negative integer.
+// length reads a minLength or maxLength value as the JSON Schema profile
+// reads it (count: one too large for int64 saturates), and reports a value
+// that is not a non-negative integer as malformed (-1 then).
 func (c *compiler) length(v *jsondoc.Value, path, kw string) int64 {
-	if v.Kind != jsontok.Number || v.Num.Neg || !v.Num.IsInteger() || v.Num.Exp > 18 {
+	k, ok := count(v)
+	if !ok {
 		c.malformed(path, kw, "%s must be a non-negative integer.", kw)
 		return -1
 	}
-	var n int64
-	for i := range v.Num.Exp {
-		n *= 10
-		if i < int64(len(v.Num.Digits)) {
-			n += int64(v.Num.Digits[i] - '0')
-		}
-	}
-	return n
+	return k
 }
 
 func compileMinLength(c *compiler, n *Node, v *jsondoc.Value, path string) {
