@@ -674,32 +674,40 @@ func (c *compiler) exactNumber(v *jsondoc.Value, path func() string, kw string) 
 	return true
 }
 
-// count reads a count keyword's value (minLength, maxItems, ...): a
-// non-negative integer, 1.0 and 1e2 included. A count beyond int64
-// saturates at math.MaxInt64 rather than being refused: it is legal JSON
-// Schema, and saturating changes no verdict, since no string, array or
-// object within the limits (Limits.MaxBytes, the server's message and
-// call sizes) comes near 2^63 characters, items or members, so the
-// schema is honoured exactly. ok is false for a value that is not a
+// count reads the value of the count keyword kw of n (minLength,
+// maxItems, ...): a non-negative integer, 1.0 and 1e2 included. A count
+// beyond int64 saturates at math.MaxInt64 rather than being refused: it
+// is legal JSON Schema, and saturating changes no verdict, since no
+// string, array or object within the limits (Limits.MaxBytes, the
+// server's message and call sizes) comes near 2^63 characters, items or
+// members, so the schema is honoured exactly. n.Saturated then keeps the
+// schema's value for messages. ok is false for a value that is not a
 // non-negative integer.
-func count(v *jsondoc.Value) (k int64, ok bool) {
+func count(n *Node, kw string, v *jsondoc.Value) (k int64, ok bool) {
 	if v.Kind != jsontok.Number || v.Num.Neg || !v.Num.IsInteger() {
 		return 0, false
 	}
 	if v.Num.IsZero() {
 		return 0, true
 	}
-	if v.Num.Exp > 19 { // 19 digits or fewer fit a uint64
-		return math.MaxInt64, true
-	}
-	var n uint64
-	for i := range v.Num.Exp {
-		n *= 10
-		if i < int64(len(v.Num.Digits)) {
-			n += uint64(v.Num.Digits[i] - '0')
+	if v.Num.Exp <= 19 { // 19 digits or fewer fit a uint64
+		var u uint64
+		for i := range v.Num.Exp {
+			u *= 10
+			if i < int64(len(v.Num.Digits)) {
+				u += uint64(v.Num.Digits[i] - '0')
+			}
+		}
+		if u <= math.MaxInt64 {
+			return int64(u), true
 		}
 	}
-	return int64(min(n, math.MaxInt64)), true
+	if n.Saturated == nil {
+		n.Saturated = map[string]*decimal.Decimal{}
+	}
+	d := v.Num
+	n.Saturated[kw] = &d
+	return math.MaxInt64, true
 }
 
 func compileMinimum(c *compiler, n *Node, v *jsondoc.Value, path string) {

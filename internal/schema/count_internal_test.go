@@ -11,8 +11,8 @@ import (
 )
 
 // TestCount: a count keyword's value is any non-negative integer, exact
-// up to math.MaxInt64 and saturated there beyond it; anything else is
-// not a count.
+// up to math.MaxInt64 and saturated there beyond it, with the schema's
+// value kept for messages; anything else is not a count.
 func TestCount(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -44,10 +44,17 @@ func TestCount(t *testing.T) {
 			t.Parallel()
 			v, err := jsondoc.Parse([]byte(tc.text), 8)
 			require.NoError(t, err)
-			k, ok := count(v)
+			n := &Node{}
+			k, ok := count(n, "maxLength", v)
 			assert.Equal(t, tc.ok, ok)
 			if tc.ok {
 				assert.Equal(t, tc.want, k)
+			}
+			if saturated := n.Saturated["maxLength"]; tc.ok && k == math.MaxInt64 && tc.text != "9223372036854775807" {
+				require.NotNil(t, saturated, "a saturated count keeps the schema's value")
+				assert.Equal(t, 0, saturated.Cmp(v.Num))
+			} else {
+				assert.Nil(t, n.Saturated, "an exact count keeps nothing")
 			}
 		})
 	}

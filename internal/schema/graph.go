@@ -510,6 +510,9 @@ func estimateBytes(root *Node) int64 {
 				total += 64 + int64(len(d.Digits))
 			}
 		}
+		for _, d := range n.Saturated {
+			total += 64 + int64(len(d.Digits))
+		}
 		if n.Pattern != nil {
 			pattern(n.Pattern)
 		}

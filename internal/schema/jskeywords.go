@@ -145,11 +145,11 @@ func (s *nodeScope) draft4Exclusive(kw string) bool {
 }
 
 func jsCount(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
-	k, ok := count(v)
+	n := s.n
+	k, ok := count(n, kw, v)
 	if !ok {
 		return
 	}
-	n := s.n
 	switch kw {
 	case "maxLength":
 		n.MaxLength = k

@@ -202,6 +202,12 @@ type Node struct {
 	// $recursiveRef): subschemas that must match the value.
 	Refs []Ref
 
+	// Saturated holds, by keyword, the schema's value of each count
+	// (minLength, maxItems, minContains, ...) too large for int64, whose
+	// field above holds math.MaxInt64 instead: what a message quotes as
+	// the bound. It is nil when no count saturated.
+	Saturated map[string]*decimal.Decimal
+
 	// Summaries, set when the schema is compiled (see summarize).
 
 	// Checks holds the types whose content the node's own keywords check

@@ -92,11 +92,12 @@ func compileBindableItems(c *compiler, n *Node, v *jsondoc.Value, path string) {
 	n.Items, n.ItemsKeyword = c.node(v, path, "items"), "items"
 }
 
-// length reads a minLength or maxLength value as the JSON Schema profile
-// reads it (count: one too large for int64 saturates), and reports a value
-// that is not a non-negative integer as malformed (-1 then).
-func (c *compiler) length(v *jsondoc.Value, path, kw string) int64 {
-	k, ok := count(v)
+// length reads the minLength or maxLength value of n as the JSON Schema
+// profile reads it (count: one too large for int64 saturates), and
+// reports a value that is not a non-negative integer as malformed (-1
+// then).
+func (c *compiler) length(n *Node, v *jsondoc.Value, path, kw string) int64 {
+	k, ok := count(n, kw, v)
 	if !ok {
 		c.malformed(path, kw, "%s must be a non-negative integer.", kw)
 		return -1
@@ -105,11 +106,11 @@ func (c *compiler) length(v *jsondoc.Value, path, kw string) int64 {
 }
 
 func compileMinLength(c *compiler, n *Node, v *jsondoc.Value, path string) {
-	n.MinLength = c.length(v, path, "minLength")
+	n.MinLength = c.length(n, v, path, "minLength")
 }
 
 func compileMaxLength(c *compiler, n *Node, v *jsondoc.Value, path string) {
-	n.MaxLength = c.length(v, path, "maxLength")
+	n.MaxLength = c.length(n, v, path, "maxLength")
 }
 
 // compilePattern compiles a pattern for an unanchored RE2 search (Go's

@@ -120,3 +120,43 @@ func TestFindingPathsAreUTF8(t *testing.T) {
 		assert.Equal(t, want, validator.ValidUTF8(in), "%q", in)
 	}
 }
+
+// TestSaturatedCountsQuoteTheSchema: a count too large for int64 is
+// enforced as math.MaxInt64, but a message about it quotes the schema's
+// own number, never 9223372036854775807 in its place.
+func TestSaturatedCountsQuoteTheSchema(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		profile schema.Profile
+		schema  string
+		doc     string
+		keyword string
+		says    string
+	}{
+		{"minLength", schema.JSONSchema, `{"properties":{"s":{"minLength":1e20}}}`, `{"s":"a"}`,
+			"minLength", "/s must be at least 100000000000000000000 characters long"},
+		{"minLength, bindable", schema.OutputBindable, `{"type":"object","properties":{"s":{"type":"string","minLength":99999999999999999999}}}`, `{"s":"a"}`,
+			"minLength", "/s must be at least 99999999999999999999 characters long"},
+		{"minLength just past int64", schema.JSONSchema, `{"properties":{"s":{"minLength":9223372036854775808}}}`, `{"s":"a"}`,
+			"minLength", "/s must be at least 9223372036854775808 characters long"},
+		{"minLength of int64's largest, exact", schema.JSONSchema, `{"properties":{"s":{"minLength":9223372036854775807}}}`, `{"s":"a"}`,
+			"minLength", "/s must be at least 9223372036854775807 characters long"},
+		{"minItems", schema.JSONSchema, `{"properties":{"a":{"minItems":1e30}}}`, `{"a":[1]}`,
+			"minItems", "/a must have at least 1e30 items; got 1"},
+		{"minProperties", schema.JSONSchema, `{"minProperties":12345678901234567890123}`, `{"a":1}`,
+			"minProperties", "must have at least 1.2345678901234567890123e22 properties; got 1"},
+		{"minContains", schema.JSONSchema, `{"properties":{"a":{"contains":{"type":"integer"},"minContains":2e19}}}`, `{"a":[1]}`,
+			"minContains", "/a must have at least 20000000000000000000 items that match contains; got 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			compiled := schema.Compile(tc.profile, []byte(tc.schema))
+			require.Empty(t, compiled.Errors)
+			res := validator.Validate(compiled.Schema, []byte(tc.doc), validator.Options{})
+			require.Len(t, res.Findings, 1)
+			assert.Equal(t, tc.keyword, res.Findings[0].Keyword)
+			assert.Contains(t, res.Findings[0].Message, tc.says)
+		})
+	}
+}

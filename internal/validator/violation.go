@@ -169,9 +169,9 @@ func (v *violation) describeAt(depth int) string {
 	case "multipleOf":
 		return fmt.Sprintf("must be a multiple of %s; got %s", briefNumber(n.MultipleOf), v.excerpt.text(true))
 	case "minLength":
-		return fmt.Sprintf("must be at least %d characters long; got %s", n.MinLength, v.excerpt.quoted(v.complete))
+		return fmt.Sprintf("must be at least %s characters long; got %s", countText(n, "minLength", n.MinLength), v.excerpt.quoted(v.complete))
 	case "maxLength":
-		return fmt.Sprintf("must be at most %d characters long; got %s", n.MaxLength, v.excerpt.quoted(v.complete))
+		return fmt.Sprintf("must be at most %s characters long; got %s", countText(n, "maxLength", n.MaxLength), v.excerpt.quoted(v.complete))
 	case "pattern":
 		return fmt.Sprintf("must match the pattern %q; got %s", brief(n.Pattern.Source), v.excerpt.quoted(v.complete))
 	case "format":
@@ -207,13 +207,13 @@ func (v *violation) describeAt(depth int) string {
 	case "propertyNames":
 		return fmt.Sprintf("has a property name that is not allowed: the name %s", v.reasonText(depth))
 	case "minProperties":
-		return fmt.Sprintf("must have at least %d properties; got %d", n.MinProperties, v.count)
+		return fmt.Sprintf("must have at least %s properties; got %d", countText(n, "minProperties", n.MinProperties), v.count)
 	case "maxProperties":
-		return fmt.Sprintf("must have at most %d properties; got more", n.MaxProperties)
+		return fmt.Sprintf("must have at most %s properties; got more", countText(n, "maxProperties", n.MaxProperties))
 	case "minItems":
-		return fmt.Sprintf("must have at least %d items; got %d", n.MinItems, v.count)
+		return fmt.Sprintf("must have at least %s items; got %d", countText(n, "minItems", n.MinItems), v.count)
 	case "maxItems":
-		return fmt.Sprintf("must have at most %d items; got more", n.MaxItems)
+		return fmt.Sprintf("must have at most %s items; got more", countText(n, "maxItems", n.MaxItems))
 	case "uniqueItems":
 		return fmt.Sprintf("must have unique items; the item at index %d repeats an earlier one", v.count)
 	case "contains", "minContains", "maxContains":
@@ -247,11 +247,11 @@ func (v *violation) describeContains() string {
 	n := v.node
 	switch {
 	case v.keyword == "maxContains":
-		return fmt.Sprintf("must have at most %d items that match contains; got more", n.MaxContains)
+		return fmt.Sprintf("must have at most %s items that match contains; got more", countText(n, "maxContains", n.MaxContains))
 	case n.MinContains == 1:
 		return "must have an item that matches contains; none does"
 	}
-	return fmt.Sprintf("must have at least %d items that match contains; got %d", n.MinContains, v.count)
+	return fmt.Sprintf("must have at least %s items that match contains; got %d", countText(n, "minContains", n.MinContains), v.count)
 }
 
 // reasonText describes the violation behind this one, or says nothing
@@ -329,6 +329,16 @@ func briefBytes(b []byte) string { return brief(string(b[:min(len(b), briefLen+u
 
 // briefNumber is d as a message quotes it.
 func briefNumber(d *decimal.Decimal) string { return string(d.AppendBrief(nil, briefDigits)) }
+
+// countText is the count k of keyword kw of n as a message quotes it: the
+// schema's own value where k saturated (schema.Node.Saturated), so
+// "minLength": 1e20 reads 100000000000000000000, not math.MaxInt64.
+func countText(n *schema.Node, kw string, k int64) string {
+	if d := n.Saturated[kw]; d != nil {
+		return briefNumber(d)
+	}
+	return strconv.FormatInt(k, 10)
+}
 
 // subject names the value at instancePath in a message: the pointer, or
 // "The <root>" for the document itself; a pointer cut to an ancestor (cut)
