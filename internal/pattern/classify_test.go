@@ -142,9 +142,8 @@ func TestCompileRefusesECMA(t *testing.T) {
 	}
 }
 
-// TestCompileRefusesRE2 checks that RE2 syntax is classified as the
-// bindable output profile has always classified regexp.Compile's errors:
-// what RE2 leaves out by design is Unsupported, other errors Malformed,
+// TestCompileRefusesRE2 checks how RE2 syntax classifies
+// regexp.Compile's errors: what RE2 leaves out by design is Unsupported, other errors Malformed,
 // Go's size bounds Limit.
 func TestCompileRefusesRE2(t *testing.T) {
 	t.Parallel()

@@ -15,8 +15,10 @@ const (
 	// to the same meaning (see the package documentation). It is the zero
 	// Syntax.
 	ECMA262 Syntax = iota
-	// RE2 is Go's regexp syntax as regexp.Compile reads it, for the
-	// bindable output profile.
+	// RE2 is Go's regexp syntax as regexp.Compile reads it. No schema
+	// keyword uses it (every profile's pattern is ECMA262); the package's
+	// tests compile expressions in it to check the automata against
+	// regexp on the very same text.
 	RE2
 )
 

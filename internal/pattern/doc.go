@@ -1,8 +1,8 @@
 // Package pattern compiles regular expressions into automata that match
 // a text streamed in pieces, with bounded work per byte, and reject it at
 // the first byte no continuation can match. It serves JSON Schema's
-// pattern, patternProperties and format "regex" (ECMA-262 syntax) and the
-// bindable output profile's pattern (Go's RE2 syntax).
+// pattern, patternProperties and format "regex" in ECMA-262 syntax, in
+// every profile; Go's RE2 syntax is read too.
 //
 // # API
 //
@@ -29,8 +29,8 @@
 // has already matched.
 //
 // RE2 syntax is read exactly as regexp.Compile reads it, with the same
-// meaning. It is refused as the bindable output profile always refused
-// it: what RE2 leaves out by design (look-around, back-references, atomic
+// meaning; the package's tests use it to check automata against regexp.
+// What RE2 leaves out by design (look-around, back-references, atomic
 // groups, possessive quantifiers) is Unsupported; anything else
 // regexp/syntax rejects is Malformed, except its size and nesting bounds,
 // which are Limit.

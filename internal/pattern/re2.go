@@ -7,10 +7,10 @@ import (
 )
 
 // parseRE2 parses expr as Go's regexp.Compile does (Perl flags), and
-// classifies a refusal as the bindable output profile always has: a
-// construct that RE2 leaves out by design (look-around, back-references,
-// atomic groups, possessive quantifiers) is Unsupported, anything else it
-// rejects is Malformed, and Go's own size and nesting bounds are Limit.
+// classifies a refusal: a construct that RE2 leaves out by design
+// (look-around, back-references, atomic groups, possessive quantifiers)
+// is Unsupported, anything else it rejects is Malformed, and Go's own
+// size and nesting bounds are Limit.
 func parseRE2(expr string, lim Limits) (*syntax.Regexp, error) {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {

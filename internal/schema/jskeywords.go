@@ -6,7 +6,6 @@ import (
 
 	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/jsontok"
-	"github.com/toolgate/toolgate/internal/pattern"
 )
 
 // This file holds how the JSON Schema profile compiles each keyword. The
@@ -178,13 +177,6 @@ func jsPattern(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
 	if v.Kind == jsontok.String {
 		s.n.Pattern = c.pattern(s.child(kw), kw, v.Str)
 	}
-}
-
-// pattern compiles a JSON Schema (ECMA-262) regular expression; a
-// malformed one or one Go's RE2 cannot run with the same meaning is a
-// finding at path.
-func (c *jsCompiler) pattern(path, kw, source string) *Pattern {
-	return c.regexp(path, kw, source, pattern.ECMA262)
 }
 
 func jsFormat(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/jsontok"
-	"github.com/toolgate/toolgate/internal/pattern"
 )
 
 // outputBindableRules is the bindable output profile of DESIGN.md §4, for
@@ -113,16 +112,23 @@ func compileMaxLength(c *compiler, n *Node, v *jsondoc.Value, path string) {
 	n.MaxLength = c.length(n, v, path, "maxLength")
 }
 
-// compilePattern compiles a pattern for an unanchored RE2 search (Go's
-// syntax, as written). A pattern that is not a regular expression is
-// malformed; one that needs a construct RE2 cannot run (look-around,
-// back-references, atomic or possessive forms) is unsupported.
+// compilePattern compiles a pattern as the JSON Schema profile does
+// (compiler.pattern): ECMA-262 syntax, the dialect JSON Schema defines
+// pattern in, run as an unanchored search by an automaton of the same
+// meaning. DESIGN.md §4 names no other dialect, and its line, that a
+// pattern that is no regular expression is malformed but one using a
+// construct Go's RE2 cannot run (look-around, back-references) is
+// unsupported, is the JSON Schema profile's (§8); so pattern means one
+// thing in both profiles, and what the schema tells the model (whose
+// provider reads pattern as JSON Schema's) is what toolgate checks.
+// Go's own syntax is not ECMA-262: \z, (?i) and (?P<name>…) are
+// malformed, and [[:alpha:]] is one of "[:alph" followed by "]".
 func compilePattern(c *compiler, n *Node, v *jsondoc.Value, path string) {
 	if v.Kind != jsontok.String {
 		c.malformed(path, "pattern", "pattern must be a string, not %s.", article(v.TypeName()))
 		return
 	}
-	n.Pattern = c.regexp(path, "pattern", v.Str, pattern.RE2)
+	n.Pattern = c.pattern(path, "pattern", v.Str)
 }
 
 // checkBindableNode applies the node rules of the bindable output profile:

@@ -75,6 +75,14 @@ func TestOutputBindableRules(t *testing.T) {
 		{"pattern with look-ahead", prop(`{"type":"string","pattern":"^(?=.*\\d)\\w+$"}`), []fixtures.SchemaFinding{fixtures.Unsupported("pattern", "/properties/p/pattern")}},
 		{"pattern with negative look-behind", prop(`{"type":"string","pattern":"(?<!x)y"}`), []fixtures.SchemaFinding{fixtures.Unsupported("pattern", "/properties/p/pattern")}},
 		{"pattern with a back-reference", prop(`{"type":"string","pattern":"(a)\\1"}`), []fixtures.SchemaFinding{fixtures.Unsupported("pattern", "/properties/p/pattern")}},
+		// pattern is ECMA-262, as in JSON Schema (and the JSON Schema profile).
+		{"pattern with a \\u escape", prop(`{"type":"string","pattern":"^\\u0041$"}`), nil},
+		{"pattern with a property escape", prop(`{"type":"string","pattern":"^\\p{Lu}\\p{Script=Greek}$"}`), nil},
+		{"pattern past the automaton limit", prop(`{"type":"string","pattern":"a{1001}"}`), []fixtures.SchemaFinding{fixtures.Unsupported("limit", "/properties/p/pattern")}},
+		{"pattern with a modifier group", prop(`{"type":"string","pattern":"(?i:x)"}`), []fixtures.SchemaFinding{fixtures.Unsupported("pattern", "/properties/p/pattern")}},
+		{"Go's inline flags are not ECMA-262", prop(`{"type":"string","pattern":"(?i)x"}`), []fixtures.SchemaFinding{fixtures.Malformed("pattern", "/properties/p/pattern")}},
+		{"Go's \\z is not ECMA-262", prop(`{"type":"string","pattern":"a\\z"}`), []fixtures.SchemaFinding{fixtures.Malformed("pattern", "/properties/p/pattern")}},
+		{"Go's (?P<name>) is not ECMA-262", prop(`{"type":"string","pattern":"(?P<n>a)"}`), []fixtures.SchemaFinding{fixtures.Malformed("pattern", "/properties/p/pattern")}},
 		{"required names", `{"type":"object","properties":{"a":{"type":["string","null"]}},"required":["a"]}`, nil},
 		{"required not an array", `{"type":"object","properties":{"a":{"type":"string"}},"required":"a"}`, []fixtures.SchemaFinding{fixtures.Malformed("required", "/required")}},
 	}

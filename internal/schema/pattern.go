@@ -147,6 +147,14 @@ func (c *compiler) regexp(path, kw, source string, syn pattern.Syntax) *Pattern 
 	return p
 }
 
+// pattern compiles a JSON Schema regular expression (pattern, a
+// patternProperties name) of any profile: ECMA-262 syntax, as JSON Schema
+// defines it; a malformed one, or one Go's RE2 cannot run with the same
+// meaning, is a finding at path.
+func (c *compiler) pattern(path, kw, source string) *Pattern {
+	return c.regexp(path, kw, source, pattern.ECMA262)
+}
+
 // regexpSet compiles exprs, each compiled alone already, into one set for
 // keyword kw at path, or makes its finding and returns nil.
 func (c *compiler) regexpSet(path, kw string, exprs []string) *pattern.Set {

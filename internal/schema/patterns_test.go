@@ -179,3 +179,28 @@ func TestPatternSetOutOfSteps(t *testing.T) {
 	assert.Contains(t, f.Message, fmt.Sprintf("the set's 50 patterns would take more than %d steps to compile together (Limits.MaxCompileSteps)", pattern.DefaultMaxCompileSteps))
 	assert.Regexp(t, `ran out at the \d+ patterns "f\d+\.\*x\.\*y" to "f\d+\.\*x\.\*y"; use fewer or simpler patterns\.$`, f.Message)
 }
+
+// TestPatternMeansOneThing: pattern is ECMA-262 in every profile that has
+// it, so the bindable output profile compiles each pattern as the JSON
+// Schema profile does, with the same findings: valid ECMA-262 compiles,
+// malformed ECMA-262 (Go's own syntax included) is VALIDATION, and what
+// no automaton runs with the same meaning, or past a limit, is
+// UNSUPPORTED_CAPABILITY.
+func TestPatternMeansOneThing(t *testing.T) {
+	t.Parallel()
+	for _, expr := range []string{
+		`^[A-Z]{3}-\d+$`, `^\u0041$`, `\u{1F600}`, `^\p{L}+$`, `[[:alpha:]]`, `^\d{4}\-\d{2}$`, // valid
+		`a{1001}`,                  // past Limits.MaxDFABytes
+		`(?=a)`, `(a)\1`, `(?i:a)`, // unsupported
+		`([a-z`, `(?i)a`, `a\z`, `(?P<n>a)`, `\p{Latin}`, // malformed
+	} {
+		t.Run(expr, func(t *testing.T) {
+			t.Parallel()
+			doc := patternsSchema(1, func(int) string { return expr })
+			js := schema.Compile(schema.JSONSchema, doc)
+			bindable := schema.Compile(schema.OutputBindable, doc)
+			assert.Equal(t, js.Errors, bindable.Errors)
+			assert.Equal(t, js.Schema == nil, bindable.Schema == nil)
+		})
+	}
+}

@@ -68,6 +68,42 @@ func TestOutputBindableEnforcement(t *testing.T) {
 	}
 }
 
+// TestOutputBindablePatternIsECMA262: a bindable pattern means what
+// ECMA-262 (JSON Schema's dialect) says, where Go's RE2 syntax would say
+// otherwise: \u escapes, "." that excludes \r, \s that holds U+00A0.
+func TestOutputBindablePatternIsECMA262(t *testing.T) {
+	t.Parallel()
+	s := compileFor(t, schema.OutputBindable, `{"type":"object","properties":{
+		"u":{"type":"string","pattern":"^\\u0041$"},
+		"dot":{"type":"string","pattern":"^a.b$"},
+		"space":{"type":"string","pattern":"^\\s$"}
+	}}`)
+	cases := []struct {
+		name string
+		doc  string
+		want []violation
+	}{
+		{"\\u0041 is A", `{"u":"A"}`, nil},
+		{"\\u0041 is not B", `{"u":"B"}`, []violation{{"pattern", "/properties/u/pattern", "/u"}}},
+		{". takes a tab", `{"dot":"a\tb"}`, nil},
+		{". does not take \\r", `{"dot":"a\rb"}`, []violation{{"pattern", "/properties/dot/pattern", "/dot"}}},
+		{"\\s takes U+00A0", `{"space":"\u00a0"}`, nil},
+		{"\\s takes U+FEFF", `{"space":"\ufeff"}`, nil},
+		{"\\s does not take x", `{"space":"x"}`, []violation{{"pattern", "/properties/space/pattern", "/space"}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res := validator.Validate(s, []byte(tc.doc), validator.Options{})
+			if tc.want == nil {
+				assert.True(t, res.Valid(), "%+v", res.Findings)
+				return
+			}
+			assert.Equal(t, tc.want, stable(res.Findings))
+		})
+	}
+}
+
 // TestOutputBindableStreamsEarly: maxLength is rejected at the first code
 // point past the limit, whatever the split.
 func TestOutputBindableStreamsEarly(t *testing.T) {
