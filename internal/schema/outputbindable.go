@@ -134,7 +134,10 @@ func compilePattern(c *compiler, n *Node, v *jsondoc.Value, path string) {
 // checkBindableNode applies the node rules of the bindable output profile:
 // the root is a flat object with properties; a property is a primitive (or
 // primitive with null), a closed enum of primitives, or an array of
-// primitives; an item is a primitive.
+// primitives; an item is a primitive. Null is never a value's only
+// choice, whether type says so ("null", refused by bindableType) or enum
+// does ([null], with or without a nullable type): DESIGN.md §4 allows
+// null only beside a primitive.
 func checkBindableNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
 	finishKeys(n)
 	// declared is the node's type as the schema states it (an enum of
@@ -149,8 +152,13 @@ func checkBindableNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
 	case root && n.Types != AnyType:
 		declared = n.Types // the root's implied object type
 	}
-	if n.Enum != nil && len(n.Enum.Composite) > 0 {
+	switch {
+	case n.Enum != nil && len(n.Enum.Composite) > 0:
 		c.unsupported(child(n.Path, "enum"), "enum", "Enum choices must be strings, numbers or booleans to be bindable, not objects or arrays.")
+	case !root && n.Enum != nil && enumTypes(n.Enum) == TypeNull:
+		// The value could only be null: type "null" under another name.
+		c.unsupported(child(n.Path, "enum"), "enum", "An enum whose only choice is null is not bindable, as type \"null\" is not: "+
+			"give it a string, number or boolean choice, and keep null beside it for a nullable property.")
 	}
 	switch {
 	case root:
