@@ -256,8 +256,13 @@ export interface ConnectOptions {
   clientOptions?: ClientOptions;
 }
 
-/** An explicit stream event: a call's start, one fragment of its arguments, or its end. */
+/**
+ * An explicit stream event: a call's start, one fragment of its arguments,
+ * or its end; or a raw provider event with its name (the server-sent
+ * event's `event:` field, which the server checks against the data).
+ */
 export type StreamEvent =
+  | { named: { name: string; data: string } }
   | { start: { call_id: string; tool_name: string } }
   | { delta: { call_id: string; fragment: string } }
   | { end: { call_id: string } };

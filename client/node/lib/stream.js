@@ -18,11 +18,14 @@ import { fromMessage } from './results.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-// The fields each explicit event kind has; all are strings.
+// The fields each explicit event kind has; all are strings. A named event
+// is a raw provider event with its name: `data` the server-sent event's
+// payload, `name` its `event:` field, which the server checks against it.
 const EVENT_FIELDS = Object.freeze({
   start: ['call_id', 'tool_name'],
   delta: ['call_id', 'fragment'],
   end: ['call_id'],
+  named: ['name', 'data'],
 });
 
 /**
@@ -175,13 +178,17 @@ export function toRequest(event, provider) {
   const kinds = typeof event === 'object' && event !== null ? Object.keys(event) : [];
   const [kind] = kinds;
   if (kinds.length !== 1 || !Object.hasOwn(EVENT_FIELDS, kind)) {
-    throw new TypeError(`a stream event must be a string, a Uint8Array, {start}, {delta} or {end}; got ${describe(event)} with keys ${JSON.stringify(kinds)}`);
+    throw new TypeError(`a stream event must be a string, a Uint8Array, {named}, {start}, {delta} or {end}; got ${describe(event)} with keys ${JSON.stringify(kinds)}`);
   }
   const body = event[kind];
   const fields = EVENT_FIELDS[kind];
   const given = typeof body === 'object' && body !== null ? Object.keys(body) : [];
   if (given.length !== fields.length || !fields.every((f) => typeof body[f] === 'string')) {
     throw new TypeError(`a ${kind} event must have exactly the string fields ${fields.join(', ')}; got keys ${JSON.stringify(given)}`);
+  }
+  if (kind === 'named') {
+    const { provider_event } = toRequest(body.data, provider);
+    return { provider_event: { ...provider_event, event_name: body.name } };
   }
   return { [kind]: Object.fromEntries(fields.map((f) => [f, body[f]])) };
 }

@@ -234,6 +234,8 @@ describe('stream events', () => {
       [{ end: { call_id: 'c' } }, { end: { call_id: 'c' } }],
       ['{"type":"ping"}', { provider_event: { provider: 'PROVIDER_ANTHROPIC', event_json: '{"type":"ping"}' } }],
       [new TextEncoder().encode('{}'), { provider_event: { provider: 'PROVIDER_ANTHROPIC', event_json: '{}' } }],
+      [{ named: { name: 'ping', data: '{"type":"ping"}' } },
+        { provider_event: { provider: 'PROVIDER_ANTHROPIC', event_json: '{"type":"ping"}', event_name: 'ping' } }],
     ];
     for (const [event, want] of cases) {
       assert.deepEqual(toRequest(event, 'PROVIDER_ANTHROPIC'), want);
@@ -248,6 +250,7 @@ describe('stream events', () => {
       ['number field', { end: { call_id: 1 } }],
       ['two kinds', { start: { call_id: 'c', tool_name: 't' }, end: { call_id: 'c' } }],
       ['unknown kind', { stop: { call_id: 'c' } }],
+      ['a named event without data', { named: { name: 'ping' } }],
       ['an inherited name is no kind', { toString: { call_id: 'c' } }],
       ['a number', 42],
       ['null', null],
@@ -256,6 +259,7 @@ describe('stream events', () => {
       assert.throws(() => toRequest(event, 'PROVIDER_ANTHROPIC'), TypeError, name);
     }
     assert.throws(() => toRequest('{}', undefined), /needs the provider option/);
+    assert.throws(() => toRequest({ named: { name: 'ping', data: '{}' } }, undefined), /needs the provider option/);
   });
 });
 

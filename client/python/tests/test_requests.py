@@ -5,7 +5,7 @@ server needed: the call is a stand-in that records cancel()."""
 import threading
 import unittest
 
-from toolgate import Delta, End, Start
+from toolgate import Delta, End, Named, Start
 from toolgate.stream import _Requests
 from toolgate.v1 import validation_pb2 as pb
 
@@ -52,7 +52,8 @@ def attached(events, binds=(BIND,), provider=None):
 
 class RequestsTest(unittest.TestCase):
     def test_binds_then_events(self):
-        events = Events([Start("c", "t"), Delta("c", "{}"), End("c"), '{"type":"ping"}'])
+        events = Events([Start("c", "t"), Delta("c", "{}"), End("c"), '{"type":"ping"}',
+                         Named("ping", b'{"type":"ping"}')])
         requests, call = attached(events, binds=[BIND, BIND], provider=pb.PROVIDER_ANTHROPIC)
         self.assertEqual(list(requests), [
             BIND, BIND,
@@ -61,6 +62,8 @@ class RequestsTest(unittest.TestCase):
             pb.ValidateStreamRequest(end=pb.CallEnd(call_id="c")),
             pb.ValidateStreamRequest(provider_event=pb.ProviderEvent(provider=pb.PROVIDER_ANTHROPIC,
                                                                      event_json='{"type":"ping"}')),
+            pb.ValidateStreamRequest(provider_event=pb.ProviderEvent(provider=pb.PROVIDER_ANTHROPIC,
+                                                                     event_json='{"type":"ping"}', event_name="ping")),
         ])
         self.assertFalse(call.cancelled.is_set())
         self.assertIsNone(requests.failure)
@@ -102,6 +105,8 @@ class RequestsTest(unittest.TestCase):
             "the events' own error": (failing(), None, OSError),
             "an event of no known kind": (iter([Start("c", "t"), 42]), None, TypeError),
             "a raw event without provider": (iter(['{"type":"ping"}']), None, TypeError),
+            "a named event without provider": (iter([Named("ping", '{"type":"ping"}')]), None, TypeError),
+            "a named event whose data is no text": (iter([Named("ping", 7)]), pb.PROVIDER_ANTHROPIC, TypeError),
         }
         for name, (events, provider, error) in cases.items():
             with self.subTest(name):

@@ -24,7 +24,7 @@ Needs ``grpcio`` and ``protobuf`` (Debian: python3-grpcio, python3-protobuf).
 from toolgate.client import Client
 from toolgate.enums import Admission, ErrorCode, Profile, Provider
 from toolgate.results import CallResult, CompileResult, Finding, ToolResult, ToolsetResult, ValidationResult
-from toolgate.stream import Delta, End, ResultStream, Start
+from toolgate.stream import Delta, End, Named, ResultStream, Start
 from toolgate.validator import SchemaError, Validator
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "End",
     "ErrorCode",
     "Finding",
+    "Named",
     "Profile",
     "Provider",
     "ResultStream",

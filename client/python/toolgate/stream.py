@@ -13,9 +13,11 @@ provider's response, and nothing more is sent or paid for.
 
 Events are raw provider stream events (``str`` or ``bytes``: the payload of
 one server-sent event's ``data:`` lines, with ``provider`` naming the API;
-OpenAI's ``[DONE]`` and empty payloads are ignored by the server) or explicit
-``Start``, ``Delta`` and ``End`` events for calls that the caller assembles
-itself. Both kinds may be mixed.
+OpenAI's ``[DONE]`` and empty payloads are ignored by the server), such a
+payload with its event name (``Named``: send it when the stream names its
+events, as Anthropic's does, so that the server reads each event as the
+provider's SDK does), or explicit ``Start``, ``Delta`` and ``End`` events
+for calls that the caller assembles itself. The kinds may be mixed.
 """
 
 import collections
@@ -50,6 +52,18 @@ class End:
     """Ends a call; one that received no argument bytes is validated as ``{}``."""
 
     call_id: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Named:
+    """A raw provider event with its name: ``data`` is the server-sent
+    event's ``data:`` payload (``str`` or ``bytes``), ``name`` its
+    ``event:`` field (or Bedrock's ``:event-type``). The server refuses an
+    event whose name disagrees with its payload, as the provider's SDK
+    would read it as another event (``ProviderEvent.event_name``)."""
+
+    name: str
+    data: "str | bytes"
 
 
 class ResultStream:
@@ -205,12 +219,17 @@ class _Requests:
         self._call.cancel()
 
     def _request(self, event):
+        name = ""
+        if isinstance(event, Named):
+            name, event = event.name, event.data
+            if not isinstance(name, str) or not isinstance(event, (str, bytes, bytearray)):
+                raise TypeError("a Named event needs a str name and str or bytes data")
         if isinstance(event, (str, bytes, bytearray)):
             if self._provider is None:
                 raise TypeError("a raw provider event needs provider=...")
             text = event if isinstance(event, str) else bytes(event).decode("utf-8")
             return pb.ValidateStreamRequest(
-                provider_event=pb.ProviderEvent(provider=self._provider, event_json=text)
+                provider_event=pb.ProviderEvent(provider=self._provider, event_json=text, event_name=name)
             )
         if isinstance(event, Start):
             return pb.ValidateStreamRequest(start=pb.CallStart(call_id=event.call_id, tool_name=event.tool_name))
@@ -218,7 +237,7 @@ class _Requests:
             return pb.ValidateStreamRequest(delta=pb.CallDelta(call_id=event.call_id, fragment=event.fragment))
         if isinstance(event, End):
             return pb.ValidateStreamRequest(end=pb.CallEnd(call_id=event.call_id))
-        raise TypeError(f"a stream event must be str, bytes, Start, Delta or End; got {type(event).__name__}")
+        raise TypeError(f"a stream event must be str, bytes, Named, Start, Delta or End; got {type(event).__name__}")
 
 
 def _close(events):
