@@ -2,9 +2,11 @@ package provider
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/rand"
 	"crypto/sha256"
 	"hash"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,6 +38,7 @@ type call struct {
 
 	text     int       // argument bytes so far (of an output: of its current part)
 	sum      hash.Hash // keyed SHA-256 of those bytes, when the provider sends a final copy
+	final    []byte    // sum's digest once the call ended, for a copy that comes later
 	sawDelta bool      // write was called, even with empty text
 
 	// fallback is argument text known whole from the call's opening event
@@ -210,6 +213,52 @@ type partText struct {
 	sum  []byte // nil when no text streamed
 }
 
+// streamed returns what streamed of content part n of c (a call has part
+// 0 only): its text counters, kept in parts for a part before the
+// current one.
+func (c *call) streamed(n int) partText {
+	if n == c.part {
+		p := partText{n: n, text: c.text, sum: c.final}
+		if c.sum != nil {
+			p.sum = c.sum.Sum(nil)
+		}
+		return p
+	}
+	if i, ok := slices.BinarySearchFunc(c.parts, n, func(p partText, n int) int { return cmp.Compare(p.n, n) }); ok {
+		return c.parts[i]
+	}
+	return partText{n: n}
+}
+
+// is reports whether text (nil for none) is what streamed of the part.
+func (p partText) is(text *string) bool {
+	s := *ptrOr(text)
+	return len(s) == p.text && (p.text == 0 || bytes.Equal(textHash(s), p.sum))
+}
+
+// lacks reports whether texts, the final copy of c's content parts, has no
+// part for text that streamed.
+func (c *call) lacks(texts []*string) bool {
+	if c.text > 0 && c.part >= len(texts) {
+		return true
+	}
+	return len(c.parts) > 0 && c.parts[len(c.parts)-1].n >= len(texts)
+}
+
+// sameText reports whether texts, a final copy that came after c ended,
+// is exactly what streamed: no part longer, shorter or other.
+func (c *call) sameText(texts []*string) bool {
+	if c.lacks(texts) {
+		return false
+	}
+	for n, s := range texts {
+		if !c.streamed(n).is(s) {
+			return false
+		}
+	}
+	return true
+}
+
 // part moves output c's counters to content part n, for complete: a
 // Responses message may have several output_text parts, each repeated at
 // its end. A part before the current one cannot be written again; what
@@ -235,18 +284,12 @@ func (t *tracker) part(c *call, n int) error {
 // did not stream is written whole, in order. Text that streamed for a part
 // the copy lacks disagrees with it.
 func (t *tracker) reconcileParts(c *call, texts []*string) error {
-	streamed := c.parts
 	for n := range min(c.part, len(texts)) {
-		var p partText
-		if len(streamed) > 0 && streamed[0].n == n {
-			p, streamed = streamed[0], streamed[1:]
-		}
-		final := *ptrOr(texts[n])
-		if len(final) != p.text || p.text > 0 && !bytes.Equal(textHash(final), p.sum) {
-			return t.errorf(c.key, "final text of content part %d (%d bytes) disagrees with the %d bytes streamed", n, len(final), p.text)
+		if p := c.streamed(n); !p.is(texts[n]) {
+			return t.errorf(c.key, "final text of content part %d (%d bytes) disagrees with the %d bytes streamed", n, len(*ptrOr(texts[n])), p.text)
 		}
 	}
-	if len(streamed) > 0 || c.part >= len(texts) && c.text > 0 {
+	if c.lacks(texts) {
 		return t.errorf(c.key, "final copy has %d content parts, fewer than streamed", len(texts))
 	}
 	for n := c.part; n < len(texts); n++ {
@@ -375,6 +418,9 @@ func (t *tracker) end(c *call) {
 		t.write(c, c.fallback)
 	}
 	c.ended = true
+	if c.sum != nil {
+		c.final = c.sum.Sum(nil)
+	}
 	c.sum = nil
 	kind := End
 	if c.output {

@@ -3,6 +3,7 @@ package provider
 import (
 	"cmp"
 	"encoding/json"
+	"slices"
 )
 
 // openAIResponses adapts OpenAI Responses API streams and those of
@@ -74,7 +75,10 @@ type responsesTextEvent struct {
 // the terminal response.completed, .incomplete and .failed end any call
 // still open (a server that sends no output_item.done); one stream may hold
 // several responses back to back. The copy of the output inside
-// response.completed is not read: by then every call has its verdict.
+// response.completed, which openai-python's final response and the OpenAI
+// Agents SDK run, is reconciled too (see completed): a call that never
+// streamed is validated from it, and one that ended must be the same or
+// the stream fails.
 //
 // A message item's text is its output ("output/<output_index>"): the
 // response.output_text.delta of all its content parts, in order. An
@@ -121,15 +125,9 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		if it.Type != "function_call" {
 			return nil
 		}
-		if it.ID == "" {
-			return t.errorf("", "%s function_call item without id", typ)
-		}
-		var args *string
-		if len(it.Arguments) > 0 && string(it.Arguments) != "null" {
-			args = new(string)
-			if json.Unmarshal(it.Arguments, args) != nil {
-				return t.errorf("", "%s function_call item arguments are not a string", typ)
-			}
+		args, err := callArguments(t, typ, it)
+		if err != nil {
+			return err
 		}
 		if typ == "response.output_item.added" {
 			c := t.open(it.ID, it.CallID, it.Name)
@@ -194,8 +192,90 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		t.abort(typ[len("response."):])
 	case "error": // the stream's own error event: the SDKs raise on it
 		t.abort("error")
-	case "response.created", "response.completed":
+	case "response.completed":
+		err := a.completed(t, event)
 		t.endAll()
+		return err
+	case "response.created":
+		t.endAll()
+	}
+	return nil
+}
+
+// callArguments reads a function_call item's arguments: nil when it has
+// none.
+func callArguments(t *tracker, typ string, it *responsesItem) (*string, error) {
+	if it.ID == "" {
+		return nil, t.errorf("", "%s function_call item without id", typ)
+	}
+	if len(it.Arguments) == 0 || string(it.Arguments) == "null" {
+		return nil, nil
+	}
+	args := new(string)
+	if json.Unmarshal(it.Arguments, args) != nil {
+		return nil, t.errorf("", "%s function_call item arguments are not a string", typ)
+	}
+	return args, nil
+}
+
+// completed reconciles the copy of the response's output in
+// response.completed, where openai-python's final response and the OpenAI
+// Agents SDK read the calls they run, with what streamed: an item still
+// open ends with it, as at its output_item.done; an item that never
+// streamed is validated from it; an item that already ended must be the
+// same, or the event is an *EventError without Key: that item's result
+// is sent, so the stream fails.
+func (a *openAIResponses) completed(t *tracker, event []byte) error {
+	var ev struct {
+		Response struct {
+			Output []responsesItem `json:"output"`
+		} `json:"response"`
+	}
+	if err := t.decode(event, &ev); err != nil {
+		return err
+	}
+	for i := range ev.Response.Output {
+		it := &ev.Response.Output[i]
+		if err := t.checkKey("item id", it.ID); err != nil {
+			return err
+		}
+		switch {
+		case it.Type == "message" && !a.commentary[it.ID] && (it.Phase == "" || it.Phase == "final_answer"):
+			c := t.calls["text/"+it.ID]
+			if c == nil || !c.ended {
+				if err := messageDone(t, it, i); err != nil {
+					return err
+				}
+				continue
+			}
+			texts, _, err := messageTexts(t, it)
+			if err != nil {
+				return err
+			}
+			if texts != nil && !c.sameText(texts) {
+				return t.errorf("", "response.completed's copy of message %s disagrees with its text as streamed", quoteName(it.ID))
+			}
+		case it.Type == "function_call":
+			args, err := callArguments(t, "response.completed", it)
+			if err != nil {
+				return err
+			}
+			c := t.calls[it.ID]
+			if c == nil || !c.ended {
+				c = t.follow(it.ID)
+				t.identify(c, it.CallID, it.Name)
+				if err := t.finish(c, args); err != nil {
+					return err
+				}
+				continue
+			}
+			if args != nil && !c.sameText([]*string{args}) {
+				return t.errorf("", "response.completed's copy of call %s disagrees with its arguments as streamed", quoteName(it.ID))
+			}
+			if it.Name != "" && it.Name != c.name {
+				return t.errorf("", "response.completed's copy of call %s names another tool", quoteName(it.ID))
+			}
+		}
 	}
 	return nil
 }
@@ -213,24 +293,13 @@ func messageDone(t *tracker, it *responsesItem, index int) error {
 	if c := t.calls[base]; c != nil && c.ended {
 		return nil // a late copy
 	}
-	copied := len(it.Content) > 0 && string(it.Content) != "null"
-	var parts []responsesPart
-	if copied && json.Unmarshal(it.Content, &parts) != nil {
-		return t.errorf("", "response.output_item.done message content is not a list of parts")
-	}
-	texts := make([]*string, len(parts))
-	some, refusal := false, ""
-	for i, p := range parts {
-		switch p.Type {
-		case "output_text":
-			texts[i], some = &parts[i].Text, some || p.Text != ""
-		case "refusal":
-			refusal = cmp.Or(refusal, p.Refusal)
-		}
+	texts, refusal, err := messageTexts(t, it)
+	if err != nil {
+		return err
 	}
 	c := t.find(base)
 	if c == nil {
-		if !some && refusal == "" {
+		if !slices.ContainsFunc(texts, func(s *string) bool { return s != nil && *s != "" }) && refusal == "" {
 			return nil // nothing written: no output
 		}
 		c = t.output(base, index)
@@ -238,8 +307,7 @@ func messageDone(t *tracker, it *responsesItem, index int) error {
 	if it.Status != "" && it.Status != "completed" {
 		c.cut = it.Status
 	}
-	var err error
-	if copied {
+	if texts != nil {
 		err = t.reconcileParts(c, texts)
 	}
 	if refusal != "" {
@@ -247,6 +315,29 @@ func messageDone(t *tracker, it *responsesItem, index int) error {
 	}
 	t.end(c)
 	return err
+}
+
+// messageTexts reads a message item's copy of its content parts: the text
+// of each output_text part (nil for another part), non-nil when the item
+// has content; and the first refusal among them.
+func messageTexts(t *tracker, it *responsesItem) (texts []*string, refusal string, err error) {
+	if len(it.Content) == 0 || string(it.Content) == "null" {
+		return nil, "", nil
+	}
+	var parts []responsesPart
+	if json.Unmarshal(it.Content, &parts) != nil {
+		return nil, "", t.errorf("", "message item content is not a list of parts")
+	}
+	texts = make([]*string, len(parts))
+	for i, p := range parts {
+		switch p.Type {
+		case "output_text":
+			texts[i] = &parts[i].Text
+		case "refusal":
+			refusal = cmp.Or(refusal, p.Refusal)
+		}
+	}
+	return texts, refusal, nil
 }
 
 // text handles one output_text or refusal event of a message item.

@@ -400,6 +400,72 @@ func TestOpenAIResponsesQuirks(t *testing.T) {
 		t.Parallel()
 		contradiction(t, `{"path":"a"}`, `{"path":"/etc/shadow"}`, true)
 	})
+	// openai-python's final response and the OpenAI Agents SDK run the
+	// calls of response.completed's own copy of the output.
+	completed := func(items ...string) string {
+		return `{"type":"response.completed","response":{"status":"completed","output":[` + strings.Join(items, ",") + `]}}`
+	}
+	callItem := func(item, name, args string) string {
+		return `{"type":"function_call","id":"` + item + `","call_id":"c","name":"` + name + `","arguments":` + quoteJSON(args) + `,"status":"completed"}`
+	}
+	t.Run("completed_copy_that_agrees_changes_nothing", func(t *testing.T) {
+		t.Parallel()
+		per, ck := streamChecked(t, provider.OpenAIResponses, added("fc_1", "c", "f"), delta("fc_1", `"{\"a\":1}"`), itemDone("fc_1", `"{\"a\":1}"`),
+			completed(callItem("fc_1", "f", `{"a":1}`), `{"type":"reasoning","id":"rs_1","summary":[]}`))
+		assert.Empty(t, per[3])
+		assert.Equal(t, []call{{Key: "fc_1", ID: "c", Name: "f", Args: `{"a":1}`}}, ck.result())
+	})
+	t.Run("completed_copy_of_a_call_that_never_streamed_is_validated", func(t *testing.T) {
+		t.Parallel()
+		per, ck := streamChecked(t, provider.OpenAIResponses, completed(callItem("fc_9", "f", `{"a":2}`)))
+		assert.Equal(t, []string{"start fc_9", "name fc_9", "delta fc_9", "end fc_9"}, kinds(per[0]))
+		assert.Equal(t, []call{{Key: "fc_9", ID: "c", Name: "f", Args: `{"a":2}`}}, ck.result())
+	})
+	for name, copy := range map[string]string{
+		"other_arguments":  callItem("fc_1", "f", `{"a":"evil"}`),
+		"longer_arguments": callItem("fc_1", "f", `{"a":1} `),
+		"another_tool":     callItem("fc_1", "g", `{"a":1}`),
+	} {
+		t.Run("completed_copy_of_an_ended_call_with_"+name+"_fails_the_stream", func(t *testing.T) {
+			t.Parallel()
+			a, err := provider.New(provider.OpenAIResponses)
+			require.NoError(t, err)
+			for _, e := range []string{added("fc_1", "c", "f"), delta("fc_1", `"{\"a\":1}"`), itemDone("fc_1", `"{\"a\":1}"`)} {
+				_, err := a.Feed(nil, []byte(e))
+				require.NoError(t, err)
+			}
+			_, err = a.Feed(nil, []byte(completed(copy)))
+			var ee *provider.EventError
+			require.ErrorAs(t, err, &ee)
+			assert.Empty(t, ee.Key, "the call's result is sent: the stream fails")
+			assert.Contains(t, ee.Reason, "response.completed's copy")
+		})
+	}
+	t.Run("completed_copy_of_an_ended_message_must_agree", func(t *testing.T) {
+		t.Parallel()
+		msg := func(text string) string {
+			return `{"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"output_text","text":` + quoteJSON(text) + `}]}`
+		}
+		for copy, ok := range map[string]bool{msg(`{"x":1}`): true, msg(`{"x":"evil"}`): false, `{"type":"message","id":"msg_1","content":[]}`: false} {
+			a, err := provider.New(provider.OpenAIResponses)
+			require.NoError(t, err)
+			for _, e := range []string{
+				`{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"{\"x\":1}"}`,
+				`{"type":"response.output_item.done","output_index":0,"item":` + msg(`{"x":1}`) + `}`,
+			} {
+				_, err := a.Feed(nil, []byte(e))
+				require.NoError(t, err)
+			}
+			_, err = a.Feed(nil, []byte(completed(copy)))
+			if ok {
+				assert.NoError(t, err, copy)
+				continue
+			}
+			var ee *provider.EventError
+			require.ErrorAs(t, err, &ee, copy)
+			assert.Empty(t, ee.Key)
+		}
+	})
 	// Two texts of one length with the same 64-bit FNV-1a (found by a
 	// distinguished-point search): a final copy that a 64-bit hash
 	// comparison would take for the streamed text.
