@@ -151,6 +151,10 @@ func (m *Metrics) record(svc *Service) {
 		Name: "toolgate_stream_unnamed_bytes",
 		Help: "Argument bytes open streams hold for provider calls whose tool is not named yet, counted as --max-unnamed-call-bytes counts them.",
 	}, func() float64 { return float64(svc.unnamed.Used()) }))
+	m.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "toolgate_stream_state_bytes",
+		Help: "Validation state the open streamed calls of every stream hold, counted as --max-open-state-bytes counts it.",
+	}, func() float64 { return float64(svc.state.Used()) }))
 	svc.metrics = m
 }
 

@@ -176,6 +176,7 @@ func TestMetricsStream(t *testing.T) {
 	assert.Equal(t, 1.0, during[`toolgate_open_calls{}`], "call_1 has no verdict yet")
 	assert.Equal(t, 1.0+4, during[`toolgate_early_rejection_saved_bytes_total{}`], "the byte after the d, then the ignored delta")
 	assert.Positive(t, during[`toolgate_stream_schema_bytes{}`], "the stream holds the todo schema")
+	assert.Positive(t, during[`toolgate_stream_state_bytes{}`], "call_1 is open")
 
 	send(t, s, delta("call_1", `ate"}`), end("call_1"))
 	require.NoError(t, s.CloseSend())
@@ -189,6 +190,7 @@ func TestMetricsStream(t *testing.T) {
 		`toolgate_open_calls{}`:           0,
 		`toolgate_stream_schema_bytes{}`:  0,
 		`toolgate_stream_unnamed_bytes{}`: 0,
+		`toolgate_stream_state_bytes{}`:   0,
 		`toolgate_verdicts_total{code="NONE",profile="tool_input",rpc="ValidateStream"}`:                                                              1,
 		`toolgate_verdicts_total{code="VALIDATION",profile="tool_input",rpc="ValidateStream"}`:                                                        1,
 		`toolgate_verdicts_total{code="VALIDATION",profile="unknown",rpc="ValidateStream"}`:                                                           1, // the unknown tool

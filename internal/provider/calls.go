@@ -294,6 +294,9 @@ func (t *tracker) reconcileParts(c *call, texts []*string) error {
 	}
 	for n := c.part; n < len(texts); n++ {
 		if texts[n] == nil {
+			if n == c.part && c.text > 0 {
+				return t.errorf(c.key, "final copy's content part %d is not text, but %d bytes of text streamed for it", n, c.text)
+			}
 			continue
 		}
 		if err := t.part(c, n); err != nil {

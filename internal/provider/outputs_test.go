@@ -223,11 +223,12 @@ func TestOutputQuirks(t *testing.T) {
 	t.Run("responses: an item's final copy contradicting its deltas is an error", func(t *testing.T) {
 		t.Parallel()
 		for name, content := range map[string]string{
-			"another text":     `[{"type":"output_text","text":"{\"a\":\"evil\"}"}]`,
-			"a changed part 0": `[{"type":"output_text","text":"{\"b\":"},{"type":"output_text","text":"1}"}]`,
-			"a part 0 added":   `[{"type":"output_text","text":"x"},{"type":"output_text","text":"1}"}]`,
-			"fewer parts":      `[{"type":"output_text","text":"{\"a\":"}]`,
-			"no parts":         `[]`,
+			"another text":           `[{"type":"output_text","text":"{\"a\":\"evil\"}"}]`,
+			"a changed part 0":       `[{"type":"output_text","text":"{\"b\":"},{"type":"output_text","text":"1}"}]`,
+			"a part 0 added":         `[{"type":"output_text","text":"x"},{"type":"output_text","text":"1}"}]`,
+			"fewer parts":            `[{"type":"output_text","text":"{\"a\":"}]`,
+			"no parts":               `[]`,
+			"the last part not text": `[{"type":"output_text","text":"{\"a\":"},{"type":"refusal","refusal":""}]`,
 		} {
 			a, err := provider.New(provider.OpenAIResponses)
 			require.NoError(t, err)

@@ -42,6 +42,20 @@ func TestNamesAreBounded(t *testing.T) {
 		assert.Equal(t, []verdict{{long[:64] + "…", "call_id", false}, {"c2", "tool_name", false}, {"c3", "", true}}, verdicts(h))
 		assert.Equal(t, long[:64]+"…", h.results[1].ToolName)
 	})
+	t.Run("a cut id spells no id within the limit", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{MaxName: 64})
+		cut := strings.Repeat("x", 61) + "…" // 64 bytes: what a cut at 64 gives
+		require.NoError(t, h.Start(cut, "todo", nil))
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, []byte(chatCall(0, strings.Repeat("x", 61)+"😀", "todo", `{"action":"list"}`))))
+		require.NoError(t, h.Delta(cut, []byte(`{"action":"list"}`)))
+		require.NoError(t, h.End(cut))
+		require.Len(t, h.results, 2)
+		assert.Greater(t, len(h.results[0].CallID), 64, "the refused call's id is cut past the limit")
+		assert.Equal(t, "call_id", h.results[0].Findings[0].Keyword)
+		assert.Equal(t, cut, h.results[1].CallID)
+		assert.True(t, h.results[1].Valid())
+	})
 	t.Run("a provider's key", func(t *testing.T) {
 		t.Parallel()
 		h := newHarness(t, stream.Limits{MaxName: 64})

@@ -145,7 +145,12 @@ func renamed(first, second string, at int64) schema.Finding {
 func (s *Session) claimID(c *call) bool {
 	pa := &s.adapter
 	if len(c.id) > s.limits.MaxName {
+		// Cut to more than MaxName bytes, so that no id a client or a
+		// provider may use spells it.
 		c.id = schema.Truncate(c.id, s.limits.MaxName)
+		for len(c.id) <= s.limits.MaxName {
+			c.id += "…"
+		}
 		s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "call_id", Offset: c.bytes,
 			Message: fmt.Sprintf("The provider's call id is longer than the limit of %d bytes: the call is refused.", s.limits.MaxName)}}, false)
 		return false
