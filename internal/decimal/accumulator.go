@@ -1,5 +1,7 @@
 package decimal
 
+import "crypto/rand"
+
 // Accumulator builds a Decimal from JSON number text fed in pieces. The text
 // must already be valid JSON number grammar (the tokenizer checks it); the
 // Accumulator only interprets it. It keeps at most a fixed number of
@@ -19,7 +21,7 @@ type Accumulator struct {
 	expSign bool // the exponent's sign has been read
 	expSeen bool // an exponent digit has been read
 	exp     int64
-	expMod  uint64 // the exponent modulo ExpModulus, exact however long
+	expMod  uint64 // the exponent modulo ExpModulus(), exact however long
 }
 
 type part uint8
@@ -59,7 +61,7 @@ func (a *Accumulator) Write(text []byte) {
 			if a.exp < maxExp {
 				a.exp = a.exp*10 + int64(c-'0')
 			}
-			a.expMod = (a.expMod*10 + uint64(c-'0')) % ExpModulus
+			a.expMod = (a.expMod*10 + uint64(c-'0')) % expModulus
 		default:
 			a.digit(c)
 		}
@@ -100,25 +102,41 @@ func (a *Accumulator) Value() Decimal {
 }
 
 // ExpModulo returns the exponent of the number read so far, as Value's
-// Exp (the value is 0.Digits × 10^Exp), modulo ExpModulus, exact even where
+// Exp (the value is 0.Digits × 10^Exp), modulo ExpModulus(), exact even where
 // Exp saturated: 1e999999999999999999 and 1e9999999999999999999 have
 // one saturated Exp but different ExpModulo. Content hashes use it to tell
-// such numbers apart; exponents that differ by a multiple of ExpModulus
-// (about 1.15e18) share it. Zero has 0.
+// such numbers apart; exponents that differ by a multiple of ExpModulus()
+// share it, and which those are no document can know. Zero has 0.
 func (a *Accumulator) ExpModulo() uint64 {
 	if a.lastNZ == 0 {
 		return 0
 	}
-	dp := uint64(a.dp%ExpModulus+ExpModulus) % ExpModulus
+	m := int64(expModulus)
+	dp := uint64((a.dp%m + m) % m)
 	if a.expNeg {
-		return (dp + ExpModulus - a.expMod) % ExpModulus
+		return (dp + expModulus - a.expMod) % expModulus
 	}
-	return (dp + a.expMod) % ExpModulus
+	return (dp + a.expMod) % expModulus
 }
 
-// ExpModulus is the modulus of ExpModulo: the largest prime below 2^60,
-// so that ten times a residue plus a digit stays inside a uint64.
-const ExpModulus = 1<<60 - 93
+// ExpModulus returns the modulus of ExpModulo: a prime of 60 bits, so
+// that ten times a residue plus a digit stays inside a uint64, drawn at
+// random for each process. With a fixed one, 1 and 1e1152921504606846883
+// had one ExpModulo, and content hashes took them for one value: a
+// uniqueItems under "not" then passed an array it rejects. A secret
+// modulus makes a shared residue a chance no document can aim at.
+func ExpModulus() uint64 { return expModulus }
+
+var expModulus = randomPrime(60)
+
+// randomPrime returns a random prime of the given number of bits.
+func randomPrime(bits int) uint64 {
+	p, err := rand.Prime(rand.Reader, bits)
+	if err != nil {
+		panic("decimal: no random prime: " + err.Error()) // crypto/rand does not fail
+	}
+	return p.Uint64()
+}
 
 // InExponent reports whether the text read so far has reached its
 // exponent ("e" or "E").

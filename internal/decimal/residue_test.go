@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgate/toolgate/internal/decimal"
@@ -143,10 +144,16 @@ func TestExpModulo(t *testing.T) {
 	}
 	for _, text := range []string{"1", "-12.5e-7", "0.000123", "9e549755813887", "7e-549755813887"} {
 		got, d := expModulo(text)
-		require.Equal(t, uint64((d.Exp%decimal.ExpModulus+decimal.ExpModulus)%decimal.ExpModulus), got, text)
+		m := int64(decimal.ExpModulus())
+		require.Equal(t, uint64((d.Exp%m+m)%m), got, text)
 	}
 	a, da := expModulo("1e999999999999999999")
 	b, db := expModulo("1e9999999999999999999")
 	require.Equal(t, da.Exp, db.Exp, "both saturate")
 	require.NotEqual(t, a, b)
+
+	m := new(big.Int).SetUint64(decimal.ExpModulus())
+	assert.True(t, m.ProbablyPrime(32), "the modulus is a prime")
+	assert.Equal(t, 60, m.BitLen(), "of 60 bits: ten times a residue plus a digit fits in a uint64")
+	assert.NotEqual(t, uint64(1<<60-93), decimal.ExpModulus(), "drawn at random, not the prime a document could aim at")
 }

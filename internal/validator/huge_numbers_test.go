@@ -13,7 +13,9 @@ import (
 // length, past the ±2^40 at which an Accumulator's exponent saturates.
 // multipleOf and uniqueItems still answer exactly: 1.5e999999999999999999
 // is an integer (so a multiple of 1, as "type": "integer" agrees) and
-// 1e999999999999999999 and 1e9999999999999999999 are two numbers. Each
+// 1e999999999999999999 and 1e9999999999999999999 are two numbers, as are
+// numbers whose exponents differ by a multiple of a modulus a document
+// could name. Each
 // document is checked whole and streamed one byte at a time.
 func TestHugeExponents(t *testing.T) {
 	t.Parallel()
@@ -37,6 +39,14 @@ func TestHugeExponents(t *testing.T) {
 		{`{"properties":{"a":{"uniqueItems":true}}}`, `{"a":[1e-999999999999999999,1e-9999999999999999999]}`, true},
 		{`{"properties":{"a":{"uniqueItems":true}}}`, `{"a":[{"x":[` + huge + `]},{"x":[` + huger + `]}]}`, true},
 		{`{"properties":{"a":{"uniqueItems":true}}}`, `{"a":[1e+00000000000000000000005,100000]}`, false},
+		// Exponents that differed by the largest prime below 2^60, the
+		// modulus content hashes once used: 1 and 1e1152921504606846883
+		// hashed alike, and under "not" a wrong rejection is a wrong
+		// acceptance.
+		{`{"properties":{"a":{"uniqueItems":true}}}`, `{"a":[1,1e1152921504606846883]}`, true},
+		{`{"properties":{"a":{"uniqueItems":true}}}`, `{"a":[1,1e-1152921504606846883]}`, true},
+		{`{"properties":{"a":{"not":{"uniqueItems":true}}}}`, `{"a":[1,1e1152921504606846883]}`, false},
+		{`{"properties":{"a":{"not":{"uniqueItems":true}}}}`, `{"a":[1,1e0]}`, true},
 	} {
 		s := compileFor(t, schema.JSONSchema, tc.schema)
 		for _, pieces := range []int{len(tc.doc), 1} {

@@ -10,11 +10,13 @@ import (
 // This file holds uniqueItems. Elements are compared by content hashes
 // computed as they stream, never by keeping them: strings by their decoded
 // bytes, numbers by their exact value (significant digits, sign and
-// exponent, so 1, 1.0 and 10e-1 hash alike; the exponent modulo a prime
-// near 2^60, so exponents of any length count), objects by an order-free sum
-// over their members, arrays in order. Hashes are keyed with a random seed
-// per process, like duplicate member names: a collision can only make a
-// valid array look repetitive — toolgate then rejects, it never accepts.
+// exponent, so 1, 1.0 and 10e-1 hash alike; the exponent modulo a 60-bit
+// prime drawn for each process, so exponents of any length count), objects
+// by an order-free sum over their members, arrays in order. Hashes are
+// keyed with a random seed per process, like duplicate member names, so
+// no document can aim at a collision: one is a 2^-64 chance for each pair
+// of elements, and would be a wrong verdict either way — a valid array
+// rejected, or, under not, oneOf or if, an invalid one accepted.
 
 // contentHash is the hash state of one value.
 type contentHash struct {
