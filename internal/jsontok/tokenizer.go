@@ -785,6 +785,9 @@ func (t *Tokenizer) hex(c byte, off int64) error {
 	}
 	t.hexVal = t.hexVal<<4 | rune(v)
 	if t.hexN++; t.hexN < 4 {
+		if surrogateFails(t.hexVal, t.hexN, t.state == stLowHex) {
+			return t.fail(off, "lone surrogate in string escape")
+		}
 		if !t.skip {
 			var high rune
 			if t.state == stLowHex {
@@ -822,6 +825,21 @@ func (t *Tokenizer) hex(c byte, off int64) error {
 	}
 	t.state = stString
 	return nil
+}
+
+// surrogateFails reports whether the first n < 4 hex digits of an escape,
+// of value v, already spell a lone surrogate, so that the escape is
+// refused at the digit that decides it: a low half (DC00–DFFF) where no
+// high one came before (DC–DF as the first two digits), or, after a high
+// half (low set), anything but a low one (a first digit other than D, a
+// second one below C).
+func surrogateFails(v rune, n uint8, low bool) bool {
+	if low {
+		lo := v << (4 * (4 - n))
+		hi := lo | (1<<(4*(4-n)) - 1)
+		return hi < 0xDC00 || lo > 0xDFFF
+	}
+	return n == 2 && v&^3 == 0xDC
 }
 
 // number consumes number bytes from p[i:], delivering them in one Text call,
