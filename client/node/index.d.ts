@@ -262,7 +262,7 @@ export interface ConnectOptions {
  * event's `event:` field, which the server checks against the data).
  */
 export type StreamEvent =
-  | { named: { name: string; data: string } }
+  | { named: { name: string; data: string | Uint8Array } }
   | { start: { call_id: string; tool_name: string } }
   | { delta: { call_id: string; fragment: string } }
   | { end: { call_id: string } };

@@ -52,7 +52,8 @@ export function bindRequests({ tools = {}, handles = {}, output, stripCodeFence 
       binds.push({ schemas: {} });
       size = 0;
     }
-    binds.at(-1).schemas[name] = request;
+    // Defined, not assigned: a tool named __proto__ is a key like any other.
+    Object.defineProperty(binds.at(-1).schemas, name, { value: request, enumerable: true, writable: true, configurable: true });
     size += n;
   }
   if (Object.keys(handles).length > 0) {

@@ -6,7 +6,7 @@ import { ValidationServiceClient } from './api.js';
 import { bindRequests } from './binds.js';
 import { checkName, describe, Profile } from './enums.js';
 import { isPlainObject } from './json.js';
-import { checkFlag, compileRequest, toolsetRequest, validateRequest } from './messages.js';
+import { checkFlag, checkNoOthers, compileFields, compileRequest, toolsetRequest, validateRequest } from './messages.js';
 import { fromMessage } from './results.js';
 import { ResultStream } from './stream.js';
 import { Validator } from './validator.js';
@@ -22,6 +22,7 @@ import { Validator } from './validator.js';
  */
 export class Client {
   #metadata;
+  #inFlight = new Set(); // calls and streams close() cancels
 
   /**
    * Opens a channel to `target` ("host:port", or any gRPC target such as
@@ -51,9 +52,27 @@ export class Client {
     this.#metadata = token === undefined ? [] : [['authorization', `Bearer ${token}`]];
   }
 
-  /** Closes the channel; calls in flight fail with CANCELLED. Idempotent. */
+  /**
+   * Closes the channel; calls in flight fail with CANCELLED, and open
+   * streams end (their events are returned), as grpc-js's own close()
+   * alone would not. Idempotent.
+   */
   close() {
+    for (const call of this.#inFlight) {
+      call.cancel();
+    }
+    this.#inFlight.clear();
     this.stub.close();
+  }
+
+  /**
+   * Tracks `call` (a grpc-js call, or anything with cancel()) until
+   * `untrack` is called, so that close() cancels it; shared with
+   * ResultStream.
+   */
+  track(call) {
+    this.#inFlight.add(call);
+    return () => this.#inFlight.delete(call);
   }
 
   /**
@@ -116,7 +135,8 @@ export class Client {
    * not hold `handle` rejects with NOT_FOUND (a Validator sends the schema
    * again). `deadline` as in compile.
    */
-  async validate(handle, args, { deadline } = {}) {
+  async validate(handle, args, { deadline, ...others } = {}) {
+    checkNoOthers(others, 'deadline');
     return this.callValidate(validateRequest(args, { handle }), deadline);
   }
 
@@ -162,7 +182,7 @@ export class Client {
    * for a bad option, and for a name in both `tools` and `handles`.
    */
   validateStream(events, { tools = {}, handles, provider, deadline, signal, ...options } = {}) {
-    checkName(Profile, 'profile', options.profile ?? Profile.UNSPECIFIED); // checked even with no tools
+    compileFields(options); // checked even with no tools
     if (!isPlainObject(tools)) {
       throw new TypeError(`tools must be a plain object from tool name to schema; got ${describe(tools)}`);
     }
@@ -225,13 +245,20 @@ export class Client {
 
   #unary(method, request, deadline, responseType) {
     return new Promise((resolve, reject) => {
-      this.stub[method](request, this.metadata(), { deadline }, (err, response) => {
+      let untrack = () => {};
+      const call = this.stub[method](request, this.metadata(), { deadline }, (err, response) => {
+        untrack();
         if (err) {
           reject(err);
-        } else {
+          return;
+        }
+        try {
           resolve(fromMessage(responseType, response));
+        } catch (conversion) {
+          reject(conversion); // thrown here it would escape grpc-js's callback
         }
       });
+      untrack = this.track(call);
     });
   }
 }

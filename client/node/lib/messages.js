@@ -39,13 +39,30 @@ export function toolsetRequest(tools, { admission = Admission.UNSPECIFIED, ...op
   };
 }
 
-/** The fields of a compile request that say how to compile (see compileRequest). */
-function compileFields({ profile = Profile.UNSPECIFIED, resources = {}, formatAssertion = false }) {
+/**
+ * The fields of a compile request that say how to compile (see
+ * compileRequest); throws a TypeError for an option that cannot be sent as
+ * meant, or that compileRequest does not know.
+ */
+export function compileFields({ profile = Profile.UNSPECIFIED, resources = {}, formatAssertion = false, ...others }) {
+  checkNoOthers(others, 'profile, resources, formatAssertion');
   return {
     profile: checkName(Profile, 'profile', profile),
     resources: resourceTexts(resources),
     format_assertion: checkFlag(formatAssertion, 'formatAssertion'),
   };
+}
+
+/**
+ * Throws a TypeError naming the keys of `others`, options a method does
+ * not know (a misspelling such as format_assertion would otherwise change
+ * what is checked without a word), and `known`, the ones it does.
+ */
+export function checkNoOthers(others, known) {
+  const keys = Object.keys(others);
+  if (keys.length > 0) {
+    throw new TypeError(`unknown option${keys.length > 1 ? 's' : ''} ${keys.map((k) => JSON.stringify(k)).join(', ')}; the options are ${known}`);
+  }
 }
 
 /** Returns `value` if it is a boolean, and throws a TypeError naming `what` otherwise. */

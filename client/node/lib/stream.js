@@ -18,7 +18,8 @@ import { fromMessage } from './results.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-// The fields each explicit event kind has; all are strings. A named event
+// The fields each explicit event kind has; all are strings, but a named
+// event's data, which may be a Uint8Array as a raw event may. A named event
 // is a raw provider event with its name: `data` the server-sent event's
 // payload, `name` its `event:` field, which the server checks against it.
 const EVENT_FIELDS = Object.freeze({
@@ -62,6 +63,9 @@ export class ResultStream {
   #options;
   #binds;
   #call;
+  #untrack = () => {};
+  #signal;
+  #onAbort = () => this.close();
   #iterated = false;
   #state = { closed: false, failure: undefined, abort: new AbortController() };
 
@@ -82,7 +86,8 @@ export class ResultStream {
     this.#events = events;
     this.#options = { provider, deadline };
     this.#binds = binds;
-    signal?.addEventListener('abort', () => this.close(), { once: true });
+    this.#signal = signal;
+    signal?.addEventListener('abort', this.#onAbort, { once: true }); // removed by close(): a long-lived signal holds no stream
     if (signal?.aborted) {
       this.close();
     }
@@ -93,6 +98,8 @@ export class ResultStream {
     this.#state.closed = true;
     this.#state.abort.abort();
     this.#call?.cancel();
+    this.#signal?.removeEventListener('abort', this.#onAbort);
+    this.#untrack();
   }
 
   async *[Symbol.asyncIterator]() {
@@ -106,6 +113,7 @@ export class ResultStream {
       }
       this.#call = this.#client.stub.ValidateStream(this.#client.metadata(), { deadline: this.#options.deadline });
       this.#call.on('error', () => {}); // reported by the loop below; an unheard error event would crash
+      this.#untrack = this.#client.track(this.#call); // Client.close() cancels it: the loop throws CANCELLED
       pump(this.#call, this.#binds, this.#events, this.#options.provider, this.#state);
       for await (const response of this.#call) {
         if (response.result) {
@@ -183,8 +191,14 @@ export function toRequest(event, provider) {
   const body = event[kind];
   const fields = EVENT_FIELDS[kind];
   const given = typeof body === 'object' && body !== null ? Object.keys(body) : [];
-  if (given.length !== fields.length || !fields.every((f) => typeof body[f] === 'string')) {
-    throw new TypeError(`a ${kind} event must have exactly the string fields ${fields.join(', ')}; got keys ${JSON.stringify(given)}`);
+  if (given.length !== fields.length || !fields.every((f) => Object.hasOwn(body, f))) {
+    throw new TypeError(`a ${kind} event must have exactly the fields ${fields.join(', ')}; got keys ${JSON.stringify(given)}`);
+  }
+  for (const f of fields) {
+    const bytesOK = kind === 'named' && f === 'data' && body[f] instanceof Uint8Array;
+    if (typeof body[f] !== 'string' && !bytesOK) {
+      throw new TypeError(`a ${kind} event's ${f} must be a string${kind === 'named' && f === 'data' ? ' or a Uint8Array' : ''}; got ${describe(body[f])}`);
+    }
   }
   if (kind === 'named') {
     const { provider_event } = toRequest(body.data, provider);

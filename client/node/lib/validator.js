@@ -4,7 +4,7 @@
 import * as grpc from '@grpc/grpc-js';
 
 import { ErrorCode } from './enums.js';
-import { compileRequest, validateRequest } from './messages.js';
+import { checkNoOthers, compileRequest, validateRequest } from './messages.js';
 
 /**
  * A schema given to Validator.register did not compile. `result` is the
@@ -63,7 +63,8 @@ export class Validator {
    * and NOT_FOUND for a handle it never registered, rejects with the
    * ServiceError. Invalid arguments are an answer, as ever.
    */
-  async validate(handle, args, { deadline } = {}) {
+  async validate(handle, args, { deadline, ...others } = {}) {
+    checkNoOthers(others, 'deadline');
     const request = validateRequest(args, { handle });
     try {
       return await this.#client.callValidate(request, deadline);

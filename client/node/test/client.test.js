@@ -124,4 +124,29 @@ describe('Client', () => {
     }
     assert.throws(() => new Client(address, { insecure: true, token: '' }), TypeError);
   });
+
+  test('unknown options are a TypeError, not ignored', async () => {
+    await assert.rejects(client.compile(TODO, { format_assertion: true }), /unknown option "format_assertion"/);
+    await assert.rejects(client.validate(`tg1_${'0'.repeat(64)}`, {}, { timeout: 5 }), /unknown option "timeout"/);
+    await assert.rejects(client.compileToolset({ t: TODO }, { profiles: 'x' }), TypeError);
+  });
+
+  test('close() ends the calls and streams in flight with CANCELLED', async () => {
+    const own = connect('A');
+    async function* slow() {
+      yield { start: { call_id: 'c', tool_name: 'todo' } };
+      await new Promise((resolve) => setTimeout(resolve, 3_000)); // a provider still generating
+    }
+    const results = own.validateStream(slow(), { tools: { todo: TODO } });
+    const done = (async () => {
+      for await (const _ of results) {
+        // no result comes before close()
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    own.close();
+    await assert.rejects(done, { code: status.CANCELLED });
+    assert.ok(Date.now() - started < 2_000, 'the stream ended at close(), not when its events did');
+  });
 });

@@ -1,6 +1,7 @@
 // Streams against a real replica: recorded provider events and explicit deltas.
 
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 
 import { ErrorCode, Provider, status } from '../index.js';
@@ -179,11 +180,38 @@ describe('validateStream', () => {
       ['format assertion that is not a boolean', { tools: { t: {} }, formatAssertion: 'yes' }],
       ['handle that is not a string', { handles: { t: null } }],
       ['tool bound both ways', { tools: { t: {} }, handles: { t: `tg1_${'0'.repeat(64)}` } }],
+      // A misspelling would change what is checked without a word.
+      ['an option of another client', { tools: { t: {} }, format_assertion: true }],
+      ['an unknown option without tools', { timeout: 5 }],
     ];
     for (const [name, options] of cases) {
       assert.throws(() => client.validateStream([], options), TypeError, name);
     }
     assert.throws(() => client.validateStream(undefined), TypeError);
+  });
+
+  test('a stream leaves no listener on its signal', async () => {
+    const controller = new AbortController();
+    for (let i = 0; i < 20; i++) {
+      await collect(client.validateStream([], { signal: controller.signal }));
+    }
+    client.validateStream([], { signal: controller.signal }).close(); // never iterated
+    assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
+  });
+
+  test('a named event that disagrees with its payload ends the stream', async () => {
+    const delta = '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{}"}}';
+    for (const data of [delta, new TextEncoder().encode(delta)]) {
+      await assert.rejects(collect(client.validateStream([{ named: { name: 'ping', data } }], { tools: { todo: TODO }, provider: Provider.ANTHROPIC })),
+        { code: status.INVALID_ARGUMENT, details: /named "ping", but its type is "content_block_delta"/ });
+    }
+  });
+
+  test('a tool named __proto__ is bound like any other', async () => {
+    const tools = JSON.parse('{"__proto__": {"type": "object", "required": ["x"]}}');
+    const [result] = await collect(client.validateStream([{ start: { call_id: 'c', tool_name: '__proto__' } }, { end: { call_id: 'c' } }], { tools }));
+    assert.equal(result.valid, false);
+    assert.equal(result.errors[0].keyword, 'required', 'validated against its schema, not refused as unbound');
   });
 
   test('a ResultStream is iterated once', async () => {

@@ -1,11 +1,12 @@
 """Streams against a real replica: recorded provider events and explicit deltas."""
 
+import gc
 import threading
 import unittest
 
 import grpc
 
-from toolgate import Delta, End, ErrorCode, Provider, Start
+from toolgate import Delta, End, ErrorCode, Named, Provider, Start
 
 from tests.support import connect, recording
 
@@ -166,6 +167,37 @@ class StreamTest(unittest.TestCase):
                 err = caught.exception
                 shown = f"{err.code().name}: {err.details()}" if isinstance(err, grpc.RpcError) else str(err)
                 self.assertIn(text, shown)
+
+    def test_a_failed_stream_closes_its_events_at_once(self):
+        # Without a with block, and with the garbage collector off: the
+        # error grpcio raises holds the stream in a cycle, so only closing
+        # at the error closes the provider's response.
+        closed = threading.Event()
+
+        def provider():
+            try:
+                yield "{not json"
+                yield Start("c", "todo")
+            finally:
+                closed.set()
+
+        gc.disable()
+        self.addCleanup(gc.enable)
+        results = self.client.validate_stream(provider(), tools={"todo": TODO}, provider=Provider.ANTHROPIC, timeout=30)
+        with self.assertRaises(grpc.RpcError) as caught:
+            list(results)
+        self.assertEqual(caught.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+        del results, caught
+        self.assertTrue(closed.wait(timeout=5), "the events were closed when the stream failed")
+
+    def test_named_event_that_disagrees_with_its_payload(self):
+        delta = '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{}"}}'
+        with self.client.validate_stream([Named("ping", delta)], tools={"todo": TODO}, provider=Provider.ANTHROPIC,
+                                         timeout=30) as results:
+            with self.assertRaises(grpc.RpcError) as caught:
+                list(results)
+        self.assertEqual(caught.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+        self.assertIn('named "ping", but its type is "content_block_delta"', caught.exception.details())
 
     def test_arguments_checked_before_the_stream_opens(self):
         cases = {

@@ -109,12 +109,18 @@ class ResultStream:
         while True:
             try:
                 response = next(self._call)
-            except grpc.RpcError:
+            except grpc.RpcError as err:
                 if self._closed:
                     raise StopIteration from None
-                if self._requests.failure is not None:
-                    raise self._requests.failure from None
-                raise
+                failure = self._requests.failure
+                # The stream is over: close the events now. The error
+                # grpcio raises is the call itself, whose traceback holds
+                # this frame, so waiting for __del__ would wait for the
+                # garbage collector while the provider goes on generating.
+                self.close()
+                if failure is not None:
+                    raise failure from None
+                raise err
             if response.HasField("result"):
                 return from_message(CallResult, response.result)
             # A response of a kind this client does not know: skip it.
