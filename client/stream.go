@@ -156,11 +156,13 @@ var errIteratedTwice = errors.New("client: the stream sequence can be iterated o
 // ends, and when the loop ends — body read through, a failure, ctx done,
 // or the caller's break — body is closed if it is an io.Closer (an
 // *http.Response's Body is), which aborts the provider's response. The
-// loop returns only after every goroutine it started has ended, with one
-// exception: a body that is not an io.Closer cannot be interrupted, so the
-// goroutine reading it ends when its pending Read returns (make that Read
-// end by cancelling the HTTP request). Stop the loop early, or cancel ctx,
-// to abandon the stream: nothing else needs to be released. The sequence
+// loop returns without waiting for body: the goroutine reading it may
+// outlive the loop, and ends as soon as its pending Read returns, touching
+// nothing else. Closing an *http.Response's Body ends that Read at once;
+// for a body whose Close does not interrupt a Read (io.NopCloser, a tee or
+// logging wrapper) or that is not an io.Closer, make the Read end by
+// cancelling the HTTP request. Stop the loop early, or cancel ctx, to
+// abandon the stream: nothing else needs to be released. The sequence
 // may be ranged over once; a second range yields only an error. Nothing
 // happens until it is ranged over.
 func (c *Client) ValidateProviderStream(ctx context.Context, p toolgatev1.Provider, body io.Reader, tools map[string]string, opts ...StreamOption) iter.Seq2[*toolgatev1.CallResult, error] {
@@ -213,17 +215,19 @@ func (r *providerStream) run(parent context.Context, api toolgatev1.ValidationSe
 }
 
 // results yields the results as they arrive until the stream ends, and
-// reports whether the caller stopped. The stream and both goroutines have
-// ended when it returns, even when yield panics or exits the goroutine.
+// reports whether the caller stopped. When it returns, even when yield
+// panics or exits the goroutine, the stream and the sender have ended and
+// body is closed; the reader ends once its pending Read returns.
 func (r *providerStream) results(parent context.Context, api toolgatev1.ValidationServiceClient, binds []*toolgatev1.StreamBind, yield func(*toolgatev1.CallResult, error) bool) (stopped bool) {
 	r.parent = parent
 	r.ctx, r.cancel = context.WithCancel(parent)
-	var readerDone, senderDone chan struct{}
+	var senderDone chan struct{}
 	defer func() {
 		r.cancel()
-		if r.closeBody() && readerDone != nil {
-			<-readerDone // the Read in progress fails once body is closed
-		}
+		// The reader is not waited for: a Close that does not interrupt
+		// the Read in progress (io.NopCloser) would hold the caller for
+		// as long as the provider is silent. It ends once Read returns.
+		r.closeBody()
 		if senderDone != nil {
 			<-senderDone
 		}
@@ -238,8 +242,8 @@ func (r *providerStream) results(parent context.Context, api toolgatev1.Validati
 	// skip the body and let Recv say why.
 	if sendBinds(stream, binds) == nil {
 		events := make(chan SSEEvent)
-		readerDone, senderDone = make(chan struct{}), make(chan struct{})
-		go r.read(events, readerDone)
+		senderDone = make(chan struct{})
+		go r.read(events)
 		go r.send(events, senderDone)
 	}
 	for {
@@ -268,9 +272,10 @@ func sendBinds(stream grpc.BidiStreamingClient[toolgatev1.ValidateStreamRequest,
 
 // read parses body into events and hands them to the sender. It closes
 // events at the clean end of body only, so that the sender half-closes the
-// stream then and never after a failure.
-func (r *providerStream) read(events chan<- SSEEvent, done chan<- struct{}) {
-	defer close(done)
+// stream then and never after a failure. It may outlive the loop, blocked
+// in body's Read: once that returns, it finds the stream's ctx done and
+// ends, touching only what it owns (body, the SSEReader), ctx and fail.
+func (r *providerStream) read(events chan<- SSEEvent) {
 	for {
 		ev, err := r.sse.Next()
 		if errors.Is(err, io.EOF) {
@@ -347,11 +352,9 @@ func (r *providerStream) failure() error {
 	return r.err
 }
 
-// closeBody closes body if it is an io.Closer, and reports whether it was.
-func (r *providerStream) closeBody() bool {
-	c, ok := r.body.(io.Closer)
-	if ok {
+// closeBody closes body if it is an io.Closer.
+func (r *providerStream) closeBody() {
+	if c, ok := r.body.(io.Closer); ok {
 		_ = c.Close()
 	}
-	return ok
 }

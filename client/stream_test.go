@@ -563,6 +563,49 @@ func TestValidateProviderStreamStops(t *testing.T) {
 		requireClientGoroutines(t, 0) // it ends with the Read
 	})
 
+	// A body whose Close does not interrupt a pending Read: the loop ends
+	// at once all the same, and leaves the reader behind until Read
+	// returns.
+	for _, stop := range []string{"break", "cancel"} {
+		t.Run("body whose Close does not interrupt Read, "+stop, func(t *testing.T) {
+			body := newBlockingBody(t)
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				var failure error
+				for res, err := range c.ValidateProviderStream(ctx, client.Anthropic, io.NopCloser(body), tools) {
+					if err != nil {
+						failure = err
+						continue
+					}
+					assert.True(t, res.GetValid())
+					if stop == "break" {
+						break
+					}
+					cancel()
+				}
+				done <- failure
+			}()
+			select {
+			case err := <-done:
+				if stop == "cancel" {
+					assert.Equal(t, codes.Canceled, status.Code(err), "%v", err)
+				} else {
+					assert.NoError(t, err)
+				}
+			case <-time.After(5 * time.Second):
+				require.NoError(t, body.pw.Close()) // lets the loop end, so that nothing leaks
+				<-done
+				require.Fail(t, "the loop waited for the body's Read")
+			}
+			requireClientGoroutines(t, 1) // the reader, blocked in Read
+			assert.False(t, body.aborted(), "Close did nothing")
+			require.NoError(t, body.pw.Close())
+			requireClientGoroutines(t, 0) // it ends with the Read
+		})
+	}
+
 	t.Run("completes", func(t *testing.T) {
 		body := newBlockingBody(t)
 		done := make(chan error, 1)
