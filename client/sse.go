@@ -40,6 +40,11 @@ type SSEEvent struct {
 // dropped. Fields other than event, data and id (retry, unknown names) are
 // ignored, as are blank-line-terminated blocks without any data line.
 //
+// An SSEReader does not decode UTF-8: an event's fields hold the stream's
+// bytes as they are, even where they are not valid UTF-8 (which the HTML
+// standard replaces with U+FFFD, and ValidateProviderStream refuses with
+// ErrInvalidUTF8).
+//
 // ValidateProviderStream uses an SSEReader; it is exported for callers that
 // read a provider stream themselves, for example to show the text deltas in
 // a UI. An SSEReader buffers its input and is not safe for concurrent use.

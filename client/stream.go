@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"iter"
 	"maps"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"google.golang.org/grpc"
 
@@ -103,9 +105,18 @@ func (cfg *streamConfig) binds(tools map[string]string) []*toolgatev1.StreamBind
 	return binds
 }
 
+// ErrInvalidUTF8 is wrapped by the *BodyError that ends a provider stream
+// when an event's name or data is not valid UTF-8; the error names the
+// event (counted from 1) and the offset of the first invalid byte. The
+// providers' SDKs disagree about such bytes (JavaScript decoders replace
+// them with U+FFFD, Python's decoding may raise), and the server refuses
+// an event that holds them, so the stream fails closed.
+var ErrInvalidUTF8 = errors.New("client: invalid UTF-8 in a server-sent event")
+
 // A BodyError reports that ValidateProviderStream could not read the
 // provider's stream body: Err is the body's read error, or an error
-// wrapping ErrEventTooLong. errors.Is and errors.As see through it.
+// wrapping ErrEventTooLong or ErrInvalidUTF8. errors.Is and errors.As see
+// through it.
 type BodyError struct {
 	Err error
 }
@@ -146,8 +157,9 @@ var errIteratedTwice = errors.New("client: the stream sequence can be iterated o
 // or LoadTools, and the schemas travel inline, so that never happens.
 //
 // A failure is yielded once, as the last pair, with a nil result: a
-// *BodyError when body could not be read or an event was too long (see
-// WithMaxEventBytes), and otherwise the gRPC status error of the stream:
+// *BodyError when body could not be read, an event was too long (see
+// WithMaxEventBytes) or an event's name or data is not valid UTF-8
+// (ErrInvalidUTF8), and otherwise the gRPC status error of the stream:
 // codes.InvalidArgument for an event the server cannot parse or a
 // malformed handle, codes.ResourceExhausted past a server limit,
 // codes.Canceled or codes.DeadlineExceeded when ctx ends, and so on. A failure ends the stream at once; calls still open get no result.
@@ -276,7 +288,7 @@ func sendBinds(stream grpc.BidiStreamingClient[toolgatev1.ValidateStreamRequest,
 // in body's Read: once that returns, it finds the stream's ctx done and
 // ends, touching only what it owns (body, the SSEReader), ctx and fail.
 func (r *providerStream) read(events chan<- SSEEvent) {
-	for {
+	for n := 1; ; n++ {
 		ev, err := r.sse.Next()
 		if errors.Is(err, io.EOF) {
 			close(events)
@@ -290,6 +302,10 @@ func (r *providerStream) read(events chan<- SSEEvent) {
 				r.fail(&BodyError{Err: err})
 			}
 			r.cancel()
+			return
+		}
+		if err := checkUTF8(ev, n); err != nil {
+			r.fail(&BodyError{Err: err})
 			return
 		}
 		if skipEvent(ev.Data) {
@@ -326,6 +342,27 @@ func (r *providerStream) send(events <-chan SSEEvent, done chan<- struct{}) {
 			return
 		}
 	}
+}
+
+// checkUTF8 returns an error wrapping ErrInvalidUTF8 when the name or the
+// data of ev, the n-th event of the body, is not valid UTF-8.
+func checkUTF8(ev SSEEvent, n int) error {
+	if utf8.ValidString(ev.Type) && utf8.ValidString(ev.Data) {
+		return nil
+	}
+	field, text := "data", ev.Data
+	if !utf8.ValidString(ev.Type) {
+		field, text = "name", ev.Type
+	}
+	at := 0
+	for at < len(text) {
+		c, size := utf8.DecodeRuneInString(text[at:])
+		if c == utf8.RuneError && size == 1 {
+			break
+		}
+		at += size
+	}
+	return fmt.Errorf("%w: byte %d of the %s of event %d (%q)", ErrInvalidUTF8, at, field, n, ev.Type)
 }
 
 // skipEvent reports whether an event's data is not a provider event: empty,

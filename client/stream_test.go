@@ -331,6 +331,23 @@ func TestValidateProviderStreamErrors(t *testing.T) {
 				assert.ErrorIs(t, err, errBoom)
 				assert.Equal(t, "client: reading the provider stream: boom", err.Error())
 			}},
+		// Invalid UTF-8 fails closed on the client's side, a *BodyError
+		// and not a status: the server refuses such an event anyway.
+		{name: "invalid UTF-8 in data", provider: client.Anthropic,
+			body: strings.NewReader(sseBody(anthropicStart...) + "event: content_block_delta\ndata: {\"caf\xe9\"}\n\n" + valid),
+			check: func(t *testing.T, err error) {
+				var be *client.BodyError
+				require.ErrorAs(t, err, &be)
+				assert.ErrorIs(t, err, client.ErrInvalidUTF8)
+				assert.Equal(t, codes.Unknown, status.Code(err), "not a gRPC status")
+				assert.ErrorContains(t, err, `byte 5 of the data of event 2 ("content_block_delta")`)
+			}},
+		{name: "invalid UTF-8 in an event name", provider: client.Anthropic,
+			body: strings.NewReader("event: pi\xffng\ndata: {\"type\":\"ping\"}\n\n" + valid),
+			check: func(t *testing.T, err error) {
+				assert.ErrorIs(t, err, client.ErrInvalidUTF8)
+				assert.ErrorContains(t, err, `byte 2 of the name of event 1 ("pi\xffng")`)
+			}},
 		{name: "malformed event", provider: client.Anthropic,
 			body: strings.NewReader(sseBody(sseEvent{"content_block_delta", `{"type":"content_block_delta","index":`})),
 			check: func(t *testing.T, err error) {
@@ -650,6 +667,7 @@ func TestSSEReader(t *testing.T) {
 		{"byte order mark", "\xef\xbb\xbfdata: 1\n\n", []ev{{Data: "1"}}},
 		{"unterminated last event dropped", "data: 1\n\ndata: 2\n", []ev{{Data: "1"}}},
 		{"[DONE] is an event like any other", "data: [DONE]\n\n", []ev{{Data: "[DONE]"}}},
+		{"bytes as they are, valid UTF-8 or not", "event: \xff\ndata: caf\xc3\xa9 \xe9\n\n", []ev{{Type: "\xff", Data: "caf\u00e9 \xe9"}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
