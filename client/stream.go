@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
 )
@@ -74,9 +75,11 @@ func WithToolset(ts *Toolset) StreamOption {
 	})
 }
 
-// maxBindBytes bounds the schema text of one bind message, so that a large
-// toolset bound inline stays far below a server's message limit (4 MiB by
-// default); more schemas go in further binds.
+// maxBindBytes bounds the encoded size of the inline schemas of one bind
+// message (each with its resources), so that a large toolset bound inline
+// stays far below a server's message limit (4 MiB by default); more
+// schemas go in further binds. A schema whose entry alone is larger goes
+// in a bind of its own.
 const maxBindBytes = 1 << 20
 
 // binds returns the StreamBind messages that bind tools and cfg's toolset.
@@ -92,7 +95,9 @@ func (cfg *streamConfig) binds(tools map[string]string) []*toolgatev1.StreamBind
 	for _, name := range slices.Sorted(maps.Keys(inline)) {
 		req := inline[name]
 		delete(handles, name)
-		n := len(name) + len(req.GetSchemaJson())
+		// What the entry adds to the bind's encoding: key, schema, profile
+		// and the resources every inline request carries.
+		n := proto.Size(&toolgatev1.StreamBind{Schemas: map[string]*toolgatev1.CompileSchemaRequest{name: req}})
 		if len(binds) == 0 || size+n > maxBindBytes {
 			binds, size = append(binds, &toolgatev1.StreamBind{Schemas: map[string]*toolgatev1.CompileSchemaRequest{}}), 0
 		}

@@ -1,16 +1,21 @@
 package client_test
 
 import (
+	"context"
+	"fmt"
 	"maps"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/toolgate/toolgate/client"
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
@@ -405,4 +410,55 @@ func TestLoadToolsetKeepsSchemasOnlyWhenItReadsTheSameTools(t *testing.T) {
 	results, err := collect(t, other.ValidateProviderStream(t.Context(), client.Anthropic, strings.NewReader(body), nil, client.WithToolset(ts)))
 	require.NoError(t, err)
 	assert.Equal(t, []verdict{{CallID: "toolu_1", Tool: "todo", Valid: true}}, verdicts(results))
+}
+
+// TestToolsetInlineBindsCountResources: every inline schema carries the
+// Toolset's resources, so a toolset that compiles in one CompileTools
+// request may need several binds on a stream. Each bind stays under the
+// client's bound (1 MiB), and the stream is validated: in one bind, the six
+// tools would pass the server's message limit (4 MiB).
+func TestToolsetInlineBindsCountResources(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var binds []int // the encoded size of each bind message sent
+	record := func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+		s, err := streamer(ctx, desc, cc, method, opts...)
+		return bindRecorder{s, func(n int) { mu.Lock(); binds = append(binds, n); mu.Unlock() }}, err
+	}
+	c := dialReplica(t, newReplica(t, server.Config{}), client.WithDialOptions(grpc.WithStreamInterceptor(record)))
+	common := `{"type":"string","enum":["add","list"],"description":"` + strings.Repeat("x", 700<<10) + `"}`
+	var tools []client.ToolSchema
+	for i := range 6 {
+		tools = append(tools, client.ToolSchema{Name: fmt.Sprintf("t%d", i),
+			SchemaJSON: `{"type":"object","properties":{"action":{"$ref":"https://example.com/common.json"}}}`})
+	}
+	ts, err := c.LoadTools(t.Context(), tools, client.WithProfile(toolgatev1.Profile_PROFILE_JSON_SCHEMA),
+		client.WithResources(map[string]string{"https://example.com/common.json": common}))
+	require.NoError(t, err)
+	require.Len(t, ts.Bind(), 6, "%v", ts.Refused())
+
+	body := openAIStream("call_1", "t5", `{"action":"add"}`)
+	results, err := collect(t, c.ValidateProviderStream(t.Context(), client.OpenAIChat, strings.NewReader(body), nil, client.WithToolset(ts)))
+	require.NoError(t, err)
+	assert.Equal(t, []verdict{{CallID: "call_1", Tool: "t5", Valid: true}}, verdicts(results))
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Len(t, binds, 6, "one tool per bind: two copies of the resource would pass the bound")
+	for _, n := range binds {
+		assert.LessOrEqual(t, n, 1<<20)
+	}
+}
+
+// bindRecorder is a client stream that reports the size of every bind
+// message it sends.
+type bindRecorder struct {
+	grpc.ClientStream
+	sent func(size int)
+}
+
+func (b bindRecorder) SendMsg(m any) error {
+	if req, ok := m.(*toolgatev1.ValidateStreamRequest); ok && req.GetBind() != nil {
+		b.sent(proto.Size(req))
+	}
+	return b.ClientStream.SendMsg(m)
 }
