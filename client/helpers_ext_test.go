@@ -103,6 +103,40 @@ func connTo(t *testing.T, r *replica, opts ...grpc.DialOption) *grpc.ClientConn 
 	return conn
 }
 
+// fakeService is a ValidationService that misbehaves on purpose: each
+// hook the test sets answers its RPC (the others are unimplemented).
+type fakeService struct {
+	toolgatev1.UnimplementedValidationServiceServer
+	stream func(grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]) error
+}
+
+func (f *fakeService) ValidateStream(s grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]) error {
+	return f.stream(s)
+}
+
+// dialFake serves f on an in-memory listener until the test ends, and
+// returns a Client for it.
+func dialFake(t *testing.T, f *fakeService) *client.Client {
+	t.Helper()
+	lis := bufconn.Listen(1 << 20)
+	srv := grpc.NewServer()
+	toolgatev1.RegisterValidationServiceServer(srv, f)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = srv.Serve(lis)
+	}()
+	t.Cleanup(func() {
+		srv.Stop()
+		<-done
+	})
+	conn, err := grpc.NewClient("passthrough:///fake", grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = conn.Close() })
+	return client.New(conn)
+}
+
 // rpc is one unary call as the client saw it.
 type rpc struct {
 	Method string     // "CompileSchema" or "Validate"

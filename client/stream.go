@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
@@ -132,6 +134,10 @@ func (e *BodyError) Error() string { return "client: reading the provider stream
 // Unwrap returns Err.
 func (e *BodyError) Unwrap() error { return e.Err }
 
+// errEndedEarly is the failure of a stream that the server (or a proxy on
+// the way) ended with OK before the provider body ended.
+var errEndedEarly = status.Error(codes.Internal, "client: the server ended the stream before the provider body ended")
+
 // errIteratedTwice is yielded by a stream sequence ranged over a second
 // time.
 var errIteratedTwice = errors.New("client: the stream sequence can be iterated only once")
@@ -167,7 +173,9 @@ var errIteratedTwice = errors.New("client: the stream sequence can be iterated o
 // (ErrInvalidUTF8), and otherwise the gRPC status error of the stream:
 // codes.InvalidArgument for an event the server cannot parse or a
 // malformed handle, codes.ResourceExhausted past a server limit,
-// codes.Canceled or codes.DeadlineExceeded when ctx ends, and so on. A failure ends the stream at once; calls still open get no result.
+// codes.Canceled or codes.DeadlineExceeded when ctx ends, codes.Internal
+// when the server (or a proxy) ends the stream with OK before body has
+// ended, and so on. A failure ends the stream at once; calls still open get no result.
 //
 // The sequence owns body: ranging reads it to its end or until the loop
 // ends, and when the loop ends — body read through, a failure, ctx done,
@@ -217,6 +225,9 @@ type providerStream struct {
 	ctx      context.Context // the stream's; cancel ends the stream and both goroutines
 	cancel   context.CancelFunc
 	stream   grpc.BidiStreamingClient[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]
+	// halfClosed is set when the sender half-closes the stream: a server
+	// that ends the stream with OK before then ended it too early.
+	halfClosed atomic.Bool
 
 	mu  sync.Mutex
 	err error // the first failure, reported to the caller
@@ -266,8 +277,13 @@ func (r *providerStream) results(parent context.Context, api toolgatev1.Validati
 	for {
 		resp, err := stream.Recv()
 		if err != nil {
-			if !errors.Is(err, io.EOF) {
+			switch {
+			case !errors.Is(err, io.EOF):
 				r.fail(err)
+			case !r.halfClosed.Load():
+				// The calls still open would get no result, and the end
+				// would look clean: fail closed.
+				r.fail(errEndedEarly)
 			}
 			return false
 		}
@@ -332,6 +348,7 @@ func (r *providerStream) send(events <-chan SSEEvent, done chan<- struct{}) {
 		select {
 		case ev, ok := <-events:
 			if !ok {
+				r.halfClosed.Store(true)
 				_ = r.stream.CloseSend()
 				return
 			}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -545,6 +546,22 @@ func TestValidateProviderStreamStops(t *testing.T) {
 		})
 		assert.Len(t, results, 1)
 		assert.Equal(t, codes.Unavailable, status.Code(err), "%v", err)
+		requireClientGoroutines(t, 0)
+		assert.True(t, body.aborted(), "the body was closed")
+	})
+
+	// A server, or a proxy, that ends the stream with OK while the body
+	// is still open, a call with it: no clean end.
+	t.Run("server ends the stream with OK before the body ends", func(t *testing.T) {
+		early := dialFake(t, &fakeService{stream: func(s grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]) error {
+			_, err := s.Recv() // the bind
+			return err
+		}})
+		body := newBlockingBody(t)
+		results, err := collect(t, early.ValidateProviderStream(t.Context(), client.Anthropic, body, tools))
+		assert.Empty(t, results)
+		assert.Equal(t, codes.Internal, status.Code(err), "%v", err)
+		assert.ErrorContains(t, err, "the server ended the stream before the provider body ended")
 		requireClientGoroutines(t, 0)
 		assert.True(t, body.aborted(), "the body was closed")
 	})
