@@ -174,6 +174,11 @@ func TestValidateOutputStreamOptions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []verdict{{CallID: "output/0", Early: true, Keyword: "refusal"}}, verdicts(results))
 
+	// A plain JSON answer, not streamed, is no clean end either.
+	_, err = collect(t, c.ValidateOutputStream(t.Context(), client.OpenAIChat,
+		strings.NewReader(`{"choices":[{"index":0,"message":{"role":"assistant","content":"{\"town\":1}"},"finish_reason":"stop"}]}`), schemaJSON))
+	assert.ErrorIs(t, err, client.ErrNoEvents)
+
 	const openObject = `{"type":"object","properties":{"a":{"type":"object"}}}`
 	_, err = collect(t, c.ValidateOutputStream(t.Context(), client.OpenAIChat, strings.NewReader(refusal), openObject))
 	assert.ErrorContains(t, err, "output schema does not compile")

@@ -58,6 +58,7 @@ type SSEReader struct {
 	id      string // the last event ID
 	skipLF  bool   // the previous line ended in CR: an LF right after is part of it
 	started bool   // the byte order mark check is done
+	fields  bool   // a line that is neither blank nor a comment was read
 	err     error  // sticky error
 }
 
@@ -84,6 +85,9 @@ func (r *SSEReader) Next() (SSEEvent, error) {
 	for {
 		line, err := r.readLine()
 		if err != nil {
+			if len(r.line) > 0 && r.line[0] != ':' {
+				r.fields = true // an unterminated last line, which readLine leaves in r.line
+			}
 			r.err = err
 			return SSEEvent{}, err
 		}
@@ -99,6 +103,7 @@ func (r *SSEReader) Next() (SSEEvent, error) {
 		if line[0] == ':' {
 			continue // comment
 		}
+		r.fields = true
 		field, value := line, []byte(nil)
 		if i := bytes.IndexByte(line, ':'); i >= 0 {
 			field, value = line[:i], line[i+1:]

@@ -34,7 +34,8 @@ const (
 	// Anthropic is Anthropic Messages.
 	Anthropic = toolgatev1.Provider_PROVIDER_ANTHROPIC
 	// Gemini is Google Gemini and Vertex streamGenerateContent with
-	// alt=sse (without it the body is a JSON array, not SSE).
+	// alt=sse (without it the body is a JSON array, not SSE, and the
+	// stream fails with ErrNoEvents).
 	Gemini = toolgatev1.Provider_PROVIDER_GEMINI
 	// Cohere is Cohere v2 chat.
 	Cohere = toolgatev1.Provider_PROVIDER_COHERE
@@ -120,10 +121,18 @@ func (cfg *streamConfig) binds(tools map[string]string) []*toolgatev1.StreamBind
 // an event that holds them, so the stream fails closed.
 var ErrInvalidUTF8 = errors.New("client: invalid UTF-8 in a server-sent event")
 
+// ErrNoEvents is wrapped by the *BodyError that ends a provider stream
+// whose body ended without a single server-sent event, though it had
+// lines other than comments: it is not an event stream (a non-streamed
+// JSON completion, Gemini without alt=sse, a proxy that buffers, an error
+// document), and the tool calls it may hold would go unchecked. A body
+// that is empty, or holds only comments (keep-alives), ends cleanly.
+var ErrNoEvents = errors.New("client: the provider body holds no server-sent event")
+
 // A BodyError reports that ValidateProviderStream could not read the
 // provider's stream body: Err is the body's read error, or an error
-// wrapping ErrEventTooLong or ErrInvalidUTF8. errors.Is and errors.As see
-// through it.
+// wrapping ErrEventTooLong, ErrInvalidUTF8 or ErrNoEvents. errors.Is and
+// errors.As see through it.
 type BodyError struct {
 	Err error
 }
@@ -169,8 +178,9 @@ var errIteratedTwice = errors.New("client: the stream sequence can be iterated o
 //
 // A failure is yielded once, as the last pair, with a nil result: a
 // *BodyError when body could not be read, an event was too long (see
-// WithMaxEventBytes) or an event's name or data is not valid UTF-8
-// (ErrInvalidUTF8), and otherwise the gRPC status error of the stream:
+// WithMaxEventBytes), an event's name or data is not valid UTF-8
+// (ErrInvalidUTF8), or body ended with lines but not one event
+// (ErrNoEvents: it is not an event stream), and otherwise the gRPC status error of the stream:
 // codes.InvalidArgument for an event the server cannot parse or a
 // malformed handle, codes.ResourceExhausted past a server limit,
 // codes.Canceled or codes.DeadlineExceeded when ctx ends, codes.Internal
@@ -309,9 +319,14 @@ func sendBinds(stream grpc.BidiStreamingClient[toolgatev1.ValidateStreamRequest,
 // in body's Read: once that returns, it finds the stream's ctx done and
 // ends, touching only what it owns (body, the SSEReader), ctx and fail.
 func (r *providerStream) read(events chan<- SSEEvent) {
-	for n := 1; ; n++ {
+	n := 0 // the events body has had
+	for {
 		ev, err := r.sse.Next()
 		if errors.Is(err, io.EOF) {
+			if n == 0 && r.sse.fields {
+				r.fail(&BodyError{Err: ErrNoEvents})
+				return
+			}
 			close(events)
 			return
 		}
@@ -325,6 +340,7 @@ func (r *providerStream) read(events chan<- SSEEvent) {
 			r.cancel()
 			return
 		}
+		n++
 		if err := checkUTF8(ev, n); err != nil {
 			r.fail(&BodyError{Err: err})
 			return

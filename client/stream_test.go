@@ -220,6 +220,7 @@ func TestValidateProviderStream(t *testing.T) {
 			[]verdict{{CallID: "toolu_1", Tool: "todo", Valid: true}}},
 		{"no tool calls", client.Anthropic, anthropicStream(), nil},
 		{"empty body", client.OpenAIChat, "", nil},
+		{"only comments and blank lines", client.OpenAIChat, ": keep-alive\n\n:\r\n\r\n\n: unterminated", nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -348,6 +349,25 @@ func TestValidateProviderStreamErrors(t *testing.T) {
 			check: func(t *testing.T, err error) {
 				assert.ErrorIs(t, err, client.ErrInvalidUTF8)
 				assert.ErrorContains(t, err, `byte 2 of the name of event 1 ("pi\xffng")`)
+			}},
+		// A body that is not an event stream: nothing in it would be
+		// checked, so it is no clean end.
+		{name: "non-streamed completion", provider: client.OpenAIChat,
+			body: strings.NewReader(`{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","function":{"name":"todo","arguments":"{\"action\":\"explode\"}"}}]},"finish_reason":"tool_calls"}]}`),
+			check: func(t *testing.T, err error) {
+				var be *client.BodyError
+				require.ErrorAs(t, err, &be)
+				assert.ErrorIs(t, err, client.ErrNoEvents)
+			}},
+		{name: "Gemini without alt=sse", provider: client.Gemini,
+			body: strings.NewReader("[{\n  \"candidates\": []\n}\n]\n"),
+			check: func(t *testing.T, err error) {
+				assert.ErrorIs(t, err, client.ErrNoEvents)
+			}},
+		{name: "fields but no event: the last one lacks its blank line", provider: client.Anthropic,
+			body: strings.NewReader(": hi\n\nevent: message_start\ndata: {}"),
+			check: func(t *testing.T, err error) {
+				assert.ErrorIs(t, err, client.ErrNoEvents)
 			}},
 		{name: "malformed event", provider: client.Anthropic,
 			body: strings.NewReader(sseBody(sseEvent{"content_block_delta", `{"type":"content_block_delta","index":`})),
