@@ -59,6 +59,7 @@ type SSEReader struct {
 	skipLF  bool   // the previous line ended in CR: an LF right after is part of it
 	started bool   // the byte order mark check is done
 	fields  bool   // a line that is neither blank nor a comment was read
+	readErr error  // a read error of the byte order mark check, due once the bytes before it are read
 	err     error  // sticky error
 }
 
@@ -142,13 +143,20 @@ func (r *SSEReader) Next() (SSEEvent, error) {
 func (r *SSEReader) readLine() ([]byte, error) {
 	if !r.started {
 		r.started = true
-		if b, _ := r.br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
+		// Peek hands over, and bufio forgets, the error that cut the
+		// first bytes short: keep it for when they are consumed.
+		b, err := r.br.Peek(3)
+		if bytes.Equal(b, []byte("\xef\xbb\xbf")) {
 			_, _ = r.br.Discard(3)
 		}
+		r.readErr = err
 	}
 	r.line = r.line[:0]
 	for {
 		if r.br.Buffered() == 0 {
+			if r.readErr != nil {
+				return nil, r.readErr
+			}
 			if _, err := r.br.Peek(1); err != nil {
 				return nil, err
 			}

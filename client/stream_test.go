@@ -760,6 +760,27 @@ func TestSSEReader(t *testing.T) {
 		assert.ErrorIs(t, err, boom)
 	})
 
+	// The byte order mark check reads the first three bytes: an error
+	// that cuts them short is returned all the same, after the bytes
+	// before it, even from a reader that reports it only once.
+	t.Run("read error in the first bytes", func(t *testing.T) {
+		t.Parallel()
+		boom := errors.New("connection reset")
+		for _, head := range []string{"", "d", "\n\n", "\xef\xbb", "data: 1\n\n"} {
+			r := client.NewSSEReader(io.MultiReader(&errOnce{head: head, err: boom}, strings.NewReader("data: 2\n\n")), 0)
+			e, err := r.Next()
+			if head == "data: 1\n\n" {
+				require.NoError(t, err)
+				assert.Equal(t, "1", e.Data)
+				e, err = r.Next()
+			}
+			assert.ErrorIs(t, err, boom, "head %q, event %v", head, e)
+		}
+		// bufio gives up after 100 empty reads in a row.
+		_, err := client.NewSSEReader(&emptyReads{n: 150}, 0).Next()
+		assert.ErrorIs(t, err, io.ErrNoProgress)
+	})
+
 	t.Run("an event is returned once its blank line arrives", func(t *testing.T) {
 		t.Parallel()
 		pr, pw := io.Pipe()
@@ -778,6 +799,33 @@ func TestSSEReader(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, "2", e.Data)
 	})
+}
+
+// errOnce returns head and err in its first read, and io.EOF after: a
+// reader whose error is not sticky, as io.Reader allows.
+type errOnce struct {
+	head string
+	err  error
+	done bool
+}
+
+func (e *errOnce) Read(p []byte) (int, error) {
+	if e.done {
+		return 0, io.EOF
+	}
+	e.done = true
+	return copy(p, e.head), e.err
+}
+
+// emptyReads returns nothing, and no error, n times, then io.EOF.
+type emptyReads struct{ n int }
+
+func (e *emptyReads) Read([]byte) (int, error) {
+	if e.n == 0 {
+		return 0, io.EOF
+	}
+	e.n--
+	return 0, nil
 }
 
 // splitReader returns its two parts in two reads.
