@@ -107,7 +107,17 @@ func connTo(t *testing.T, r *replica, opts ...grpc.DialOption) *grpc.ClientConn 
 // hook the test sets answers its RPC (the others are unimplemented).
 type fakeService struct {
 	toolgatev1.UnimplementedValidationServiceServer
-	stream func(grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]) error
+	compile  func(context.Context, *toolgatev1.CompileSchemaRequest) (*toolgatev1.CompileSchemaResponse, error)
+	validate func(context.Context, *toolgatev1.ValidateRequest) (*toolgatev1.ValidateResponse, error)
+	stream   func(grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]) error
+}
+
+func (f *fakeService) CompileSchema(ctx context.Context, req *toolgatev1.CompileSchemaRequest) (*toolgatev1.CompileSchemaResponse, error) {
+	return f.compile(ctx, req)
+}
+
+func (f *fakeService) Validate(ctx context.Context, req *toolgatev1.ValidateRequest) (*toolgatev1.ValidateResponse, error) {
+	return f.validate(ctx, req)
 }
 
 func (f *fakeService) ValidateStream(s grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]) error {

@@ -28,6 +28,10 @@ type Validator struct {
 	mu       sync.RWMutex
 	byHandle map[string]schemaKey // handle -> schema behind it
 	bySchema map[schemaKey]string // schema -> handle, for ValidateSchema
+	// forgets counts the calls of Forget: a call that sends a schema
+	// inline remembers the answer only if none came while it was in
+	// flight, so that it cannot undo one.
+	forgets uint64
 }
 
 // schemaKey is a schema as registered: its exact text and how it is
@@ -113,11 +117,12 @@ func (v *Validator) Validate(ctx context.Context, handle, argumentsJSON string) 
 	}
 	v.mu.RLock()
 	key, ok := v.byHandle[handle]
+	forgets := v.forgets
 	v.mu.RUnlock()
 	if !ok {
 		return nil, err
 	}
-	return v.validateInline(ctx, key, argumentsJSON)
+	return v.validateInline(ctx, key, argumentsJSON, forgets)
 }
 
 // ValidateSchema validates argumentsJSON ("" means {}) against schemaJSON
@@ -134,19 +139,27 @@ func (v *Validator) ValidateSchema(ctx context.Context, schemaJSON, argumentsJSO
 	key := keyOf(schemaJSON, newCompileConfig(opts))
 	v.mu.RLock()
 	handle, ok := v.bySchema[key]
+	forgets := v.forgets
 	v.mu.RUnlock()
 	if ok {
 		return v.Validate(ctx, handle, argumentsJSON)
 	}
-	return v.validateInline(ctx, key, argumentsJSON)
+	return v.validateInline(ctx, key, argumentsJSON, forgets)
 }
 
 // Forget drops what the Validator remembers about handle; a later Validate
 // by handle no longer recovers from codes.NotFound. It does not touch any
 // server. Forgetting an unknown handle does nothing.
+//
+// Forget wins over the calls in flight: a Validate recovering from
+// codes.NotFound, or a ValidateSchema sending its schema inline, when
+// Forget is called still returns its answer but remembers nothing of it,
+// whichever handle it was for (a later ValidateSchema sends that schema
+// inline again). A Register in flight still remembers its schema.
 func (v *Validator) Forget(handle string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	v.forgets++
 	delete(v.byHandle, handle)
 	for k, h := range v.bySchema {
 		if h == handle {
@@ -156,16 +169,19 @@ func (v *Validator) Forget(handle string) {
 }
 
 // validateInline validates with the schema inline and remembers the handle
-// the server computed for it.
-func (v *Validator) validateInline(ctx context.Context, key schemaKey, argumentsJSON string) (*toolgatev1.ValidateResponse, error) {
+// the server computed for it, unless Forget was called since forgets was
+// read.
+func (v *Validator) validateInline(ctx context.Context, key schemaKey, argumentsJSON string, forgets uint64) (*toolgatev1.ValidateResponse, error) {
 	resp, err := v.c.validateInline(ctx, key.request(), argumentsJSON)
 	if err != nil {
 		return nil, err
 	}
 	if h := resp.GetHandle(); h != "" {
 		v.mu.Lock()
-		v.byHandle[h] = key
-		v.bySchema[key] = h
+		if v.forgets == forgets {
+			v.byHandle[h] = key
+			v.bySchema[key] = h
+		}
 		v.mu.Unlock()
 	}
 	return resp, nil

@@ -1,6 +1,8 @@
 package client_test
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -216,5 +218,95 @@ func TestValidatorValidateSchema(t *testing.T) {
 		_, err = v.ValidateSchema(t.Context(), weatherSchema, `{"city":"Oslo"}`, client.WithProfile(toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE))
 		require.NoError(t, err)
 		assert.Equal(t, []string{"Validate(inline)=OK", "Validate(inline)=OK"}, rec.Calls())
+	})
+}
+
+// forgetful is a server that holds no schema: it answers NotFound to every
+// Validate by handle, and holds the first inline one until release is
+// closed. It records how each Validate came, "handle" or "inline".
+type forgetful struct {
+	held    chan struct{} // closed when the first inline Validate arrives
+	release chan struct{}
+	once    sync.Once
+	mu      sync.Mutex
+	calls   []string
+}
+
+// newForgetful serves a forgetful until the test ends, and returns it
+// and a Validator that calls it.
+func newForgetful(t *testing.T) (*forgetful, *client.Validator) {
+	t.Helper()
+	f := &forgetful{held: make(chan struct{}), release: make(chan struct{})}
+	c := dialFake(t, &fakeService{
+		compile: func(context.Context, *toolgatev1.CompileSchemaRequest) (*toolgatev1.CompileSchemaResponse, error) {
+			return &toolgatev1.CompileSchemaResponse{Handle: forgetfulHandle}, nil
+		},
+		validate: func(_ context.Context, req *toolgatev1.ValidateRequest) (*toolgatev1.ValidateResponse, error) {
+			by := "handle"
+			if req.GetInline() != nil {
+				by = "inline"
+			}
+			f.mu.Lock()
+			f.calls = append(f.calls, by)
+			f.mu.Unlock()
+			if by == "handle" {
+				return nil, status.Error(codes.NotFound, "no such handle")
+			}
+			f.once.Do(func() { close(f.held) })
+			<-f.release
+			return &toolgatev1.ValidateResponse{Valid: true, Handle: forgetfulHandle}, nil
+		},
+	})
+	return f, c.Validator()
+}
+
+// forgetfulHandle is the handle forgetful computes for every schema.
+var forgetfulHandle = "tg1_" + strings.Repeat("a", 64)
+
+// Calls returns how each Validate came, in order.
+func (f *forgetful) Calls() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.calls)
+}
+
+// TestValidatorForgetWins: a Forget while a call that sends its schema
+// inline is in flight is not undone when that call's answer arrives.
+func TestValidatorForgetWins(t *testing.T) {
+	t.Parallel()
+	t.Run("a recovery in flight", func(t *testing.T) {
+		t.Parallel()
+		f, v := newForgetful(t)
+		handle, _, err := v.Register(t.Context(), weatherSchema)
+		require.NoError(t, err)
+		done := make(chan error, 1)
+		go func() {
+			_, err := v.Validate(t.Context(), handle, `{"city":"Oslo"}`)
+			done <- err
+		}()
+		<-f.held
+		v.Forget(handle)
+		close(f.release)
+		require.NoError(t, <-done, "the call in flight still gets its answer")
+		_, err = v.Validate(t.Context(), handle, `{"city":"Oslo"}`)
+		assert.Equal(t, codes.NotFound, status.Code(err), "%v", err)
+		assert.Equal(t, []string{"handle", "inline", "handle"}, f.Calls(), "no second recovery")
+	})
+	t.Run("a first ValidateSchema in flight", func(t *testing.T) {
+		t.Parallel()
+		f, v := newForgetful(t)
+		done := make(chan error, 1)
+		go func() {
+			_, err := v.ValidateSchema(t.Context(), weatherSchema, `{"city":"Oslo"}`)
+			done <- err
+		}()
+		<-f.held
+		v.Forget(forgetfulHandle)
+		close(f.release)
+		require.NoError(t, <-done)
+		resp, err := v.ValidateSchema(t.Context(), weatherSchema, `{"city":"Oslo"}`)
+		require.NoError(t, err)
+		assert.True(t, resp.GetValid())
+		assert.Equal(t, []string{"inline", "inline"}, f.Calls(), "the handle was not remembered")
 	})
 }
