@@ -180,12 +180,13 @@ var errIteratedTwice = errors.New("client: the stream sequence can be iterated o
 // *BodyError when body could not be read, an event was too long (see
 // WithMaxEventBytes), an event's name or data is not valid UTF-8
 // (ErrInvalidUTF8), or body ended with lines but not one event
-// (ErrNoEvents: it is not an event stream), and otherwise the gRPC status error of the stream:
-// codes.InvalidArgument for an event the server cannot parse or a
-// malformed handle, codes.ResourceExhausted past a server limit,
-// codes.Canceled or codes.DeadlineExceeded when ctx ends, codes.Internal
-// when the server (or a proxy) ends the stream with OK before body has
-// ended, and so on. A failure ends the stream at once; calls still open get no result.
+// (ErrNoEvents: it is not an event stream), and otherwise the gRPC status
+// error of the stream: codes.InvalidArgument for an event the server
+// cannot parse or a malformed handle, codes.ResourceExhausted past a
+// server limit, codes.Canceled or codes.DeadlineExceeded when ctx ends,
+// codes.Internal when the server (or a proxy) ends the stream with OK
+// before body has ended, and so on. A failure ends the stream at once;
+// calls still open get no result.
 //
 // The sequence owns body: ranging reads it to its end or until the loop
 // ends, and when the loop ends — body read through, a failure, ctx done,
