@@ -654,7 +654,8 @@ func (t *Tokenizer) narrow(unit rune, upTo int, high rune, off int64) {
 // of its hex digits, of value v, are read; high is the high surrogate
 // before it when it is a pair's low half, else 0. ok is false when it can
 // spell none (a lone low surrogate, or a low half out of range: errors the
-// tokenizer makes at the last digit). Four digits of a high surrogate
+// tokenizer makes at the digit that decides them, see surrogateFails).
+// Four digits of a high surrogate
 // spell the 1,024 characters of its pair.
 func hexRange(v rune, n int, high rune) (chars CharRange, ok bool) {
 	shift := 4 * (4 - n)

@@ -14,8 +14,10 @@ import (
 // prime drawn for each process, so exponents of any length count), objects
 // by an order-free sum over their members, arrays in order. Hashes are
 // keyed with a random seed per process, like duplicate member names, so
-// no document can aim at a collision: one is a 2^-64 chance for each pair
-// of elements, and would be a wrong verdict either way — a valid array
+// no document can aim at a collision: two digit strings collide by a
+// 2^-64 chance, two exponents by one below their length in digits over
+// 10^16 (they collide when the secret prime divides their difference),
+// and a collision would be a wrong verdict either way — a valid array
 // rejected, or, under not, oneOf or if, an invalid one accepted.
 
 // contentHash is the hash state of one value.

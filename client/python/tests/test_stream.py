@@ -187,7 +187,10 @@ class StreamTest(unittest.TestCase):
         with self.assertRaises(grpc.RpcError) as caught:
             list(results)
         self.assertEqual(caught.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
-        del results, caught
+        with self.assertRaises(grpc.RpcError) as again:
+            list(results)
+        self.assertIs(again.exception, caught.exception, "a later pull raises the failure again")
+        del results, caught, again
         self.assertTrue(closed.wait(timeout=5), "the events were closed when the stream failed")
 
     def test_named_event_that_disagrees_with_its_payload(self):

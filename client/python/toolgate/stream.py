@@ -101,26 +101,29 @@ class ResultStream:
         self._call = call
         self._requests = requests
         self._closed = False
+        self._failure = None  # what ended the stream, raised again on later pulls
 
     def __iter__(self):
         return self
 
     def __next__(self):
+        if self._failure is not None:
+            raise self._failure
         while True:
             try:
                 response = next(self._call)
             except grpc.RpcError as err:
                 if self._closed:
                     raise StopIteration from None
-                failure = self._requests.failure
                 # The stream is over: close the events now. The error
                 # grpcio raises is the call itself, whose traceback holds
                 # this frame, so waiting for __del__ would wait for the
                 # garbage collector while the provider goes on generating.
                 self.close()
-                if failure is not None:
-                    raise failure from None
-                raise err
+                self._failure = self._requests.failure or err
+                if self._requests.failure is not None:
+                    raise self._requests.failure from None
+                raise
             if response.HasField("result"):
                 return from_message(CallResult, response.result)
             # A response of a kind this client does not know: skip it.
