@@ -49,7 +49,9 @@ func (s *Session) startOutput(key string) (*call, error) {
 			Message: fmt.Sprintf("The output is bound to the handle %s, which this server does not hold, so it was not validated; bind the output schema inline (StreamBind.output_schema) or compile it on this server and bind it again.", quote(s.output.Handle))}}, false)
 		return c, nil
 	}
-	c.v, c.profile = validator.New(s.output.Schema, s.limits.Validator), s.output.Schema.Profile
+	opts := s.limits.Validator
+	opts.Output = true // its messages speak of the output, not of arguments
+	c.v, c.profile = validator.New(s.output.Schema, opts), s.output.Schema.Profile
 	if s.stripFence {
 		c.fence = &fence{}
 	}

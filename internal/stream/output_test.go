@@ -294,3 +294,27 @@ func TestOutputBinding(t *testing.T) {
 		assert.Equal(t, "maxBytes", h.results[0].Findings[0].Keyword)
 	})
 }
+
+// TestOutputFindingsSpeakOfTheOutput: an answer's findings are handed back
+// to the model that wrote it, so they call it the output, whatever the
+// profile of its schema, never arguments.
+func TestOutputFindingsSpeakOfTheOutput(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ text, want string }{
+		{`{"x":1,,`, "The output is not valid JSON: "},
+		{`[1]`, "output object"},
+		{`{"x":1,"tag":"c"}`, ""},
+	} {
+		h := outputSession(t, pointSchema, false)
+		r, _, _ := answer(t, h, []string{c.text}, "stop")
+		require.NotEmpty(t, r.Findings, c.text)
+		msg := r.Findings[0].Message
+		assert.NotContains(t, msg, "argument", "%s: %s", c.text, msg)
+		assert.Contains(t, msg, c.want, c.text)
+	}
+	h := newHarness(t, stream.Limits{MaxCallBytes: 4})
+	h.BindOutput(h.bound["todo"], false)
+	require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatText(0, `{"action":"list"}`)))
+	require.Len(t, h.results, 1)
+	assert.Equal(t, "The output is longer than the limit of 4 bytes.", h.results[0].Findings[0].Message)
+}

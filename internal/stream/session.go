@@ -330,7 +330,11 @@ func (s *Session) delta(c *call, fragment []byte) error {
 	}
 	n := int64(len(fragment))
 	if c.bytes+n > s.limits.MaxCallBytes {
-		s.tooLong(c, n, s.limits.MaxCallBytes, fmt.Sprintf("The arguments are longer than the limit of %d bytes.", s.limits.MaxCallBytes))
+		doc := "The arguments are"
+		if c.output {
+			doc = "The output is"
+		}
+		s.tooLong(c, n, s.limits.MaxCallBytes, fmt.Sprintf("%s longer than the limit of %d bytes.", doc, s.limits.MaxCallBytes))
 		return nil
 	}
 	if c.unnamed {

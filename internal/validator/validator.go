@@ -44,6 +44,10 @@ type Options struct {
 	// keyword "limit" at that byte and read no further. Default
 	// DefaultMaxState.
 	MaxState int64
+	// Output says the document is a model's structured output (an answer),
+	// not a tool call's arguments: messages call it "the output", as they
+	// do every document of the bindable output profile.
+	Output bool
 }
 
 // Defaults of Options.
@@ -201,10 +205,15 @@ func (v *Validator) grow(n int64) {
 // "limit", and halts it.
 func (v *Validator) overState() {
 	off := v.at
+	nests := "nest or repeat"
+	if v.isOutput() {
+		nests = "nests or repeats"
+	}
 	v.add(off, func() schema.Finding {
 		path, _ := v.track.path(len(v.track.levels), v.opts.MaxPointer)
 		return schema.Finding{Code: schema.CodeValidation, Keyword: "limit", InstancePath: path, Offset: off,
-			Message: fmt.Sprintf("Checking the arguments against this schema needs more than the limit of %d bytes of state at byte %d: the schema applies many subschemas to each value, and the arguments nest or repeat members enough to multiply them. The arguments are refused, unchecked past this byte.", v.opts.MaxState, off)}
+			Message: fmt.Sprintf("Checking %s against this schema needs more than the limit of %d bytes of state at byte %d: the schema applies many subschemas to each value, and %s %s members enough to multiply them. %s refused, unchecked past this byte.",
+				v.docName(), v.opts.MaxState, off, v.docName(), nests, v.docIs())}
 	})
 	v.halted = true
 	v.tok.Halt()
@@ -282,7 +291,7 @@ func (v *Validator) syntax(err error) {
 		}
 		text, _ := v.track.appendPath(buf[:0], depth, v.opts.MaxPointer)
 		pathEnd := len(text)
-		text = append(text, "The arguments are not valid JSON: "...)
+		text = append(append(text, v.docIs()...), " not valid JSON: "...)
 		if ok {
 			text = se.AppendMsg(text)
 		} else { // the tokenizer makes no other error; keep its text all the same
@@ -315,13 +324,35 @@ func (v *Validator) flushHeldBack() {
 	}
 }
 
-// rootName names the document in messages, after "the": tool arguments,
-// or a model's structured output.
+// isOutput reports whether the document is a model's structured output
+// rather than tool arguments, for messages.
+func (v *Validator) isOutput() bool {
+	return v.opts.Output || v.schema.Profile == schema.OutputBindable
+}
+
+// rootName names the document's root in messages, after "the".
 func (v *Validator) rootName() string {
-	if v.schema.Profile == schema.OutputBindable {
+	if v.isOutput() {
 		return "output object"
 	}
 	return "arguments object"
+}
+
+// docName names the document in messages: "the arguments" or "the output".
+func (v *Validator) docName() string {
+	if v.isOutput() {
+		return "the output"
+	}
+	return "the arguments"
+}
+
+// docIs begins a sentence about the document: "The arguments are" or
+// "The output is".
+func (v *Validator) docIs() string {
+	if v.isOutput() {
+		return "The output is"
+	}
+	return "The arguments are"
 }
 
 // report records a violation of a reporting evaluation.
