@@ -18,15 +18,11 @@ func NewHeldBytes(max int64) *HeldBytes { return &HeldBytes{max: max} }
 // Used returns the bytes held now.
 func (h *HeldBytes) Used() int64 { return h.used.Load() }
 
-// take claims n bytes (n ≤ 0 gives -n back). When they would pass the
-// bound it claims nothing and returns false and the bytes that were still
-// free. A nil *HeldBytes bounds nothing.
+// take claims n bytes. When they would pass the bound it claims nothing
+// and returns false and the bytes that were still free. A nil *HeldBytes
+// bounds nothing.
 func (h *HeldBytes) take(n int64) (ok bool, free int64) {
 	if h == nil {
-		return true, 0
-	}
-	if n <= 0 {
-		h.give(-n)
 		return true, 0
 	}
 	for {

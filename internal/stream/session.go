@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/toolgate/toolgate/internal/provider"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/validator"
 )
@@ -20,7 +21,7 @@ const (
 	DefaultMaxCallBytes = 4 << 20
 	DefaultMaxTools     = 1024
 	DefaultMaxState     = 64 << 20
-	DefaultMaxName      = 1 << 10
+	DefaultMaxName      = provider.DefaultMaxName
 )
 
 // Limits bound what one stream may hold. Zero fields take the defaults.
@@ -53,8 +54,8 @@ type Limits struct {
 	// State, when set, bounds the validation state of open calls over
 	// every session that shares it, as MaxState does for one session: the
 	// call whose delta would pass it is rejected the same way (keyword
-	// "limit"). A session gives its part back as its calls end, and
-	// whatever is left at Release.
+	// "limit"). A session claims it 64 KiB at a time (see claimState),
+	// gives back what its calls no longer need, and the rest at Release.
 	State *HeldBytes
 	// MaxName is the longest call id or tool name, in bytes, a stream may
 	// use: a CallStart's, a bind's, or one a provider's events give (then
@@ -176,6 +177,7 @@ type Session struct {
 	started int
 	held    int64 // bytes held for unnamed calls, all together
 	state   int64 // validation state of the open calls, all together (see Limits.MaxState)
+	claimed int64 // what the session holds of Limits.State, at least state (see claimState)
 	ignored int64 // argument bytes of calls that had their verdict
 	// budget is what may be validated before ctx is looked at again (see
 	// chunk).
@@ -305,11 +307,9 @@ func (s *Session) Release() {
 		if c.unnamed && !c.done {
 			s.release(c)
 		}
-		if !c.done {
-			s.limits.State.give(c.state)
-			c.state = 0
-		}
 	}
+	s.limits.State.give(s.claimed)
+	s.state, s.claimed = 0, 0
 	s.order = nil
 }
 
@@ -421,19 +421,46 @@ func (s *Session) write(c *call, p []byte) error {
 // Limits.MaxState.
 func (s *Session) overState(c *call) bool {
 	st := c.v.State()
-	grow := st - c.state
-	if ok, _ := s.limits.State.take(grow); !ok {
+	s.state += st - c.state
+	c.state = st
+	if !s.claimState() {
 		s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "limit", Offset: c.bytes,
 			Message: fmt.Sprintf("The server's open calls, over every stream, need more than the limit of %d bytes of validation state together: this call, the one that passed it, is refused.", s.limits.State.max)}}, false)
 		return true
 	}
-	s.state += grow
-	c.state = st
 	if s.state <= s.limits.MaxState {
 		return false
 	}
 	s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "limit", Offset: c.bytes,
 		Message: fmt.Sprintf("The stream's open calls need more than the limit of %d bytes of validation state together: this call, the one that passed it, is refused.", s.limits.MaxState)}}, false)
+	return true
+}
+
+// stateQuantum is the least the session claims of Limits.State at once,
+// and the most it keeps beyond its state: the counter all streams share
+// is touched when a stream's state moves by that much, not at every delta
+// whose state changes.
+const stateQuantum = 64 << 10
+
+// claimState brings the session's claim on Limits.State to cover s.state,
+// and reports whether the bound allowed it. It claims at least a quantum
+// at a time, or exactly what is missing where a quantum no longer fits,
+// and gives back all it holds beyond s.state once that is over a quantum.
+func (s *Session) claimState() bool {
+	switch need := s.state - s.claimed; {
+	case need > 0:
+		if ok, _ := s.limits.State.take(max(need, stateQuantum)); ok {
+			s.claimed += max(need, stateQuantum)
+			return true
+		}
+		if ok, _ := s.limits.State.take(need); !ok {
+			return false
+		}
+		s.claimed += need
+	case -need > stateQuantum:
+		s.limits.State.give(-need)
+		s.claimed = s.state
+	}
 	return true
 }
 
@@ -497,8 +524,8 @@ func (s *Session) finish(c *call, early bool, findings []schema.Finding, truncat
 	}
 	c.done = true
 	s.state -= c.state
-	s.limits.State.give(c.state)
 	c.state = 0
+	s.claimState() // gives back, never fails
 	r := &Result{CallID: c.id, ToolName: c.tool, Findings: findings, Truncated: truncated, Early: early, Bytes: c.bytes, Profile: c.profile}
 	s.emit(r)
 	c.v = nil

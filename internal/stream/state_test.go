@@ -99,3 +99,25 @@ func TestStateAcrossSessions(t *testing.T) {
 	s3.Release()
 	assert.Zero(t, shared.Used())
 }
+
+// TestStateIsClaimedByQuanta: a session claims the shared bound a quantum
+// (64 KiB) at a time, so that the counter every stream shares is not
+// touched at each delta: what it holds covers its state, and exceeds it
+// by at most the quantum.
+func TestStateIsClaimedByQuanta(t *testing.T) {
+	t.Parallel()
+	shared := stream.NewHeldBytes(1 << 30)
+	h := newHarness(t, stream.Limits{State: shared})
+	require.NoError(t, h.Start("c", "todo", nil))
+	require.NoError(t, h.Delta("c", []byte(`{"action":`)))
+	assert.Equal(t, int64(64<<10), shared.Used(), "one quantum covers a small call")
+	for range 100 {
+		require.NoError(t, h.Delta("c", []byte(` `)))
+	}
+	assert.Equal(t, int64(64<<10), shared.Used(), "small moves of the state leave the claim alone")
+	require.NoError(t, h.Delta("c", []byte(`"list"}`)))
+	require.NoError(t, h.End("c"))
+	assert.Equal(t, int64(64<<10), shared.Used(), "a quantum of slack is kept for the next call")
+	h.Release()
+	assert.Zero(t, shared.Used())
+}

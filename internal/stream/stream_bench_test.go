@@ -3,6 +3,7 @@ package stream_test
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -106,4 +107,26 @@ func BenchmarkStream(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkSharedState: streams on two goroutines validating 4-byte deltas
+// while they share one Limits.State, as every stream of a server does:
+// what the shared counter costs on the hot path.
+func BenchmarkSharedState(b *testing.B) {
+	res := schema.Compile(schema.JSONSchema, []byte(`{"type":"object","additionalProperties":{"type":"array","items":{"type":"object","properties":{"a":{"type":"integer"}}}}}`))
+	doc := []byte(`{"k":[` + strings.Repeat(`{"a":1},`, 4000) + `{"a":1}]}`)
+	shared := stream.NewHeldBytes(1 << 40)
+	bnd := &stream.Binding{Handle: "h", Schema: res.Schema}
+	b.SetBytes(int64(len(doc)))
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			s := stream.NewSession(b.Context(), stream.Limits{State: shared}, func(*stream.Result) {})
+			_ = s.Start("c", "t", bnd)
+			for i := 0; i < len(doc); i += 4 {
+				_ = s.Delta("c", doc[i:min(i+4, len(doc))])
+			}
+			_ = s.End("c")
+			s.Release()
+		}
+	})
 }
