@@ -205,15 +205,12 @@ func (v *Validator) grow(n int64) {
 // "limit", and halts it.
 func (v *Validator) overState() {
 	off := v.at
-	nests := "nest or repeat"
-	if v.isOutput() {
-		nests = "nests or repeats"
-	}
+	w := v.words()
 	v.add(off, func() schema.Finding {
 		path, _ := v.track.path(len(v.track.levels), v.opts.MaxPointer)
 		return schema.Finding{Code: schema.CodeValidation, Keyword: "limit", InstancePath: path, Offset: off,
 			Message: fmt.Sprintf("Checking %s against this schema needs more than the limit of %d bytes of state at byte %d: the schema applies many subschemas to each value, and %s %s members enough to multiply them. %s refused, unchecked past this byte.",
-				v.docName(), v.opts.MaxState, off, v.docName(), nests, v.docIs())}
+				w.the, v.opts.MaxState, off, w.the, w.nests, w.is)}
 	})
 	v.halted = true
 	v.tok.Halt()
@@ -291,7 +288,7 @@ func (v *Validator) syntax(err error) {
 		}
 		text, _ := v.track.appendPath(buf[:0], depth, v.opts.MaxPointer)
 		pathEnd := len(text)
-		text = append(append(text, v.docIs()...), " not valid JSON: "...)
+		text = append(append(text, v.words().is...), " not valid JSON: "...)
 		if ok {
 			text = se.AppendMsg(text)
 		} else { // the tokenizer makes no other error; keep its text all the same
@@ -324,42 +321,35 @@ func (v *Validator) flushHeldBack() {
 	}
 }
 
-// isOutput reports whether the document is a model's structured output
-// rather than tool arguments, for messages.
-func (v *Validator) isOutput() bool {
-	return v.opts.Output || v.schema.Profile == schema.OutputBindable
+// docWords are the words messages name the document with: tool call
+// arguments, or a model's structured output.
+type docWords struct {
+	the   string // after a verb: "the arguments"
+	root  string // after "the", for its root: "arguments object"
+	is    string // to begin a sentence: "The arguments are"
+	nests string // its verb: "nest or repeat"
 }
 
-// rootName names the document's root in messages, after "the".
-func (v *Validator) rootName() string {
-	if v.isOutput() {
-		return "output object"
-	}
-	return "arguments object"
-}
+var (
+	argumentsWords = docWords{the: "the arguments", root: "arguments object", is: "The arguments are", nests: "nest or repeat"}
+	outputWords    = docWords{the: "the output", root: "output object", is: "The output is", nests: "nests or repeats"}
+)
 
-// docName names the document in messages: "the arguments" or "the output".
-func (v *Validator) docName() string {
-	if v.isOutput() {
-		return "the output"
+// words returns the words for this document: the output's when
+// Options.Output says so, or for every document of the bindable output
+// profile.
+func (v *Validator) words() *docWords {
+	if v.opts.Output || v.schema.Profile == schema.OutputBindable {
+		return &outputWords
 	}
-	return "the arguments"
-}
-
-// docIs begins a sentence about the document: "The arguments are" or
-// "The output is".
-func (v *Validator) docIs() string {
-	if v.isOutput() {
-		return "The output is"
-	}
-	return "The arguments are"
+	return &argumentsWords
 }
 
 // report records a violation of a reporting evaluation.
 func (v *Validator) report(vio *violation, pathDepth int) {
 	v.add(vio.off, func() schema.Finding {
 		path, cut := v.track.path(pathDepth, v.opts.MaxPointer)
-		return vio.finding(path, subject(path, cut, v.rootName()), v.opts.MaxPointer)
+		return vio.finding(path, subject(path, cut, v.words().root), v.opts.MaxPointer)
 	})
 }
 
