@@ -110,7 +110,7 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		if err := t.checkKey("item id", it.ID); err != nil {
 			return err
 		}
-		if it.Type == "message" && it.Phase != "" && it.Phase != "final_answer" {
+		if it.Type == "message" && !it.finalAnswer() {
 			// Commentary before tool calls (gpt-5.3-codex and later):
 			// openai-python parses only the final_answer message.
 			if a.commentary == nil {
@@ -136,12 +136,7 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 			}
 			return nil
 		}
-		c := t.follow(it.ID)
-		if c == nil {
-			return nil // a late copy of an item that response.completed (or a new response) ended
-		}
-		t.identify(c, it.CallID, it.Name)
-		return t.finish(c, args)
+		return callDone(t, it, args)
 
 	case "response.function_call_arguments.delta", "response.function_call_arguments.done":
 		var ev responsesArgsEvent
@@ -202,6 +197,24 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 	return nil
 }
 
+// callDone ends the call of function_call item it with its final copy
+// (args, nil when it has none), as its output_item.done does: a call that
+// never streamed is its copy whole; a late copy of an ended call changes
+// nothing.
+func callDone(t *tracker, it *responsesItem, args *string) error {
+	c := t.follow(it.ID)
+	if c == nil {
+		return nil // a late copy of an item that response.completed (or a new response) ended
+	}
+	t.identify(c, it.CallID, it.Name)
+	return t.finish(c, args)
+}
+
+// finalAnswer reports whether a message item is the answer, not the
+// commentary newer models write before calling tools (phase
+// "commentary"): openai-python parses only the final_answer message.
+func (it *responsesItem) finalAnswer() bool { return it.Phase == "" || it.Phase == "final_answer" }
+
 // callArguments reads a function_call item's arguments: nil when it has
 // none.
 func callArguments(t *tracker, typ string, it *responsesItem) (*string, error) {
@@ -240,7 +253,7 @@ func (a *openAIResponses) completed(t *tracker, event []byte) error {
 			return err
 		}
 		switch {
-		case it.Type == "message" && !a.commentary[it.ID] && (it.Phase == "" || it.Phase == "final_answer"):
+		case it.Type == "message" && !a.commentary[it.ID] && it.finalAnswer():
 			c := t.calls["text/"+it.ID]
 			if c == nil || !c.ended {
 				if err := messageDone(t, it, i); err != nil {
@@ -262,9 +275,7 @@ func (a *openAIResponses) completed(t *tracker, event []byte) error {
 			}
 			c := t.calls[it.ID]
 			if c == nil || !c.ended {
-				c = t.follow(it.ID)
-				t.identify(c, it.CallID, it.Name)
-				if err := t.finish(c, args); err != nil {
+				if err := callDone(t, it, args); err != nil {
 					return err
 				}
 				continue
