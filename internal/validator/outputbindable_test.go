@@ -29,11 +29,7 @@ func TestOutputBindableEnforcement(t *testing.T) {
 		"flag":{"type":"boolean"},
 		"loose":{"type":"string","format":"email","const":"x"}
 	}}`)
-	cases := []struct {
-		name string
-		doc  string
-		want []violation
-	}{
+	checkViolations(t, s, []violationCase{
 		{"required keys present, null where allowed", `{"id":null,"note":null}`, nil},
 		{"required + nullable key omitted", `{"note":"ok"}`, []violation{{"required", "/required", ""}}},
 		{"null where the type does not allow it", `{"id":"1","note":"ok","flag":null}`, []violation{{"type", "/properties/flag/type", "/flag"}}},
@@ -54,18 +50,7 @@ func TestOutputBindableEnforcement(t *testing.T) {
 		{"items enum", `{"id":"1","note":null,"tags":["a","b","a"]}`, nil},
 		{"items enum violated", `{"id":"1","note":null,"tags":["a","c"]}`, []violation{{"enum", "/properties/tags/items/enum", "/tags/1"}}},
 		{"ignored keywords are not enforced", `{"id":"1","note":null,"loose":"not an email","extra":1}`, nil},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			res := validator.Validate(s, []byte(tc.doc), validator.Options{})
-			if tc.want == nil {
-				assert.True(t, res.Valid(), "%+v", res.Findings)
-				return
-			}
-			assert.Equal(t, tc.want, stable(res.Findings))
-		})
-	}
+	})
 }
 
 // TestOutputBindablePatternIsECMA262: a bindable pattern means what
@@ -78,11 +63,7 @@ func TestOutputBindablePatternIsECMA262(t *testing.T) {
 		"dot":{"type":"string","pattern":"^a.b$"},
 		"space":{"type":"string","pattern":"^\\s$"}
 	}}`)
-	cases := []struct {
-		name string
-		doc  string
-		want []violation
-	}{
+	checkViolations(t, s, []violationCase{
 		{"\\u0041 is A", `{"u":"A"}`, nil},
 		{"\\u0041 is not B", `{"u":"B"}`, []violation{{"pattern", "/properties/u/pattern", "/u"}}},
 		{". takes a tab", `{"dot":"a\tb"}`, nil},
@@ -90,18 +71,7 @@ func TestOutputBindablePatternIsECMA262(t *testing.T) {
 		{"\\s takes U+00A0", `{"space":"\u00a0"}`, nil},
 		{"\\s takes U+FEFF", `{"space":"\ufeff"}`, nil},
 		{"\\s does not take x", `{"space":"x"}`, []violation{{"pattern", "/properties/space/pattern", "/space"}}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			res := validator.Validate(s, []byte(tc.doc), validator.Options{})
-			if tc.want == nil {
-				assert.True(t, res.Valid(), "%+v", res.Findings)
-				return
-			}
-			assert.Equal(t, tc.want, stable(res.Findings))
-		})
-	}
+	})
 }
 
 // TestOutputBindableStreamsEarly: maxLength is rejected at the first code
@@ -156,6 +126,29 @@ func TestSeedOutputSchemas(t *testing.T) {
 			}
 			assert.Positive(t, valid)
 			assert.Less(t, valid, len(cases))
+		})
+	}
+}
+
+// violationCase is a document and the violations it has (nil: valid).
+type violationCase struct {
+	name string
+	doc  string
+	want []violation
+}
+
+// checkViolations validates each case's document against s.
+func checkViolations(t *testing.T, s *schema.Schema, cases []violationCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res := validator.Validate(s, []byte(tc.doc), validator.Options{})
+			if tc.want == nil {
+				assert.True(t, res.Valid(), "%+v", res.Findings)
+				return
+			}
+			assert.Equal(t, tc.want, stable(res.Findings))
 		})
 	}
 }
