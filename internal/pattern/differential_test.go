@@ -1,6 +1,7 @@
 package pattern
 
 import (
+	"errors"
 	"math/rand/v2"
 	"regexp"
 	"regexp/syntax"
@@ -50,11 +51,53 @@ func generated(t *testing.T, seed uint64, n int, ecma bool) []reference {
 		}
 		require.NoError(t, err, expr)
 		require.NoError(t, perr, expr)
-		re, err := regexp.Compile(tree.String())
+		re, err := compileReference(tree)
 		require.NoError(t, err, "%s → %s", expr, tree)
 		refs = append(refs, reference{expr: expr, re: re, tree: tree, p: p})
 	}
 	return refs
+}
+
+// compileReference compiles tree with Go's regexp. Go refuses repeat
+// counts above 1000, and nested repeats whose counts multiply past 1000,
+// which ECMA-262 allows; such a tree is compiled with every repeat written
+// out instead: x{2,4} as xx(?:x)?(?:x)?. Only whether a text matches is
+// compared, so greediness need not survive.
+func compileReference(tree *syntax.Regexp) (*regexp.Regexp, error) {
+	re, err := regexp.Compile(tree.String())
+	var serr *syntax.Error
+	if errors.As(err, &serr) && serr.Code == syntax.ErrInvalidRepeatSize {
+		return regexp.Compile(unrolled(tree).String())
+	}
+	return re, err
+}
+
+// unrolled returns a copy of re with no repeat counts: each x{m,n} becomes
+// m copies of x and n-m copies of x?, and each x{m,} m copies of x and x*.
+func unrolled(re *syntax.Regexp) *syntax.Regexp {
+	out := *re
+	out.Sub = make([]*syntax.Regexp, len(re.Sub))
+	for i, sub := range re.Sub {
+		out.Sub[i] = unrolled(sub)
+	}
+	if out.Op != syntax.OpRepeat {
+		return &out
+	}
+	x := out.Sub[0]
+	copies := &syntax.Regexp{Op: syntax.OpConcat}
+	for range out.Min {
+		copies.Sub = append(copies.Sub, x)
+	}
+	if out.Max < 0 {
+		copies.Sub = append(copies.Sub, &syntax.Regexp{Op: syntax.OpStar, Sub: []*syntax.Regexp{x}})
+	}
+	for range out.Max - out.Min {
+		copies.Sub = append(copies.Sub, &syntax.Regexp{Op: syntax.OpQuest, Sub: []*syntax.Regexp{x}})
+	}
+	if len(copies.Sub) == 0 {
+		return &syntax.Regexp{Op: syntax.OpEmptyMatch}
+	}
+	return copies
 }
 
 // texts returns random texts plus samples of the expression's language.
@@ -363,4 +406,34 @@ func (w *witnesser) witness(s uint32, node int32) (string, bool) {
 	walk(node, nil)
 	w.mid[key] = midWitness{string(best), found}
 	return string(best), found
+}
+
+// TestCompileReferenceCounts checks that the reference rewrites counts Go
+// refuses into the same language: each expression matches a run of "a"
+// exactly when its length is in the stated range.
+func TestCompileReferenceCounts(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		expr   string
+		lo, hi int // hi < 0: unbounded
+	}{
+		{`^a{1001}$`, 1001, 1001},
+		{`^a{2500}$`, 2500, 2500},
+		{`^a{0,2500}$`, 0, 2500},
+		{`^a{1001,}$`, 1001, -1},
+		{`^a{999,2001}$`, 999, 2001},
+		{`^(?:a{2,2}){600}$`, 1200, 1200},
+	} {
+		tree, _, err := parseECMA(tc.expr, Limits{}.withDefaults(), false)
+		require.NoError(t, err, tc.expr)
+		re, err := compileReference(tree)
+		require.NoError(t, err, tc.expr)
+		for _, n := range []int{0, 1, tc.lo - 1, tc.lo, tc.lo + 1, tc.hi - 1, tc.hi, tc.hi + 1, 3100} {
+			if n < 0 {
+				continue
+			}
+			want := n >= tc.lo && (tc.hi < 0 || n <= tc.hi)
+			require.Equal(t, want, re.MatchString(strings.Repeat("a", n)), "%s on %d a's", tc.expr, n)
+		}
+	}
 }

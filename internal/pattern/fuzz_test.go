@@ -1,7 +1,6 @@
 package pattern
 
 import (
-	"regexp"
 	"regexp/syntax"
 	"testing"
 	"unicode/utf8"
@@ -14,7 +13,7 @@ var fuzzSeeds = []string{
 	"a", `^abc$`, `\bfoo\b`, `(a|b)*c`, `[^\p{L}\d]`, `\p{sc=Greek}+`, `(?<n>x)\k<n>`, `(?=a)`,
 	`a{2,3}?`, `[\uD83D\uDE00-\uD83D\uDE4F]`, `\u{1F432}`, `(?i:a)`, `[\d-]`, `\cJ`, `.`,
 	`(?m)^x$`, `(?s).`, `\pL`, `(?i)K`, `[[:alpha:]]`, `\Q*\E`, `a++`, `(?P<n>a)`, "",
-	`[`, `(`, `\`, `{`, `a{,2}`, `\p{Foo}`, "\xff",
+	`[`, `(`, `\`, `{`, `a{,2}`, `\p{Foo}`, "\xff", `\0A{1001}`, `(?:ab){999,1002}`,
 }
 
 // FuzzCompile checks that Compile and Valid never panic, that a refusal
@@ -78,7 +77,7 @@ func FuzzMatch(f *testing.F) {
 		if err != nil {
 			return
 		}
-		re, err := regexp.Compile(tree.String())
+		re, err := compileReference(tree)
 		if err != nil {
 			t.Fatalf("%q translates to %q, which regexp refuses: %v", expr, tree, err)
 		}
