@@ -126,6 +126,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return checkTrouble
 	}
+	if name, ok := flagAfterFiles(fs, args); ok {
+		fmt.Fprintf(stderr, "toolgate check: %s comes after the files; flags come before them (a file whose name starts with - goes after --)\n", name)
+		return checkTrouble
+	}
 	if (*formatAssertion || len(resources) > 0) && !slices.Contains(profiles, schema.JSONSchema) {
 		fmt.Fprintln(stderr, "toolgate check: --format-assertion and --resource apply to the json_schema profile only")
 		return checkTrouble
@@ -170,6 +174,27 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	writeSummary(stdout, profiles, reports)
 	return checkOK
+}
+
+// flagAfterFiles returns the first of fs's files, left over from parsing
+// args, that names one of fs's flags (-profile, --summary=true): the flag
+// package stops at the first file, so such a flag would be read as a file
+// and every file before it checked without it, under the default profile.
+// After a "--" every argument is a file.
+func flagAfterFiles(fs *flag.FlagSet, args []string) (string, bool) {
+	files := fs.Args()
+	if n := len(args) - len(files); n > 0 && args[n-1] == "--" {
+		return "", false
+	}
+	for _, f := range files {
+		name, isFlag := strings.CutPrefix(f, "-")
+		name = strings.TrimPrefix(name, "-")
+		name, _, _ = strings.Cut(name, "=")
+		if isFlag && (fs.Lookup(name) != nil || name == "h" || name == "help") {
+			return f, true
+		}
+	}
+	return "", false
 }
 
 // resourceFlag is --resource: the document's absolute URI (an empty

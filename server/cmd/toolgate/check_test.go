@@ -621,3 +621,28 @@ func TestCheckJSONRPCResponseWithoutTools(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckFlagAfterFiles: a flag after the files is a usage error, before
+// any file is checked, not a file that cannot be opened after the files
+// before it were checked under the default profile; after "--" it is a
+// file.
+func TestCheckFlagAfterFiles(t *testing.T) {
+	t.Chdir(fixtures.RepoRoot(t))
+	for _, args := range [][]string{
+		{"testdata/mcp/small.json", "--profile", "json_schema"},
+		{"testdata/mcp/small.json", "-profile=json_schema"},
+		{"testdata/mcp/ok.json", "--summary"},
+		{"testdata/mcp/ok.json", "-h"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			status, stdout, stderr := check(t, args...)
+			assert.Equal(t, checkTrouble, status)
+			assert.Empty(t, stdout, "no file is checked")
+			assert.Contains(t, stderr, args[1]+" comes after the files")
+		})
+	}
+	status, stdout, stderr := check(t, "--", "testdata/mcp/ok.json", "--summary")
+	assert.Equal(t, checkTrouble, status)
+	assert.Contains(t, stdout, "testdata/mcp/ok.json: ")
+	assert.Contains(t, stderr, "open --summary: no such file or directory")
+}
