@@ -148,6 +148,11 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	if err := checkLimits(fs); err != nil {
 		return nil, usageError{err}
 	}
+	if c.addr == "" {
+		// net.Listen would take "" for ":0": every interface, on a port
+		// nobody asked for (an empty TOOLGATE_ADDR from a template).
+		return nil, usageError{errors.New("--addr is empty; give host:port (port 0 picks a free one)")}
+	}
 	return c, nil
 }
 

@@ -118,6 +118,16 @@ func TestFlagLimitsMustMeanSomething(t *testing.T) {
 		require.ErrorAs(t, err, &ue, "%v", args)
 		assert.ErrorContains(t, err, args[0], "%v", args)
 	}
+	t.Run("an empty address", func(t *testing.T) {
+		// It listened on every interface, on a random port.
+		t.Setenv("TOOLGATE_ADDR", "")
+		_, err := parseFlags(nil, io.Discard)
+		var ue usageError
+		require.ErrorAs(t, err, &ue)
+		assert.ErrorContains(t, err, "--addr is empty")
+		_, err = parseFlags([]string{"--addr", ""}, io.Discard)
+		require.ErrorAs(t, err, &ue)
+	})
 	t.Run("from the environment", func(t *testing.T) {
 		t.Setenv("TOOLGATE_MAX_NAME_BYTES", "-1")
 		_, err := parseFlags(nil, io.Discard)
