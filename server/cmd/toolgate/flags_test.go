@@ -88,6 +88,13 @@ func TestFlagErrors(t *testing.T) {
 	require.NoError(t, err)
 	_, err = c.logger(io.Discard)
 	assert.Error(t, err)
+	for _, args := range [][]string{{"--tls-cert", "cert.pem"}, {"--tls-key", "key.pem"}} {
+		// It said "TLS key pair: open : no such file or directory".
+		c, err = parseFlags(args, io.Discard)
+		require.NoError(t, err)
+		_, err = c.serverOptions()
+		assert.EqualError(t, err, "--tls-cert and --tls-key go together: give both", "%v", args)
+	}
 	c, err = parseFlags([]string{"--client-ca", "ca.pem"}, io.Discard)
 	require.NoError(t, err)
 	_, err = c.serverOptions()

@@ -81,6 +81,10 @@ func runHealth(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "toolgate health:", err)
 		return exitUsage
 	}
+	if (h.tlsCert == "") != (h.tlsKey == "") {
+		fmt.Fprintln(stderr, "toolgate health: --tls-cert and --tls-key go together: give both")
+		return exitUsage
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), h.timeout)
 	defer cancel()
 	status, err := h.check(ctx)

@@ -159,6 +159,8 @@ func TestHealthCommand(t *testing.T) {
 		{"an unknown service", nil, []string{"--addr", p.addr, "--service", "no.Such"}, exitFailed, "", "NotFound"},
 		{"a stray argument", nil, []string{"now"}, exitUsage, "", "unexpected arguments"},
 		{"a bad address", nil, []string{"--addr", "nowhere"}, exitFailed, "", `--addr "nowhere"`},
+		{"a certificate without its key", []string{"TOOLGATE_TLS_CERT=cert.pem"}, nil, exitUsage, "", "--tls-cert and --tls-key go together"},
+		{"a key without its certificate", nil, []string{"--tls-key", "key.pem"}, exitUsage, "", "--tls-cert and --tls-key go together"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			status, stdout, stderr := runBinary(t, tc.env, append([]string{"health"}, tc.args...)...)

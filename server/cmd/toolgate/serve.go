@@ -35,6 +35,9 @@ func (c *config) serverOptions() ([]grpc.ServerOption, error) {
 		}
 		return nil, nil
 	}
+	if c.tlsCert == "" || c.tlsKey == "" {
+		return nil, errors.New("--tls-cert and --tls-key go together: give both")
+	}
 	cert, err := tls.LoadX509KeyPair(c.tlsCert, c.tlsKey)
 	if err != nil {
 		return nil, fmt.Errorf("TLS key pair: %w", err)
