@@ -163,10 +163,12 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 var mayBeZero = []string{"rpc-workers", "shutdown-grace"}
 
 // flagMaxima holds the largest value a flag can mean: gRPC takes the
-// first two as 32-bit numbers, and the pattern engine caps the others.
+// first two as 32-bit numbers, the server keeps at most
+// server.MaxRPCWorkers workers, and the pattern engine caps the others.
 var flagMaxima = map[string]int64{
 	"max-concurrent-streams":      math.MaxUint32,
 	"max-header-bytes":            math.MaxUint32,
+	"rpc-workers":                 server.MaxRPCWorkers,
 	"max-pattern-program":         pattern.MaxProgramCap,
 	"max-pattern-automaton-bytes": pattern.MaxDFABytesCap,
 }

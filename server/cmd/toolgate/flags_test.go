@@ -119,6 +119,7 @@ func TestFlagLimitsMustMeanSomething(t *testing.T) {
 		{"--max-header-bytes", "4294967296"},
 		{"--max-pattern-program", "99999999"},
 		{"--max-width", "0"},
+		{"--rpc-workers", "5000"}, // kept 1,024 without a word
 	} {
 		_, err := parseFlags(args, io.Discard)
 		var ue usageError
@@ -145,4 +146,7 @@ func TestFlagLimitsMustMeanSomething(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, -1, c.rpcWorkers)
 	assert.Zero(t, c.shutdownGrace)
+	c, err = parseFlags([]string{"--rpc-workers", "1024"}, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, 1024, c.rpcWorkers)
 }
