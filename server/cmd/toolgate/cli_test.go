@@ -91,6 +91,7 @@ func TestUsageErrors(t *testing.T) {
 		assert.Equal(t, exitUsage, status, args)
 		assert.Empty(t, stdout, args)
 		assert.Contains(t, stderr, "Run 'toolgate help' for usage.", args)
+		assert.Len(t, strings.Split(strings.TrimSuffix(stderr, "\n"), "\n"), 2, "the error once, then the pointer to the help: %q", stderr)
 	}
 	t.Setenv("TOOLGATE_MAX_DEPTH", "deep")
 	status, _, stderr := cli()

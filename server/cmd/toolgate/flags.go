@@ -130,9 +130,10 @@ func (e usageError) Unwrap() error { return e.err }
 // command line did not set from its TOOLGATE_* variable. It returns
 // flag.ErrHelp for -h and --help, a usageError for a command line that does
 // not parse, and an error naming the variable for a variable that does not.
-func parseFlags(args []string, stderr io.Writer) (*config, error) {
+// It prints nothing: the caller prints the error once.
+func parseFlags(args []string) (*config, error) {
 	c := &config{}
-	fs := serverFlags(c, stderr)
+	fs := serverFlags(c, io.Discard)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err

@@ -15,7 +15,7 @@ import (
 // TestFlagDefaults: with no flags and no environment, every limit has its
 // documented default.
 func TestFlagDefaults(t *testing.T) {
-	c, err := parseFlags(nil, io.Discard)
+	c, err := parseFlags(nil)
 	require.NoError(t, err)
 	assert.Equal(t, "127.0.0.1:50051", c.addr)
 	assert.Equal(t, "info", c.logLevel)
@@ -53,7 +53,7 @@ func TestFlagEnvironmentFallbacks(t *testing.T) {
 	t.Setenv("TOOLGATE_RPC_WORKERS", "-1")
 	t.Setenv("TOOLGATE_MAX_PATTERN_STEPS", "5000")
 	t.Setenv("TOOLGATE_MAX_CALL_STATE_BYTES", "65536")
-	c, err := parseFlags([]string{"--max-depth", "9", "--keepalive-time", "2m"}, io.Discard)
+	c, err := parseFlags([]string{"--max-depth", "9", "--keepalive-time", "2m"})
 	require.NoError(t, err)
 	assert.Equal(t, "0.0.0.0:9000", c.addr)
 	assert.Equal(t, 9, c.opts.MaxDepth, "the flag wins")
@@ -78,24 +78,24 @@ func TestFlagErrors(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Setenv(env[0], env[1])
-			_, err := parseFlags(nil, io.Discard)
+			_, err := parseFlags(nil)
 			assert.ErrorContains(t, err, env[0])
 		})
 	}
-	_, err := parseFlags([]string{"stray"}, io.Discard)
+	_, err := parseFlags([]string{"stray"})
 	assert.ErrorContains(t, err, "unexpected arguments")
-	c, err := parseFlags([]string{"--log-level", "loud"}, io.Discard)
+	c, err := parseFlags([]string{"--log-level", "loud"})
 	require.NoError(t, err)
 	_, err = c.logger(io.Discard)
 	assert.Error(t, err)
 	for _, args := range [][]string{{"--tls-cert", "cert.pem"}, {"--tls-key", "key.pem"}} {
 		// It said "TLS key pair: open : no such file or directory".
-		c, err = parseFlags(args, io.Discard)
+		c, err = parseFlags(args)
 		require.NoError(t, err)
 		_, err = c.serverOptions()
 		assert.EqualError(t, err, "--tls-cert and --tls-key go together: give both", "%v", args)
 	}
-	c, err = parseFlags([]string{"--client-ca", "ca.pem"}, io.Discard)
+	c, err = parseFlags([]string{"--client-ca", "ca.pem"})
 	require.NoError(t, err)
 	_, err = c.serverOptions()
 	assert.ErrorContains(t, err, "--client-ca needs")
@@ -121,7 +121,7 @@ func TestFlagLimitsMustMeanSomething(t *testing.T) {
 		{"--max-width", "0"},
 		{"--rpc-workers", "5000"}, // kept 1,024 without a word
 	} {
-		_, err := parseFlags(args, io.Discard)
+		_, err := parseFlags(args)
 		var ue usageError
 		require.ErrorAs(t, err, &ue, "%v", args)
 		assert.ErrorContains(t, err, args[0], "%v", args)
@@ -129,24 +129,24 @@ func TestFlagLimitsMustMeanSomething(t *testing.T) {
 	t.Run("an empty address", func(t *testing.T) {
 		// It listened on every interface, on a random port.
 		t.Setenv("TOOLGATE_ADDR", "")
-		_, err := parseFlags(nil, io.Discard)
+		_, err := parseFlags(nil)
 		var ue usageError
 		require.ErrorAs(t, err, &ue)
 		assert.ErrorContains(t, err, "--addr is empty")
-		_, err = parseFlags([]string{"--addr", ""}, io.Discard)
+		_, err = parseFlags([]string{"--addr", ""})
 		require.ErrorAs(t, err, &ue)
 	})
 	t.Run("from the environment", func(t *testing.T) {
 		t.Setenv("TOOLGATE_MAX_NAME_BYTES", "-1")
-		_, err := parseFlags(nil, io.Discard)
+		_, err := parseFlags(nil)
 		assert.ErrorContains(t, err, "--max-name-bytes is -1: a limit must be positive")
 	})
 
-	c, err := parseFlags([]string{"--rpc-workers", "-1", "--shutdown-grace", "0s", "--max-concurrent-streams", "4294967295"}, io.Discard)
+	c, err := parseFlags([]string{"--rpc-workers", "-1", "--shutdown-grace", "0s", "--max-concurrent-streams", "4294967295"})
 	require.NoError(t, err)
 	assert.Equal(t, -1, c.rpcWorkers)
 	assert.Zero(t, c.shutdownGrace)
-	c, err = parseFlags([]string{"--rpc-workers", "1024"}, io.Discard)
+	c, err = parseFlags([]string{"--rpc-workers", "1024"})
 	require.NoError(t, err)
 	assert.Equal(t, 1024, c.rpcWorkers)
 }

@@ -242,7 +242,7 @@ func TestKubernetesManifests(t *testing.T) {
 		t.Setenv(e.Name, e.Value)
 	}
 	assert.True(t, memoryLimitRef, "GOMEMLIMIT follows the memory limit")
-	cfg, err := parseFlags(nil, io.Discard)
+	cfg, err := parseFlags(nil)
 	require.NoError(t, err, "the manifest's variables parse")
 	_, err = cfg.logger(io.Discard)
 	require.NoError(t, err)

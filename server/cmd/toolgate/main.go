@@ -52,7 +52,7 @@ func toolgate(args []string, stdout, stderr io.Writer) int {
 			return runHelp(args[1:], stdout, stderr)
 		}
 	}
-	c, err := parseFlags(args, stderr)
+	c, err := parseFlags(args)
 	var usage usageError
 	switch {
 	case errors.Is(err, flag.ErrHelp):
