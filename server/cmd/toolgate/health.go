@@ -30,7 +30,8 @@ TOOLGATE_TLS_KEY, so inside the server's container it needs no flags. An
 unspecified host (0.0.0.0, [::] or none, as in :50051) is dialled on
 loopback. With a certificate it speaks TLS, trusts exactly that certificate
 and presents it as its client certificate (which a --client-ca server
-accepts when that CA signed it).
+accepts when that CA signed it and the certificate allows client
+authentication: extended key usage clientAuth, or none).
 
 Flags:
 `
