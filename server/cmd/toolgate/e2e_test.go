@@ -16,6 +16,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/client"
+	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
 	"github.com/toolgate/toolgate/internal/fixtures"
 )
 
@@ -177,4 +179,42 @@ func TestSIGTERMDrains(t *testing.T) {
 	p := startBinary(t, "--shutdown-grace", "5s")
 	assert.NoError(t, p.stop(t), "exit status after SIGTERM; stderr:\n%s", p.log())
 	assert.Contains(t, p.log(), "shutting down")
+}
+
+// TestSecondSignalEndsTheDrain checks that a drain waits for a stream in
+// flight, and that a second SIGTERM closes it at once instead of after
+// --shutdown-grace.
+func TestSecondSignalEndsTheDrain(t *testing.T) {
+	t.Parallel()
+	p := startBinary(t, "--shutdown-grace", "10m")
+	c, err := client.Dial(p.addr, client.WithInsecure())
+	require.NoError(t, err)
+	defer c.Close()
+	stream, err := c.ServiceClient().ValidateStream(t.Context())
+	require.NoError(t, err)
+	// A call of a tool the stream did not bind is answered at once, and
+	// the stream stays open.
+	start := &toolgatev1.CallStart{CallId: "c1", ToolName: "unbound"}
+	require.NoError(t, stream.Send(&toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Start{Start: start}}))
+	res, err := stream.Recv()
+	require.NoError(t, err)
+	require.Equal(t, "c1", res.GetResult().GetCallId())
+
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	require.Eventually(t, func() bool { return strings.Contains(p.log(), "shutting down") }, 30*time.Second, 10*time.Millisecond)
+	select {
+	case <-p.exited:
+		t.Fatalf("exited with a stream in flight; stderr:\n%s", p.log())
+	case <-time.After(300 * time.Millisecond):
+	}
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	select {
+	case <-p.exited:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("toolgate did not exit after a second SIGTERM; stderr:\n%s", p.log())
+	}
+	assert.NoError(t, p.err, "a forced end is still a clean exit")
+	assert.Contains(t, p.log(), "second signal; closing remaining calls")
+	_, err = stream.Recv()
+	assert.Error(t, err, "the stream was closed")
 }

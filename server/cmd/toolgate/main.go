@@ -16,7 +16,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -69,9 +68,10 @@ func toolgate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "toolgate", identity())
 		return exitOK
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := serve(ctx, c, stderr); err != nil {
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	if err := serve(signals, c, stderr); err != nil {
 		fmt.Fprintln(stderr, "toolgate:", err)
 		return exitFailed
 	}

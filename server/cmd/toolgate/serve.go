@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -72,11 +71,13 @@ func (c *config) bearerToken() (string, error) {
 	return token, nil
 }
 
-// serve runs the server until ctx is done, then drains. The lines that say
-// where it listens and that it is shutting down are logged at every log
-// level: an operator who asks for errors only still learns the address
-// that --addr :0 picked.
-func serve(ctx context.Context, c *config, stderr io.Writer) error {
+// serve runs the server until the first of signals arrives, then drains
+// for up to --shutdown-grace; a second signal ends the drain at once,
+// closing the calls still in flight. The lines that say where it listens,
+// that it is shutting down and that it closes calls are logged at every
+// log level: an operator who asks for errors only still learns the
+// address that --addr :0 picked, and that calls were cut.
+func serve(signals <-chan os.Signal, c *config, stderr io.Writer) error {
 	logger, err := c.logger(stderr)
 	if err != nil {
 		return err
@@ -112,9 +113,9 @@ func serve(ctx context.Context, c *config, stderr io.Writer) error {
 	select {
 	case err := <-served:
 		return err
-	case <-ctx.Done():
+	case sig := <-signals:
+		announce.Info("shutting down", "signal", sig.String(), "grace", c.shutdownGrace)
 	}
-	announce.Info("shutting down", "grace", c.shutdownGrace)
 	drained := make(chan struct{})
 	go func() {
 		srv.GracefulStop()
@@ -123,7 +124,10 @@ func serve(ctx context.Context, c *config, stderr io.Writer) error {
 	select {
 	case <-drained:
 	case <-time.After(c.shutdownGrace):
-		logger.Warn("grace period over; closing remaining calls")
+		announce.Warn("grace period over; closing remaining calls")
+		srv.Stop()
+	case sig := <-signals:
+		announce.Warn("second signal; closing remaining calls", "signal", sig.String())
 		srv.Stop()
 	}
 	return nil
