@@ -12,7 +12,8 @@ import (
 // TestEventNamesAgreeWithPayloads: where a provider's SDKs dispatch on
 // an event's name (Anthropic, Responses: the payload's type; Bedrock: the
 // member that wraps it), a name that disagrees with the payload refuses
-// the event whole; a Chat event may be named only "message"; Gemini's and
+// the event whole; a Chat event may be named only "message" (or "error",
+// see TestChatErrorEventName); Gemini's and
 // Cohere's SDKs read the payload alone, and so does the adapter.
 func TestEventNamesAgreeWithPayloads(t *testing.T) {
 	t.Parallel()
@@ -55,5 +56,43 @@ func TestEventNamesAgreeWithPayloads(t *testing.T) {
 		require.ErrorAs(t, err, &ee, "%s %q", c.p, c.name)
 		assert.Empty(t, ee.Key, "refused whole")
 		assert.Empty(t, evs, "%s %q", c.p, c.name)
+	}
+}
+
+// TestChatErrorEventName: Groq ends a failed generation with an event
+// named "error" (pydantic/pydantic-ai
+// tests/models/cassettes/test_groq/test_tool_use_failed_error_streaming_with_text.yaml
+// @ 4fda38988f29, MIT; the events below are its last two, verbatim).
+// openai-node raises on that name whatever the payload, openai-python on
+// the payload's error member: the event ends every call and cuts every
+// output, as an unnamed error chunk does, and is not refused.
+func TestChatErrorEventName(t *testing.T) {
+	t.Parallel()
+	const (
+		text      = `{"id":"chatcmpl-fd87720a-9b48-4161-bcd7-6127bd0d3696","object":"chat.completion.chunk","created":1771438842,"model":"openai/gpt-oss-120b","system_fingerprint":"fp_c82faf3ca0","choices":[{"index":0,"delta":{"content":"maybe"},"logprobs":null,"finish_reason":null}]}`
+		groqError = `{"error":{"message":"Tool choice is required, but model did not call a tool","type":"invalid_request_error","code":"tool_use_failed","failed_generation":"","status_code":400}}`
+		call      = `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","function":{"name":"f","arguments":"{\"a\":"}}]}}]}`
+	)
+	for _, c := range []struct {
+		name, first, last string
+		want              []string
+	}{
+		{"groq error after text", text, groqError, []string{"textend output/0 error"}},
+		{"groq error during a call", call, groqError, []string{"end choice0/tool0 "}},
+		{"an error event without an error member", text, `{"choices":[]}`, []string{"textend output/0 error"}},
+		{"an error event that is not JSON", text, `Internal Server Error`, []string{"textend output/0 error"}},
+	} {
+		a, err := provider.New(provider.OpenAIChat)
+		require.NoError(t, err)
+		_, err = a.FeedNamed(nil, "", []byte(c.first))
+		require.NoError(t, err, c.name)
+		evs, err := a.FeedNamed(nil, "error", []byte(c.last))
+		require.NoError(t, err, c.name)
+		var got []string
+		for _, ev := range evs {
+			got = append(got, ev.Kind.String()+" "+ev.Key+" "+ev.Cut)
+		}
+		assert.Equal(t, c.want, got, c.name)
+		assert.Empty(t, a.Close(nil), "%s: nothing left open", c.name)
 	}
 }

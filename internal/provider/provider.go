@@ -238,7 +238,9 @@ func (a *Adapter) Feed(dst []Event, event []byte) ([]Event, error) {
 // one that carries a tool call's delta, which toolgate would read. OpenAI
 // Chat streams name no events, and openai-python and the OpenAI Node SDK
 // read a named one differently, so a Chat event may only be named
-// "message", the server-sent events default. The Gemini and Cohere SDKs
+// "message", the server-sent events default, or "error": the SDKs raise
+// on an error event, so it ends every call and cuts every output, as an
+// error chunk does, whatever its payload. The Gemini and Cohere SDKs
 // read the payload alone, and so does FeedNamed. An empty name says
 // nothing: the payload alone is read.
 func (a *Adapter) FeedNamed(dst []Event, name string, event []byte) ([]Event, error) {
@@ -247,6 +249,15 @@ func (a *Adapter) FeedNamed(dst []Event, name string, event []byte) ([]Event, er
 	}
 	switch a.t.p {
 	case OpenAIChat:
+		if name == "error" {
+			// Groq names its mid-stream error "error" (tool_use_failed):
+			// openai-node raises on that name whatever the payload, and
+			// openai-python on the payload's error member.
+			a.t.out = dst
+			a.t.abort("error")
+			dst, a.t.out = a.t.out, nil
+			return dst, nil
+		}
 		if name != "" && name != "message" {
 			return dst, a.t.errorf("", "the event is named %s, but OpenAI Chat streams name none", quoteName(name))
 		}

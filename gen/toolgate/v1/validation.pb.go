@@ -1344,7 +1344,9 @@ type ProviderEvent struct {
 	// SDKs skip a `ping` event, for example, even one whose data is a tool
 	// call's delta. OpenAI Chat streams name no events, and its SDKs read a
 	// named one differently, so a Chat event may be named only "message",
-	// the server-sent events default. The Gemini and Cohere SDKs read the
+	// the server-sent events default, or "error" (Groq's mid-stream error),
+	// which the SDKs raise on: it ends every call and cuts every output, as
+	// an error chunk does. The Gemini and Cohere SDKs read the
 	// payload alone, and so does toolgate. Empty: the payload alone is read.
 	EventName     string `protobuf:"bytes,3,opt,name=event_name,json=eventName,proto3" json:"event_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
