@@ -448,7 +448,7 @@ func newBlockingBody(t *testing.T, extras ...sseEvent) *blockingBody {
 	t.Helper()
 	pr, pw := io.Pipe()
 	b := &blockingBody{PipeReader: pr, pw: pw, wrote: make(chan error, 1)}
-	body := sseBody(slices.Concat(anthropicStart, anthropicBlock(1, anthropicCall{id: "toolu_1", name: "todo", fragments: []string{`{"action":"list"}`}}), extras)...)
+	body := sseBody(slices.Concat(anthropicStart, anthropicBlock(0, anthropicCall{id: "toolu_1", name: "todo", fragments: []string{`{"action":"list"}`}}), extras)...)
 	go func() {
 		_, err := io.WriteString(pw, body)
 		b.wrote <- err

@@ -9,6 +9,13 @@ import (
 type anthropic struct {
 	msg     int  // message number within the stream, for keys
 	started bool // a message_start was seen
+	// blocks counts the content blocks of the current message, as the
+	// SDKs hold them: message_start's content, then one per
+	// content_block_start. The SDKs append a started block whatever its
+	// index and apply a delta to the block at its index, so a start whose
+	// index is not the next position would make them read a block that
+	// toolgate does not.
+	blocks int
 }
 
 // anthropicBlock is a content block, in content_block_start or pre-populated
@@ -63,6 +70,12 @@ type anthropicEvent struct {
 // it. A stop_reason "refusal" is a Refusal. thinking_delta,
 // signature_delta and citations_delta are never text. An error event ends
 // every call and cuts every output.
+//
+// Keys follow the events' indices, and the SDKs place blocks by position
+// (see anthropic.blocks): a content_block_start whose index is not the
+// message's next position, or an input_json_delta for a block that has not
+// started, is an *EventError that ends the stream, since the SDKs would
+// read some call's input differently (or raise).
 func (a *anthropic) feed(t *tracker, event []byte) error {
 	typ, err := t.eventType(event)
 	if err != nil {
@@ -88,6 +101,7 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 			a.msg++
 		}
 		a.started = true
+		a.blocks = len(ev.Message.Content)
 		for i := range ev.Message.Content {
 			if b := &ev.Message.Content[i]; b.Type == "text" {
 				a.text(t, b.Text)
@@ -98,6 +112,10 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 			}
 		}
 	case "content_block_start":
+		if ev.Index != nil && *ev.Index != a.blocks {
+			return t.errorf("", "content_block_start has index %d, but it is block %d of the message, where the SDKs put it", *ev.Index, a.blocks)
+		}
+		a.blocks++
 		if ev.ContentBlock.Type == "text" {
 			a.text(t, ev.ContentBlock.Text)
 			return nil
@@ -124,6 +142,9 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 		}
 		if ev.Index == nil {
 			return t.errorf("", "content_block_delta without index")
+		}
+		if *ev.Index < 0 || *ev.Index >= a.blocks {
+			return t.errorf("", "input_json_delta for block %d, but the message has %d blocks", *ev.Index, a.blocks)
 		}
 		if c := t.follow(a.key(*ev.Index)); c != nil {
 			t.write(c, ev.Delta.PartialJSON)

@@ -480,6 +480,64 @@ func TestOpenAIResponsesQuirks(t *testing.T) {
 	})
 }
 
+// TestAnthropicBlockPositions checks that a stream whose block indices
+// are not the blocks' positions is an error: the SDKs append a started
+// block whatever its index and apply a delta to the block at its index,
+// so they would read a call's input that toolgate does not. The lagging
+// case is from a real recording (vercel/ai's
+// anthropic-code-execution-pdf-skill.1.chunks.txt, a bug-reproduction
+// branch), where a server tool call started at the index of the result
+// before it and streamed its input at the next one.
+func TestAnthropicBlockPositions(t *testing.T) {
+	t.Parallel()
+	msgStart := `{"type":"message_start","message":{"id":"msg_1","content":[]}}`
+	block := func(i, typ string) string {
+		return `{"type":"content_block_start","index":` + i + `,"content_block":{"type":"` + typ + `","id":"t` + i + `","name":"f","input":{}}}`
+	}
+	delta := func(i string) string {
+		return `{"type":"content_block_delta","index":` + i + `,"delta":{"type":"input_json_delta","partial_json":"{}"}}`
+	}
+	text := `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`
+	for _, tc := range []struct {
+		name   string
+		events []string // the last one is refused
+		reason string
+	}{
+		{"a second start at an open block's index", []string{msgStart, block("0", "tool_use"), delta("0"), block("0", "tool_use")},
+			"content_block_start has index 0, but it is block 1 of the message"},
+		{"a server call at its result's index", []string{msgStart, text, block("1", "server_tool_use"), `{"type":"content_block_stop","index":1}`,
+			`{"type":"content_block_start","index":2,"content_block":{"type":"bash_code_execution_tool_result","tool_use_id":"t1","content":{}}}`,
+			`{"type":"content_block_stop","index":2}`, block("2", "server_tool_use")},
+			"content_block_start has index 2, but it is block 3 of the message"},
+		{"a first block at index 1", []string{msgStart, block("1", "tool_use")}, "content_block_start has index 1, but it is block 0"},
+		{"a delta for a block not started", []string{msgStart, block("0", "tool_use"), delta("1")}, "input_json_delta for block 1, but the message has 1 blocks"},
+		{"a delta before any block", []string{msgStart, delta("0")}, "input_json_delta for block 0, but the message has 0 blocks"},
+		{"message_start's content counts", []string{`{"type":"message_start","message":{"content":[{"type":"text","text":"Hi"}]}}`, block("0", "tool_use")},
+			"content_block_start has index 0, but it is block 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			a, err := provider.New(provider.Anthropic)
+			require.NoError(t, err)
+			last := len(tc.events) - 1
+			for i, e := range tc.events[:last] {
+				_, err := a.Feed(nil, []byte(e))
+				require.NoError(t, err, "event %d: %s", i, e)
+			}
+			_, err = a.Feed(nil, []byte(tc.events[last]))
+			var ee *provider.EventError
+			require.ErrorAs(t, err, &ee)
+			assert.Empty(t, ee.Key, "the stream, not one call, is at fault")
+			assert.Contains(t, ee.Reason, tc.reason)
+		})
+	}
+	// Blocks that message_start holds take the first positions.
+	_, got := stream(t, provider.Anthropic,
+		`{"type":"message_start","message":{"content":[{"type":"text","text":"Hi"}]}}`, block("1", "tool_use"), delta("1"),
+		`{"type":"content_block_stop","index":1}`)
+	assert.Equal(t, []call{{Key: "msg0/block1", ID: "t1", Name: "f", Args: "{}"}}, got)
+}
+
 func TestAnthropicQuirks(t *testing.T) {
 	t.Parallel()
 	start := func(i, id, input string) string {
@@ -553,13 +611,6 @@ func TestAnthropicQuirks(t *testing.T) {
 			check: func(t *testing.T, per [][]provider.Event) {
 				assert.Equal(t, []string{"end msg0/block0"}, kinds(per[4]), "message_delta ends the cut-off call")
 			},
-		},
-		{
-			name: "second_start_for_an_open_block_renames_it",
-			events: []string{msgStart, start("0", "t1", "{}"), delta("0", `"{"`), start("0", "t1", "{}"),
-				`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"g","input":{}}}`,
-				delta("0", `"}"`), stop("0")},
-			want: []call{{Key: "msg0/block0", ID: "t1", Name: "f", Args: `{}`, Conflict: "g"}},
 		},
 		{
 			name:   "content_block_stop_ends_call",
