@@ -12,6 +12,37 @@ type openAIResponses struct {
 	// commentary holds the message items whose phase is not the final
 	// answer: their text is not an output.
 	commentary map[string]bool
+	// items and places map the current response's message and
+	// function_call items to their output_index and back (see place).
+	items  map[int]string
+	places map[string]int
+}
+
+// place checks that item id is at output index at (nil: the event gives
+// none) as far as the response's events have said, and records it: the
+// SDKs (openai-python, openai-node) apply an event to the item at its
+// output_index, whatever its item_id, while toolgate follows the item id,
+// so an event whose two disagree — a proxy that gives every event a new
+// item_id, an item listed at another position — would have them read
+// another item's text than toolgate. Such an event is an *EventError
+// without Key: the stream fails. response.completed's output is not
+// checked: the SDKs take it whole, and a server may leave items out of it
+// (vercel/ai's openai-phase recording lists at 1 a message streamed at 2).
+func (a *openAIResponses) place(t *tracker, typ, id string, at *int) error {
+	if at == nil {
+		return nil
+	}
+	if had, ok := a.items[*at]; ok && had != id {
+		return t.errorf("", "%s names item %s at output_index %d, where item %s is: the SDKs read it as %s's", typ, quoteName(id), *at, quoteName(had), quoteName(had))
+	}
+	if was, ok := a.places[id]; ok && was != *at {
+		return t.errorf("", "%s puts item %s at output_index %d, but it is at %d", typ, quoteName(id), *at, was)
+	}
+	if a.items == nil {
+		a.items, a.places = map[int]string{}, map[string]int{}
+	}
+	a.items[*at], a.places[id] = id, *at
+	return nil
 }
 
 // responsesItem is an output item. Only function_call items are calls; other
@@ -31,7 +62,7 @@ type responsesItem struct {
 }
 
 type responsesItemEvent struct {
-	OutputIndex int           `json:"output_index"`
+	OutputIndex *int          `json:"output_index"`
 	Item        responsesItem `json:"item"`
 }
 
@@ -43,16 +74,17 @@ type responsesPart struct {
 }
 
 type responsesArgsEvent struct {
-	ItemID    string  `json:"item_id"`
-	Delta     string  `json:"delta"`
-	Arguments *string `json:"arguments"`
-	Name      string  `json:"name"` // .done carries the tool's name again
+	ItemID      string  `json:"item_id"`
+	OutputIndex *int    `json:"output_index"`
+	Delta       string  `json:"delta"`
+	Arguments   *string `json:"arguments"`
+	Name        string  `json:"name"` // .done carries the tool's name again
 }
 
 // responsesTextEvent is an output_text or refusal event of a message item.
 type responsesTextEvent struct {
 	ItemID       string  `json:"item_id"`
-	OutputIndex  int     `json:"output_index"`
+	OutputIndex  *int    `json:"output_index"`
 	ContentIndex int     `json:"content_index"`
 	Delta        string  `json:"delta"`
 	Text         *string `json:"text"`    // output_text.done
@@ -110,6 +142,11 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		if err := t.checkKey("item id", it.ID); err != nil {
 			return err
 		}
+		if it.Type == "message" || it.Type == "function_call" {
+			if err := a.place(t, typ, it.ID, ev.OutputIndex); err != nil {
+				return err
+			}
+		}
 		if it.Type == "message" && !it.finalAnswer() {
 			// Commentary before tool calls (gpt-5.3-codex and later):
 			// openai-python parses only the final_answer message.
@@ -120,7 +157,7 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 			return nil
 		}
 		if it.Type == "message" && typ == "response.output_item.done" {
-			return messageDone(t, it, ev.OutputIndex)
+			return messageDone(t, it, *cmp.Or(ev.OutputIndex, new(int)))
 		}
 		if it.Type != "function_call" {
 			return nil
@@ -147,6 +184,9 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 			return t.errorf("", "%s without item_id", typ)
 		}
 		if err := t.checkKey("item_id", ev.ItemID); err != nil {
+			return err
+		}
+		if err := a.place(t, typ, ev.ItemID, ev.OutputIndex); err != nil {
 			return err
 		}
 		c := t.follow(ev.ItemID)
@@ -178,6 +218,9 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		if err := t.checkKey("item_id", ev.ItemID); err != nil {
 			return err
 		}
+		if err := a.place(t, typ, ev.ItemID, ev.OutputIndex); err != nil {
+			return err
+		}
 		if a.commentary[ev.ItemID] {
 			return nil
 		}
@@ -193,6 +236,8 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		return err
 	case "response.created":
 		t.endAll()
+		clear(a.items)
+		clear(a.places)
 	}
 	return nil
 }
@@ -252,6 +297,7 @@ func (a *openAIResponses) completed(t *tracker, event []byte) error {
 		if err := t.checkKey("item id", it.ID); err != nil {
 			return err
 		}
+
 		switch {
 		case it.Type == "message" && !a.commentary[it.ID] && it.finalAnswer():
 			c := t.calls["text/"+it.ID]
@@ -371,7 +417,7 @@ func text(t *tracker, typ string, ev *responsesTextEvent) error {
 		return nil // nothing written: no output yet
 	}
 	if c == nil {
-		c = t.output(base, ev.OutputIndex)
+		c = t.output(base, *cmp.Or(ev.OutputIndex, new(int)))
 	}
 	switch typ {
 	case "response.output_text.delta":

@@ -517,18 +517,7 @@ func TestAnthropicBlockPositions(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			a, err := provider.New(provider.Anthropic)
-			require.NoError(t, err)
-			last := len(tc.events) - 1
-			for i, e := range tc.events[:last] {
-				_, err := a.Feed(nil, []byte(e))
-				require.NoError(t, err, "event %d: %s", i, e)
-			}
-			_, err = a.Feed(nil, []byte(tc.events[last]))
-			var ee *provider.EventError
-			require.ErrorAs(t, err, &ee)
-			assert.Empty(t, ee.Key, "the stream, not one call, is at fault")
-			assert.Contains(t, ee.Reason, tc.reason)
+			streamFails(t, provider.Anthropic, tc.events, tc.reason)
 		})
 	}
 	// Blocks that message_start holds take the first positions.
@@ -983,4 +972,69 @@ func quoteJSON(s string) string {
 		panic(err)
 	}
 	return string(b)
+}
+
+// TestResponsesItemPlaces checks that a Responses event whose item_id and
+// output_index disagree with what the response said before is an error:
+// openai-python and openai-node apply an event to the item at its
+// output_index, toolgate follows the item id. The rotating ids are GitHub
+// Copilot's Responses proxy's (vercel/ai's
+// github-copilot-id-rotation.1.chunks.txt), which gives every event a new
+// item_id.
+func TestResponsesItemPlaces(t *testing.T) {
+	t.Parallel()
+	added := func(at, id, typ string) string {
+		return `{"type":"response.output_item.added","output_index":` + at + `,"item":{"type":"` + typ + `","id":"` + id + `","call_id":"c_` + id + `","name":"f","arguments":"","content":[]}}`
+	}
+	textDelta := func(at, id string) string {
+		return `{"type":"response.output_text.delta","item_id":"` + id + `","output_index":` + at + `,"content_index":0,"delta":"{"}`
+	}
+	argsDelta := func(at, id string) string {
+		return `{"type":"response.function_call_arguments.delta","item_id":"` + id + `","output_index":` + at + `,"delta":"{"}`
+	}
+	for _, tc := range []struct {
+		name   string
+		events []string // the last one is refused
+		reason string
+	}{
+		{"a rotated item_id", []string{added("1", "capture-id-9", "message"), textDelta("1", "capture-id-10")},
+			`names item "capture-id-10" at output_index 1, where item "capture-id-9" is`},
+		{"a call's delta at another index", []string{added("0", "fc_1", "function_call"), added("1", "fc_2", "function_call"), argsDelta("1", "fc_1")},
+			`names item "fc_1" at output_index 1, where item "fc_2" is`},
+		{"an item that moves", []string{added("0", "fc_1", "function_call"), argsDelta("2", "fc_1")},
+			`puts item "fc_1" at output_index 2, but it is at 0`},
+		{"a delta's place taken by the item added next", []string{argsDelta("0", "fc_1"), added("0", "fc_2", "function_call")},
+			`names item "fc_2" at output_index 0, where item "fc_1" is`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			streamFails(t, provider.OpenAIResponses, tc.events, tc.reason)
+		})
+	}
+	// A new response numbers its items afresh, and an event without
+	// output_index (LM Studio's) is read by its item_id alone.
+	_, got := stream(t, provider.OpenAIResponses,
+		added("0", "fc_1", "function_call"), argsDelta("0", "fc_1"),
+		`{"type":"response.completed","response":{"output":[]}}`, `{"type":"response.created","response":{}}`,
+		added("0", "fc_2", "function_call"), `{"type":"response.function_call_arguments.delta","item_id":"fc_2","delta":"{"}`)
+	assert.Equal(t, []call{{Key: "fc_1", ID: "c_fc_1", Name: "f", Args: "{"}, {Key: "fc_2", ID: "c_fc_2", Name: "f", Args: "{"}}, got)
+}
+
+// streamFails feeds events to a new adapter for p and checks that all but
+// the last are accepted, and that the last is an *EventError of the
+// stream (no Key) whose reason holds reason.
+func streamFails(t *testing.T, p provider.Provider, events []string, reason string) {
+	t.Helper()
+	a, err := provider.New(p)
+	require.NoError(t, err)
+	last := len(events) - 1
+	for i, e := range events[:last] {
+		_, err := a.Feed(nil, []byte(e))
+		require.NoError(t, err, "event %d: %s", i, e)
+	}
+	_, err = a.Feed(nil, []byte(events[last]))
+	var ee *provider.EventError
+	require.ErrorAs(t, err, &ee)
+	assert.Empty(t, ee.Key, "the stream, not one call, is at fault")
+	assert.Contains(t, ee.Reason, reason)
 }
