@@ -87,6 +87,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	formatAssertion := fs.Bool("format-assertion", false, "assert the standard formats and refuse an unknown one, as a request's format_assertion does (json_schema only)")
 	resources := resourceFlag{}
 	fs.Var(resources, "resource", "a document the schemas may refer to, as a request's resources are: FILE's text at the absolute URI, given as `URI=FILE` (json_schema only; repeatable)")
+	maxFileBytes := fs.Int64("max-file-bytes", server.DefaultMaxMessageBytes, "largest FILE or --resource file read, in bytes (the default is the server's --max-message-bytes)")
+	maxTools := fs.Int("max-toolset-tools", server.DefaultMaxToolsetTools, "most tools of a tools/list result, as the server's --max-toolset-tools")
 	var limits server.Options
 	compileLimitFlags(fs, &limits)
 	usage := func(w io.Writer) {
@@ -134,6 +136,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "toolgate check: --format-assertion and --resource apply to the json_schema profile only")
 		return checkTrouble
 	}
+	docs, err := resources.read(*maxFileBytes)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgate check: --resource: %v\n", err)
+		return checkTrouble
+	}
 	status := checkOK
 	reports := make([][]fileReport, len(profiles))
 	// Findings past the cap are counted, not listed.
@@ -145,7 +152,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		opts.MaxFindings = math.MaxInt32
 	}
 	for _, name := range fs.Args() {
-		data, err := os.ReadFile(name)
+		data, err := readFile(name, *maxFileBytes)
 		if err != nil {
 			fmt.Fprintf(stderr, "toolgate check: %v\n", err)
 			status = checkTrouble
@@ -154,9 +161,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		for i, profile := range profiles {
 			profileOpts := opts
 			if profile == schema.JSONSchema {
-				profileOpts.FormatAssertion, profileOpts.Resources = *formatAssertion, resources
+				profileOpts.FormatAssertion, profileOpts.Resources = *formatAssertion, docs
 			}
-			r := checkFile(profile, name, data, profileOpts)
+			r := checkFile(profile, name, data, profileOpts, *maxTools)
 			if !*summary {
 				r.print(stdout)
 			}
@@ -197,12 +204,31 @@ func flagAfterFiles(fs *flag.FlagSet, args []string) (string, bool) {
 	return "", false
 }
 
+// readFile reads the file name, refusing one of more than limit bytes
+// before reading past it: /dev/zero, or a file no server would take in a
+// request.
+func readFile(name string, limit int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s is larger than --max-file-bytes (%d bytes)", name, limit)
+	}
+	return data, nil
+}
+
 // resourceFlag is --resource: the document's absolute URI (an empty
-// fragment dropped, see schema.ResourceDocument) → the text of the file
-// named after the "=", read when the flag is parsed. A URI may hold "="
+// fragment dropped, see schema.ResourceDocument) → the file named after
+// the "=", read once the flags are parsed (see read). A URI may hold "="
 // (in its query) and so may a file name: the "=" is the one after which
 // a file exists, and two such are a usage error; with none, the first.
-type resourceFlag map[string][]byte
+type resourceFlag map[string]string
 
 func (r resourceFlag) String() string { return "" }
 
@@ -218,12 +244,21 @@ func (r resourceFlag) Set(v string) error {
 	if _, dup := r[doc]; dup {
 		return fmt.Errorf("%s is given twice", doc)
 	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	r[doc] = data
+	r[doc] = file
 	return nil
+}
+
+// read returns each document's text, its file read within limit bytes.
+func (r resourceFlag) read(limit int64) (map[string][]byte, error) {
+	docs := make(map[string][]byte, len(r))
+	for doc, file := range r {
+		data, err := readFile(file, limit)
+		if err != nil {
+			return nil, err
+		}
+		docs[doc] = data
+	}
+	return docs, nil
 }
 
 // splitResource splits a --resource value URI=FILE (see resourceFlag).
@@ -279,15 +314,30 @@ type fileReport struct {
 }
 
 // checkFile compiles a file, a tools/list result or one schema, with opts.
-func checkFile(profile schema.Profile, name string, data []byte, opts schema.Options) fileReport {
+func checkFile(profile schema.Profile, name string, data []byte, opts schema.Options, maxTools int) fileReport {
 	tools, err := toolset.ParseToolsList(data)
+	if err == nil && len(tools) > maxTools {
+		return findingReport(name, toolsFinding(fmt.Sprintf("The tools/list result has %d tools, more than the %d one CompileToolset request may hold (--max-toolset-tools).", len(tools), maxTools)))
+	}
 	if err == nil {
 		return fileReport{name: name, list: true, tools: toolset.CompileWith(profile, tools, opts)}
 	}
 	if finding, ok := jsonRPCFinding(data, err); ok {
-		return fileReport{name: name, tools: []toolset.Result{{Compiled: &schema.Result{Errors: []schema.Finding{finding}}}}}
+		return findingReport(name, finding)
 	}
 	return fileReport{name: name, tools: []toolset.Result{{Compiled: schema.CompileWith(profile, data, opts)}}}
+}
+
+// findingReport is the report of a file that one finding about the whole
+// of it, f, decides.
+func findingReport(name string, f schema.Finding) fileReport {
+	return fileReport{name: name, tools: []toolset.Result{{Compiled: &schema.Result{Errors: []schema.Finding{f}}}}}
+}
+
+// toolsFinding is a VALIDATION finding, keyword "tools", about a file's
+// tools/list as a whole.
+func toolsFinding(msg string) schema.Finding {
+	return schema.Finding{Code: schema.CodeValidation, Keyword: "tools", Message: msg, Offset: -1}
 }
 
 // jsonRPCFinding reports a JSON-RPC response (an object with a "jsonrpc"
@@ -310,7 +360,7 @@ func jsonRPCFinding(data []byte, err error) (schema.Finding, bool) {
 	if e := response.Error; e != nil {
 		msg = fmt.Sprintf("The file is a JSON-RPC error response (code %s: %q), which lists no tools.", e.Code, e.Message)
 	}
-	return schema.Finding{Code: schema.CodeValidation, Keyword: "tools", Message: msg, Offset: -1}, true
+	return toolsFinding(msg), true
 }
 
 // schemaPointer is where a tool's schema starts in the file.

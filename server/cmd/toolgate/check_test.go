@@ -646,3 +646,46 @@ func TestCheckFlagAfterFiles(t *testing.T) {
 	assert.Contains(t, stdout, "testdata/mcp/ok.json: ")
 	assert.Contains(t, stderr, "open --summary: no such file or directory")
 }
+
+// TestCheckFileLimits: a FILE or --resource file past --max-file-bytes is
+// refused (exit 2) without being read whole, /dev/zero included, and a
+// tools/list result of more tools than --max-toolset-tools is refused
+// (exit 1) as the server's CompileToolset refuses it.
+func TestCheckFileLimits(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	write := func(name, doc string) string {
+		path := filepath.Join(tmp, name)
+		require.NoError(t, os.WriteFile(path, []byte(doc), 0o600))
+		return path
+	}
+	schemaFile := write("schema.json", `{"type":"object"}`) // 17 bytes
+	status, _, stderr := check(t, "--max-file-bytes", "17", schemaFile)
+	assert.Equal(t, checkOK, status, "a file at the limit is read: %s", stderr)
+	status, stdout, stderr := check(t, "--max-file-bytes", "16", schemaFile)
+	assert.Equal(t, checkTrouble, status)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, schemaFile+" is larger than --max-file-bytes (16 bytes)")
+
+	status, _, stderr = check(t, "/dev/zero")
+	assert.Equal(t, checkTrouble, status)
+	assert.Contains(t, stderr, "/dev/zero is larger than --max-file-bytes (4194304 bytes)", "the default is the server's --max-message-bytes")
+
+	resource := write("defs.json", `{"$defs":{"n":{"type":"integer"}}}`)
+	ref := write("ref.json", `{"$ref":"https://example.com/defs.json#/$defs/n"}`)
+	status, _, stderr = check(t, "--profile", "json_schema", "--resource", "https://example.com/defs.json="+resource, ref)
+	assert.Equal(t, checkOK, status, stderr)
+	status, _, stderr = check(t, "--profile", "json_schema", "--max-file-bytes", "20", "--resource", "https://example.com/defs.json="+resource, ref)
+	assert.Equal(t, checkTrouble, status)
+	assert.Contains(t, stderr, "--resource: "+resource+" is larger than --max-file-bytes (20 bytes)")
+
+	tools := write("tools.json", `{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object"}},{"name":"c","inputSchema":{"type":"object"}}]}`)
+	status, stdout, _ = check(t, "--max-toolset-tools", "3", tools)
+	assert.Equal(t, checkOK, status, stdout)
+	status, stdout, _ = check(t, "--max-toolset-tools", "2", tools)
+	assert.Equal(t, checkRefused, status)
+	assert.Equal(t, []string{
+		tools + ":: VALIDATION tools: The tools/list result has 3 tools, more than the 2 one CompileToolset request may hold (--max-toolset-tools).",
+		tools + ": cannot be enforced (VALIDATION, 1 finding)",
+	}, lines(t, stdout))
+}
