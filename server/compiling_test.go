@@ -213,3 +213,15 @@ func objectSchema(n int, property func(i int) string) string {
 	b.WriteString(`}}`)
 	return b.String()
 }
+
+// TestHeapBound checks the sum HeapBound states: 150 bytes per byte of
+// the larger of the compile room and one message, and each pool's bound,
+// defaults filled in.
+func TestHeapBound(t *testing.T) {
+	t.Parallel()
+	const mib = 1 << 20
+	assert.Equal(t, int64(150*4*mib+256*mib+256*mib+512*mib+64*mib), server.Options{}.HeapBound(4*mib), "the defaults")
+	assert.Equal(t, int64(150*8*mib+256*mib+256*mib+512*mib+64*mib), server.Options{}.HeapBound(8*mib), "a message larger than the room compiles alone")
+	o := server.Options{MaxCompilingBytes: 16 * mib, StoreBytes: 1, MaxStreamSchemaBytes: 2, MaxOpenStateBytes: 3, MaxUnnamedCallBytes: 4}
+	assert.Equal(t, int64(150*16*mib+10), o.HeapBound(4*mib))
+}

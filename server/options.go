@@ -194,6 +194,22 @@ const (
 	DefaultStreamSendTimeout = 30 * time.Second
 )
 
+// HeapBound is the most heap, in bytes, that the pools o bounds over all
+// requests can hold at once, on a server whose request messages are at
+// most maxMessageBytes: compiles (some 150 bytes per schema byte, of
+// MaxCompilingBytes or of one message's schema compiling alone, whichever
+// is more), the store, the schemas open streams hold, their validation
+// state and the bytes of their calls not named yet. Size a server's
+// memory above it. Each request in flight also holds its message and up
+// to MaxCallStateBytes of validation state: that grows with the calls in
+// flight (connections times --max-concurrent-streams), which no option
+// bounds together.
+func (o Options) HeapBound(maxMessageBytes int) int64 {
+	o = o.withDefaults()
+	compiling := heapPerSchemaByte * max(o.MaxCompilingBytes, int64(maxMessageBytes))
+	return compiling + o.StoreBytes + o.MaxStreamSchemaBytes + o.MaxOpenStateBytes + o.MaxUnnamedCallBytes
+}
+
 func (o Options) withDefaults() Options {
 	if o.MaxDepth <= 0 {
 		o.MaxDepth = jsontok.DefaultMaxDepth

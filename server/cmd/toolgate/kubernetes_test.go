@@ -228,11 +228,14 @@ func TestKubernetesManifests(t *testing.T) {
 	assert.Equal(t, string(image[1]), c.Image)
 
 	// Every variable is a flag's, and the binary accepts its value.
-	var memoryLimitRef bool
+	var memLimit float64
 	for _, e := range c.Env {
 		if e.Name == "GOMEMLIMIT" {
-			require.NotNil(t, e.ValueFrom)
-			memoryLimitRef = e.ValueFrom.ResourceFieldRef.Resource == "limits.memory"
+			mib, ok := strings.CutSuffix(e.Value, "MiB")
+			require.True(t, ok, "GOMEMLIMIT in MiB: %q", e.Value)
+			n, err := strconv.Atoi(mib)
+			require.NoError(t, err)
+			memLimit = float64(n << 20)
 			continue
 		}
 		name := strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(e.Name, "TOOLGATE_"), "_", "-"))
@@ -241,7 +244,6 @@ func TestKubernetesManifests(t *testing.T) {
 		require.Nil(t, e.ValueFrom, e.Name)
 		t.Setenv(e.Name, e.Value)
 	}
-	assert.True(t, memoryLimitRef, "GOMEMLIMIT follows the memory limit")
 	cfg, err := parseFlags(nil)
 	require.NoError(t, err, "the manifest's variables parse")
 	_, err = cfg.logger(io.Discard)
@@ -282,8 +284,13 @@ func TestKubernetesManifests(t *testing.T) {
 		require.NotEmpty(t, limit, "limits.%s", r)
 		assert.LessOrEqual(t, quantity(t, req), quantity(t, limit), r)
 	}
-	assert.Less(t, float64(cfg.opts.StoreBytes), quantity(t, c.Resources.Limits["memory"])/4,
-		"the store's byte bound (canonical JSON) leaves room for the compiled schemas' larger heap size")
+	// Memory: GOMEMLIMIT leaves the limit room for what is not heap, and
+	// the pools the flags bound leave GOMEMLIMIT room for the requests in
+	// flight.
+	limit := quantity(t, c.Resources.Limits["memory"])
+	assert.InDelta(t, 0.8*limit, memLimit, 0.1*limit, "GOMEMLIMIT is 70%%-90%% of limits.memory")
+	assert.Less(t, float64(cfg.opts.HeapBound(cfg.maxMessageBytes)), 0.75*memLimit,
+		"the bounded pools (server.Options.HeapBound) take at most three quarters of GOMEMLIMIT")
 
 	// Security: the image's non-root user, nothing more than it needs.
 	dockerfile, err := os.ReadFile(filepath.Join(fixtures.RepoRoot(t), "server", "deploy", "Dockerfile"))
