@@ -410,9 +410,9 @@ func TestCheckBinary(t *testing.T) {
 	assert.Equal(t, 2, status)
 
 	// Without the subcommand, the binary is the server: here its
-	// environment is wrong, and it says so.
+	// environment is wrong, and it says so, as it does for a wrong flag.
 	status, _, stderr := run("--addr", "127.0.0.1:0")
-	assert.Equal(t, 1, status)
+	assert.Equal(t, 2, status)
 	assert.Contains(t, stderr, "TOOLGATE_MAX_DEPTH")
 }
 

@@ -83,8 +83,8 @@ func TestHelpSubcommands(t *testing.T) {
 	}
 }
 
-// TestUsageErrors: a command line that does not parse exits 2 and points
-// at the help; a setting that is wrong exits 1.
+// TestUsageErrors: a command line or a variable that does not parse
+// exits 2 and points at the help, wherever the value came from.
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{{"--no-such-flag"}, {"serve"}, {"--max-depth", "deep"}} {
 		status, stdout, stderr := cli(args...)
@@ -93,9 +93,12 @@ func TestUsageErrors(t *testing.T) {
 		assert.Contains(t, stderr, "Run 'toolgate help' for usage.", args)
 		assert.Len(t, strings.Split(strings.TrimSuffix(stderr, "\n"), "\n"), 2, "the error once, then the pointer to the help: %q", stderr)
 	}
+	status, _, stderr := cli("--log-level", "verbose")
+	assert.Equal(t, exitUsage, status)
+	assert.Contains(t, stderr, "--log-level: ")
 	t.Setenv("TOOLGATE_MAX_DEPTH", "deep")
-	status, _, stderr := cli()
-	assert.Equal(t, exitFailed, status)
+	status, _, stderr = cli()
+	assert.Equal(t, exitUsage, status, "a variable as its flag")
 	assert.Contains(t, stderr, `TOOLGATE_MAX_DEPTH="deep": invalid value for --max-depth`)
 }
 

@@ -128,9 +128,9 @@ func (e usageError) Unwrap() error { return e.err }
 
 // parseFlags reads the server's command line, then fills each flag the
 // command line did not set from its TOOLGATE_* variable. It returns
-// flag.ErrHelp for -h and --help, a usageError for a command line that does
-// not parse, and an error naming the variable for a variable that does not.
-// It prints nothing: the caller prints the error once.
+// flag.ErrHelp for -h and --help, and a usageError for a flag or a
+// variable that does not parse or is out of range (naming the variable
+// for one). It prints nothing: the caller prints the error once.
 func parseFlags(args []string) (*config, error) {
 	c := &config{}
 	fs := serverFlags(c, io.Discard)
@@ -144,9 +144,12 @@ func parseFlags(args []string) (*config, error) {
 		return nil, usageError{fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))}
 	}
 	if err := applyEnvironment(fs, withoutEnvironment...); err != nil {
-		return nil, err
+		return nil, usageError{err}
 	}
 	if err := checkLimits(fs); err != nil {
+		return nil, usageError{err}
+	}
+	if _, err := c.logger(io.Discard); err != nil {
 		return nil, usageError{err}
 	}
 	if c.addr == "" {

@@ -28,10 +28,12 @@ import (
 // Exit statuses of the server and of help.
 const (
 	exitOK = 0
-	// exitFailed: the server could not start (a bad setting, a file that
-	// cannot be read, an address in use) or stopped with an error.
+	// exitFailed: the server could not start with settings that parse (a
+	// file that cannot be read, TLS half configured, an address in use) or
+	// stopped with an error.
 	exitFailed = 1
-	// exitUsage: the command line does not parse.
+	// exitUsage: a flag or a TOOLGATE_* variable does not parse or is out
+	// of range, or the command line names no command.
 	exitUsage = 2
 )
 
