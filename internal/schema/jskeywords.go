@@ -208,14 +208,14 @@ func jsDependentRequired(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Valu
 	}
 	for _, m := range untilEnded(c.stop, v.Members) {
 		if m.Value.Kind == jsontok.Array {
-			dependentRequired(s, m.Name, m.Value)
+			dependentRequired(s, kw, m.Name, m.Value)
 		}
 	}
 }
 
-// dependentRequired adds one dependentRequired entry: when name is
-// present, every string of list must be too.
-func dependentRequired(s *nodeScope, name string, list *jsondoc.Value) {
+// dependentRequired adds one dependentRequired entry, written under kw:
+// when name is present, every string of list must be too.
+func dependentRequired(s *nodeScope, kw, name string, list *jsondoc.Value) {
 	d := dependency{name: name}
 	s.keys = append(s.keys, Key{Name: name})
 	for _, item := range list.Items {
@@ -225,7 +225,7 @@ func dependentRequired(s *nodeScope, name string, list *jsondoc.Value) {
 		}
 	}
 	s.depNames = append(s.depNames, d)
-	s.n.DependentRequired = append(s.n.DependentRequired, Dependency{})
+	s.n.DependentRequired = append(s.n.DependentRequired, Dependency{Keyword: kw})
 }
 
 func jsDependentSchemas(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
@@ -242,7 +242,7 @@ func dependentSchema(c *jsCompiler, s *nodeScope, kw string, m jsondoc.Member) {
 	sub := c.sub(s, kw, "/"+jsondoc.EscapePointerToken(m.Name), m.Value)
 	s.keys = append(s.keys, Key{Name: m.Name})
 	s.depSchemaNames = append(s.depSchemaNames, m.Name)
-	s.n.DependentSchemas = append(s.n.DependentSchemas, DependentSchema{Schema: sub})
+	s.n.DependentSchemas = append(s.n.DependentSchemas, DependentSchema{Schema: sub, Keyword: kw})
 }
 
 // jsDependencies is draft-07's dependencies (kept in the newer dialects,
@@ -254,7 +254,7 @@ func jsDependencies(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
 	}
 	for _, m := range untilEnded(c.stop, v.Members) {
 		if m.Value.Kind == jsontok.Array {
-			dependentRequired(s, m.Name, m.Value)
+			dependentRequired(s, kw, m.Name, m.Value)
 		} else {
 			dependentSchema(c, s, kw, m)
 		}

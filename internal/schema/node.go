@@ -243,6 +243,9 @@ type Key struct {
 type Dependency struct {
 	Key      int
 	Requires []int
+	// Keyword is how the schema spells the entry's keyword:
+	// "dependentRequired", or "dependencies" (draft-07 and before).
+	Keyword string
 }
 
 // DependentSchema is one dependentSchemas entry: when the member Key
@@ -250,6 +253,9 @@ type Dependency struct {
 type DependentSchema struct {
 	Key    int
 	Schema *Node
+	// Keyword is how the schema spells the entry's keyword:
+	// "dependentSchemas", or "dependencies" (draft-07 and before).
+	Keyword string
 }
 
 // PatternProperties are the patternProperties of one node.

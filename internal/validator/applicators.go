@@ -243,7 +243,7 @@ func (v *Validator) checkDependent(e *eval, i int, off int64) {
 	}
 	off = max(off, e.obj.presentAt[i])
 	e.obj.markDependentReported(i)
-	v.violateByKids(e, violation{keyword: "dependentSchemas", node: e.node, off: off, name: e.node.Keys[d.Key].Name, reason: v.reason(e, k, off)})
+	v.violateByKids(e, violation{keyword: "dependentSchemas", spelled: d.Keyword, node: e.node, off: off, name: e.node.Keys[d.Key].Name, reason: v.reason(e, k, off)})
 }
 
 // branchViolation is a failed anyOf or oneOf of e, decided by the last

@@ -88,3 +88,44 @@ func TestDependentRequiredAcrossManyNames(t *testing.T) {
 		require.Equal(t, want, got, "pieces of %d", pieces)
 	}
 }
+
+// TestDependenciesFindingsPointAtTheKeyword: draft-07's dependencies is
+// compiled as dependentRequired and dependentSchemas, but its findings
+// must point at the keyword the schema has (schema_path is a pointer
+// into the schema: "/dependentRequired" resolves nowhere in a draft-07
+// document), whole and one byte at a time. The keyword stays the rule's
+// name, as additional_properties' findings name additionalProperties.
+func TestDependenciesFindingsPointAtTheKeyword(t *testing.T) {
+	t.Parallel()
+	const draft7 = `{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"o":%s}}`
+	tests := []struct {
+		name, schema, doc string
+		want              []violation
+	}{
+		{"draft-07 names", fmt.Sprintf(draft7, `{"dependencies":{"a":["b"]}}`), `{"o":{"a":1}}`,
+			[]violation{{"dependentRequired", "/properties/o/dependencies", "/o"}}},
+		{"draft-07 schema", fmt.Sprintf(draft7, `{"dependencies":{"c":{"required":["d"]}}}`), `{"o":{"c":1}}`,
+			[]violation{{"dependentSchemas", "/properties/o/dependencies", "/o"}}},
+		{"draft-07 both kinds", fmt.Sprintf(draft7, `{"dependencies":{"a":["b"],"c":{"required":["d"]}}}`), `{"o":{"a":1,"c":2}}`,
+			[]violation{{"dependentRequired", "/properties/o/dependencies", "/o"}, {"dependentSchemas", "/properties/o/dependencies", "/o"}}},
+		{"2020-12 dependentRequired", `{"properties":{"o":{"dependentRequired":{"a":["b"]}}}}`, `{"o":{"a":1}}`,
+			[]violation{{"dependentRequired", "/properties/o/dependentRequired", "/o"}}},
+		{"2020-12 dependentSchemas", `{"properties":{"o":{"dependentSchemas":{"c":{"required":["d"]}}}}}`, `{"o":{"c":1}}`,
+			[]violation{{"dependentSchemas", "/properties/o/dependentSchemas", "/o"}}},
+		{"2020-12 beside dependencies", `{"properties":{"o":{"dependencies":{"a":["b"]},"dependentRequired":{"c":["d"]}}}}`, `{"o":{"a":1,"c":2}}`,
+			[]violation{{"dependentRequired", "/properties/o/dependencies", "/o"}, {"dependentRequired", "/properties/o/dependentRequired", "/o"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := compileFor(t, schema.JSONSchema, tc.schema)
+			for _, pieces := range []int{len(tc.doc), 1} {
+				v := validator.New(s, validator.Options{})
+				for i := 0; i < len(tc.doc); i += pieces {
+					v.Write([]byte(tc.doc[i:min(i+pieces, len(tc.doc))]))
+				}
+				require.ElementsMatch(t, tc.want, stable(v.Close().Findings), "pieces of %d", pieces)
+			}
+		})
+	}
+}

@@ -307,7 +307,7 @@ func (v *Validator) dependentRequired(e *eval, key int, off int64) bool {
 			if e.obj.hasSeen(r) {
 				continue
 			}
-			vio := violation{keyword: "dependentRequired", node: n, off: off, name: n.Keys[key].Name}
+			vio := violation{keyword: "dependentRequired", spelled: n.DependentRequired[d].Keyword, node: n, off: off, name: n.Keys[key].Name}
 			vio.excerpt.set([]byte(n.Keys[r].Name))
 			v.violate(e, vio)
 			if !e.report || v.full() {

@@ -93,6 +93,7 @@ type violation struct {
 	complete bool         // the excerpt holds the whole value
 	name     string       // required: the missing name; json: the repeated name; dependentRequired: the present name
 	never    bool         // the node is the false schema
+	spelled  string       // how the schema spells keyword, when it differs ("dependencies")
 	count    int64        // the count a bound was checked against (items, properties, contains)
 	reason   *violation   // why a subschema failed (propertyNames, not-applicable branches, then, else, ...)
 	branches *branchOutcome
@@ -121,6 +122,8 @@ func (v *violation) schemaPath(max int) string {
 		return schema.CutPointer(v.node.Path, max)
 	case v.keyword == "additionalProperties" && v.node.AdditionalKeyword != "":
 		return childPointer(v.node.Path, v.node.AdditionalKeyword, max)
+	case v.spelled != "":
+		return childPointer(v.node.Path, jsondoc.EscapePointerToken(v.spelled), max)
 	}
 	return childPointer(v.node.Path, jsondoc.EscapePointerToken(v.keyword), max)
 }
