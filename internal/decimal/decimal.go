@@ -137,13 +137,15 @@ func (d Decimal) AppendCanonical(dst []byte) []byte {
 	return appendInt(dst, d.Exp-1)
 }
 
-// AppendBrief appends d as AppendCanonical does when it has at most
-// digits significant digits; past that, its first digits, "…" and its
-// exponent ("7.77…e-1"), which is not JSON: a number of a million digits
-// quoted in a message costs what a short one does.
+// AppendBrief appends d for a reader: with at most digits significant
+// digits, as JavaScript writes a number (0.1, 12.5, 0.000001, 1e-7,
+// 1.5e+300 as 1.5e300), where AppendCanonical writes 1e-1 and 1.25e1;
+// past them, its first digits, "…" and its exponent ("7.77…e-1"), which
+// is not JSON: a number of a million digits quoted in a message costs
+// what a short one does.
 func (d Decimal) AppendBrief(dst []byte, digits int) []byte {
 	if len(d.Digits) <= digits || digits < 1 {
-		return d.AppendCanonical(dst)
+		return d.appendPlain(dst)
 	}
 	if d.Neg {
 		dst = append(dst, '-')
@@ -157,6 +159,28 @@ func (d Decimal) AppendBrief(dst []byte, digits int) []byte {
 	}
 	dst = append(dst, "…e"...)
 	return appendInt(dst, d.Exp-1)
+}
+
+// appendPlain appends d as AppendCanonical does, but in fixed notation
+// where JavaScript's Number.prototype.toString uses it: a fraction whose
+// first significant digit is at most six places after the point, or a
+// number of at most 21 digits before it.
+func (d Decimal) appendPlain(dst []byte) []byte {
+	n := int64(len(d.Digits))
+	if d.IsZero() || !d.exact() || d.Exp >= n || d.Exp < -5 || d.Exp > 21 {
+		return d.AppendCanonical(dst) // integers are in fixed notation there
+	}
+	if d.Neg {
+		dst = append(dst, '-')
+	}
+	if d.Exp <= 0 {
+		dst = append(dst, "0."...)
+		for range -d.Exp {
+			dst = append(dst, '0')
+		}
+		return append(dst, d.Digits...)
+	}
+	return append(append(append(dst, d.Digits[:d.Exp]...), '.'), d.Digits[d.Exp:]...)
 }
 
 // String returns the canonical text of d.

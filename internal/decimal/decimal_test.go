@@ -878,7 +878,8 @@ func TestReachDecidesReachable(t *testing.T) {
 }
 
 // TestAppendBrief: up to digits significant digits a number is written as
-// AppendCanonical writes it; past them, its first digits, "…" and its
+// JavaScript writes it (the wants of fixed notation are
+// String(Number(text)) in Node); past them, its first digits, "…" and its
 // exponent.
 func TestAppendBrief(t *testing.T) {
 	t.Parallel()
@@ -887,7 +888,20 @@ func TestAppendBrief(t *testing.T) {
 		digits int
 		want   string
 	}{
-		{"1.5", 3, "1.5e0"},
+		{"1.5", 3, "1.5"},
+		{"0.1", 3, "0.1"},
+		{"-12.25", 4, "-12.25"},
+		{"100.5e-2", 4, "1.005"},
+		{"0.000001", 3, "0.000001"},
+		{"-0.0000123", 3, "-0.0000123"},
+		{"0.0000001", 3, "1e-7"},
+		{"123456789012345678901.5", 30, "123456789012345678901.5"},
+		{"1234567890123456789012.5", 30, "1.2345678901234567890125e21"},
+		{"1e20", 3, "100000000000000000000"},
+		{"1e21", 3, "1e21"},
+		{"1e22", 3, "1e22"},
+		{"-0", 3, "0"},
+		{"1.5e300", 3, "1.5e300"},
 		{"123", 3, "123"},
 		{"1234", 3, "1.23…e3"},
 		{"-0.0012345", 2, "-1.2…e-3"},

@@ -160,3 +160,29 @@ func TestSaturatedCountsQuoteTheSchema(t *testing.T) {
 		})
 	}
 }
+
+// TestFindingNumbersAndCounts: a message writes the schema's numbers as
+// JavaScript writes them (0.1, not 1e-1), and a count of one in the
+// singular.
+func TestFindingNumbersAndCounts(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ schema, doc, says string }{
+		{`{"exclusiveMinimum":0.1}`, `0.05`, "must be greater than 0.1; got 0.05"},
+		{`{"maximum":12.5}`, `13`, "must be at most 12.5; got 13"},
+		{`{"minimum":-0.00025}`, `-1`, "must be at least -0.00025; got -1"},
+		{`{"multipleOf":1e-9}`, `1e-10`, "must be a multiple of 1e-9; got 1e-10"},
+		{`{"maximum":1e300}`, `1e301`, "must be at most 1e300; got 1e301"},
+		{`{"minLength":1}`, `""`, "must be at least 1 character long"},
+		{`{"maxLength":2}`, `"abc"`, "must be at most 2 characters long"},
+		{`{"minProperties":1}`, `{}`, "must have at least 1 property; got 0"},
+		{`{"maxProperties":0}`, `{"a":1}`, "must have at most 0 properties; got more"},
+		{`{"minItems":1}`, `[]`, "must have at least 1 item; got 0"},
+		{`{"contains":{"type":"string"},"minContains":2}`, `["a"]`, "must have at least 2 items that match contains; got 1"},
+	} {
+		res := schema.Compile(schema.JSONSchema, []byte(`{"properties":{"v":`+tc.schema+`}}`))
+		require.Empty(t, res.Errors, tc.schema)
+		r := validator.Validate(res.Schema, []byte(`{"v":`+tc.doc+`}`), validator.Options{})
+		require.NotEmpty(t, r.Findings, "%s on %s", tc.schema, tc.doc)
+		assert.Contains(t, r.Findings[0].Message, tc.says, "%s on %s", tc.schema, tc.doc)
+	}
+}

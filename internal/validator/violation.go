@@ -172,9 +172,9 @@ func (v *violation) describeAt(depth int) string {
 	case "multipleOf":
 		return fmt.Sprintf("must be a multiple of %s; got %s", briefNumber(n.MultipleOf), v.excerpt.text(true))
 	case "minLength":
-		return fmt.Sprintf("must be at least %s characters long; got %s", countText(n, "minLength", n.MinLength), v.excerpt.quoted(v.complete))
+		return fmt.Sprintf("must be at least %s long; got %s", countOf(n, "minLength", n.MinLength, "character"), v.excerpt.quoted(v.complete))
 	case "maxLength":
-		return fmt.Sprintf("must be at most %s characters long; got %s", countText(n, "maxLength", n.MaxLength), v.excerpt.quoted(v.complete))
+		return fmt.Sprintf("must be at most %s long; got %s", countOf(n, "maxLength", n.MaxLength, "character"), v.excerpt.quoted(v.complete))
 	case "pattern":
 		return fmt.Sprintf("must match the pattern %q; got %s", brief(n.Pattern.Source), v.excerpt.quoted(v.complete))
 	case "format":
@@ -210,13 +210,13 @@ func (v *violation) describeAt(depth int) string {
 	case "propertyNames":
 		return fmt.Sprintf("has a property name that is not allowed: the name %s", v.reasonText(depth))
 	case "minProperties":
-		return fmt.Sprintf("must have at least %s properties; got %d", countText(n, "minProperties", n.MinProperties), v.count)
+		return fmt.Sprintf("must have at least %s; got %d", countOf(n, "minProperties", n.MinProperties, "property"), v.count)
 	case "maxProperties":
-		return fmt.Sprintf("must have at most %s properties; got more", countText(n, "maxProperties", n.MaxProperties))
+		return fmt.Sprintf("must have at most %s; got more", countOf(n, "maxProperties", n.MaxProperties, "property"))
 	case "minItems":
-		return fmt.Sprintf("must have at least %s items; got %d", countText(n, "minItems", n.MinItems), v.count)
+		return fmt.Sprintf("must have at least %s; got %d", countOf(n, "minItems", n.MinItems, "item"), v.count)
 	case "maxItems":
-		return fmt.Sprintf("must have at most %s items; got more", countText(n, "maxItems", n.MaxItems))
+		return fmt.Sprintf("must have at most %s; got more", countOf(n, "maxItems", n.MaxItems, "item"))
 	case "uniqueItems":
 		return fmt.Sprintf("must have unique items; the item at index %d repeats an earlier one", v.count)
 	case "contains", "minContains", "maxContains":
@@ -250,11 +250,11 @@ func (v *violation) describeContains() string {
 	n := v.node
 	switch {
 	case v.keyword == "maxContains":
-		return fmt.Sprintf("must have at most %s items that match contains; got more", countText(n, "maxContains", n.MaxContains))
+		return fmt.Sprintf("must have at most %s that match contains; got more", countOf(n, "maxContains", n.MaxContains, "item"))
 	case n.MinContains == 1:
 		return "must have an item that matches contains; none does"
 	}
-	return fmt.Sprintf("must have at least %s items that match contains; got %d", countText(n, "minContains", n.MinContains), v.count)
+	return fmt.Sprintf("must have at least %s that match contains; got %d", countOf(n, "minContains", n.MinContains, "item"), v.count)
 }
 
 // reasonText describes the violation behind this one, or says nothing
@@ -332,6 +332,20 @@ func briefBytes(b []byte) string { return brief(string(b[:min(len(b), briefLen+u
 
 // briefNumber is d as a message quotes it.
 func briefNumber(d *decimal.Decimal) string { return string(d.AppendBrief(nil, briefDigits)) }
+
+// countOf is countText followed by noun, made plural unless the count
+// is 1: "1 character", "2 characters", "1 property", "0 properties".
+func countOf(n *schema.Node, kw string, k int64, noun string) string {
+	count := countText(n, kw, k)
+	switch {
+	case count == "1":
+	case strings.HasSuffix(noun, "y"):
+		noun = noun[:len(noun)-1] + "ies"
+	default:
+		noun += "s"
+	}
+	return count + " " + noun
+}
 
 // countText is the count k of keyword kw of n as a message quotes it: the
 // schema's own value where k saturated (schema.Node.Saturated), so
