@@ -18,8 +18,12 @@ type openAIResponses struct {
 	places map[string]int
 }
 
-// place checks that item id is at output index at (nil: the event gives
-// none) as far as the response's events have said, and records it: the
+// noIndex is an event's output_index until decoding sets it: an event
+// without one (LM Studio's) keeps it, and so does any negative index.
+const noIndex = -1
+
+// place checks that item id is at output index at (negative: the event
+// gives none) as far as the response's events have said, and records it: the
 // SDKs (openai-python, openai-node) apply an event to the item at its
 // output_index, whatever its item_id, while toolgate follows the item id,
 // so an event whose two disagree — a proxy that gives every event a new
@@ -28,20 +32,20 @@ type openAIResponses struct {
 // without Key: the stream fails. response.completed's output is not
 // checked: the SDKs take it whole, and a server may leave items out of it
 // (vercel/ai's openai-phase recording lists at 1 a message streamed at 2).
-func (a *openAIResponses) place(t *tracker, typ, id string, at *int) error {
-	if at == nil {
+func (a *openAIResponses) place(t *tracker, typ, id string, at int) error {
+	if at < 0 {
 		return nil
 	}
-	if had, ok := a.items[*at]; ok && had != id {
-		return t.errorf("", "%s names item %s at output_index %d, where item %s is: the SDKs read it as %s's", typ, quoteName(id), *at, quoteName(had), quoteName(had))
+	if had, ok := a.items[at]; ok && had != id {
+		return t.errorf("", "%s names item %s at output_index %d, where item %s is: the SDKs read it as %s's", typ, quoteName(id), at, quoteName(had), quoteName(had))
 	}
-	if was, ok := a.places[id]; ok && was != *at {
-		return t.errorf("", "%s puts item %s at output_index %d, but it is at %d", typ, quoteName(id), *at, was)
+	if was, ok := a.places[id]; ok && was != at {
+		return t.errorf("", "%s puts item %s at output_index %d, but it is at %d", typ, quoteName(id), at, was)
 	}
 	if a.items == nil {
 		a.items, a.places = map[int]string{}, map[string]int{}
 	}
-	a.items[*at], a.places[id] = id, *at
+	a.items[at], a.places[id] = id, at
 	return nil
 }
 
@@ -62,7 +66,7 @@ type responsesItem struct {
 }
 
 type responsesItemEvent struct {
-	OutputIndex *int          `json:"output_index"`
+	OutputIndex int           `json:"output_index"` // noIndex when absent
 	Item        responsesItem `json:"item"`
 }
 
@@ -75,7 +79,7 @@ type responsesPart struct {
 
 type responsesArgsEvent struct {
 	ItemID      string  `json:"item_id"`
-	OutputIndex *int    `json:"output_index"`
+	OutputIndex int     `json:"output_index"` // noIndex when absent
 	Delta       string  `json:"delta"`
 	Arguments   *string `json:"arguments"`
 	Name        string  `json:"name"` // .done carries the tool's name again
@@ -84,7 +88,7 @@ type responsesArgsEvent struct {
 // responsesTextEvent is an output_text or refusal event of a message item.
 type responsesTextEvent struct {
 	ItemID       string  `json:"item_id"`
-	OutputIndex  *int    `json:"output_index"`
+	OutputIndex  int     `json:"output_index"` // noIndex when absent
 	ContentIndex int     `json:"content_index"`
 	Delta        string  `json:"delta"`
 	Text         *string `json:"text"`    // output_text.done
@@ -134,7 +138,7 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 	}
 	switch typ {
 	case "response.output_item.added", "response.output_item.done":
-		var ev responsesItemEvent
+		ev := responsesItemEvent{OutputIndex: noIndex}
 		if err := t.decode(event, &ev); err != nil {
 			return err
 		}
@@ -157,7 +161,7 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 			return nil
 		}
 		if it.Type == "message" && typ == "response.output_item.done" {
-			return messageDone(t, it, *cmp.Or(ev.OutputIndex, new(int)))
+			return messageDone(t, it, max(ev.OutputIndex, 0))
 		}
 		if it.Type != "function_call" {
 			return nil
@@ -176,7 +180,7 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		return callDone(t, it, args)
 
 	case "response.function_call_arguments.delta", "response.function_call_arguments.done":
-		var ev responsesArgsEvent
+		ev := responsesArgsEvent{OutputIndex: noIndex}
 		if err := t.decode(event, &ev); err != nil {
 			return err
 		}
@@ -208,7 +212,7 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		return nil
 
 	case "response.output_text.delta", "response.output_text.done", "response.refusal.delta", "response.refusal.done":
-		var ev responsesTextEvent
+		ev := responsesTextEvent{OutputIndex: noIndex}
 		if err := t.decode(event, &ev); err != nil {
 			return err
 		}
@@ -417,7 +421,7 @@ func text(t *tracker, typ string, ev *responsesTextEvent) error {
 		return nil // nothing written: no output yet
 	}
 	if c == nil {
-		c = t.output(base, *cmp.Or(ev.OutputIndex, new(int)))
+		c = t.output(base, max(ev.OutputIndex, 0))
 	}
 	switch typ {
 	case "response.output_text.delta":
