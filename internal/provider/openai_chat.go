@@ -88,9 +88,16 @@ func (c *chatContent) UnmarshalJSON(b []byte) error {
 // output's text ("output/<choice index>") and delta.refusal a Refusal; the
 // finish_reason ends the output too, and any reason but stop, tool_calls
 // and function_call cuts it (see chatFinished). reasoning_content and reasoning are never text. A chunk
-// with an error member ends every call and cuts every output, as
-// Responses' response.failed does.
+// with an error member, or an event named "error", ends every call and
+// cuts every output, as Responses' response.failed does.
 func (*openAIChat) feed(t *tracker, event []byte) error {
+	if t.name == "error" {
+		// Groq names its mid-stream error "error" (tool_use_failed):
+		// openai-node raises on that name whatever the payload, and
+		// openai-python on the payload's error member.
+		t.abort("error")
+		return nil
+	}
 	var ev chatChunk
 	if err := t.decode(event, &ev); err != nil {
 		return err

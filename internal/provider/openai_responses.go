@@ -301,7 +301,6 @@ func (a *openAIResponses) completed(t *tracker, event []byte) error {
 		if err := t.checkKey("item id", it.ID); err != nil {
 			return err
 		}
-
 		switch {
 		case it.Type == "message" && !a.commentary[it.ID] && it.finalAnswer():
 			c := t.calls["text/"+it.ID]

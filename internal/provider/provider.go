@@ -249,19 +249,12 @@ func (a *Adapter) FeedNamed(dst []Event, name string, event []byte) ([]Event, er
 	}
 	switch a.t.p {
 	case OpenAIChat:
-		if name == "error" {
-			// Groq names its mid-stream error "error" (tool_use_failed):
-			// openai-node raises on that name whatever the payload, and
-			// openai-python on the payload's error member.
-			a.t.out = dst
-			a.t.abort("error")
-			dst, a.t.out = a.t.out, nil
-			return dst, nil
-		}
-		if name != "" && name != "message" {
+		if name != "" && name != "message" && name != "error" {
 			return dst, a.t.errorf("", "the event is named %s, but OpenAI Chat streams name none", quoteName(name))
 		}
-		name = ""
+		if name == "message" {
+			name = ""
+		}
 	case Gemini, Cohere:
 		name = ""
 	}
