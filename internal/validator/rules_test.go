@@ -46,9 +46,16 @@ type ruleCase struct {
 	want []violation // nil: valid
 }
 
+// runRules checks each case against the JSON Schema schemaSrc.
 func runRules(t *testing.T, schemaSrc string, cases []ruleCase) {
 	t.Helper()
-	s := compile(t, schemaSrc)
+	checkRules(t, compile(t, schemaSrc), cases)
+}
+
+// checkRules checks each case against s: its findings, its code, and that
+// each message is a sentence whose offset lies in the document.
+func checkRules(t *testing.T, s *schema.Schema, cases []ruleCase) {
+	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -433,12 +433,7 @@ func TestCheckOmittedFindings(t *testing.T) {
 		}
 		return b.String() + "}}"
 	}
-	tmp := t.TempDir()
-	write := func(name, text string) string {
-		path := filepath.Join(tmp, name)
-		require.NoError(t, os.WriteFile(path, []byte(text), 0o600))
-		return path
-	}
+	write := tempFiles(t)
 	untyped := write("untyped.json", props("{}"))
 	list := write("list.json", `{"tools": [{"name": "a", "inputSchema": `+props("{}")+`}]}`)
 	titled := write("titled.json", props(`{"type": "string", "title": "t"}`))
@@ -489,12 +484,7 @@ func TestCheckOmittedFindings(t *testing.T) {
 // format_assertion and resources give it.
 func TestCheckCompileOptions(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
-	write := func(name, text string) string {
-		path := filepath.Join(tmp, name)
-		require.NoError(t, os.WriteFile(path, []byte(text), 0o600))
-		return path
-	}
+	write := tempFiles(t)
 	nested := write("nested.json", `{"type": "object", "properties": {"a": {"type": "string", "pattern": "((((a))))"}}}`)
 	wide := write("wide.json", `{"type": "object", "allOf": [{"required": ["a"]}, {"required": ["b"]}, {"required": ["c"]}]}`)
 	list := write("list.json", `{"tools": [{"name": "t", "inputSchema": {"type": "object", "properties": {"s": {"type": "string", "pattern": "((((a))))"}}}}]}`)
@@ -530,7 +520,7 @@ func TestCheckCompileOptions(t *testing.T) {
 			"--format-assertion and --resource apply to the json_schema profile only"},
 		{"--format-assertion needs json_schema", []string{"--profile", "tool_input,output_bindable", "--summary", "--format-assertion", ref}, checkTrouble, "",
 			"--format-assertion and --resource apply to the json_schema profile only"},
-		{"--resource of a missing file", []string{"--profile", "json_schema", "--resource", refURI + "=" + filepath.Join(tmp, "none.json"), ref}, checkTrouble, "",
+		{"--resource of a missing file", []string{"--profile", "json_schema", "--resource", refURI + "=" + filepath.Join(filepath.Dir(resource), "none.json"), ref}, checkTrouble, "",
 			"no such file"},
 		{"--resource without a file", []string{"--profile", "json_schema", "--resource", refURI, ref}, checkTrouble, "", "want URI=FILE"},
 		{"--resource given twice", []string{"--profile", "json_schema", "--resource", refURI + "=" + resource, "--resource", refURI + "=" + resource, ref},
@@ -603,13 +593,12 @@ func TestSplitResource(t *testing.T) {
 // CI step that checked it passed for a server that listed no tools.
 func TestCheckJSONRPCResponseWithoutTools(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
+	write := tempFiles(t)
 	for name, c := range map[string]struct{ doc, msg string }{
 		"error.json":  {`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}`, `a JSON-RPC error response (code -32000: "Bad Request: No valid session ID provided"), which lists no tools.`},
 		"result.json": {`{"jsonrpc":"2.0","id":1,"result":{"cursor":"x"}}`, `a JSON-RPC response but not a tools/list result`},
 	} {
-		path := filepath.Join(tmp, name)
-		require.NoError(t, os.WriteFile(path, []byte(c.doc), 0o600))
+		path := write(name, c.doc)
 		for _, profile := range []string{"json_schema", "tool_input"} {
 			status, stdout, stderr := check(t, "--profile", profile, path)
 			assert.Equal(t, checkRefused, status, "%s %s: %s", name, profile, stdout)
@@ -653,12 +642,7 @@ func TestCheckFlagAfterFiles(t *testing.T) {
 // (exit 1) as the server's CompileToolset refuses it.
 func TestCheckFileLimits(t *testing.T) {
 	t.Parallel()
-	tmp := t.TempDir()
-	write := func(name, doc string) string {
-		path := filepath.Join(tmp, name)
-		require.NoError(t, os.WriteFile(path, []byte(doc), 0o600))
-		return path
-	}
+	write := tempFiles(t)
 	schemaFile := write("schema.json", `{"type":"object"}`) // 17 bytes
 	status, _, stderr := check(t, "--max-file-bytes", "17", schemaFile)
 	assert.Equal(t, checkOK, status, "a file at the limit is read: %s", stderr)
@@ -688,4 +672,16 @@ func TestCheckFileLimits(t *testing.T) {
 		tools + ":: VALIDATION tools: The tools/list result has 3 tools, more than the 2 one CompileToolset request may hold (--max-toolset-tools).",
 		tools + ": cannot be enforced (VALIDATION, 1 finding)",
 	}, lines(t, stdout))
+}
+
+// tempFiles returns a function that writes a file of text under a new
+// temporary directory of t and returns its path.
+func tempFiles(t *testing.T) func(name, text string) string {
+	t.Helper()
+	dir := t.TempDir()
+	return func(name, text string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o600))
+		return path
+	}
 }
