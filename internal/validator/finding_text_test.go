@@ -147,7 +147,7 @@ func TestSaturatedCountsQuoteTheSchema(t *testing.T) {
 		{"minProperties", schema.JSONSchema, `{"minProperties":12345678901234567890123}`, `{"a":1}`,
 			"minProperties", "must have at least 1.2345678901234567890123e22 properties; got 1"},
 		{"minContains", schema.JSONSchema, `{"properties":{"a":{"contains":{"type":"integer"},"minContains":2e19}}}`, `{"a":[1]}`,
-			"minContains", "/a must have at least 20000000000000000000 items that match contains; got 1"},
+			"minContains", "/a must have at least 20000000000000000000 items matching contains; got 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -177,7 +177,8 @@ func TestFindingNumbersAndCounts(t *testing.T) {
 		{`{"minProperties":1}`, `{}`, "must have at least 1 property; got 0"},
 		{`{"maxProperties":0}`, `{"a":1}`, "must have at most 0 properties; got more"},
 		{`{"minItems":1}`, `[]`, "must have at least 1 item; got 0"},
-		{`{"contains":{"type":"string"},"minContains":2}`, `["a"]`, "must have at least 2 items that match contains; got 1"},
+		{`{"contains":{"type":"string"},"minContains":2}`, `["a"]`, "must have at least 2 items matching contains; got 1"},
+		{`{"contains":{"type":"string"},"maxContains":1}`, `["a","b"]`, "must have at most 1 item matching contains; got more"},
 	} {
 		res := schema.Compile(schema.JSONSchema, []byte(`{"properties":{"v":`+tc.schema+`}}`))
 		require.Empty(t, res.Errors, tc.schema)

@@ -250,11 +250,11 @@ func (v *violation) describeContains() string {
 	n := v.node
 	switch {
 	case v.keyword == "maxContains":
-		return fmt.Sprintf("must have at most %s that match contains; got more", countOf(n, "maxContains", n.MaxContains, "item"))
+		return fmt.Sprintf("must have at most %s matching contains; got more", countOf(n, "maxContains", n.MaxContains, "item"))
 	case n.MinContains == 1:
 		return "must have an item that matches contains; none does"
 	}
-	return fmt.Sprintf("must have at least %s that match contains; got %d", countOf(n, "minContains", n.MinContains, "item"), v.count)
+	return fmt.Sprintf("must have at least %s matching contains; got %d", countOf(n, "minContains", n.MinContains, "item"), v.count)
 }
 
 // reasonText describes the violation behind this one, or says nothing
@@ -333,10 +333,16 @@ func briefBytes(b []byte) string { return brief(string(b[:min(len(b), briefLen+u
 // briefNumber is d as a message quotes it.
 func briefNumber(d *decimal.Decimal) string { return string(d.AppendBrief(nil, briefDigits)) }
 
-// countOf is countText followed by noun, made plural unless the count
-// is 1: "1 character", "2 characters", "1 property", "0 properties".
+// countOf is the count k of keyword kw of n as a message quotes it,
+// followed by noun, plural unless the count is 1 ("1 character", "0
+// properties"): the schema's own value where k saturated
+// (schema.Node.Saturated), so "minLength": 1e20 reads
+// 100000000000000000000, not math.MaxInt64.
 func countOf(n *schema.Node, kw string, k int64, noun string) string {
-	count := countText(n, kw, k)
+	count := strconv.FormatInt(k, 10)
+	if d := n.Saturated[kw]; d != nil {
+		count = briefNumber(d)
+	}
 	switch {
 	case count == "1":
 	case strings.HasSuffix(noun, "y"):
@@ -345,16 +351,6 @@ func countOf(n *schema.Node, kw string, k int64, noun string) string {
 		noun += "s"
 	}
 	return count + " " + noun
-}
-
-// countText is the count k of keyword kw of n as a message quotes it: the
-// schema's own value where k saturated (schema.Node.Saturated), so
-// "minLength": 1e20 reads 100000000000000000000, not math.MaxInt64.
-func countText(n *schema.Node, kw string, k int64) string {
-	if d := n.Saturated[kw]; d != nil {
-		return briefNumber(d)
-	}
-	return strconv.FormatInt(k, 10)
 }
 
 // subject names the value at instancePath in a message: the pointer, or
