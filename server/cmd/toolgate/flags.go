@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"os"
 	"slices"
@@ -21,6 +22,7 @@ import (
 // config is the server's command line, after environment fallbacks.
 type config struct {
 	addr, logLevel                   string
+	level                            slog.Level // logLevel, parsed
 	tlsCert, tlsKey, clientCA, token string
 	maxMessageBytes, rpcWorkers      int
 	maxConcurrentStreams             int
@@ -149,8 +151,8 @@ func parseFlags(args []string) (*config, error) {
 	if err := checkLimits(fs); err != nil {
 		return nil, usageError{err}
 	}
-	if _, err := c.logger(io.Discard); err != nil {
-		return nil, usageError{err}
+	if err := c.level.UnmarshalText([]byte(c.logLevel)); err != nil {
+		return nil, usageError{fmt.Errorf("--log-level: %w", err)}
 	}
 	if c.addr == "" {
 		// net.Listen would take "" for ":0": every interface, on a port

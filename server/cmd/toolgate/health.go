@@ -83,7 +83,7 @@ func runHealth(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if (h.tlsCert == "") != (h.tlsKey == "") {
-		fmt.Fprintln(stderr, "toolgate health: --tls-cert and --tls-key go together: give both")
+		fmt.Fprintln(stderr, "toolgate health:", errTLSHalf)
 		return exitUsage
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), h.timeout)

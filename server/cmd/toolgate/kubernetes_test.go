@@ -246,8 +246,6 @@ func TestKubernetesManifests(t *testing.T) {
 	}
 	cfg, err := parseFlags(nil)
 	require.NoError(t, err, "the manifest's variables parse")
-	_, err = cfg.logger(io.Discard)
-	require.NoError(t, err)
 
 	ports := map[string]int{}
 	for _, p := range c.Ports {

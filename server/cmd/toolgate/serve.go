@@ -18,13 +18,14 @@ import (
 	"github.com/toolgate/toolgate/server"
 )
 
-func (c *config) logger(w io.Writer) (*slog.Logger, error) {
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
-		return nil, fmt.Errorf("--log-level: %w", err)
-	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})), nil
+// logger returns the RPC logger, at --log-level, writing to w.
+func (c *config) logger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: c.level}))
 }
+
+// errTLSHalf refuses --tls-cert without --tls-key, or the reverse, in the
+// server and in toolgate health: they name one key pair.
+var errTLSHalf = errors.New("--tls-cert and --tls-key go together: give both")
 
 // serverOptions returns TLS credentials when configured.
 func (c *config) serverOptions() ([]grpc.ServerOption, error) {
@@ -35,7 +36,7 @@ func (c *config) serverOptions() ([]grpc.ServerOption, error) {
 		return nil, nil
 	}
 	if c.tlsCert == "" || c.tlsKey == "" {
-		return nil, errors.New("--tls-cert and --tls-key go together: give both")
+		return nil, errTLSHalf
 	}
 	cert, err := tls.LoadX509KeyPair(c.tlsCert, c.tlsKey)
 	if err != nil {
@@ -78,10 +79,7 @@ func (c *config) bearerToken() (string, error) {
 // log level: an operator who asks for errors only still learns the
 // address that --addr :0 picked, and that calls were cut.
 func serve(signals <-chan os.Signal, c *config, stderr io.Writer) error {
-	logger, err := c.logger(stderr)
-	if err != nil {
-		return err
-	}
+	logger := c.logger(stderr)
 	announce := slog.New(slog.NewTextHandler(stderr, nil))
 	serverOpts, err := c.serverOptions()
 	if err != nil {
