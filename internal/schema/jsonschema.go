@@ -385,29 +385,6 @@ type jsKeyword struct {
 	compile func(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value)
 }
 
-// objectDocument makes the root accept only objects, as tool arguments
-// are (DESIGN.md §3): a root whose type, enum or const excludes objects is
-// unsupported; a root that allows other types too is wrapped in a node that allows only
-// objects.
-func (c *jsCompiler) objectDocument(root *Node) *Node {
-	switch {
-	case root.Types&TypeObject == 0 || root.Never:
-		c.unsupported("", "type", "The root schema must accept a JSON object: tool arguments are always one object, and this schema accepts none.")
-		return root
-	case root.Enum.admitsNoObject():
-		c.unsupported("/enum", "enum", "%s", noObjectChoice("enum"))
-		return root
-	case root.Const.admitsNoObject():
-		c.unsupported("/const", "const", "%s", noObjectChoice("const"))
-		return root
-	case root.Types == TypeObject:
-		return root
-	}
-	wrapper := c.newNode("", "")
-	wrapper.Types, wrapper.AllOf = TypeObject, []*Node{root}
-	return wrapper
-}
-
 // checkCycles reports a reference cycle that consumes no input: a schema
 // that applies itself to the same value, forever.
 func (c *jsCompiler) checkCycles(root *Node) {

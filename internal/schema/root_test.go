@@ -11,9 +11,11 @@ import (
 
 // TestRootThatAcceptsNoObject: tool arguments are always one object, so a
 // root whose type, enum or const leaves no object possible would refuse
-// every call; it is unsupported at the keyword that excludes objects. A
-// root with one object choice among others compiles, and so does any root
-// when the document need not be an object (the conformance suite's).
+// every call; it is unsupported at the keyword that excludes objects, its
+// own or an in-place applicator's ($ref, allOf, every anyOf or oneOf
+// branch, both then and else) whose subschemas exclude objects. A root
+// with one object choice among others compiles, and so does any root when
+// the document need not be an object (the conformance suite's).
 func TestRootThatAcceptsNoObject(t *testing.T) {
 	for _, c := range []struct {
 		name    string
@@ -36,6 +38,18 @@ func TestRootThatAcceptsNoObject(t *testing.T) {
 		{"const object", schema.JSONSchema, `{"const":{"a":1}}`, nil},
 		{"enum with an object", schema.JSONSchema, `{"enum":["x",{}]}`, nil},
 		{"enum below the root", schema.JSONSchema, `{"properties":{"a":{"enum":[]}}}`, nil},
+
+		{"$ref to an array schema", schema.JSONSchema, `{"$ref":"#/$defs/a","$defs":{"a":{"type":"array"}}}`, []fixtures.SchemaFinding{fixtures.Unsupported("$ref", "/$ref")}},
+		{"$ref to a $ref to a const", schema.JSONSchema, `{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/b"},"b":{"const":3}}}`, []fixtures.SchemaFinding{fixtures.Unsupported("$ref", "/$ref")}},
+		{"draft-07 $ref to false", schema.JSONSchema, `{"$schema":"http://json-schema.org/draft-07/schema#","$ref":"#/definitions/a","definitions":{"a":false}}`, []fixtures.SchemaFinding{fixtures.Unsupported("$ref", "/$ref")}},
+		{"$ref to an object schema", schema.JSONSchema, `{"$ref":"#/$defs/a","$defs":{"a":{"type":["object","null"]}}}`, nil},
+		{"allOf with a string schema", schema.JSONSchema, `{"allOf":[{"type":"object"},{"allOf":[{"type":"string"}]}]}`, []fixtures.SchemaFinding{fixtures.Unsupported("allOf", "/allOf/1")}},
+		{"anyOf without an object branch", schema.JSONSchema, `{"anyOf":[{"type":"string"},{"enum":[1]},false]}`, []fixtures.SchemaFinding{fixtures.Unsupported("anyOf", "/anyOf")}},
+		{"anyOf with an object branch", schema.JSONSchema, `{"anyOf":[{"type":"string"},{"allOf":[true]}]}`, nil},
+		{"oneOf without an object branch", schema.JSONSchema, `{"oneOf":[{"type":"array"},{"$ref":"#/$defs/n"}],"$defs":{"n":{"type":"null"}}}`, []fixtures.SchemaFinding{fixtures.Unsupported("oneOf", "/oneOf")}},
+		{"then and else without an object", schema.JSONSchema, `{"if":{"required":["a"]},"then":{"type":"array"},"else":false}`, []fixtures.SchemaFinding{fixtures.Unsupported("if", "/if")}},
+		{"then without an object, no else", schema.JSONSchema, `{"if":{"required":["a"]},"then":{"type":"array"}}`, nil},
+		{"not is not followed", schema.JSONSchema, `{"not":{"type":"object"}}`, nil},
 	} {
 		res := schema.Compile(c.profile, []byte(c.schema))
 		assert.ElementsMatch(t, c.want, fixtures.SchemaFindings(res.Errors), "%s: %s", c.profile, c.name)

@@ -70,7 +70,7 @@ type earlyCase struct {
 }
 
 func newEarlyCase(t *testing.T, seed uint64) *earlyCase {
-	c := newJSDiffCase(t, seed)
+	c, _ := newJSDiffCase(t, seed)
 	if c == nil {
 		return nil
 	}

@@ -189,6 +189,11 @@ func TestJSONSchemaRegressions(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			compiled := schema.CompileWith(schema.JSONSchema, []byte(c.schema), schema.Options{})
+			if isNoObjectRoot(compiled.Errors) {
+				// Found before such roots were refused: still a test of
+				// the engine, on the schema as a document schema.
+				compiled = schema.CompileWith(schema.JSONSchema, []byte(c.schema), schema.Options{AnyDocument: true})
+			}
 			require.Empty(t, compiled.Errors)
 			oracle, err := jsOracle([]byte(c.schema), testgen.Draft2020)
 			require.NoError(t, err)
@@ -238,13 +243,15 @@ func TestTwoPartKeywordsAreDecidedByTheLaterPart(t *testing.T) {
 // subschema reached first under anyOf (pass/fail, so it keeps only its
 // first violation) and then by the root's allOf (so it must report): every
 // violation it made at the value's first byte is reported, in both modes.
+// No object satisfies these roots, so they compile as document schemas
+// (a tool's root would be refused).
 func TestUpgradedEvaluationReportsEveryViolation(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ schema, want string }{
 		{`{"allOf":[{"anyOf":[{"$ref":"#/$defs/t"}]},{"$ref":"#/$defs/t"}],"$defs":{"t":{"enum":[1],"const":2}}}`, "enum const"},
 		{`{"allOf":[{"anyOf":[{"$ref":"#/$defs/t"}]},{"$ref":"#/$defs/t"}],"$defs":{"t":{"if":{"type":"string"},"else":{"type":"boolean"},"anyOf":[{"type":"null"}]}}}`, "anyOf else"},
 	} {
-		compiled := schema.CompileWith(schema.JSONSchema, []byte(tc.schema), schema.Options{})
+		compiled := schema.CompileWith(schema.JSONSchema, []byte(tc.schema), schema.Options{AnyDocument: true})
 		require.Empty(t, compiled.Errors)
 		for _, opts := range []validator.Options{{}, {StopAtFirst: true}} {
 			res := validator.Validate(compiled.Schema, []byte(`{"a":1}`), opts)

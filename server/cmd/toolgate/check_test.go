@@ -655,7 +655,7 @@ func TestCheckFileLimits(t *testing.T) {
 	assert.Equal(t, checkTrouble, status)
 	assert.Contains(t, stderr, "/dev/zero is larger than --max-file-bytes (4194304 bytes)", "the default is the server's --max-message-bytes")
 
-	resource := write("defs.json", `{"$defs":{"n":{"type":"integer"}}}`)
+	resource := write("defs.json", `{"$defs":{"n":{"type":"object"}}}`)
 	ref := write("ref.json", `{"$ref":"https://example.com/defs.json#/$defs/n"}`)
 	status, _, stderr = check(t, "--profile", "json_schema", "--resource", "https://example.com/defs.json="+resource, ref)
 	assert.Equal(t, checkOK, status, stderr)
