@@ -49,6 +49,19 @@ func (a *openAIResponses) place(t *tracker, typ, id string, at int) error {
 	return nil
 }
 
+// locate checks the identity of an event that streams into an item: it
+// names the item (item_id, a valid key) and agrees with the response's
+// earlier events on the item's place (see place).
+func (a *openAIResponses) locate(t *tracker, typ, id string, at int) error {
+	if id == "" {
+		return t.errorf("", "%s without item_id", typ)
+	}
+	if err := t.checkKey("item_id", id); err != nil {
+		return err
+	}
+	return a.place(t, typ, id, at)
+}
+
 // responsesItem is an output item. Only function_call items are calls; other
 // item types carry "arguments" of other JSON types (tool_search_call sends an
 // object), so it is decoded only for function calls.
@@ -184,13 +197,7 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		if err := t.decode(event, &ev); err != nil {
 			return err
 		}
-		if ev.ItemID == "" {
-			return t.errorf("", "%s without item_id", typ)
-		}
-		if err := t.checkKey("item_id", ev.ItemID); err != nil {
-			return err
-		}
-		if err := a.place(t, typ, ev.ItemID, ev.OutputIndex); err != nil {
+		if err := a.locate(t, typ, ev.ItemID, ev.OutputIndex); err != nil {
 			return err
 		}
 		c := t.follow(ev.ItemID)
@@ -216,13 +223,7 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		if err := t.decode(event, &ev); err != nil {
 			return err
 		}
-		if ev.ItemID == "" {
-			return t.errorf("", "%s without item_id", typ)
-		}
-		if err := t.checkKey("item_id", ev.ItemID); err != nil {
-			return err
-		}
-		if err := a.place(t, typ, ev.ItemID, ev.OutputIndex); err != nil {
+		if err := a.locate(t, typ, ev.ItemID, ev.OutputIndex); err != nil {
 			return err
 		}
 		if a.commentary[ev.ItemID] {
