@@ -302,7 +302,7 @@ func TestOutputFindingsSpeakOfTheOutput(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ text, want string }{
 		{`{"x":1,,`, "The output is not valid JSON: "},
-		{`[1]`, "output object"},
+		{`[1]`, "The output must be an object; got an array."},
 		{`{"x":1,"tag":"c"}`, ""},
 	} {
 		h := outputSession(t, pointSchema, false)

@@ -187,3 +187,28 @@ func TestFindingNumbersAndCounts(t *testing.T) {
 		assert.Contains(t, r.Findings[0].Message, tc.says, "%s on %s", tc.schema, tc.doc)
 	}
 }
+
+// TestRootFindingsNameTheDocument: a finding about the root calls it "the
+// arguments object" (or "the output object") when it is one, and "the
+// arguments" ("the output") when the document is something else.
+func TestRootFindingsNameTheDocument(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		profile     schema.Profile
+		schema, doc string
+		wantMessage string
+	}{
+		{schema.ToolInput, `{"type":"object"}`, `[1]`, "The arguments must be an object; got an array."},
+		{schema.JSONSchema, `{"properties":{"a":true}}`, `null`, "The arguments must be an object; got null."},
+		{schema.OutputBindable, `{"type":"object","properties":{"a":{"type":"string"}}}`, `"x"`, "The output must be an object; got a string."},
+		{schema.JSONSchema, `{"enum":[{"a":1}]}`, `{"a":2}`, `The arguments object must be one of {"a":1}; got an object.`},
+		{schema.JSONSchema, `{"minProperties":2}`, `{"a":2}`, "The arguments object must have at least 2 properties; got 1."},
+	} {
+		res := schema.Compile(tc.profile, []byte(tc.schema))
+		require.Empty(t, res.Errors, tc.schema)
+		got := validator.Validate(res.Schema, []byte(tc.doc), validator.Options{})
+		if assert.Len(t, got.Findings, 1, "%s on %s", tc.schema, tc.doc) {
+			assert.Equal(t, tc.wantMessage, got.Findings[0].Message, "%s on %s", tc.schema, tc.doc)
+		}
+	}
+}

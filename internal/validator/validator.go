@@ -326,13 +326,14 @@ func (v *Validator) flushHeldBack() {
 type docWords struct {
 	the   string // after a verb: "the arguments"
 	root  string // after "the", for its root: "arguments object"
+	name  string // after "the", for a root that is not an object: "arguments"
 	is    string // to begin a sentence: "The arguments are"
 	nests string // its verb: "nest or repeat"
 }
 
 var (
-	argumentsWords = docWords{the: "the arguments", root: "arguments object", is: "The arguments are", nests: "nest or repeat"}
-	outputWords    = docWords{the: "the output", root: "output object", is: "The output is", nests: "nests or repeats"}
+	argumentsWords = docWords{the: "the arguments", root: "arguments object", name: "arguments", is: "The arguments are", nests: "nest or repeat"}
+	outputWords    = docWords{the: "the output", root: "output object", name: "output", is: "The output is", nests: "nests or repeats"}
 )
 
 // words returns the words for this document: the output's when
@@ -349,7 +350,7 @@ func (v *Validator) words() *docWords {
 func (v *Validator) report(vio *violation, pathDepth int) {
 	v.add(vio.off, func() schema.Finding {
 		path, cut := v.track.path(pathDepth, v.opts.MaxPointer)
-		return vio.finding(path, subject(path, cut, v.words().root), v.opts.MaxPointer)
+		return vio.finding(path, subject(path, cut, v.words(), vio.got), v.opts.MaxPointer)
 	})
 }
 

@@ -354,16 +354,20 @@ func countOf(n *schema.Node, kw string, k int64, noun string) string {
 }
 
 // subject names the value at instancePath in a message: the pointer, or
-// "The <root>" for the document itself; a pointer cut to an ancestor (cut)
-// names a value inside that ancestor.
-func subject(instancePath string, cut bool, root string) string {
+// for the document itself "The arguments object" ("The arguments" when the
+// violation received another kind, got); a pointer cut to an ancestor
+// (cut) names a value inside that ancestor.
+func subject(instancePath string, cut bool, w *docWords, got jsontok.Kind) string {
 	switch {
 	case cut && instancePath == "":
-		return "A value inside the " + root
+		return "A value inside the " + w.root
 	case cut:
 		return "A value inside " + instancePath
+	case instancePath == "" && got != 0 && got != jsontok.Object:
+		// Not "The arguments object must be an object; got an array".
+		return "The " + w.name
 	case instancePath == "":
-		return "The " + root
+		return "The " + w.root
 	}
 	return instancePath
 }
