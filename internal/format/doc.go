@@ -58,6 +58,12 @@
 //     sets as Assertions.Regex; this package parses no regular
 //     expressions.
 //
+// "(draft-07 on)" names the dialect whose specification adds a format. An
+// older dialect asserts it too, as its first edition reads: a schema
+// asserting a format is asking for that format's meaning, whichever draft
+// it names in $schema (draft-07 "uuid" is common: zod-to-json-schema and
+// the MCP TypeScript SDK write it).
+//
 // Text that is not valid UTF-8 satisfies no format. Every checker runs in
 // time linear in its input (IDNA work is bounded per label by the 63
 // octets of a DNS label) and allocates nothing, with two exceptions that

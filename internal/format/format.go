@@ -55,25 +55,32 @@ type Assertions struct {
 }
 
 // Lookup returns the checker for the format called name (exact,
-// case-sensitive) as dialect d defines it. ok is false when d does not
-// define that format, when d is not one of the dialects above, and for
-// regex while a.Regex is nil; under format assertion the caller refuses
-// such a schema (DESIGN.md §8). Formats apply to strings only: the
-// caller lets every other JSON type pass without calling the checker.
+// case-sensitive) as dialect d reads it: d's own edition where d defines
+// the format, and otherwise the first dialect's that does, so that a
+// format a later dialect added is asserted in an earlier one too (draft-07
+// "uuid" is RFC 4122's UUID, as zod-to-json-schema and the MCP TypeScript
+// SDK write it, not an unknown format). ok is false when no dialect defines
+// name, when d is not one of the dialects above, and for regex while
+// a.Regex is nil; under format assertion the caller refuses such a schema
+// (DESIGN.md §8). Formats apply to strings only: the caller lets every
+// other JSON type pass without calling the checker.
 func (a Assertions) Lookup(d Dialect, name string) (check Checker, ok bool) {
 	if d < Draft4 || d > Draft2020 {
 		return nil, false
 	}
 	if name == "regex" {
-		return a.Regex, d >= Draft7 && a.Regex != nil
+		return a.Regex, a.Regex != nil
 	}
 	editions := formats[name]
-	for i := len(editions) - 1; i >= 0; i-- {
+	if len(editions) == 0 {
+		return nil, false
+	}
+	for i := len(editions) - 1; i > 0; i-- {
 		if editions[i].since <= d {
 			return editions[i].check, true
 		}
 	}
-	return nil, false
+	return editions[0].check, true
 }
 
 // edition is how a format reads from one dialect on, until a later
@@ -84,8 +91,8 @@ type edition struct {
 }
 
 // formats holds every format some dialect defines, each with its
-// editions oldest first. regex is missing: Assertions.Regex supplies it,
-// from draft-07 on.
+// editions oldest first. regex (draft-07's) is missing: Assertions.Regex
+// supplies it.
 var formats = map[string][]edition{
 	"date-time":             {{Draft4, isDateTime}},
 	"email":                 {{Draft4, isEmail}},

@@ -15,6 +15,8 @@ var dialects = []format.Dialect{format.Draft4, format.Draft6, format.Draft7, for
 
 // definedFormats lists, from the validation specification of each
 // dialect, the formats it defines (regex apart: see TestRegexIsDelegated).
+// Each dialect's list holds the one before it, so 2020-12's holds every
+// format some dialect defines: the formats every dialect asserts.
 var definedFormats = map[format.Dialect][]string{
 	format.Draft4: {"date-time", "email", "hostname", "ipv4", "ipv6", "uri"},
 	format.Draft6: {"date-time", "email", "hostname", "ipv4", "ipv6", "uri",
@@ -49,7 +51,7 @@ func TestLookup(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%s", dialect, name), func(t *testing.T) {
 				t.Parallel()
 				check, ok := assertions.Lookup(dialect, name)
-				want := slices.Contains(definedFormats[dialect], name)
+				want := slices.Contains(definedFormats[format.Draft2020], name) // some dialect defines it
 				require.Equal(t, want, ok)
 				assert.Equal(t, want, check != nil)
 			})
@@ -103,10 +105,7 @@ func TestRegexIsDelegated(t *testing.T) {
 	}}
 	for _, dialect := range dialects {
 		check, ok := assertions.Lookup(dialect, "regex")
-		require.Equal(t, dialect >= format.Draft7, ok, "%s defines regex from draft-07 on", dialect)
-		if !ok {
-			continue
-		}
+		require.True(t, ok, "%s: draft-07 defines regex, and every dialect asserts it", dialect)
 		asked = nil
 		assert.True(t, check("^a+$"))
 		assert.False(t, check("(?i)a"))
@@ -123,4 +122,27 @@ func TestDialectString(t *testing.T) {
 	assert.Equal(t, []string{"draft-04", "draft-06", "draft-07", "2019-09", "2020-12"}, names)
 	assert.Equal(t, "dialect(0)", format.Dialect(0).String())
 	assert.Equal(t, "dialect(42)", format.Dialect(42).String())
+}
+
+// TestOlderDialectsAssertLaterFormats: a dialect older than a format
+// asserts it as the format's first edition reads (draft-07 "uuid" is
+// 2019-09's uuid), never as an unknown format.
+func TestOlderDialectsAssertLaterFormats(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		dialect              format.Dialect
+		format, valid, wrong string
+	}{
+		{format.Draft7, "uuid", "f81d4fae-7dec-11d0-a765-00a0c91e6bf6", "f81d4fae7dec11d0a76500a0c91e6bf6"},
+		{format.Draft4, "uuid", "F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6", "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"},
+		{format.Draft7, "duration", "P1W", "P1W2D"},
+		{format.Draft4, "date", "2026-12-07", "2026-02-30"},
+		{format.Draft6, "relative-json-pointer", "1/a", "0+1#"}, // draft-07's edition: no index manipulation
+		{format.Draft4, "json-pointer", "/a~1b", "/a~2"},
+	} {
+		check, ok := format.Assertions{}.Lookup(tc.dialect, tc.format)
+		require.True(t, ok, "%s %s", tc.dialect, tc.format)
+		assert.True(t, check(tc.valid), "%s %s %q", tc.dialect, tc.format, tc.valid)
+		assert.False(t, check(tc.wrong), "%s %s %q", tc.dialect, tc.format, tc.wrong)
+	}
 }

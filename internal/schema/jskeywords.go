@@ -185,7 +185,7 @@ func jsFormat(c *jsCompiler, s *nodeScope, kw string, v *jsondoc.Value) {
 	}
 	check, ok := lookupFormat(s.vocab.dialect, v.Str)
 	if !ok {
-		c.unsupported(s.child(kw), kw, "The format %q is not one toolgate can assert; with format assertion on, every format must be a standard one of JSON Schema %s.", v.Str, s.vocab.dialect)
+		c.unsupported(s.child(kw), kw, "The format %q is not one toolgate can assert; with format assertion on, every format must be a standard one of JSON Schema (one some dialect defines, such as date-time, email, uri or uuid).", v.Str)
 		return
 	}
 	s.n.Format = &Format{Name: v.Str, Check: check}
