@@ -203,3 +203,40 @@ func TestNameFoundWholeKeepsTheDecidingByte(t *testing.T) {
 		}
 	}
 }
+
+// TestFalseMemberDecidedAtTheClosingQuote: a name whose properties or
+// patternProperties schema is false admits no value, so the closing quote
+// that ends the name is the first impossible byte, for a stream and for a
+// full validation alike; the finding is about the member (its pointer),
+// and the value after it makes no second one. A name that could still
+// grow into another one waits for its quote.
+func TestFalseMemberDecidedAtTheClosingQuote(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ schema, keyword, instancePath, doc string }{
+		{`{"properties":{"a":false}}`, "properties", "/a", `{"a@":1}`},
+		{`{"properties":{"a":false}}`, "properties", "/a", `{"a@"  :  {"x":[1,2]}}`},
+		{`{"properties":{"a":false,"ab":{}}}`, "properties", "/a", `{"ab":1,"a@":1}`},
+		{`{"patternProperties":{"^x":false}}`, "patternProperties", "/xyz", `{"xyz@":"v"}`},
+		{`{"properties":{"o":{"properties":{"é":false}}}}`, "properties", "/o/é", `{"o":{"é@":null}}`},
+		{`{"properties":{"a":false}}`, "", "", `{"ab":1,"b":2}`},
+	} {
+		s := compileFor(t, schema.JSONSchema, tc.schema)
+		at := strings.IndexByte(tc.doc, '@')
+		doc := []byte(strings.Replace(tc.doc, "@", "", 1))
+		res := validator.Validate(s, doc, validator.Options{})
+		if tc.keyword == "" {
+			assert.True(t, res.Valid(), "%s: %s", tc.doc, diffFindings(res.Findings))
+			continue
+		}
+		p, first := firstRejection(s, doc)
+		assert.Equal(t, at, p, "the stream rejects %s at byte %d", doc, at)
+		assert.Equal(t, tc.keyword, first.Keyword)
+		if assert.Len(t, res.Findings, 1, "%s: %s", doc, diffFindings(res.Findings)) {
+			f := res.Findings[0]
+			assert.Equal(t, tc.keyword, f.Keyword)
+			assert.Equal(t, tc.instancePath, f.InstancePath)
+			assert.Equal(t, int64(at), f.Offset, "the full validation places it there too")
+			assert.Equal(t, tc.instancePath+` is not allowed here: the schema at "`+f.SchemaPath+`" is false.`, f.Message)
+		}
+	}
+}

@@ -233,7 +233,7 @@ func (v *Validator) endMemberName(e *eval, off int64, entries []entry) []entry {
 		if k.Declared {
 			covered = true
 			if k.Schema != nil {
-				entries = append(entries, entry{node: k.Schema, parent: e, rel: relChild})
+				entries = v.memberEntry(e, k.Schema, off, entries)
 			}
 		}
 		if len(k.Dependents) > 0 {
@@ -244,7 +244,7 @@ func (v *Validator) endMemberName(e *eval, off int64, entries []entry) []entry {
 		m := e.obj.keySet.Matches()
 		for j := m.Next(0); j >= 0; j = m.Next(j + 1) {
 			covered = true
-			entries = append(entries, entry{node: pp.Schemas[j], parent: e, rel: relChild})
+			entries = v.memberEntry(e, pp.Schemas[j], off, entries)
 		}
 	}
 	switch {
@@ -267,6 +267,18 @@ func (v *Validator) endMemberName(e *eval, off int64, entries []entry) []entry {
 	}
 	e.obj.covers = covered || n.UnevaluatedProperties != nil
 	e.obj.keyFailAt = -1
+	return entries
+}
+
+// memberEntry appends to entries the evaluation of the current member's
+// value by s, a subschema of properties or patternProperties, whose name
+// ended at off. A false s refuses the member there instead: no value can
+// follow that name, so its closing quote is the first impossible byte.
+func (v *Validator) memberEntry(e *eval, s *schema.Node, off int64, entries []entry) []entry {
+	if !s.Never {
+		return append(entries, entry{node: s, parent: e, rel: relChild})
+	}
+	v.violate(e, violation{keyword: s.Keyword, node: s, off: off, never: true, member: true})
 	return entries
 }
 
