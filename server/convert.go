@@ -132,17 +132,18 @@ func strictAdmission(a toolgatev1.Admission) (bool, error) {
 	return false, status.Errorf(codes.InvalidArgument, "admission %d is not a known Admission", a)
 }
 
-// toolsFromProto reads a CompileToolsetRequest's tools; a tools_list_json
-// that is not a tools/list document, or a request without tools, is
-// INVALID_ARGUMENT.
-func toolsFromProto(req *toolgatev1.CompileToolsetRequest) ([]toolset.Tool, error) {
+// toolsFromProto reads a CompileToolsetRequest's tools, and whether they
+// are one page of a longer tools/list (see CompileToolsetResponse's
+// more_pages); a tools_list_json that is not a tools/list document, or a
+// request without tools, is INVALID_ARGUMENT.
+func toolsFromProto(req *toolgatev1.CompileToolsetRequest) (_ []toolset.Tool, morePages bool, _ error) {
 	switch src := req.GetSource().(type) {
 	case *toolgatev1.CompileToolsetRequest_ToolsListJson:
-		tools, err := toolset.ParseToolsList([]byte(src.ToolsListJson))
+		tools, cursor, err := toolset.ParseToolsList([]byte(src.ToolsListJson))
 		if err != nil {
-			return nil, status.Errorf(codes.InvalidArgument, "tools_list_json: %v", err)
+			return nil, false, status.Errorf(codes.InvalidArgument, "tools_list_json: %v", err)
 		}
-		return tools, nil
+		return tools, cursor != "", nil
 	case *toolgatev1.CompileToolsetRequest_Tools:
 		tools := make([]toolset.Tool, 0, len(src.Tools.GetTools()))
 		for _, t := range src.Tools.GetTools() {
@@ -152,7 +153,7 @@ func toolsFromProto(req *toolgatev1.CompileToolsetRequest) ([]toolset.Tool, erro
 			}
 			tools = append(tools, tool)
 		}
-		return tools, nil
+		return tools, false, nil
 	}
-	return nil, status.Error(codes.InvalidArgument, "tools are required: set tools_list_json or tools")
+	return nil, false, status.Error(codes.InvalidArgument, "tools are required: set tools_list_json or tools")
 }

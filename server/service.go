@@ -213,14 +213,14 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 	if err != nil {
 		return nil, err
 	}
-	tools, err := toolsFromProto(req)
+	tools, morePages, err := toolsFromProto(req)
 	if err != nil {
 		return nil, err
 	}
 	if len(tools) > s.opts.MaxToolsetTools {
 		return nil, status.Errorf(codes.ResourceExhausted, "the toolset has %d tools, more than the limit of %d", len(tools), s.opts.MaxToolsetTools)
 	}
-	resp := &toolgatev1.CompileToolsetResponse{Bind: map[string]string{}, Admitted: true}
+	resp := &toolgatev1.CompileToolsetResponse{Bind: map[string]string{}, Admitted: true, MorePages: morePages}
 	a := s.opts.answer()
 	opts = toolset.Shared(opts) // the tools' patterns and subschemas share one budget
 	leave, err := s.compiling.enter(ctx, toolsetBytes(profile, tools, opts), s.metrics)

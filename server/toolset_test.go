@@ -239,6 +239,33 @@ func TestCompileToolsetJSONRPCResponse(t *testing.T) {
 	})
 }
 
+// TestCompileToolsetMorePages: a tools/list page with a nextCursor binds
+// its tools and says the list goes on; a last page, and tools sent as a
+// list, do not.
+func TestCompileToolsetMorePages(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{})
+	ctx := t.Context()
+	page := `{"tools":[{"name":"w","inputSchema":` + weatherToolSchema + `}],"nextCursor":"cGFnZT0y"}`
+	for doc, more := range map[string]bool{
+		page: true,
+		`{"jsonrpc":"2.0","id":2,"result":` + page + `}`:                                     true,
+		`{"tools":[{"name":"w","inputSchema":` + weatherToolSchema + `}]}`:                   false,
+		`{"tools":[{"name":"w","inputSchema":` + weatherToolSchema + `}],"nextCursor":null}`: false,
+	} {
+		resp, err := c.CompileToolset(ctx, toolsListRequest(0, doc))
+		require.NoError(t, err, doc)
+		assert.Equal(t, more, resp.GetMorePages(), doc)
+		assert.Equal(t, []string{"w"}, mapsKeys(resp.GetBind()), "the page's tools are bound: %s", doc)
+	}
+	resp, err := c.CompileToolset(ctx, toolListRequest(0, &toolgatev1.ToolSchema{Name: "w", SchemaJson: weatherToolSchema}))
+	require.NoError(t, err)
+	assert.False(t, resp.GetMorePages())
+	_, err = c.CompileToolset(ctx, toolsListRequest(0, `{"tools":[],"nextCursor":7}`))
+	assert.Equal(t, codes.InvalidArgument, status.Code(err))
+	assert.ErrorContains(t, err, "nextCursor must be a string")
+}
+
 func TestCompileToolsetToolList(t *testing.T) {
 	t.Parallel()
 	c := client(t, server.Config{})

@@ -152,6 +152,12 @@ export interface ToolsetResult {
   readonly bind: Readonly<Record<string, string>>;
   /** False only under ADMISSION_STRICT when some tool did not compile (`bind` is then empty). */
   readonly admitted: boolean;
+  /**
+   * True when the tools/list result is one page of a longer list (it has a
+   * non-empty `nextCursor`): only that page's tools are here. Fetch every
+   * page and send their tools together to bind them all.
+   */
+  readonly more_pages: boolean;
 }
 
 /** The verdict on one set of arguments. */

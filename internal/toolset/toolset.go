@@ -149,20 +149,24 @@ const maxDocumentDepth = 4096
 
 // ParseToolsList reads an MCP tools/list result,
 // {"tools": [{"name", "description", "inputSchema"}, ...]}, or a whole
-// JSON-RPC response carrying one in "result". A document with an "error"
-// member (a JSON-RPC error response, which a client raises on), or with
-// both "tools" and "result", is a *DocumentError: fail closed rather than
-// bind tools the client would not read. Members other than name and
-// inputSchema are ignored. Each tool's schema is returned exactly as written
+// JSON-RPC response carrying one in "result", and returns its tools and
+// its nextCursor ("" without one, or null: a paginating server's page
+// names the next one there, and its tools are that page's only; the MCP
+// SDKs stop at an empty one too). A document with an
+// "error" member (a JSON-RPC error response, which a client raises on),
+// with both "tools" and "result", or with a nextCursor neither a string
+// nor null (which the MCP SDKs refuse) is a *DocumentError: fail closed
+// rather than bind tools the client would not read. Members other than
+// name and inputSchema are ignored. Each tool's schema is returned exactly as written
 // (the bytes of its inputSchema), so numbers stay exact and findings come in
 // document order; a schema with a repeated member name is that tool's
 // finding. A tool whose name or inputSchema is missing or of the wrong kind
 // is returned as it is, with an empty Name or a nil Schema, for Compile to
 // report.
-func ParseToolsList(data []byte) ([]Tool, error) {
+func ParseToolsList(data []byte) (tools []Tool, nextCursor string, err error) {
 	doc, dups, err := jsondoc.ParseDuplicates(data, maxDocumentDepth)
 	if err != nil {
-		return nil, &DocumentError{Msg: fmt.Sprintf("not a JSON document: %v", err)}
+		return nil, "", &DocumentError{Msg: fmt.Sprintf("not a JSON document: %v", err)}
 	}
 	prefix, root := "", doc
 	if doc.Kind == jsontok.Object {
@@ -171,18 +175,31 @@ func ParseToolsList(data []byte) ([]Tool, error) {
 		result := doc.Get("result")
 		switch {
 		case doc.Get("error") != nil:
-			return nil, &DocumentError{Msg: `a JSON-RPC response with an "error" member, not a tools/list result`}
+			return nil, "", &DocumentError{Msg: `a JSON-RPC response with an "error" member, not a tools/list result`}
 		case result != nil && doc.Get("tools") != nil:
-			return nil, &DocumentError{Msg: `ambiguous: both a "tools" list and a JSON-RPC "result"; send one of them`}
+			return nil, "", &DocumentError{Msg: `ambiguous: both a "tools" list and a JSON-RPC "result"; send one of them`}
 		case result != nil && result.Kind == jsontok.Object:
 			doc, prefix = result, "/result"
 		}
 	}
 	list := doc.Get("tools")
 	if doc.Kind != jsontok.Object || list == nil || list.Kind != jsontok.Array {
-		return nil, &DocumentError{Msg: `not a tools/list result: expected an object with a "tools" array`}
+		return nil, "", &DocumentError{Msg: `not a tools/list result: expected an object with a "tools" array`}
 	}
-	tools := make([]Tool, 0, len(list.Items))
+	if c := doc.Get("nextCursor"); c != nil {
+		switch c.Kind {
+		case jsontok.String:
+			nextCursor = c.Str
+		case jsontok.Null:
+		default:
+			article := "a"
+			if c.Kind == jsontok.Object || c.Kind == jsontok.Array {
+				article = "an"
+			}
+			return nil, "", &DocumentError{Msg: fmt.Sprintf(`nextCursor must be a string (or null for none), not %s %s: an MCP client refuses such a result`, article, c.TypeName())}
+		}
+	}
+	tools = make([]Tool, 0, len(list.Items))
 	for i, item := range list.Items {
 		t := Tool{Pointer: fmt.Sprintf("%s/tools/%d", prefix, i)}
 		if item.Kind == jsontok.Object {
@@ -197,7 +214,7 @@ func ParseToolsList(data []byte) ([]Tool, error) {
 	}
 	for _, d := range dups {
 		if !insideSchema(d.Pointer, prefix, tools) {
-			return nil, &DocumentError{Msg: fmt.Sprintf("the member %q occurs twice in the object at %q", d.Name, d.Pointer)}
+			return nil, "", &DocumentError{Msg: fmt.Sprintf("the member %q occurs twice in the object at %q", d.Name, d.Pointer)}
 		}
 	}
 	// ParseDuplicates returns the first repetitions only: the objects whose
@@ -218,10 +235,10 @@ func ParseToolsList(data []byte) ([]Tool, error) {
 	}
 	for _, o := range objects {
 		if name, ok := repeatedMember(o.v); ok {
-			return nil, &DocumentError{Msg: fmt.Sprintf("the member %q occurs twice in the object at %q", name, o.pointer)}
+			return nil, "", &DocumentError{Msg: fmt.Sprintf("the member %q occurs twice in the object at %q", name, o.pointer)}
 		}
 	}
-	return tools, nil
+	return tools, nextCursor, nil
 }
 
 // repeatedMember returns a member name that object v has twice.

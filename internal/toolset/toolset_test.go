@@ -90,7 +90,7 @@ func TestParseToolsList(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := toolset.ParseToolsList([]byte(c.doc))
+			got, _, err := toolset.ParseToolsList([]byte(c.doc))
 			require.NoError(t, err)
 			assert.Equal(t, c.want, got)
 			require.Len(t, c.canonical, len(got))
@@ -140,6 +140,10 @@ func TestParseToolsListErrors(t *testing.T) {
 		{"a JSON-RPC result whose tools is not an array", `{"jsonrpc": "2.0", "id": 1, "result": {"tools": {}}}`, "not a tools/list result"},
 		{"a JSON-RPC result not an object", `{"jsonrpc": "2.0", "id": 1, "result": [{"name": "a", "inputSchema": {}}]}`, "not a tools/list result"},
 		{"a result inside a result", `{"result": {"result": {"tools": []}}}`, "not a tools/list result"},
+		// The MCP SDKs' result schemas take a string cursor, or none.
+		{"a number nextCursor", `{"tools": [], "nextCursor": 2}`, "nextCursor must be a string (or null for none), not a number"},
+		{"an object nextCursor", `{"jsonrpc": "2.0", "id": 1, "result": {"tools": [], "nextCursor": {}}}`, "not an object"},
+		{"nextCursor twice", `{"tools": [], "nextCursor": "a", "nextCursor": ""}`, `the member "nextCursor" occurs twice in the object at ""`},
 		// A repeated member outside every inputSchema is the document's
 		// error; inside one, it is that tool's finding (TestCompileRepeatedMember).
 		{"a tool's name twice", `{"tools": [{"name": "a", "name": "b", "inputSchema": {}}]}`,
@@ -174,12 +178,33 @@ func TestParseToolsListErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			tools, err := toolset.ParseToolsList([]byte(c.doc))
+			tools, _, err := toolset.ParseToolsList([]byte(c.doc))
 			assert.Nil(t, tools)
 			var de *toolset.DocumentError
 			require.ErrorAs(t, err, &de)
 			assert.Contains(t, de.Error(), c.msg)
 		})
+	}
+}
+
+// TestParseToolsListNextCursor: a page of a paginated tools/list names
+// the next page in nextCursor, in a bare result or a JSON-RPC response;
+// none, null and "" (where the SDKs stop too) mean the list ends there,
+// and a nextCursor beside the response's result is not the result's.
+func TestParseToolsListNextCursor(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ doc, want string }{
+		{`{"tools": [{"name": "a", "inputSchema": {}}], "nextCursor": "page-2"}`, "page-2"},
+		{`{"jsonrpc": "2.0", "id": 1, "result": {"tools": [], "nextCursor": "eyJvZmZzZXQiOjUwfQ=="}}`, "eyJvZmZzZXQiOjUwfQ=="},
+		{`{"tools": []}`, ""},
+		{`{"tools": [], "nextCursor": null}`, ""},
+		{`{"tools": [], "nextCursor": ""}`, ""},
+		{`{"jsonrpc": "2.0", "id": 1, "result": {"tools": []}, "nextCursor": "x"}`, ""},
+	} {
+		tools, cursor, err := toolset.ParseToolsList([]byte(c.doc))
+		require.NoError(t, err, c.doc)
+		assert.NotNil(t, tools, c.doc)
+		assert.Equal(t, c.want, cursor, c.doc)
 	}
 }
 
@@ -198,7 +223,7 @@ func TestCompileRepeatedMember(t *testing.T) {
 			{"name": "ok", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}},
 			{"name": "root", "inputSchema": {"type": "object", "required": [], "required": ["x"]}}]}}`,
 	} {
-		tools, err := toolset.ParseToolsList([]byte(doc))
+		tools, _, err := toolset.ParseToolsList([]byte(doc))
 		require.NoError(t, err, doc)
 		results := toolset.Compile(schema.ToolInput, tools)
 		require.Len(t, results, 3)
@@ -239,7 +264,7 @@ func TestCompileDeepSchema(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			tools, err := toolset.ParseToolsList([]byte(`{"tools": [
+			tools, _, err := toolset.ParseToolsList([]byte(`{"tools": [
 				{"name": "before", "inputSchema": {"type": "object"}},
 				{"name": "deep", "inputSchema": ` + c.schema + `},
 				{"name": "after", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}]}`))
@@ -268,7 +293,7 @@ func chain(n int) string {
 
 func TestCompile(t *testing.T) {
 	t.Parallel()
-	tools, err := toolset.ParseToolsList([]byte(`{"tools": [
+	tools, _, err := toolset.ParseToolsList([]byte(`{"tools": [
 		{"name": "ok", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}},
 		{"name": "twice", "inputSchema": {"type": "object"}},
 		{"inputSchema": {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}}}},
@@ -341,7 +366,7 @@ func TestNumbersStayExact(t *testing.T) {
 		return []byte(`{"tools": [{"name": "n", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer", "minimum": ` + n + `}}}}]}`)
 	}
 	compile := func(n string) *schema.Result {
-		tools, err := toolset.ParseToolsList(doc(n))
+		tools, _, err := toolset.ParseToolsList(doc(n))
 		require.NoError(t, err)
 		require.Len(t, tools, 1)
 		assert.Equal(t, `{"type": "object", "properties": {"n": {"type": "integer", "minimum": `+n+`}}}`, string(tools[0].Schema), "the schema as written")
@@ -388,7 +413,7 @@ func TestRealMCPTools(t *testing.T) {
 	t.Parallel()
 	total := 0
 	for file, data := range mcpFixtures(t) {
-		tools, err := toolset.ParseToolsList(data)
+		tools, _, err := toolset.ParseToolsList(data)
 		require.NoError(t, err, file)
 		var doc struct {
 			Tools []struct {
@@ -607,7 +632,7 @@ func TestRealMCPToolsByHand(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.file+"/"+c.tool, func(t *testing.T) {
 			t.Parallel()
-			tools, err := toolset.ParseToolsList(docs[c.file])
+			tools, _, err := toolset.ParseToolsList(docs[c.file])
 			require.NoError(t, err)
 			var r *toolset.Result
 			for _, res := range toolset.Compile(schema.ToolInput, tools) {
@@ -634,7 +659,7 @@ func TestOwnToolsLists(t *testing.T) {
 	t.Parallel()
 	data, err := os.ReadFile(fixtures.Testdata(t, "mcp/small.json"))
 	require.NoError(t, err)
-	tools, err := toolset.ParseToolsList(data)
+	tools, _, err := toolset.ParseToolsList(data)
 	require.NoError(t, err)
 	results := toolset.Compile(schema.ToolInput, tools)
 	require.Len(t, results, 4)
@@ -677,7 +702,7 @@ func TestParseToolsListManyRepeatedMembers(t *testing.T) {
 	doc := repeatedMembers(n)
 	done := make(chan error, 1)
 	go func() {
-		tools, err := toolset.ParseToolsList(doc)
+		tools, _, err := toolset.ParseToolsList(doc)
 		if err == nil && len(tools) != n {
 			err = fmt.Errorf("%d tools, want %d", len(tools), n)
 		}

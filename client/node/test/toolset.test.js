@@ -44,6 +44,15 @@ describe('compileToolset', () => {
     assert.deepEqual([all.bind, all.admitted], [{ weather: handle }, true], 'strict binds when every tool compiles');
   });
 
+  test('one page of a paginated tools/list: its tools bound, more_pages set', async () => {
+    const weather = unique(WEATHER);
+    const page = JSON.stringify({ ...JSON.parse(toolsList(['weather', weather])), nextCursor: 'cGFnZT0y' });
+    const result = await client.compileToolset(page);
+    assert.equal(result.more_pages, true, 'a nextCursor: the list goes on');
+    assert.deepEqual(Object.keys(result.bind), ['weather'], "the page's tools are bound");
+    assert.equal((await client.compileToolset(toolsList(['weather', weather]))).more_pages, false);
+  });
+
   test('a handle from bind validates arguments, and bind feeds validateStream', async () => {
     const { bind } = await client.compileToolset(toolsList(['weather', unique(WEATHER)], ['fetch', FETCH]));
     assert.equal((await client.validate(bind.weather, { city: 'Oslo', country: 'NO', units: 'c' })).valid, true);

@@ -204,16 +204,17 @@ describe('results', () => {
     const finding = { code: 'ERROR_CODE_UNSUPPORTED_CAPABILITY', keyword: 'format', schema_path: '/properties/url/format', instance_path: '', message: 'm', offset: '0' };
     const good = { name: 'weather', handle: 'tg1_a', code: 'ERROR_CODE_UNSPECIFIED', errors: [], warnings: [], errors_truncated: false, warnings_truncated: false };
     const bad = { name: 'fetch', handle: '', code: 'ERROR_CODE_UNSUPPORTED_CAPABILITY', errors: [finding], warnings: [finding], errors_truncated: true, warnings_truncated: true };
-    const result = fromMessage('CompileToolsetResponse', { tools: [good, bad], bind: { weather: 'tg1_a', constructor: 'tg1_b' }, admitted: true });
+    const result = fromMessage('CompileToolsetResponse', { tools: [good, bad], bind: { weather: 'tg1_a', constructor: 'tg1_b' }, admitted: true, more_pages: true });
     assert.deepEqual(result, {
       tools: [good, { ...bad, errors: [{ ...finding, offset: 0 }], warnings: [{ ...finding, offset: 0 }] }],
       bind: { weather: 'tg1_a', constructor: 'tg1_b' },
       admitted: true,
+      more_pages: true,
     });
     assert.deepEqual(Object.keys(result.tools[0]), protoType('ToolResult').field.map((f) => f.name), 'a ToolResult has exactly the proto fields');
     assert.equal(Object.getPrototypeOf(result.bind), Object.prototype);
     assert.ok(Object.isFrozen(result.bind) && Object.isFrozen(result.tools) && Object.isFrozen(result.tools[1].warnings[0]));
-    assert.deepEqual(fromMessage('CompileToolsetResponse', { tools: [], bind: {}, admitted: false }), { tools: [], bind: {}, admitted: false });
+    assert.deepEqual(fromMessage('CompileToolsetResponse', { tools: [], bind: {}, admitted: false, more_pages: false }), { tools: [], bind: {}, admitted: false, more_pages: false });
   });
 
   test('a code this client does not know arrives as its number, as a string', () => {

@@ -54,6 +54,7 @@ class ResultsTest(unittest.TestCase):
                                  warnings=[finding], errors_truncated=True, warnings_truncated=True)],
             bind={"weather": handle},
             admitted=True,
+            more_pages=True,
         )
         result = from_message(ToolsetResult, message)
         converted = Finding(code=ErrorCode.UNSUPPORTED_CAPABILITY, keyword="format",
@@ -64,7 +65,8 @@ class ResultsTest(unittest.TestCase):
                    ToolResult(name="fetch", handle="", code=ErrorCode.UNSUPPORTED_CAPABILITY, errors=(converted,),
                               warnings=(converted,), errors_truncated=True, warnings_truncated=True)),
             bind={"weather": handle},
-            admitted=True))
+            admitted=True,
+            more_pages=True))
         self.assertIs(type(result.bind), dict, "a plain dict, not the response's map")
         result.bind.clear()
         self.assertEqual(dict(message.bind), {"weather": handle}, "a copy: the response is untouched")

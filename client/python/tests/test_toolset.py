@@ -63,6 +63,14 @@ class ToolsetTest(unittest.TestCase):
         self.assertTrue(admitted.admitted)
         self.assertEqual(admitted.bind, {"weather": self.weather})
 
+    def test_one_page_of_a_paginated_list(self):
+        page = dict(tools_list(("weather", WEATHER)), nextCursor="cGFnZT0y")
+        result = self.client.compile_toolset(page)
+        self.assertTrue(result.more_pages, "a nextCursor: the list goes on")
+        self.assertEqual(result.bind, {"weather": self.weather}, "the page's tools are bound")
+        self.assertFalse(self.client.compile_toolset(tools_list(("weather", WEATHER))).more_pages)
+        self.assertFalse(self.client.compile_toolset({"weather": WEATHER}).more_pages, "names to schemas")
+
     def test_a_bound_handle_validates(self):
         handle = self.client.compile_toolset(MIXED).bind["weather"]
         self.assertTrue(self.client.validate(handle, {"city": "Oslo", "days": 3}).valid)

@@ -103,8 +103,9 @@ class Client:
         "inputSchema": {...}}, ...]}, or the whole JSON-RPC response that
         carries one in "result": as JSON text (``str``, sent unchanged, so
         numbers stay exact, or UTF-8 ``bytes``) or as a dict (written as
-        ``json_text`` writes it). Members other than each tool's name and
-        inputSchema are ignored. Or ``tools`` maps tool names to schemas
+        ``json_text`` writes it). A ``nextCursor`` sets ``more_pages``
+        (one page of a paginated list); members other than it and each
+        tool's name and inputSchema are ignored. Or ``tools`` maps tool names to schemas
         (JSON text or dicts). A mapping is read as a tools/list result when it
         has a "tools" list, or as a JSON-RPC response when it has a "jsonrpc"
         member or a "result" with a "tools" list; otherwise as names to

@@ -139,6 +139,10 @@ class ToolsetResult:
     admitted: bool
     """False only under ``Admission.STRICT`` when some tool did not compile
     (then ``bind`` is empty)."""
+    more_pages: bool
+    """True when the tools/list result is one page of a longer list (it has
+    a non-empty ``nextCursor``): only that page's tools are here. Fetch
+    every page and send their tools together to bind them all."""
 
 
 # Each message that responses repeat, by proto name, with its dataclass.

@@ -1721,8 +1721,10 @@ type CompileToolsetRequest_ToolsListJson struct {
 	// {"tools": [{"name": ..., "description": ..., "inputSchema": {...}}, ...]},
 	// or a whole JSON-RPC response carrying one in "result". A document
 	// with an "error" member, or with both "tools" and "result", is
-	// INVALID_ARGUMENT: it could be read two ways. Other members of
-	// the result and of each tool are ignored. Each schema is compiled from
+	// INVALID_ARGUMENT: it could be read two ways. A `nextCursor` sets the
+	// response's more_pages; one neither a string nor null is
+	// INVALID_ARGUMENT, as MCP clients refuse it. Other members of the
+	// result and of each tool are ignored. Each schema is compiled from
 	// its exact text: numbers stay exact, findings come in document order,
 	// and a repeated member name inside one schema is that tool's finding.
 	ToolsListJson string `protobuf:"bytes,2,opt,name=tools_list_json,json=toolsListJson,proto3,oneof"`
@@ -1851,7 +1853,14 @@ type CompileToolsetResponse struct {
 	Bind map[string]string `protobuf:"bytes,2,rep,name=bind,proto3" json:"bind,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// False only under ADMISSION_STRICT when some tool did not compile (then
 	// `bind` is empty).
-	Admitted      bool `protobuf:"varint,3,opt,name=admitted,proto3" json:"admitted,omitempty"`
+	Admitted bool `protobuf:"varint,3,opt,name=admitted,proto3" json:"admitted,omitempty"`
+	// True when tools_list_json is one page of a longer list: its result has
+	// a non-empty `nextCursor`, as an MCP server that paginates tools/list
+	// sends, so this toolset holds that page's tools only (a call to a tool
+	// on a later page gets keyword "tool_name"). To bind them all, fetch
+	// every page and send their tools together, as `tools` or as one
+	// tools/list result.
+	MorePages     bool `protobuf:"varint,4,opt,name=more_pages,json=morePages,proto3" json:"more_pages,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1903,6 +1912,13 @@ func (x *CompileToolsetResponse) GetBind() map[string]string {
 func (x *CompileToolsetResponse) GetAdmitted() bool {
 	if x != nil {
 		return x.Admitted
+	}
+	return false
+}
+
+func (x *CompileToolsetResponse) GetMorePages() bool {
+	if x != nil {
+		return x.MorePages
 	}
 	return false
 }
@@ -2125,11 +2141,13 @@ const file_toolgate_v1_validation_proto_rawDesc = "" +
 	"ToolSchema\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n" +
 	"\vschema_json\x18\x02 \x01(\tR\n" +
-	"schemaJson\"\xdf\x01\n" +
+	"schemaJson\"\xfe\x01\n" +
 	"\x16CompileToolsetResponse\x12-\n" +
 	"\x05tools\x18\x01 \x03(\v2\x17.toolgate.v1.ToolResultR\x05tools\x12A\n" +
 	"\x04bind\x18\x02 \x03(\v2-.toolgate.v1.CompileToolsetResponse.BindEntryR\x04bind\x12\x1a\n" +
-	"\badmitted\x18\x03 \x01(\bR\badmitted\x1a7\n" +
+	"\badmitted\x18\x03 \x01(\bR\badmitted\x12\x1d\n" +
+	"\n" +
+	"more_pages\x18\x04 \x01(\bR\tmorePages\x1a7\n" +
 	"\tBindEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x9a\x02\n" +

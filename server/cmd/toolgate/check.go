@@ -47,6 +47,8 @@ whole document; in a tools/list result it leads through the tool, like
                                            after a schema's first 100 findings, or its
                                            first 100 warnings: the rest are only counted
   FILE: N of M tools can be enforced       the last line for a tools/list result
+                                           (... on this page (nextCursor: the list goes
+                                           on) for one page of a paginated list)
   FILE: ok                                 the last line for a schema (or: cannot be enforced (...))
 Usage and I/O errors go to stderr.
 
@@ -311,16 +313,19 @@ type fileReport struct {
 	// result, for the whole document, with an empty Pointer.
 	list  bool
 	tools []toolset.Result
+	// morePages is true for a tools/list result that is one page of a
+	// longer list (it has a nextCursor).
+	morePages bool
 }
 
 // checkFile compiles a file, a tools/list result or one schema, with opts.
 func checkFile(profile schema.Profile, name string, data []byte, opts schema.Options, maxTools int) fileReport {
-	tools, err := toolset.ParseToolsList(data)
+	tools, cursor, err := toolset.ParseToolsList(data)
 	if err == nil && len(tools) > maxTools {
 		return findingReport(name, toolsFinding(fmt.Sprintf("The tools/list result has %d tools, more than the %d one CompileToolset request may hold (--max-toolset-tools).", len(tools), maxTools)))
 	}
 	if err == nil {
-		return fileReport{name: name, list: true, tools: toolset.CompileWith(profile, tools, opts)}
+		return fileReport{name: name, list: true, tools: toolset.CompileWith(profile, tools, opts), morePages: cursor != ""}
 	}
 	if finding, ok := jsonRPCFinding(data, err); ok {
 		return findingReport(name, finding)
@@ -410,6 +415,9 @@ func (r *fileReport) print(w io.Writer) {
 	switch {
 	case r.list:
 		line = fmt.Sprintf("%d of %d tools can be enforced", enforced, len(r.tools))
+		if r.morePages {
+			line += " on this page (nextCursor: the list goes on)"
+		}
 	case errs == 0:
 		line = "ok"
 	default:

@@ -47,6 +47,8 @@ func TestCheckOwnFiles(t *testing.T) {
 	empty := filepath.Join(tmp, "empty.json")
 	require.NoError(t, os.WriteFile(empty, []byte(`{"tools": []}`), 0o600))
 	missing := filepath.Join(tmp, "missing.json")
+	page := filepath.Join(tmp, "page.json")
+	require.NoError(t, os.WriteFile(page, []byte(`{"tools": [{"name": "a", "inputSchema": {"type": "object"}}], "nextCursor": "2"}`), 0o600))
 	envelope := filepath.Join(tmp, "envelope.json")
 	require.NoError(t, os.WriteFile(envelope, []byte(`{"jsonrpc": "2.0", "id": 1, "result": {"tools": [
 		{"name": "a", "inputSchema": {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}}}},
@@ -77,6 +79,7 @@ func TestCheckOwnFiles(t *testing.T) {
 		{"profile flag, explicit default", []string{"--profile", "tool_input", small}, 1, smallLines, ""},
 		{"every tool enforced", []string{ok}, 0, []string{ok + `: 2 of 2 tools can be enforced`}, ""},
 		{"empty tools/list", []string{empty}, 0, []string{empty + `: 0 of 0 tools can be enforced`}, ""},
+		{"one page of a paginated tools/list", []string{page}, 0, []string{page + `: 1 of 1 tools can be enforced on this page (nextCursor: the list goes on)`}, ""},
 		{"repeated and missing names", []string{dup}, 1, []string{
 			dup + `:/tools/0: VALIDATION name: The tool name "search" occurs 2 times; a call could not be matched to one schema.`,
 			dup + `:/tools/1: VALIDATION name: The tool name "search" occurs 2 times; a call could not be matched to one schema.`,
@@ -274,7 +277,7 @@ func TestCheckRealMCPTools(t *testing.T) {
 		dec.UseNumber()
 		require.NoError(t, dec.Decode(&doc))
 		docs[p] = doc
-		tools, err := toolset.ParseToolsList(data)
+		tools, _, err := toolset.ParseToolsList(data)
 		require.NoError(t, err)
 		for _, r := range toolset.Compile(schema.ToolInput, tools) {
 			findings += len(r.Findings())

@@ -132,7 +132,7 @@ class CompileToolsetRequest(_message.Message):
     def __init__(self, profile: _Optional[_Union[Profile, str]] = ..., tools_list_json: _Optional[str] = ..., tools: _Optional[_Union[ToolList, _Mapping]] = ..., admission: _Optional[_Union[Admission, str]] = ..., resources: _Optional[_Mapping[str, str]] = ..., format_assertion: bool = ...) -> None: ...
 
 class CompileToolsetResponse(_message.Message):
-    __slots__ = ["admitted", "bind", "tools"]
+    __slots__ = ["admitted", "bind", "more_pages", "tools"]
     class BindEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -142,11 +142,13 @@ class CompileToolsetResponse(_message.Message):
         def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     ADMITTED_FIELD_NUMBER: _ClassVar[int]
     BIND_FIELD_NUMBER: _ClassVar[int]
+    MORE_PAGES_FIELD_NUMBER: _ClassVar[int]
     TOOLS_FIELD_NUMBER: _ClassVar[int]
     admitted: bool
     bind: _containers.ScalarMap[str, str]
+    more_pages: bool
     tools: _containers.RepeatedCompositeFieldContainer[ToolResult]
-    def __init__(self, tools: _Optional[_Iterable[_Union[ToolResult, _Mapping]]] = ..., bind: _Optional[_Mapping[str, str]] = ..., admitted: bool = ...) -> None: ...
+    def __init__(self, tools: _Optional[_Iterable[_Union[ToolResult, _Mapping]]] = ..., bind: _Optional[_Mapping[str, str]] = ..., admitted: bool = ..., more_pages: bool = ...) -> None: ...
 
 class Error(_message.Message):
     __slots__ = ["code", "instance_path", "keyword", "message", "offset", "schema_path"]
