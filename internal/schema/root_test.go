@@ -54,6 +54,16 @@ func TestRootThatAcceptsNoObject(t *testing.T) {
 		res := schema.Compile(c.profile, []byte(c.schema))
 		assert.ElementsMatch(t, c.want, fixtures.SchemaFindings(res.Errors), "%s: %s", c.profile, c.name)
 	}
+	for s, why := range map[string]string{
+		`{"$ref":"#/$defs/a","$defs":{"a":{"type":"array"}}}`:                   "no object satisfies its $ref",
+		`{"oneOf":[{"type":"string"},{"type":"null"}]}`:                         "no oneOf branch accepts an object",
+		`{"if":{"required":["a"]},"then":{"type":"array"},"else":{"enum":[1]}}`: "neither its then nor its else accepts an object",
+	} {
+		res := schema.Compile(schema.JSONSchema, []byte(s))
+		if assert.Len(t, res.Errors, 1, s) {
+			assert.Equal(t, "The root schema must accept a JSON object: tool arguments are always one object, and "+why+", so every call would be refused.", res.Errors[0].Message)
+		}
+	}
 	for _, s := range []string{`{"enum":[1,2]}`, `{"const":"x"}`, `{"type":"string"}`} {
 		res := schema.CompileWith(schema.JSONSchema, []byte(s), schema.Options{AnyDocument: true})
 		assert.Empty(t, res.Errors, "any document: %s", s)

@@ -21,7 +21,14 @@ func (c *jsCompiler) objectDocument(root *Node) *Node {
 		return root
 	}
 	if path, kw := objectExcluder(root, map[*Node]bool{}); kw != "" {
-		c.unsupported(path, kw, "The root schema must accept a JSON object: tool arguments are always one object, and no object satisfies its %s, so every call would be refused.", kw)
+		why := "no object satisfies its " + kw
+		switch kw {
+		case "anyOf", "oneOf":
+			why = "no " + kw + " branch accepts an object"
+		case "if":
+			why = "neither its then nor its else accepts an object"
+		}
+		c.unsupported(path, kw, "The root schema must accept a JSON object: tool arguments are always one object, and %s, so every call would be refused.", why)
 		return root
 	}
 	if root.Types == TypeObject {

@@ -93,7 +93,7 @@ type violation struct {
 	complete bool         // the excerpt holds the whole value
 	name     string       // required: the missing name; json: the repeated name; dependentRequired: the present name
 	never    bool         // the node is the false schema
-	member   bool         // about the current member of the evaluation's object, not the object (see refuseMember)
+	member   bool         // about the current member of the evaluation's object, not the object (see memberEntry)
 	spelled  string       // how the schema spells keyword, when it differs ("dependencies")
 	count    int64        // the count a bound was checked against (items, properties, contains)
 	reason   *violation   // why a subschema failed (propertyNames, not-applicable branches, then, else, ...)
