@@ -152,16 +152,16 @@ const maxDocumentDepth = 4096
 // JSON-RPC response carrying one in "result", and returns its tools and
 // its nextCursor ("" without one, or null: a paginating server's page
 // names the next one there, and its tools are that page's only; the MCP
-// SDKs stop at an empty one too). A document with an
-// "error" member (a JSON-RPC error response, which a client raises on),
-// with both "tools" and "result", or with a nextCursor neither a string
-// nor null (which the MCP SDKs refuse) is a *DocumentError: fail closed
-// rather than bind tools the client would not read. Members other than
-// name and inputSchema are ignored. Each tool's schema is returned exactly as written
-// (the bytes of its inputSchema), so numbers stay exact and findings come in
-// document order; a schema with a repeated member name is that tool's
-// finding. A tool whose name or inputSchema is missing or of the wrong kind
-// is returned as it is, with an empty Name or a nil Schema, for Compile to
+// SDKs stop at an empty one too). A document with an "error" member (a
+// JSON-RPC error response, which a client raises on), with both "tools"
+// and "result", or with a nextCursor neither a string nor null (which the
+// MCP SDKs refuse) is a *DocumentError: fail closed rather than bind tools
+// the client would not read. Members other than name and inputSchema are
+// ignored. Each tool's schema is returned exactly as written (the bytes of
+// its inputSchema), so numbers stay exact and findings come in document
+// order; a schema with a repeated member name is that tool's finding. A
+// tool whose name or inputSchema is missing or of the wrong kind is
+// returned as it is, with an empty Name or a nil Schema, for Compile to
 // report.
 func ParseToolsList(data []byte) (tools []Tool, nextCursor string, err error) {
 	doc, dups, err := jsondoc.ParseDuplicates(data, maxDocumentDepth)
