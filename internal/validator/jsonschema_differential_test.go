@@ -131,27 +131,34 @@ type jsDiffCase struct {
 // test when either side refuses it. The one refusal allowed is a root that
 // no object can satisfy (its in-place applicators exclude objects, which
 // the generator does not avoid): the oracle must then reject every object
-// the generator makes for it, and newJSDiffCase returns nil with
-// refusedRoot set.
-func newJSDiffCase(t *testing.T, seed uint64) (c *jsDiffCase, refusedRoot bool) {
+// the generator makes for it, and the seed's generator draws another
+// schema, up to maxRefusedRoots times (then newJSDiffCase returns nil).
+// refusedRoots counts those refusals.
+func newJSDiffCase(t *testing.T, seed uint64) (c *jsDiffCase, refusedRoots int) {
+	const maxRefusedRoots = 8
 	r := rand.New(rand.NewPCG(seed, 0x15d1ff))
-	gen := testgen.NewFull(r, testgen.FullOptions{Dialect: testgen.Dialects[seed%uint64(len(testgen.Dialects))]})
-	c = &jsDiffCase{seed: seed, r: r, gen: gen, text: testgen.Encode(r, gen.Doc())}
-	oracle, err := jsOracle(c.text, gen.Dialect)
-	if !assert.NoError(t, err, "seed %d: the oracle refused a generated schema\nschema: %s", seed, gen) {
-		return nil, false
+	for {
+		gen := testgen.NewFull(r, testgen.FullOptions{Dialect: testgen.Dialects[seed%uint64(len(testgen.Dialects))]})
+		c = &jsDiffCase{seed: seed, r: r, gen: gen, text: testgen.Encode(r, gen.Doc())}
+		oracle, err := jsOracle(c.text, gen.Dialect)
+		if !assert.NoError(t, err, "seed %d: the oracle refused a generated schema\nschema: %s", seed, gen) {
+			return nil, refusedRoots
+		}
+		c.oracle = oracle
+		res := schema.CompileWith(schema.JSONSchema, c.text, schema.Options{})
+		if isNoObjectRoot(res.Errors) {
+			checkNoObjectRoot(t, c)
+			if refusedRoots++; refusedRoots < maxRefusedRoots {
+				continue
+			}
+			return nil, refusedRoots
+		}
+		if !assert.Empty(t, res.Errors, "seed %d: a generated schema must compile\nschema: %s", seed, gen) {
+			return nil, refusedRoots
+		}
+		c.ours = res.Schema
+		return c, refusedRoots
 	}
-	c.oracle = oracle
-	res := schema.CompileWith(schema.JSONSchema, c.text, schema.Options{})
-	if isNoObjectRoot(res.Errors) {
-		checkNoObjectRoot(t, c)
-		return nil, true
-	}
-	if !assert.Empty(t, res.Errors, "seed %d: a generated schema must compile\nschema: %s", seed, gen) {
-		return nil, false
-	}
-	c.ours = res.Schema
-	return c, false
 }
 
 // isNoObjectRoot reports whether findings are the one refusal of a root
@@ -179,10 +186,8 @@ func checkNoObjectRoot(t *testing.T, c *jsDiffCase) {
 }
 
 func jsDiffSeedCase(t *testing.T, seed uint64, tally *jsDiffTally, reports *int) {
-	c, refusedRoot := newJSDiffCase(t, seed)
-	if refusedRoot {
-		tally.refusedRoots.Add(1)
-	}
+	c, refusedRoots := newJSDiffCase(t, seed)
+	tally.refusedRoots.Add(int64(refusedRoots))
 	if c == nil {
 		return
 	}
