@@ -58,8 +58,13 @@ func (e *Enum) admitsNoObject() bool {
 // noObjectChoice is the finding on a root enum or const (keyword kw) none
 // of whose choices is an object: a tool with that schema refuses every
 // call.
-func noObjectChoice(kw string) string {
-	return "The root schema must accept a JSON object: tool arguments are always one object, and no choice of this " + kw + " is one, so every call would be refused."
+func noObjectChoice(kw string) string { return noObjectRoot("no choice of this " + kw + " is one") }
+
+// noObjectRoot is the finding on a root schema that accepts no object, for
+// the reason why: tool arguments are always one object, so every call
+// would be refused.
+func noObjectRoot(why string) string {
+	return "The root schema must accept a JSON object: tool arguments are always one object, and " + why + ", so every call would be refused."
 }
 
 // HasNumber reports whether some number choice equals d exactly.

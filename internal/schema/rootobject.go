@@ -11,7 +11,7 @@ import "strconv"
 func (c *jsCompiler) objectDocument(root *Node) *Node {
 	switch {
 	case root.Types&TypeObject == 0 || root.Never:
-		c.unsupported("", "type", "The root schema must accept a JSON object: tool arguments are always one object, and this schema accepts none.")
+		c.unsupported("", "type", "%s", noObjectRoot("this schema accepts none"))
 		return root
 	case root.Enum.admitsNoObject():
 		c.unsupported("/enum", "enum", "%s", noObjectChoice("enum"))
@@ -20,15 +20,8 @@ func (c *jsCompiler) objectDocument(root *Node) *Node {
 		c.unsupported("/const", "const", "%s", noObjectChoice("const"))
 		return root
 	}
-	if path, kw := objectExcluder(root, map[*Node]bool{}); kw != "" {
-		why := "no object satisfies its " + kw
-		switch kw {
-		case "anyOf", "oneOf":
-			why = "no " + kw + " branch accepts an object"
-		case "if":
-			why = "neither its then nor its else accepts an object"
-		}
-		c.unsupported(path, kw, "The root schema must accept a JSON object: tool arguments are always one object, and %s, so every call would be refused.", why)
+	if ex, ok := objectExcluder(root, map[*Node]bool{}); ok {
+		c.unsupported(ex.path, ex.keyword, "%s", noObjectRoot(ex.why))
 		return root
 	}
 	if root.Types == TypeObject {
@@ -39,34 +32,38 @@ func (c *jsCompiler) objectDocument(root *Node) *Node {
 	return wrapper
 }
 
-// objectExcluder names the in-place applicator of n (its schema path
-// below n and its keyword) that no JSON object can satisfy, or returns
-// kw "" when an object may satisfy all of them. The answer errs towards
-// "may": an applicator not decided by the value's type alone (not,
-// dependentSchemas, and $dynamicRef or $recursiveRef, whose target the
-// dynamic scope may change) never excludes. seen memoises whether a node
-// admits objects at all.
-func objectExcluder(n *Node, seen map[*Node]bool) (path, kw string) {
+// exclusion is an in-place applicator that no JSON object can satisfy:
+// its schema path below the node, its keyword, and why, as a finding says.
+type exclusion struct{ path, keyword, why string }
+
+// objectExcluder finds the in-place applicator of n that no JSON object
+// can satisfy; ok is false when an object may satisfy all of them. The
+// answer errs towards "may": an applicator not decided by the value's type
+// alone (not, dependentSchemas, and $dynamicRef or $recursiveRef, whose
+// target the dynamic scope may change) never excludes. seen memoises
+// whether a node admits objects at all.
+func objectExcluder(n *Node, seen map[*Node]bool) (ex exclusion, ok bool) {
 	for i, s := range n.AllOf {
 		if !admitsObject(s, seen) {
-			return "/allOf/" + strconv.Itoa(i), "allOf"
+			return exclusion{"/allOf/" + strconv.Itoa(i), "allOf", "no object satisfies its allOf"}, true
 		}
 	}
 	for _, r := range n.Refs {
 		if r.Keyword == "$ref" && !admitsObject(r.Target, seen) {
-			return "/$ref", "$ref"
+			return exclusion{"/$ref", "$ref", "no object satisfies its $ref"}, true
 		}
 	}
 	if len(n.AnyOf) > 0 && !anyAdmitsObject(n.AnyOf, seen) {
-		return "/anyOf", "anyOf"
+		return exclusion{"/anyOf", "anyOf", "no anyOf branch accepts an object"}, true
 	}
 	if len(n.OneOf) > 0 && !anyAdmitsObject(n.OneOf, seen) {
-		return "/oneOf", "oneOf"
+		return exclusion{"/oneOf", "oneOf", "no oneOf branch accepts an object"}, true
 	}
 	if n.If != nil && n.Then != nil && n.Else != nil && !admitsObject(n.Then, seen) && !admitsObject(n.Else, seen) {
-		return "/if", "if" // every value meets then or else, and neither takes an object
+		// Every value meets then or else.
+		return exclusion{"/if", "if", "neither its then nor its else accepts an object"}, true
 	}
-	return "", ""
+	return exclusion{}, false
 }
 
 // admitsObject reports whether some JSON object may satisfy n (erring
@@ -77,8 +74,8 @@ func admitsObject(n *Node, seen map[*Node]bool) bool {
 	}
 	ok := n.Types&TypeObject != 0 && !n.Never && !n.Enum.admitsNoObject() && !n.Const.admitsNoObject()
 	if ok {
-		_, kw := objectExcluder(n, seen)
-		ok = kw == ""
+		_, excluded := objectExcluder(n, seen)
+		ok = !excluded
 	}
 	seen[n] = ok
 	return ok
