@@ -209,8 +209,8 @@ func (v *Validator) overState() {
 	v.add(off, func() schema.Finding {
 		path, _ := v.track.path(len(v.track.levels), v.opts.MaxPointer)
 		return schema.Finding{Code: schema.CodeValidation, Keyword: "limit", InstancePath: path, Offset: off,
-			Message: fmt.Sprintf("Checking %s against this schema needs more than the limit of %d bytes of state at byte %d: the schema applies many subschemas to each value, and %s %s members enough to multiply them. %s refused, unchecked past this byte.",
-				w.the, v.opts.MaxState, off, w.the, w.nests, w.is)}
+			Message: fmt.Sprintf("Checking the %s against this schema needs more than the limit of %d bytes of state at byte %d: the schema applies many subschemas to each value, and the %s %s members enough to multiply them. %s refused, unchecked past this byte.",
+				w.name, v.opts.MaxState, off, w.name, w.nests, w.is)}
 	})
 	v.halted = true
 	v.tok.Halt()
@@ -324,16 +324,14 @@ func (v *Validator) flushHeldBack() {
 // docWords are the words messages name the document with: tool call
 // arguments, or a model's structured output.
 type docWords struct {
-	the   string // after a verb: "the arguments"
-	root  string // after "the", for its root: "arguments object"
-	name  string // after "the", for a root that is not an object: "arguments"
+	name  string // after "the": "arguments" (its root object is "the arguments object")
 	is    string // to begin a sentence: "The arguments are"
 	nests string // its verb: "nest or repeat"
 }
 
 var (
-	argumentsWords = docWords{the: "the arguments", root: "arguments object", name: "arguments", is: "The arguments are", nests: "nest or repeat"}
-	outputWords    = docWords{the: "the output", root: "output object", name: "output", is: "The output is", nests: "nests or repeats"}
+	argumentsWords = docWords{name: "arguments", is: "The arguments are", nests: "nest or repeat"}
+	outputWords    = docWords{name: "output", is: "The output is", nests: "nests or repeats"}
 )
 
 // words returns the words for this document: the output's when

@@ -361,14 +361,14 @@ func countOf(n *schema.Node, kw string, k int64, noun string) string {
 func subject(instancePath string, cut bool, w *docWords, got jsontok.Kind) string {
 	switch {
 	case cut && instancePath == "":
-		return "A value inside the " + w.root
+		return "A value inside the " + w.name + " object"
 	case cut:
 		return "A value inside " + instancePath
 	case instancePath == "" && got != 0 && got != jsontok.Object:
 		// Not "The arguments object must be an object; got an array".
 		return "The " + w.name
 	case instancePath == "":
-		return "The " + w.root
+		return "The " + w.name + " object"
 	}
 	return instancePath
 }
