@@ -411,7 +411,7 @@ func (v *Validator) onKid(e, k *eval, rel relation, arg int32) {
 		v.onContains(e, k)
 	case relPropertyNames:
 		if k.status == failed {
-			v.violate(e, violation{keyword: "propertyNames", node: e.node, off: k.fail.off, reason: v.reason(e, k, k.fail.off)})
+			v.violatePropertyNames(e, k)
 		}
 	case relUnevaluated:
 		v.onUnevaluated(e, k, arg)

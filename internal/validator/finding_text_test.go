@@ -212,3 +212,58 @@ func TestRootFindingsNameTheDocument(t *testing.T) {
 		}
 	}
 }
+
+// TestReasonsQuoteTheWholeValue: a full validation quotes a name or a
+// string whole, also where a propertyNames, anyOf, oneOf or else
+// violation explains itself by a reason decided before the name or value
+// ended; a validation that stops at the first deciding byte quotes it up
+// to that byte, as a stream does, since the rest has not been read.
+func TestReasonsQuoteTheWholeValue(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		schema, doc     string
+		whole, deciding string // the quote in a full validation, and at the deciding byte
+	}{
+		{`{"propertyNames":{"maxLength":2}}`, `{"abcdef":1}`, `got "abcdef".`, `got "abc…".`},
+		{`{"propertyNames":{"enum":["a","b"]}}`, `{"c":1}`, `got "c".`, `got "c…".`},
+		{`{"propertyNames":{"pattern":"^[a-z]+$"}}`, `{"ab1cd":1}`, `got "ab1cd".`, `got "ab1…".`},
+		{`{"propertyNames":{"anyOf":[{"maxLength":2},{"pattern":"^x"}]}}`, `{"abcd":1}`,
+			`(branch 0: must be at most 2 characters long; got "abcd"; branch 1: must match the pattern "^x"; got "abcd").`,
+			`(branch 0: must be at most 2 characters long; got "abc…"; branch 1: must match the pattern "^x"; got "a…").`},
+		{`{"properties":{"s":{"anyOf":[{"maxLength":2},{"pattern":"^x"}]}}}`, `{"s":"abcd"}`,
+			`(branch 0: must be at most 2 characters long; got "abcd"; branch 1: must match the pattern "^x"; got "abcd").`,
+			`(branch 0: must be at most 2 characters long; got "abc…"; branch 1: must match the pattern "^x"; got "a…").`},
+		{`{"properties":{"s":{"if":{"maxLength":2},"else":{"pattern":"^x"}}}}`, `{"s":"abcd"}`,
+			`must match the pattern "^x"; got "abcd".`, `must match the pattern "^x"; got "a…".`},
+	} {
+		s := compileFor(t, schema.JSONSchema, tc.schema)
+		for _, want := range []struct {
+			opts  validator.Options
+			quote string
+		}{{validator.Options{}, tc.whole}, {validator.Options{StopAtFirst: true}, tc.deciding}} {
+			got := validator.Validate(s, []byte(tc.doc), want.opts)
+			if assert.Len(t, got.Findings, 1, "%s on %s", tc.schema, tc.doc) {
+				assert.True(t, strings.HasSuffix(got.Findings[0].Message, want.quote),
+					"%s on %s, StopAtFirst %v: %q should end %q", tc.schema, tc.doc, want.opts.StopAtFirst, got.Findings[0].Message, want.quote)
+			}
+		}
+	}
+}
+
+// TestBrokenNameKeepsItsQuote: a document that breaks off inside a name
+// that propertyNames refused still reports the refusal, quoting what was
+// read of the name, and a value's reasons quote what was read of it.
+func TestBrokenNameKeepsItsQuote(t *testing.T) {
+	t.Parallel()
+	s := compileFor(t, schema.JSONSchema, `{"propertyNames":{"maxLength":2}}`)
+	got := validator.Validate(s, []byte(`{"abcdef`), validator.Options{})
+	require.Len(t, got.Findings, 2)
+	assert.Equal(t, "propertyNames", got.Findings[0].Keyword)
+	assert.True(t, strings.HasSuffix(got.Findings[0].Message, `got "abcdef…".`), got.Findings[0].Message)
+	assert.Equal(t, "json", got.Findings[1].Keyword)
+
+	s = compileFor(t, schema.JSONSchema, `{"properties":{"s":{"anyOf":[{"maxLength":2},{"pattern":"^x"}]}}}`)
+	got = validator.Validate(s, []byte(`{"s":"abcdef`), validator.Options{})
+	require.Len(t, got.Findings, 2)
+	assert.True(t, strings.HasSuffix(got.Findings[0].Message, `got "abcdef…"; branch 1: must match the pattern "^x"; got "abcdef…").`), got.Findings[0].Message)
+}

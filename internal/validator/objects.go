@@ -24,6 +24,7 @@ type objState struct {
 	keySet    pattern.SetMatcher // the patternProperties, over the current name
 	declared  matcher            // over Node.DeclaredNames, for a closed object that has them
 	keyFailAt int64              // where the current name left every name and pattern of a closed object, or -1
+	namesFail heldName           // a propertyNames violation waiting for the current name's end (see holdNameFailure)
 	seen      []uint64           // Keys seen, as bits: zero but for the words in touched (see see)
 	touched   []int32            // the words of seen that hold a bit
 	required  int                // required Keys seen
@@ -50,6 +51,7 @@ func (o *objState) reset(keys int) int {
 		o.seen = append(o.seen, make([]uint64, words-len(o.seen))...)
 	}
 	o.keys, o.declared, o.keyFailAt = matcher{}, matcher{}, -1 // keySet is Reset at each member name, keeping its cursors
+	o.namesFail = heldName{off: -1}
 	o.touched, o.required, o.count, o.covers = o.touched[:0], 0, 0, false
 	o.dependent, o.presentAt = o.dependent[:0], o.presentAt[:0]
 	o.uneval.reset()
@@ -144,6 +146,42 @@ func (v *Validator) beginMember(e *eval, off int64, names []entry) []entry {
 	return names
 }
 
+// heldName is a propertyNames violation found inside a member name,
+// whose finding waits for the name's end, so that its reason quotes the
+// name whole; off is -1 when none waits.
+type heldName struct {
+	off    int64
+	reason *violation
+}
+
+// violatePropertyNames records that the name's propertyNames evaluation k
+// failed. In a full validation, a failure found before the name's closing
+// quote decides e at once and waits for that quote to be reported (see
+// defers).
+func (v *Validator) violatePropertyNames(e, k *eval) {
+	vio := violation{keyword: "propertyNames", node: e.node, off: k.fail.off, reason: v.reason(e, k, k.fail.off)}
+	if v.inKey && v.defers(e) {
+		e.obj.namesFail = heldName{off: vio.off, reason: vio.reason}
+		v.decideHeld(e, vio)
+		return
+	}
+	v.violate(e, vio)
+}
+
+// releaseNameFailure reports the propertyNames violation that waits for
+// the current name (see violatePropertyNames), its reasons quoting what
+// was read of the name: all of it when complete.
+func (v *Validator) releaseNameFailure(e *eval, complete bool) {
+	held := e.obj.namesFail
+	e.obj.namesFail = heldName{off: -1}
+	if held.reason != nil {
+		var name excerpt
+		name.set(v.track.key())
+		held.reason.quoteRead(jsontok.String, &name, complete)
+	}
+	v.violate(e, violation{keyword: "propertyNames", node: e.node, off: held.off, reason: held.reason})
+}
+
 // memberNameText narrows e's names and patterns by a piece of the current
 // member name. A closed object rejects the name at the first byte after
 // which neither a declared name nor a pattern can match it.
@@ -223,6 +261,9 @@ func (v *Validator) violateKey(e *eval, off int64, name []byte, complete bool) {
 // name seen, and appends the subschemas that evaluate the member's value.
 func (v *Validator) endMemberName(e *eval, off int64, entries []entry) []entry {
 	n := e.node
+	if e.obj.namesFail.off >= 0 {
+		v.releaseNameFailure(e, true)
+	}
 	idx := e.obj.keys.match(&n.KeyNames)
 	covered := false
 	if idx >= 0 {

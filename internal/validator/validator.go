@@ -312,7 +312,13 @@ func (v *Validator) flushHeldBack() {
 			v.applyHeldBack(int32(fr), false)
 		case f.kind == jsontok.Object && v.inKey:
 			for _, e := range f.evals {
-				if v.defers(e) && !e.ownDone && !e.dead && e.obj.keyFailAt >= 0 {
+				if !v.defers(e) || e.ownDone || e.dead {
+					continue
+				}
+				if e.obj.namesFail.off >= 0 {
+					v.releaseNameFailure(e, false)
+				}
+				if e.obj.keyFailAt >= 0 {
 					v.violateKey(e, e.obj.keyFailAt, v.track.key(), false)
 					e.obj.keyFailAt = -1
 				}

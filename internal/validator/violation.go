@@ -100,6 +100,26 @@ type violation struct {
 	branches *branchOutcome
 }
 
+// quoteRead makes r, and the reasons under it, quote x where they quote
+// the received value: x is what was read of the name or scalar value of
+// kind that r and its reasons are about, all of it when complete. A
+// reason found inside that value quoted it up to its deciding byte; a
+// full validation that has read further quotes what it read (see
+// defers).
+func (r *violation) quoteRead(kind jsontok.Kind, x *excerpt, complete bool) {
+	if r.got == kind {
+		r.excerpt, r.complete = *x, complete
+	}
+	if r.reason != nil {
+		r.reason.quoteRead(kind, x, complete)
+	}
+	if b := r.branches; b != nil {
+		for i := range b.reasons {
+			b.reasons[i].quoteRead(kind, x, complete)
+		}
+	}
+}
+
 // branchOutcome explains a failed anyOf or oneOf.
 type branchOutcome struct {
 	matched  []int       // oneOf: positions that matched (when more than one)
