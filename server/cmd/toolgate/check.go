@@ -54,7 +54,8 @@ Usage and I/O errors go to stderr.
 
 With --summary, prints instead a Markdown report over all files: how many
 tools can be enforced, and what blocks the rest, counting every finding
-(none is left out). With --summary, --profile may list several profiles,
+(none is left out), and which files are one page of a paginated list.
+With --summary, --profile may list several profiles,
 comma-separated, compared side by side.
 
 Exit status: 0 when everything compiles (warnings allowed) and always after
@@ -488,6 +489,19 @@ func writeSummary(w io.Writer, profiles []schema.Profile, reports [][]fileReport
 		fmt.Fprintf(w, " **%d** |", tallies[i].enforced)
 	}
 	fmt.Fprintln(w)
+	var pages []string
+	for _, r := range files {
+		if r.morePages {
+			pages = append(pages, "`"+filepath.Base(r.name)+"`")
+		}
+	}
+	switch {
+	case len(pages) == 1:
+		fmt.Fprintf(w, "\n%s is one page of a paginated tools/list (it has a `nextCursor`): the tools on its later pages are not counted.\n", pages[0])
+	case len(pages) > 1:
+		fmt.Fprintf(w, "\n%s are each one page of a paginated tools/list (they have a `nextCursor`): the tools on their later pages are not counted.\n",
+			strings.Join(pages, ", "))
+	}
 	blocked := false
 	for i, p := range profiles {
 		t := tallies[i]

@@ -232,6 +232,30 @@ What blocks the other 7 under ` + "`tool_input`" + `:
 	assert.Contains(t, stdout, "| `ok.json` | 2 | 2 | 2 |\n", "ok.json compiles under both")
 }
 
+// TestCheckSummaryNamesPages: the --summary report names each file that is
+// one page of a paginated tools/list, whose later pages it cannot count.
+func TestCheckSummaryNamesPages(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	page := filepath.Join(dir, "page.json")
+	require.NoError(t, os.WriteFile(page, []byte(`{"tools": [{"name": "a", "inputSchema": {"type": "object"}}], "nextCursor": "2"}`), 0o600))
+	last := filepath.Join(dir, "last.json")
+	require.NoError(t, os.WriteFile(last, []byte(`{"tools": [{"name": "b", "inputSchema": {"type": "object"}}], "nextCursor": null}`), 0o600))
+	page2 := filepath.Join(dir, "page2.json")
+	require.NoError(t, os.WriteFile(page2, []byte(`{"tools": [], "nextCursor": "3"}`), 0o600))
+	status, stdout, stderr := check(t, "--summary", page, last)
+	assert.Equal(t, 0, status)
+	assert.Empty(t, stderr)
+	assert.Equal(t, "Tools in 2 files that can be enforced: **2 of 2** under `tool_input`.\n\n"+
+		"| file | tools | `tool_input` |\n|---|---:|---:|\n| `last.json` | 1 | 1 |\n| `page.json` | 1 | 1 |\n| **total** | **2** | **2** |\n\n"+
+		"`page.json` is one page of a paginated tools/list (it has a `nextCursor`): the tools on its later pages are not counted.\n", stdout)
+
+	status, stdout, _ = check(t, "--summary", page, last, page2)
+	assert.Equal(t, 0, status)
+	assert.Contains(t, stdout, "\n`page.json`, `page2.json` are each one page of a paginated tools/list (they have a `nextCursor`): "+
+		"the tools on their later pages are not counted.\n")
+}
+
 func TestLeadsToSchema(t *testing.T) {
 	t.Parallel()
 	for ptr, want := range map[string]bool{
