@@ -353,7 +353,7 @@ func pathBudget(l Limits, n int) int64 { return int64(l.MaxPathRatio)*int64(n) +
 func (c *compiler) newNode(path, keyword string) *Node {
 	n := &Node{Path: path, ID: c.nodes, Keyword: keyword, Types: AnyType,
 		MinLength: -1, MaxLength: -1, MinProperties: -1, MaxProperties: -1,
-		MinItems: -1, MaxItems: -1, MinContains: 1, MaxContains: -1}
+		MinItems: -1, MaxItems: -1, MinContains: 1, MaxContains: -1, FalseItem: -1}
 	c.nodes++
 	c.pathBytes += int64(len(path))
 	return n

@@ -358,7 +358,21 @@ func (c *jsCompiler) keywords(s *nodeScope) {
 			kw.compile(c, s, m.Name, m.Value)
 		}
 	}
+	s.n.FalseItem = firstFalseItem(s.n)
 	c.finishKeys(s)
+}
+
+// firstFalseItem is n's FalseItem.
+func firstFalseItem(n *Node) int64 {
+	for i, p := range n.PrefixItems {
+		if p.Never {
+			return int64(i)
+		}
+	}
+	if n.Items != nil && n.Items.Never {
+		return int64(len(n.PrefixItems))
+	}
+	return -1
 }
 
 // child returns the schema path of keyword kw of s.

@@ -166,6 +166,10 @@ type Node struct {
 	Items *Node
 	// ItemsKeyword spells Items' keyword ("items" or "additionalItems").
 	ItemsKeyword string
+	// FalseItem is the first element position whose schema (of
+	// PrefixItems, or Items after them) is the false schema, so that an
+	// array holds fewer elements; -1: none.
+	FalseItem int64
 	// Contains must match between MinContains and MaxContains elements
 	// (MaxContains -1: no upper bound), or is nil.
 	Contains                 *Node

@@ -124,6 +124,11 @@ func (g *fullValues) invalidArray(n *FullNode, group []*FullNode, budget int) an
 		return a
 	case sh.min > 0 && chance(r, 0.3):
 		return a[:min(len(a), sh.min-1)]
+	case sh.closed && chance(r, 0.4): // one element past a closed tuple
+		for len(a) <= len(sh.prefix) {
+			a = append(a, g.element(sh, len(a), budget))
+		}
+		return a
 	case sh.unique && len(a) > 0 && chance(r, 0.5):
 		return append(a, Clone(pick(r, a)))
 	case sh.contains != nil && chance(r, 0.4):

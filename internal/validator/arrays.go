@@ -1,5 +1,7 @@
 package validator
 
+import "github.com/toolgate/toolgate/internal/schema"
+
 // This file holds the array keywords: prefixItems, items (and the older
 // dialects' array form and additionalItems), contains with min/maxContains,
 // min/maxItems and uniqueItems.
@@ -50,13 +52,13 @@ func (v *Validator) elementEntries(fr int32, off int64, entries []entry) []entry
 			v.moreElements(e, 0, off) // no ',' came before it
 		}
 		covered := true
-		switch {
-		case i < int64(len(n.PrefixItems)):
-			entries = append(entries, entry{node: n.PrefixItems[i], parent: e, rel: relChild})
-		case n.Items != nil:
-			entries = append(entries, entry{node: n.Items, parent: e, rel: relChild})
-		default:
+		switch s := elementSchema(n, i); {
+		case s == nil:
 			covered = false
+		case i > 0 && i == n.FalseItem:
+			// Refused at the ',' before it (see moreElements).
+		default:
+			entries = append(entries, entry{node: s, parent: e, rel: relChild})
 		}
 		if n.Contains != nil {
 			entries = append(entries, entry{node: n.Contains, parent: e, rel: relContains})
@@ -70,12 +72,28 @@ func (v *Validator) elementEntries(fr int32, off int64, entries []entry) []entry
 	return entries
 }
 
+// elementSchema is the subschema of prefixItems or items that evaluates
+// element i of an array under n, or nil.
+func elementSchema(n *schema.Node, i int64) *schema.Node {
+	if i < int64(len(n.PrefixItems)) {
+		return n.PrefixItems[i]
+	}
+	return n.Items
+}
+
 // moreElements handles the promise of element i, at the ',' before it or
 // the first byte of the first one: an array at its maxItems is refused
-// there.
+// there, and so is one at its FalseItem, at the ',' (the first element's
+// own evaluation refuses it at its first byte), in a finding about that
+// element.
 func (v *Validator) moreElements(e *eval, i, off int64) {
-	if n := e.node; n.MaxItems >= 0 && i == n.MaxItems {
+	n := e.node
+	if n.MaxItems >= 0 && i == n.MaxItems {
 		v.violate(e, violation{keyword: "maxItems", node: n, off: off})
+	}
+	if i > 0 && i == n.FalseItem {
+		s := elementSchema(n, i)
+		v.violate(e, violation{keyword: s.Keyword, node: s, off: off, never: true, about: promisedElement})
 	}
 }
 

@@ -204,14 +204,19 @@ func TestNameFoundWholeKeepsTheDecidingByte(t *testing.T) {
 	}
 }
 
-// TestFalseMemberDecidedAtTheClosingQuote: a name whose properties or
+// TestFalseMemberOrElementDecidedEarly: a name whose properties or
 // patternProperties schema is false admits no value, so the closing quote
-// that ends the name is the first impossible byte, for a stream and for a
-// full validation alike; the finding is about the member (its pointer),
-// and the value after it makes no second one. A name that could still
-// grow into another one waits for its quote.
-func TestFalseMemberDecidedAtTheClosingQuote(t *testing.T) {
+// that ends the name is the first impossible byte; an array position whose
+// prefixItems or items schema is false (draft-07: a false entry of the items
+// array, or additionalItems) admits no element, so the ',' that promises
+// it is (and the first byte of the first element). That holds for a
+// stream and for a full validation alike; the finding is about the member
+// or the element (its pointer), and the value after it makes no second
+// one. A name that could still grow into another one waits for its quote.
+func TestFalseMemberOrElementDecidedEarly(t *testing.T) {
 	t.Parallel()
+	const draft7 = `"$schema":"http://json-schema.org/draft-07/schema#",`
+	tuple := `{"properties":{"a":{"prefixItems":[{},{}],"items":false}}}`
 	for _, tc := range []struct{ schema, keyword, instancePath, doc string }{
 		{`{"properties":{"a":false}}`, "properties", "/a", `{"a@":1}`},
 		{`{"properties":{"a":false}}`, "properties", "/a", `{"a@"  :  {"x":[1,2]}}`},
@@ -219,6 +224,14 @@ func TestFalseMemberDecidedAtTheClosingQuote(t *testing.T) {
 		{`{"patternProperties":{"^x":false}}`, "patternProperties", "/xyz", `{"xyz@":"v"}`},
 		{`{"properties":{"o":{"properties":{"é":false}}}}`, "properties", "/o/é", `{"o":{"é@":null}}`},
 		{`{"properties":{"a":false}}`, "", "", `{"ab":1,"b":2}`},
+		{tuple, "items", "/a/2", `{"a":[1,2@,3]}`},
+		{tuple, "items", "/a/2", `{"a":[1, {"b":[2]} @, "x"]}`},
+		{tuple, "", "", `{"a":[1,2]}`},
+		{`{"properties":{"a":{"items":false}}}`, "items", "/a/0", `{"a":[ @[1]]}`},
+		{`{"properties":{"a":{"prefixItems":[{},false,{}]}}}`, "prefixItems", "/a/1", `{"a":[1@,2,3]}`},
+		{`{"properties":{"a":{"items":{"prefixItems":[{}],"items":false}}}}`, "items", "/a/1/1", `{"a":[[1],[2@,3]]}`},
+		{`{` + draft7 + `"properties":{"a":{"items":[{}],"additionalItems":false}}}`, "additionalItems", "/a/1", `{"a":[[1]@,2]}`},
+		{`{` + draft7 + `"properties":{"a":{"items":[{},false]}}}`, "items", "/a/1", `{"a":[1@,2]}`},
 	} {
 		s := compileFor(t, schema.JSONSchema, tc.schema)
 		at := strings.IndexByte(tc.doc, '@')

@@ -357,11 +357,7 @@ func (v *Validator) applyQueued() {
 // reportViolation turns a violation of a reporting evaluation into a
 // finding at the instance path of e's value.
 func (v *Validator) reportViolation(e *eval, vio *violation) {
-	depth := v.frames[e.fr].pathDepth
-	if vio.member {
-		depth++ // the member's level holds its name from the opening quote on
-	}
-	v.report(vio, depth)
+	v.report(vio, v.frames[e.fr].pathDepth)
 }
 
 // decide settles e's verdict and tells its subscribers.

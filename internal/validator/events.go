@@ -123,12 +123,13 @@ func (h *events) BeginKey(off int64) {
 }
 
 // Separator implements jsontok.Handler: a ',' promises one more member or
-// element, which a container at its maxProperties or maxItems refuses.
+// element, which a container at its maxProperties or maxItems refuses, and
+// an array whose next position has the false schema.
 func (h *events) Separator(off int64) {
 	v := (*Validator)(h)
 	f := &v.frames[v.top()]
 	for i, e := range f.evals {
-		if f.kind == jsontok.Object && e.node.MaxProperties < 0 || f.kind == jsontok.Array && e.node.MaxItems < 0 {
+		if f.kind == jsontok.Object && e.node.MaxProperties < 0 || f.kind == jsontok.Array && e.node.MaxItems < 0 && e.node.FalseItem <= 0 {
 			continue // the common case: no count to check, so nothing else to do
 		}
 		v.countedSeparator(f.evals[i:], f.kind == jsontok.Object, f.index, off)

@@ -319,7 +319,7 @@ func (v *Validator) memberEntry(e *eval, s *schema.Node, off int64, entries []en
 	if !s.Never {
 		return append(entries, entry{node: s, parent: e, rel: relChild})
 	}
-	v.violate(e, violation{keyword: s.Keyword, node: s, off: off, never: true, member: true})
+	v.violate(e, violation{keyword: s.Keyword, node: s, off: off, never: true, about: currentMember})
 	return entries
 }
 

@@ -127,6 +127,17 @@ func (t *tracker) path(depth, max int) (string, bool) {
 	return string(p), cut
 }
 
+// promisedPath is the pointer of the element that a ',' after the
+// current element of the array at level depth promises: path(depth+1,
+// max) with that array one element further on.
+func (t *tracker) promisedPath(depth, max int) (string, bool) {
+	l := &t.levels[depth]
+	l.index++
+	p, cut := t.path(depth+1, max)
+	l.index--
+	return p, cut
+}
+
 // appendPath appends path(depth, max) to p, token by token: a token that
 // would take the pointer past max bytes ends it before it is escaped, and
 // cut reports that.

@@ -353,9 +353,22 @@ func (v *Validator) words() *docWords {
 // report records a violation of a reporting evaluation.
 func (v *Validator) report(vio *violation, pathDepth int) {
 	v.add(vio.off, func() schema.Finding {
-		path, cut := v.track.path(pathDepth, v.opts.MaxPointer)
+		path, cut := v.pathOf(vio, pathDepth)
 		return vio.finding(path, subject(path, cut, v.words(), vio.got), v.opts.MaxPointer)
 	})
+}
+
+// pathOf renders the pointer of what vio is about (see part), for a
+// violation of the value pathDepth levels deep, and reports whether it
+// was cut.
+func (v *Validator) pathOf(vio *violation, pathDepth int) (string, bool) {
+	switch vio.about {
+	case currentMember: // the member's level holds its name from the opening quote on
+		return v.track.path(pathDepth+1, v.opts.MaxPointer)
+	case promisedElement: // the element has no level of its own yet
+		return v.track.promisedPath(pathDepth, v.opts.MaxPointer)
+	}
+	return v.track.path(pathDepth, v.opts.MaxPointer)
 }
 
 // full reports whether no more findings can be kept.

@@ -93,7 +93,7 @@ type violation struct {
 	complete bool         // the excerpt holds the whole value
 	name     string       // required: the missing name; json: the repeated name; dependentRequired: the present name
 	never    bool         // the node is the false schema
-	member   bool         // about the current member of the evaluation's object, not the object (see memberEntry)
+	about    part         // the value it is about, when not the evaluation's own
 	spelled  string       // how the schema spells keyword, when it differs ("dependencies")
 	count    int64        // the count a bound was checked against (items, properties, contains)
 	reason   *violation   // why a subschema failed (propertyNames, not-applicable branches, then, else, ...)
@@ -119,6 +119,17 @@ func (r *violation) quoteRead(kind jsontok.Kind, x *excerpt, complete bool) {
 		}
 	}
 }
+
+// part names the value a violation of an object or an array is about when
+// that is not the container itself: a member or element the container's
+// keywords refuse before its value begins.
+type part uint8
+
+const (
+	_               part = iota // the evaluation's own value
+	currentMember               // the member whose name was just read (see memberEntry)
+	promisedElement             // the element a ',' promises (see moreElements)
+)
 
 // branchOutcome explains a failed anyOf or oneOf.
 type branchOutcome struct {
