@@ -115,9 +115,11 @@
 // (jsonPath plus a typed value, strings concatenated per path across parts,
 // willContinue) are written as JSON text in arrival order, exact number
 // digits, strings escaped as JSON with non-ASCII kept as UTF-8. A streamed call
-// ends at the first part without a top-level willContinue (the empty
+// ends, closed, at the first part without a top-level willContinue (the empty
 // functionCall {} terminator, or the last partialArgs part when there is no
-// terminator), at a new call, at finishReason, or at Close. Gemini sends
+// terminator); one that a new call, finishReason or Close ends while it
+// still promised more was cut off, and ends with its incomplete text (its
+// validation finds the document unfinished). Gemini sends
 // paths in document order; a path that re-enters an object already closed
 // repeats that object's key (a duplicate key, which validation rejects), and
 // one that skips or revisits an array element is an *EventError with the Key.

@@ -140,6 +140,9 @@ func TestGeminiValueErrorsNameTheCall(t *testing.T) {
 			assert.Equal(t, "cand0/call0", ee.Key)
 			assert.Contains(t, ee.Reason, c.reason)
 			require.NoError(t, ck.add(evs))
+			evs, err = a.Feed(nil, []byte(`{"candidates":[{"content":{"parts":[{"functionCall":{}}]}}]}`)) // the terminator
+			require.NoError(t, err)
+			require.NoError(t, ck.add(evs))
 			require.NoError(t, ck.add(a.Close(nil)))
 			require.NoError(t, ck.allEnded())
 			assert.Equal(t, "{}", ck.result()[0].Args, "the bad entry wrote nothing")

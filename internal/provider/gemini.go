@@ -64,10 +64,13 @@ type geminiPartialArg struct {
 // Without args it streams: the text starts with "{", each partialArgs entry
 // appends its member (see argWriter), and the call ends, with the closing
 // brackets, at the first part without a top-level willContinue — the empty
-// functionCall {} terminator, or a last partialArgs part — or at the
-// candidate's finishReason or Close, whichever comes first. A call with
-// neither args nor partialArgs therefore has the text "{}". Bare
-// {willContinue: true} parts change nothing. The text parts of a
+// functionCall {} terminator, or a last partialArgs part. A call that
+// still promised more (willContinue) when a new call, the candidate's
+// finishReason or Close ends it was cut off: it ends without its closing
+// brackets, an incomplete document, as another provider's call cut off by
+// its token limit is (see cutOff). A call with neither args nor
+// partialArgs therefore has the text "{}". Bare {willContinue: true} parts
+// change nothing. The text parts of a
 // candidate, except those with thought: true, are its output
 // ("output/<candidate index>"), ended by its finishReason (cut unless it
 // is STOP). An {"error": …} chunk ends every call and cuts every output.
@@ -103,7 +106,7 @@ func (g *gemini) feed(t *tracker, event []byte) error {
 			}
 		}
 		if cand.FinishReason != "" {
-			g.finish(t, gc)
+			g.cutOff(t, gc)
 			if cand.FinishReason != "STOP" {
 				t.cut(gc.prefix(), cand.FinishReason) // MAX_TOKENS, SAFETY, RECITATION, …
 			}
@@ -121,7 +124,7 @@ func (g *gemini) part(t *tracker, gc *geminiCand, fc *geminiCall) error {
 	case fc.Name != "" || hasArgs || (gc.c == nil && len(fc.PartialArgs) > 0):
 		// A new call; partialArgs with no opening part make a call whose
 		// name never came.
-		g.finish(t, gc)
+		g.cutOff(t, gc)
 		c := t.begin(numbered(gc.prefix()+"call", gc.calls), fc.ID, fc.Name)
 		gc.calls++
 		if hasArgs {
@@ -164,13 +167,15 @@ func (fc *geminiCall) hasArgs() bool {
 	return len(fc.Args) > 0 && string(fc.Args) != "null"
 }
 
-// finish ends gc's streaming call, if any, closing its brackets.
-func (g *gemini) finish(t *tracker, gc *geminiCand) {
+// cutOff ends gc's streaming call, if any, before the part without
+// willContinue that would have closed it: its text stays without its
+// closing brackets, so its validation finds an incomplete document. The
+// provider promised more; closing the brackets here would validate what it
+// left unsaid as complete (a path cut at "/home/user").
+func (g *gemini) cutOff(t *tracker, gc *geminiCand) {
 	if gc.c == nil {
 		return
 	}
-	g.buf = gc.w.close(g.buf[:0])
-	t.write(gc.c, string(g.buf))
 	t.end(gc.c)
 	gc.c = nil
 }
@@ -193,7 +198,7 @@ func (g *gemini) cand(t *tracker, index int) *geminiCand {
 
 func (g *gemini) close(t *tracker) {
 	for _, gc := range g.order {
-		g.finish(t, gc)
+		g.cutOff(t, gc)
 	}
 }
 

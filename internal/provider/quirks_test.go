@@ -740,23 +740,33 @@ func TestGeminiQuirks(t *testing.T) {
 			},
 		},
 		{
-			name:   "stream_end_closes_call",
+			// The part promised more: the call was cut off, and ends
+			// incomplete, not closed as if it were whole.
+			name:   "stream_end_cuts_off_call",
 			events: []string{open, pa("$.s", `"stringValue":"unfinished"`, true)},
-			want:   []call{{Key: "cand0/call0", Name: "f", Args: `{"s":"unfinished"}`}},
+			want:   []call{{Key: "cand0/call0", Name: "f", Args: `{"s":"unfinished`}},
 			check: func(t *testing.T, per [][]provider.Event) {
-				assert.Equal(t, []string{"delta cand0/call0", "end cand0/call0"}, kinds(per[2]), "Close ends it")
+				assert.Equal(t, []string{"end cand0/call0"}, kinds(per[2]), "Close ends it")
 			},
 		},
 		{
-			name: "finishReason_ends_call",
+			name: "finishReason_cuts_off_call",
 			events: []string{
 				open, pa("$.a", `"boolValue":true`, false),
 				`{"candidates":[{"content":{"role":"model","parts":[{"text":""}]},"finishReason":"MAX_TOKENS"}]}`,
 			},
-			want: []call{{Key: "cand0/call0", Name: "f", Args: `{"a":true}`}},
+			want: []call{{Key: "cand0/call0", Name: "f", Args: `{"a":true`}},
 			check: func(t *testing.T, per [][]provider.Event) {
-				assert.Equal(t, []string{"delta cand0/call0", "end cand0/call0"}, kinds(per[2]))
+				assert.Equal(t, []string{"end cand0/call0"}, kinds(per[2]))
 			},
+		},
+		{
+			name: "finishReason_STOP_cuts_off_call_too",
+			events: []string{
+				open, pa("$.a", `"numberValue":1`, false),
+				`{"candidates":[{"content":{"role":"model","parts":[{"text":""}]},"finishReason":"STOP"}]}`,
+			},
+			want: []call{{Key: "cand0/call0", Name: "f", Args: `{"a":1`}},
 		},
 		{
 			name:   "string_escaping",
@@ -769,12 +779,12 @@ func TestGeminiQuirks(t *testing.T) {
 			want:   []call{{Key: "cand0/call0", Name: "f", Args: `{"a":{"x":1},"b":2,"a":{"y":3}}`}},
 		},
 		{
-			name: "new_call_ends_streaming_call",
+			name: "new_call_cuts_off_streaming_call",
 			events: []string{
 				open, pa("$.id", `"stringValue":"A"`, true),
 				part(`{"name":"g","willContinue":true}`), pa("$.id", `"stringValue":"B"`, false), term,
 			},
-			want: []call{{Key: "cand0/call0", Name: "f", Args: `{"id":"A"}`}, {Key: "cand0/call1", Name: "g", Args: `{"id":"B"}`}},
+			want: []call{{Key: "cand0/call0", Name: "f", Args: `{"id":"A`}, {Key: "cand0/call1", Name: "g", Args: `{"id":"B"}`}},
 		},
 		{
 			name: "keyed_by_candidate",
@@ -819,6 +829,9 @@ func TestGeminiQuirks(t *testing.T) {
 			assert.Contains(t, ee.Reason, "out of order")
 			require.NoError(t, ck.add(evs))
 		}
+		evs, err := a.Feed(nil, []byte(term))
+		require.NoError(t, err)
+		require.NoError(t, ck.add(evs))
 		require.NoError(t, ck.add(a.Close(nil)))
 		assert.Equal(t, []call{{Key: "cand0/call0", Name: "f", Args: `{"a":[1]}`}}, ck.result())
 	})

@@ -232,6 +232,49 @@ func TestAnthropicEventsDriveCalls(t *testing.T) {
 	assert.Equal(t, int64(len(`{"action": "add", "status": "`)), r.Findings[0].Offset)
 }
 
+// TestGeminiCallCutOffIsIncomplete: a Gemini call streamed as partialArgs
+// whose last part promised more (willContinue) is cut off when the
+// candidate finishes or the stream closes before the part that ends it:
+// its result is an incomplete document (keyword json), as another
+// provider's call cut off by its token limit is, never the arguments
+// streamed so far closed as if they were whole. With the terminator part
+// the same arguments are valid.
+func TestGeminiCallCutOffIsIncomplete(t *testing.T) {
+	t.Parallel()
+	const (
+		open    = `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"todo","willContinue":true}}]}}]}`
+		args    = `{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.action","stringValue":"li","willContinue":true}],"willContinue":true}}]}}]}`
+		stopped = `{"candidates":[{"content":{"parts":[{"text":""}]},"finishReason":"MAX_TOKENS"}]}`
+		last    = `{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.action","stringValue":"st"}],"willContinue":true}}]}}]}`
+		term    = `{"candidates":[{"content":{"parts":[{"functionCall":{}}]},"finishReason":"STOP"}]}`
+	)
+	for _, tc := range []struct {
+		name   string
+		events []string
+		valid  bool
+	}{
+		{"finishReason", []string{open, args, stopped}, false},
+		{"half-close", []string{open, args}, false},
+		{"terminated", []string{open, args, last, term}, true},
+	} {
+		h := newHarness(t, stream.Limits{})
+		for _, ev := range tc.events {
+			require.NoError(t, h.ProviderEvent(provider.Gemini, []byte(ev)), tc.name)
+		}
+		h.Close()
+		require.Len(t, h.results, 1, tc.name)
+		r := h.results[0]
+		assert.Equal(t, "todo", r.ToolName, tc.name)
+		if tc.valid {
+			assert.True(t, r.Valid(), "%s: %+v", tc.name, r.Findings)
+			continue
+		}
+		if assert.Len(t, r.Findings, 1, tc.name) {
+			assert.Equal(t, "json", r.Findings[0].Keyword, tc.name)
+		}
+	}
+}
+
 func TestProviderSentinelsAreIgnored(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, stream.Limits{})
