@@ -67,8 +67,12 @@ func typeByName(name string) Types {
 	return 0
 }
 
-// String lists the set's names joined by " or ".
+// String lists the set's names joined by " or ", integer left out where
+// number, which includes it, is named.
 func (t Types) String() string {
+	if t&TypeNumber != 0 {
+		t &^= TypeInteger
+	}
 	s := ""
 	for _, tn := range typeNames {
 		if t&tn.t != 0 {

@@ -55,7 +55,9 @@ func (h *events) Begin(kind jsontok.Kind, off int64) {
 	case jsontok.Object, jsontok.Array:
 		v.track.push(kind == jsontok.Object)
 	case jsontok.String, jsontok.Number:
-		if !v.readsText(fr) {
+		if v.readsText(fr) {
+			v.frames[fr].textRead = true
+		} else {
 			v.tok.SkipText()
 		}
 	default:

@@ -235,6 +235,13 @@ func TestReasonsQuoteTheWholeValue(t *testing.T) {
 			`(branch 0: must be at most 2 characters long; got "abc…"; branch 1: must match the pattern "^x"; got "a…").`},
 		{`{"properties":{"s":{"if":{"maxLength":2},"else":{"pattern":"^x"}}}}`, `{"s":"abcd"}`,
 			`must match the pattern "^x"; got "abcd".`, `must match the pattern "^x"; got "a…".`},
+		// No branch reads the text: it is named by its type, not quoted.
+		{`{"properties":{"n":{"anyOf":[{"type":"integer"},{"type":"null"}]}}}`, `{"n":"5"}`,
+			`(branch 0: must be an integer; got a string; branch 1: must be null; got a string).`,
+			`(branch 0: must be an integer; got a string; branch 1: must be null; got a string).`},
+		{`{"properties":{"n":{"anyOf":[{"type":"integer"},{"maxLength":1},{"pattern":"^x"}]}}}`, `{"n":"55"}`,
+			`(branch 0: must be an integer; got "55"; branch 1: must be at most 1 character long; got "55"; branch 2: must match the pattern "^x"; got "55").`,
+			`(branch 0: must be an integer; got a string; branch 1: must be at most 1 character long; got "55…"; branch 2: must match the pattern "^x"; got "5…").`},
 	} {
 		s := compileFor(t, schema.JSONSchema, tc.schema)
 		for _, want := range []struct {
@@ -266,4 +273,37 @@ func TestBrokenNameKeepsItsQuote(t *testing.T) {
 	got = validator.Validate(s, []byte(`{"s":"abcdef`), validator.Options{})
 	require.Len(t, got.Findings, 2)
 	assert.True(t, strings.HasSuffix(got.Findings[0].Message, `got "abcdef…"; branch 1: must match the pattern "^x"; got "abcdef…").`), got.Findings[0].Message)
+}
+
+// TestMessageWording: messages a model reads name what went wrong in
+// plain words, for the cases that once read wrong: a propertyNames
+// failure in a branch (which gives no reason) names the property, a
+// streamed number bound quotes the number up to its deciding byte with
+// "…", an empty enum says it allows nothing, and types read "null" and
+// "a number" (which includes the integers).
+func TestMessageWording(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		schema, doc string
+		stop        bool
+		want        string
+	}{
+		{`{"anyOf":[{"propertyNames":{"maxLength":2}},{"required":["q"]}]}`, `{"abcdef":1}`, false,
+			`(branch 0: has the property name "abc…", which propertyNames does not allow; branch 1: is missing the required property "q").`},
+		{`{"oneOf":[{"propertyNames":{"minLength":9}},{"required":["q"]}]}`, `{"abcdef":1}`, false,
+			`(branch 0: has the property name "abcdef", which propertyNames does not allow; branch 1: is missing the required property "q").`},
+		{`{"properties":{"n":{"minimum":10}}}`, `{"n":-5}`, true, `/n must be at least 10; got -….`},
+		{`{"properties":{"n":{"minimum":10}}}`, `{"n":-5}`, false, `/n must be at least 10; got -5.`},
+		{`{"properties":{"n":{"maximum":10}}}`, `{"n":1e400}`, true, `/n must be at most 10; got 1e4….`},
+		{`{"properties":{"n":{"enum":[]}}}`, `{"n":1}`, false, `/n cannot have any value: its enum is empty; got a number.`},
+		{`{"properties":{"n":{"type":"null"}}}`, `{"n":1}`, false, `/n must be null; got a number.`},
+		{`{"properties":{"n":{"type":["number","null"]}}}`, `{"n":"x"}`, false, `/n must be a number or null; got a string.`},
+		{`{"properties":{"n":{"type":["integer","string"]}}}`, `{"n":null}`, false, `/n must be a string or integer; got null.`},
+	} {
+		s := compileFor(t, schema.JSONSchema, tc.schema)
+		got := validator.Validate(s, []byte(tc.doc), validator.Options{StopAtFirst: tc.stop})
+		if assert.Len(t, got.Findings, 1, "%s on %s", tc.schema, tc.doc) {
+			assert.True(t, strings.HasSuffix(got.Findings[0].Message, tc.want), "%s on %s: %q should end %q", tc.schema, tc.doc, got.Findings[0].Message, tc.want)
+		}
+	}
 }

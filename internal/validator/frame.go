@@ -21,6 +21,7 @@ type frame struct {
 	// What the evaluations of a string need from its text, decided at its
 	// first byte, and what they share of it.
 	excerpt    excerpt
+	textRead   bool // the text is read, into excerpt too: something needed it at the first byte (see Begin)
 	closing    bool // the string or number ended: its violations apply at once (see postpones)
 	wantLength bool
 	length     int64 // code points so far
@@ -101,7 +102,7 @@ func (v *Validator) push(kind jsontok.Kind, off int64, isKey bool, entries []ent
 	f.excerpt.reset()
 	f.wantLength, f.length, f.wantText, f.text = false, 0, false, f.text[:0]
 	f.hasUnevaluated, f.cover, f.bits = false, f.cover[:0], f.bits[:0]
-	f.closing = false
+	f.closing, f.textRead = false, isKey
 	v.firstByte = true
 	for _, en := range entries {
 		v.attach(fr, en.node, en.parent, en.rel, en.arg)

@@ -155,11 +155,19 @@ type heldName struct {
 }
 
 // violatePropertyNames records that the name's propertyNames evaluation k
-// failed. In a full validation, a failure found before the name's closing
-// quote decides e at once and waits for that quote to be reported (see
-// defers).
+// failed. The violation quotes the name (a pass/fail e gives no reason,
+// only the name): whole once it has ended, else up to the deciding byte,
+// as k's own violation quotes it. In a full validation, a failure found
+// before the name's closing quote decides e at once and waits for that
+// quote to be reported (see defers).
 func (v *Validator) violatePropertyNames(e, k *eval) {
-	vio := violation{keyword: "propertyNames", node: e.node, off: k.fail.off, reason: v.reason(e, k, k.fail.off)}
+	vio := violation{keyword: "propertyNames", node: e.node, off: k.fail.off, reason: v.reason(e, k, k.fail.off), complete: !v.inKey}
+	switch {
+	case !v.inKey:
+		vio.excerpt.set(v.track.key())
+	case k.fail.got == jsontok.String: // a keyword on the name's text: it quoted what decided it
+		vio.excerpt = k.fail.excerpt
+	}
 	if v.inKey && v.defers(e) {
 		e.obj.namesFail = heldName{off: vio.off, reason: vio.reason}
 		v.decideHeld(e, vio)
@@ -174,12 +182,12 @@ func (v *Validator) violatePropertyNames(e, k *eval) {
 func (v *Validator) releaseNameFailure(e *eval, complete bool) {
 	held := e.obj.namesFail
 	e.obj.namesFail = heldName{off: -1}
+	vio := violation{keyword: "propertyNames", node: e.node, off: held.off, reason: held.reason, complete: complete}
+	vio.excerpt.set(v.track.key())
 	if held.reason != nil {
-		var name excerpt
-		name.set(v.track.key())
-		held.reason.quoteRead(jsontok.String, &name, complete)
+		held.reason.quoteRead(jsontok.String, &vio.excerpt, complete)
 	}
-	v.violate(e, violation{keyword: "propertyNames", node: e.node, off: held.off, reason: held.reason})
+	v.violate(e, vio)
 }
 
 // memberNameText narrows e's names and patterns by a piece of the current

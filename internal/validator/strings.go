@@ -227,8 +227,10 @@ func (v *Validator) applyHeldBack(fr int32, complete bool) {
 		})
 	}
 	if len(v.postponed) > 0 {
-		for i := range v.postponed {
-			v.postponed[i].vio.quoteRead(f.kind, &f.excerpt, complete)
+		if f.textRead { // else no reason quotes it: it says "a string"
+			for i := range v.postponed {
+				v.postponed[i].vio.quoteRead(f.kind, &f.excerpt, complete)
+			}
 		}
 		v.early = append(v.early, v.postponed...)
 		clear(v.postponed)

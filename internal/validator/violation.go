@@ -190,17 +190,20 @@ func (v *violation) describeAt(depth int) string {
 	case "type":
 		return fmt.Sprintf("must be %s; got %s", typeArticle(n.Types), v.gotText())
 	case "enum":
+		if n.Enum.Text == "" { // "enum": [] allows nothing
+			return fmt.Sprintf("cannot have any value: its enum is empty; got %s", v.gotText())
+		}
 		return fmt.Sprintf("must be one of %s; got %s", n.Enum.Text, v.gotText())
 	case "const":
 		return fmt.Sprintf("must be %s; got %s", n.Const.Text, v.gotText())
 	case "minimum":
-		return fmt.Sprintf("must be at least %s; got %s", briefNumber(n.Minimum), v.excerpt.text(true))
+		return fmt.Sprintf("must be at least %s; got %s", briefNumber(n.Minimum), v.excerpt.text(v.complete))
 	case "maximum":
-		return fmt.Sprintf("must be at most %s; got %s", briefNumber(n.Maximum), v.excerpt.text(true))
+		return fmt.Sprintf("must be at most %s; got %s", briefNumber(n.Maximum), v.excerpt.text(v.complete))
 	case "exclusiveMinimum":
-		return fmt.Sprintf("must be greater than %s; got %s", briefNumber(n.ExclusiveMinimum), v.excerpt.text(true))
+		return fmt.Sprintf("must be greater than %s; got %s", briefNumber(n.ExclusiveMinimum), v.excerpt.text(v.complete))
 	case "exclusiveMaximum":
-		return fmt.Sprintf("must be less than %s; got %s", briefNumber(n.ExclusiveMaximum), v.excerpt.text(true))
+		return fmt.Sprintf("must be less than %s; got %s", briefNumber(n.ExclusiveMaximum), v.excerpt.text(v.complete))
 	case "multipleOf":
 		return fmt.Sprintf("must be a multiple of %s; got %s", briefNumber(n.MultipleOf), v.excerpt.text(true))
 	case "minLength":
@@ -240,6 +243,9 @@ func (v *violation) describeAt(depth int) string {
 		}
 		return fmt.Sprintf("has an item at index %d that no other keyword evaluates and that does not match unevaluatedItems: %s", v.count, v.reasonText(depth))
 	case "propertyNames":
+		if v.reason == nil || depth >= maxNesting { // a branch's failure: no reason was kept
+			return fmt.Sprintf("has the property name %s, which propertyNames does not allow", v.excerpt.quoted(v.complete))
+		}
 		return fmt.Sprintf("has a property name that is not allowed: the name %s", v.reasonText(depth))
 	case "minProperties":
 		return fmt.Sprintf("must have at least %s; got %d", countOf(n, "minProperties", n.MinProperties, "property"), v.count)
@@ -426,12 +432,16 @@ func (v *violation) findingKeyword() string {
 	return v.keyword
 }
 
+// typeArticle names the types t allows after "must be": "a string or
+// null", "an integer", "null".
 func typeArticle(t schema.Types) string {
 	s := t.String()
-	if s == "" {
+	switch {
+	case s == "":
 		return "a value"
-	}
-	if strings.IndexByte("aeiou", s[0]) >= 0 {
+	case t == schema.TypeNull:
+		return s
+	case strings.IndexByte("aeiou", s[0]) >= 0:
 		return "an " + s
 	}
 	return "a " + s
