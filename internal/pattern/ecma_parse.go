@@ -341,7 +341,7 @@ func (p *ecmaParser) modifiers(start int) {
 			}
 			seen[side] += string(c)
 		case c == ')' && side == 0 && seen[0] != "":
-			p.fail(start, fmt.Sprintf("the inline flags (?%s)", seen[0]), "", fmt.Sprintf("ECMA-262 has no global inline flags: scope them as (?%s:…)", seen[0]))
+			p.fail(start, fmt.Sprintf("the inline flags (?%s)", seen[0]), "", "ECMA-262 has no global inline flags, and toolgate does not run the modifier groups that scope them; spell the cases out instead, for example [Aa] for a case-insensitive a")
 		default:
 			p.fail(start, "the group (?", "that is not (?:, (?<name>, a look-around or a modifier group", `escape the parenthesis as \( to match it`)
 		}
