@@ -228,6 +228,15 @@ var earlyKeywords = map[string][]string{
 	"items": {"prefixItems"}, "additionalItems": {"items"},
 }
 
+// earlyValuePath is the pointer of the value whose text decides f: its
+// instance's, or the array's for an element keyword.
+func earlyValuePath(f schema.Finding) string {
+	if elementKeywords[f.Keyword] {
+		return f.InstancePath[:strings.LastIndexByte(f.InstancePath, '/')]
+	}
+	return f.InstancePath
+}
+
 // elementKeywords are the early keywords whose finding is about the
 // element their false schema refuses, not the array that decides it. Few
 // generated documents hold an element past a closed tuple: a run of
@@ -266,18 +275,15 @@ func checkExact(t *testing.T, c *earlyCase, tally *earlyTally, reports *int) {
 		checked := map[string]int{}
 		seen := map[[2]string]bool{}
 		for _, f := range res.Findings {
+			at := earlyValuePath(f)
 			// Only a keyword's first finding on a value is about the first
 			// impossible byte: a second name or element it refuses comes
 			// after the value is already dead.
-			first := [2]string{f.SchemaPath, f.InstancePath}
+			first := [2]string{f.SchemaPath, at}
 			if _, ok := earlyKeywords[f.Keyword]; !ok || seen[first] || checked[f.Keyword] >= earlyFindingsPerKeyword {
 				continue
 			}
 			seen[first] = true
-			at := f.InstancePath
-			if elementKeywords[f.Keyword] {
-				at = at[:strings.LastIndexByte(at, '/')] // the array
-			}
 			span, ok := spans[at]
 			alone := earlyAlone(c.doc, c.gen.Dialect, f)
 			if !ok || alone == nil {
@@ -457,7 +463,7 @@ func TestEarlyJudgeCatchesShiftedRejections(t *testing.T) {
 				continue
 			}
 			for _, f := range validator.Validate(c.ours, doc, validator.Options{}).Findings {
-				span, ok := spans[f.InstancePath]
+				span, ok := spans[earlyValuePath(f)]
 				alone := earlyAlone(c.doc, c.gen.Dialect, f)
 				if _, early := earlyKeywords[f.Keyword]; !early || !ok || alone == nil || shifted[f.Keyword] || tally.counts["exact"] >= want {
 					continue
