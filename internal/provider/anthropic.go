@@ -112,26 +112,7 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 			}
 		}
 	case "content_block_start":
-		if ev.Index != nil && *ev.Index != a.blocks {
-			return t.errorf("", "content_block_start has index %d, but it is block %d of the message, where the SDKs put it", *ev.Index, a.blocks)
-		}
-		a.blocks++
-		if ev.ContentBlock.Type == "text" {
-			a.text(t, ev.ContentBlock.Text)
-			return nil
-		}
-		if !ev.ContentBlock.isCall() {
-			return nil
-		}
-		if ev.Index == nil {
-			return t.errorf("", "content_block_start without index")
-		}
-		b := &ev.ContentBlock
-		c := t.open(a.key(*ev.Index), b.ID, b.Name)
-		if c.fallback == "" {
-			c.fallback = compactJSON(b.Input)
-			c.placeholder = c.fallback == "{}"
-		}
+		return a.start(t, ev.Index, &ev.ContentBlock)
 	case "content_block_delta":
 		if ev.Delta.Type == "text_delta" {
 			a.text(t, ev.Delta.Text)
@@ -168,6 +149,34 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 		}
 	case "message_stop":
 		t.endAll()
+	}
+	return nil
+}
+
+// start places a content_block_start's block b at the message's next
+// position, where the SDKs append it. A start the adapter refuses — an
+// index other than that position, or none for a tool call, whose key it
+// is — is refused before anything changes, so the events after it are
+// read as if it never came (see EventError).
+func (a *anthropic) start(t *tracker, index *int, b *anthropicBlock) error {
+	call := b.Type != "text" && b.isCall()
+	switch {
+	case index != nil && *index != a.blocks:
+		return t.errorf("", "content_block_start has index %d, but it is block %d of the message, where the SDKs put it", *index, a.blocks)
+	case index == nil && call:
+		return t.errorf("", "content_block_start without index")
+	}
+	i := a.blocks
+	a.blocks++
+	switch {
+	case b.Type == "text":
+		a.text(t, b.Text)
+	case call:
+		c := t.open(a.key(i), b.ID, b.Name)
+		if c.fallback == "" {
+			c.fallback = compactJSON(b.Input)
+			c.placeholder = c.fallback == "{}"
+		}
 	}
 	return nil
 }

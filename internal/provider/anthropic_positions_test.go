@@ -1,0 +1,106 @@
+package provider_test
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/provider"
+)
+
+// Anthropic events for the tests below: the SDKs (anthropic-sdk-python's
+// accumulate_event, anthropic-sdk-typescript's MessageStream) place a
+// content block by its position in the message and apply a delta to the
+// block at its index, whatever state toolgate keeps for it.
+const aMsgStart = `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}`
+
+// aStart is a content_block_start at index i ("" for none) of a block
+// given as JSON.
+func aStart(i, block string) string {
+	if i == "" {
+		return `{"type":"content_block_start","content_block":` + block + `}`
+	}
+	return `{"type":"content_block_start","index":` + i + `,"content_block":` + block + `}`
+}
+
+// aTool is a tool_use block named name with input (JSON).
+func aTool(name, input string) string {
+	return `{"type":"tool_use","id":"toolu_` + name + `","name":"` + name + `","input":` + input + `}`
+}
+
+// aDelta is a content_block_delta at index i ("" for none) of delta type
+// typ whose field (partial_json, text, ...) holds value, a Go string.
+func aDelta(i, typ, field, value string) string {
+	at := ""
+	if i != "" {
+		at = `"index":` + i + `,`
+	}
+	return `{"type":"content_block_delta",` + at + `"delta":{"type":"` + typ + `","` + field + `":` + strconv.Quote(value) + `}}`
+}
+
+// aInput is an input_json_delta, aText a text_delta, for block i.
+func aInput(i, partial string) string { return aDelta(i, "input_json_delta", "partial_json", partial) }
+func aText(i, text string) string     { return aDelta(i, "text_delta", "text", text) }
+
+// aStop is a content_block_stop for block i.
+func aStop(i string) string { return `{"type":"content_block_stop","index":` + i + `}` }
+
+// feedRefusing feeds events to a new Anthropic adapter: the one at
+// refused must be an *EventError without Key that produced no event,
+// every other one must be accepted. It returns the calls and outputs
+// assembled after Close.
+func feedRefusing(t *testing.T, events []string, refused int) ([]call, []output) {
+	t.Helper()
+	a, err := provider.New(provider.Anthropic)
+	require.NoError(t, err)
+	ck := newChecker()
+	for i, e := range events {
+		evs, err := a.Feed(nil, []byte(e))
+		if i != refused {
+			require.NoError(t, err, "event %d: %s", i, e)
+			require.NoError(t, ck.add(evs), "event %d", i)
+			continue
+		}
+		var ee *provider.EventError
+		require.ErrorAs(t, err, &ee, "event %d: %s", i, e)
+		assert.Empty(t, ee.Key, "event %d is refused whole", i)
+		assert.Empty(t, evs, "event %d", i)
+	}
+	require.NoError(t, ck.add(a.Close(nil)), "close")
+	return ck.result(), ck.texts()
+}
+
+// TestAnthropicRefusalLeavesState: an event the adapter refuses without
+// a Key changes nothing (see EventError), so the stream's next events
+// are read as if it never came. A content_block_start without index for
+// a tool call used to count a block before it was refused, so the valid
+// start at index 0 that followed was refused as block 1.
+func TestAnthropicRefusalLeavesState(t *testing.T) {
+	t.Parallel()
+	read := aTool("read", `{}`)
+	for _, tc := range []struct {
+		name    string
+		events  []string
+		refused int // the index of the refused event
+		want    []call
+	}{
+		{"a tool call's start without index", []string{aMsgStart, aStart("", read), aStart("0", read), aInput("0", `{"path":"/tmp/x"}`), aStop("0")}, 1,
+			[]call{{Key: "msg0/block0", ID: "toolu_read", Name: "read", Args: `{"path":"/tmp/x"}`}}},
+		{"a start at the wrong index", []string{aMsgStart, aStart("1", read), aStart("0", read), aStop("0")}, 1,
+			[]call{{Key: "msg0/block0", ID: "toolu_read", Name: "read", Args: `{}`}}},
+		{"a delta without index", []string{aMsgStart, aStart("0", read), aInput("", `{"a":1}`), aInput("0", `{}`), aStop("0")}, 2,
+			[]call{{Key: "msg0/block0", ID: "toolu_read", Name: "read", Args: `{}`}}},
+		{"a delta for a block not started", []string{aMsgStart, aStart("0", read), aInput("1", `{"a":1}`), aInput("0", `{}`), aStop("0")}, 2,
+			[]call{{Key: "msg0/block0", ID: "toolu_read", Name: "read", Args: `{}`}}},
+		{"a stop without index", []string{aMsgStart, aStart("0", read), `{"type":"content_block_stop"}`, aInput("0", `{}`), aStop("0")}, 2,
+			[]call{{Key: "msg0/block0", ID: "toolu_read", Name: "read", Args: `{}`}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, _ := feedRefusing(t, tc.events, tc.refused)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
