@@ -74,8 +74,10 @@ type anthropicEvent struct {
 // Keys follow the events' indices, and the SDKs place blocks by position
 // (see anthropic.blocks): a content_block_start whose index is not the
 // message's next position, or an input_json_delta for a block that has not
-// started, is an *EventError that ends the stream, since the SDKs would
-// read some call's input differently (or raise).
+// started, is no tool call or whose call has ended (see anthropic.input),
+// is an *EventError that ends the stream, since the SDKs would read some
+// call's input differently (or raise). Unlike other providers' late
+// events, a delta for an ended call is not ignored.
 func (a *anthropic) feed(t *tracker, event []byte) error {
 	typ, err := t.eventType(event)
 	if err != nil {
@@ -124,12 +126,7 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 		if ev.Index == nil {
 			return t.errorf("", "content_block_delta without index")
 		}
-		if *ev.Index < 0 || *ev.Index >= a.blocks {
-			return t.errorf("", "input_json_delta for block %d, but the message has %d blocks", *ev.Index, a.blocks)
-		}
-		if c := t.follow(a.key(*ev.Index)); c != nil {
-			t.write(c, ev.Delta.PartialJSON)
-		}
+		return a.input(t, *ev.Index, ev.Delta.PartialJSON)
 	case "content_block_stop":
 		if ev.Index == nil {
 			return t.errorf("", "content_block_stop without index")
@@ -178,6 +175,31 @@ func (a *anthropic) start(t *tracker, index *int, b *anthropicBlock) error {
 			c.placeholder = c.fallback == "{}"
 		}
 	}
+	return nil
+}
+
+// input appends an input_json_delta's partial_json to the call of block
+// i. The SDKs apply such a delta to the tool block at position i whether
+// or not it stopped — they have no notion of a stopped block — and one
+// for a block whose input came whole (in message_start or in
+// content_block_start) replaces that input. So a delta for a block not
+// started (the Python SDK raises), for a block that is no tool call (the
+// SDKs drop it, toolgate would check a call they lack), or for a call
+// that has ended (content_block_stop, the message's end) would have the
+// SDKs read other input than toolgate checked: it is an *EventError that
+// ends the stream, and changes nothing.
+func (a *anthropic) input(t *tracker, i int, partial string) error {
+	if i < 0 || i >= a.blocks {
+		return t.errorf("", "input_json_delta for block %d, but the message has %d blocks", i, a.blocks)
+	}
+	c := t.calls[a.key(i)]
+	switch {
+	case c == nil:
+		return t.errorf("", "input_json_delta for block %d, which is not a tool call", i)
+	case c.ended:
+		return t.errorf("", "input_json_delta for block %d, whose call has ended, where the SDKs would still apply it", i)
+	}
+	t.write(c, partial)
 	return nil
 }
 

@@ -104,3 +104,61 @@ func TestAnthropicRefusalLeavesState(t *testing.T) {
 		})
 	}
 }
+
+// TestAnthropicInputDeltaTargets: an input_json_delta is applied by the
+// SDKs to the tool block at its index whether or not that block stopped,
+// and replaces an input that came whole (json_buf is empty), so their
+// final message — the one a tool runner executes — would hold input that
+// toolgate never checked. A delta for a call that has ended, for a block
+// that is no tool call, or for a block not started ends the stream.
+// Before the fix a delta for an ended call was ignored (the call kept
+// {} or its whole input) and one for a text, thinking or result block
+// began a nameless call the SDKs lack.
+func TestAnthropicInputDeltaTargets(t *testing.T) {
+	t.Parallel()
+	shadow := `{"path":"/etc/shadow"}`
+	thinking := `{"type":"thinking","thinking":"","signature":""}`
+	for _, tc := range []struct {
+		name   string
+		events []string // the last one is refused
+		reason string
+	}{
+		{"after the stop of a call with the {} placeholder", []string{aMsgStart, aStart("0", aTool("read", `{}`)), aStop("0"), aInput("0", shadow)},
+			"input_json_delta for block 0, whose call has ended"},
+		{"after the stop of a call whose input came whole", []string{aMsgStart, aStart("0", aTool("read", `{"path":"/tmp/ok"}`)), aStop("0"), aInput("0", shadow)},
+			"whose call has ended"},
+		{"after the stop of a streamed call", []string{aMsgStart, aStart("0", aTool("read", `{}`)), aInput("0", `{"path":`), aInput("0", `"/tmp/ok"}`), aStop("0"), aInput("0", `,"x":1`)},
+			"whose call has ended"},
+		{"for a call pre-populated in message_start", []string{
+			`{"type":"message_start","message":{"content":[{"type":"tool_use","id":"toolu_1","name":"read","input":{"path":"/tmp/ok"}}]}}`, aInput("0", shadow)},
+			"input_json_delta for block 0, whose call has ended"},
+		{"after a max_tokens message_delta ended the call", []string{aMsgStart, aStart("0", aTool("read", `{}`)), aInput("0", `{"path":"/tmp`),
+			`{"type":"message_delta","delta":{"stop_reason":"max_tokens","stop_sequence":null},"usage":{"output_tokens":5}}`, aInput("0", `/ok"}`)},
+			"whose call has ended"},
+		{"after message_stop", []string{aMsgStart, aStart("0", aTool("read", `{}`)), aInput("0", `{}`), `{"type":"message_stop"}`, aInput("0", shadow)},
+			"whose call has ended"},
+		{"after an error event", []string{aMsgStart, aStart("0", aTool("read", `{}`)), `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, aInput("0", shadow)},
+			"whose call has ended"},
+		{"for a text block", []string{aMsgStart, aStart("0", `{"type":"text","text":""}`), aInput("0", shadow)},
+			"input_json_delta for block 0, which is not a tool call"},
+		{"for a thinking block", []string{aMsgStart, aStart("0", thinking), aInput("0", shadow)},
+			"which is not a tool call"},
+		{"for a server tool's result block", []string{aMsgStart, aStart("0", `{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[]}`), aInput("0", shadow)},
+			"which is not a tool call"},
+		{"for message_start's text block", []string{`{"type":"message_start","message":{"content":[{"type":"text","text":"Hi"}]}}`, aInput("0", shadow)},
+			"which is not a tool call"},
+		{"for a block not started", []string{aMsgStart, aStart("0", aTool("read", `{}`)), aInput("1", shadow)},
+			"input_json_delta for block 1, but the message has 1 blocks"},
+		{"for a negative index", []string{aMsgStart, aStart("0", aTool("read", `{}`)), aInput("-1", shadow)},
+			"input_json_delta for block -1, but the message has 1 blocks"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			streamFails(t, provider.Anthropic, tc.events, tc.reason)
+		})
+	}
+	// The call that ended keeps what was checked: the refused delta adds
+	// nothing to it.
+	got, _ := feedRefusing(t, []string{aMsgStart, aStart("0", aTool("read", `{}`)), aStop("0"), aInput("0", shadow), `{"type":"message_stop"}`}, 3)
+	assert.Equal(t, []call{{Key: "msg0/block0", ID: "toolu_read", Name: "read", Args: `{}`}}, got)
+}
