@@ -16,6 +16,11 @@ type anthropic struct {
 	// index is not the next position would make them read a block that
 	// toolgate does not.
 	blocks int
+	// openText is 1 + the position of the message's open text block —
+	// the last text block started, until its content_block_stop or the
+	// message's end — or 0 when none is open: the one block whose
+	// text_delta is read (see anthropic.textDelta).
+	openText int
 }
 
 // anthropicBlock is a content block, in content_block_start or pre-populated
@@ -67,17 +72,24 @@ type anthropicEvent struct {
 // text_delta of all its text blocks (and any initial text of a block), in
 // order, across tool calls; the message's end ends it, and a stop_reason
 // but end_turn, tool_use and stop_sequence (max_tokens, pause_turn) cuts
-// it. A stop_reason "refusal" is a Refusal. thinking_delta,
-// signature_delta and citations_delta are never text. An error event ends
-// every call and cuts every output.
+// it. A stop_reason "refusal" is a Refusal. An error event ends every
+// call and cuts every output.
 //
 // Keys follow the events' indices, and the SDKs place blocks by position
-// (see anthropic.blocks): a content_block_start whose index is not the
-// message's next position, or an input_json_delta for a block that has not
-// started, is no tool call or whose call has ended (see anthropic.input),
-// is an *EventError that ends the stream, since the SDKs would read some
-// call's input differently (or raise). Unlike other providers' late
-// events, a delta for an ended call is not ignored.
+// (see anthropic.blocks) and have no notion of a stopped block: a
+// content_block_start whose index is not the message's next position, an
+// input_json_delta for a block that has not started, is no tool call or
+// whose call has ended (see anthropic.input), or a text_delta for any
+// block but the message's open text block (see anthropic.textDelta), is
+// an *EventError that ends the stream, since the SDKs would read some
+// call's input or the answer differently (or raise). Unlike other
+// providers' late events, a delta for an ended call is not ignored.
+// thinking_delta, signature_delta, citations_delta and delta types to
+// come are never read, whatever block they name (one not started,
+// stopped, or of another type): the SDKs apply them only to a thinking
+// block's thinking and signature or a text block's citations, never to a
+// tool's input or the answer's text, so they cannot make the SDKs run or
+// parse other input or text than toolgate checks.
 func (a *anthropic) feed(t *tracker, event []byte) error {
 	typ, err := t.eventType(event)
 	if err != nil {
@@ -88,6 +100,7 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 		"message_start", "message_delta", "message_stop":
 	case "error": // overloaded_error and the like: the SDKs raise on it
 		t.abort("error")
+		a.endMessage(t)
 		return nil
 	default:
 		return nil // ping and types to come
@@ -98,7 +111,7 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 	}
 	switch typ {
 	case "message_start":
-		t.endAll()
+		a.endMessage(t)
 		if a.started {
 			a.msg++
 		}
@@ -106,6 +119,7 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 		a.blocks = len(ev.Message.Content)
 		for i := range ev.Message.Content {
 			if b := &ev.Message.Content[i]; b.Type == "text" {
+				a.openText = i + 1
 				a.text(t, b.Text)
 			} else if b.isCall() {
 				c := t.begin(a.key(i), b.ID, b.Name)
@@ -116,20 +130,22 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 	case "content_block_start":
 		return a.start(t, ev.Index, &ev.ContentBlock)
 	case "content_block_delta":
-		if ev.Delta.Type == "text_delta" {
-			a.text(t, ev.Delta.Text)
-			return nil
-		}
-		if ev.Delta.Type != "input_json_delta" {
-			return nil
+		if ev.Delta.Type != "text_delta" && ev.Delta.Type != "input_json_delta" {
+			return nil // thinking_delta, signature_delta, citations_delta, …: never read
 		}
 		if ev.Index == nil {
 			return t.errorf("", "content_block_delta without index")
+		}
+		if ev.Delta.Type == "text_delta" {
+			return a.textDelta(t, *ev.Index, ev.Delta.Text)
 		}
 		return a.input(t, *ev.Index, ev.Delta.PartialJSON)
 	case "content_block_stop":
 		if ev.Index == nil {
 			return t.errorf("", "content_block_stop without index")
+		}
+		if *ev.Index+1 == a.openText {
+			a.openText = 0
 		}
 		if c := t.find(a.key(*ev.Index)); c != nil {
 			t.end(c)
@@ -142,10 +158,10 @@ func (a *anthropic) feed(t *tracker, event []byte) error {
 			t.cut("", r) // max_tokens, pause_turn, model_context_window_exceeded, …
 		}
 		if ev.Delta.StopReason != "" {
-			t.endAll()
+			a.endMessage(t)
 		}
 	case "message_stop":
-		t.endAll()
+		a.endMessage(t)
 	}
 	return nil
 }
@@ -167,6 +183,7 @@ func (a *anthropic) start(t *tracker, index *int, b *anthropicBlock) error {
 	a.blocks++
 	switch {
 	case b.Type == "text":
+		a.openText = i + 1
 		a.text(t, b.Text)
 	case call:
 		c := t.open(a.key(i), b.ID, b.Name)
@@ -201,6 +218,36 @@ func (a *anthropic) input(t *tracker, i int, partial string) error {
 	}
 	t.write(c, partial)
 	return nil
+}
+
+// textDelta appends a text_delta's text to the message's output. The
+// SDKs add it to the text of the block at position i, and only if that
+// is a text block, keeping each block's text apart; toolgate's output is
+// the message's text in the order it arrives. The two agree while every
+// text_delta is for the open text block (see anthropic.openText), so one
+// for any other block is an *EventError that ends the stream, and
+// changes nothing: for a block not started (the Python SDK raises), for
+// a thinking or tool block (the SDKs drop it), for a text block another
+// text block has followed (the SDKs put it before that block's text), or
+// for one that stopped or whose message ended (the Python SDK has parsed
+// the block at its stop; toolgate has ended the output).
+func (a *anthropic) textDelta(t *tracker, i int, s string) error {
+	switch {
+	case i < 0 || i >= a.blocks:
+		return t.errorf("", "text_delta for block %d, but the message has %d blocks", i, a.blocks)
+	case i+1 != a.openText:
+		return t.errorf("", "text_delta for block %d, which is not the message's open text block", i)
+	}
+	a.text(t, s)
+	return nil
+}
+
+// endMessage ends the message's calls and its output (message_delta with
+// a stop_reason, message_stop, the next message_start, an error event):
+// no text block is open after it.
+func (a *anthropic) endMessage(t *tracker) {
+	t.endAll()
+	a.openText = 0
 }
 
 // text appends message text to the current message's output.

@@ -162,3 +162,117 @@ func TestAnthropicInputDeltaTargets(t *testing.T) {
 	got, _ := feedRefusing(t, []string{aMsgStart, aStart("0", aTool("read", `{}`)), aStop("0"), aInput("0", shadow), `{"type":"message_stop"}`}, 3)
 	assert.Equal(t, []call{{Key: "msg0/block0", ID: "toolu_read", Name: "read", Args: `{}`}}, got)
 }
+
+// TestAnthropicTextDeltaTargets: the SDKs add a text_delta to the block
+// at its index only if that is a text block, and keep each block's text
+// apart, while toolgate's output is the message's text in arrival order;
+// before the fix every text_delta was taken as answer text whatever block
+// it named. A text_delta is now read only for the message's open text
+// block (the last text block started, not stopped, in a message not
+// ended); any other ends the stream.
+func TestAnthropicTextDeltaTargets(t *testing.T) {
+	t.Parallel()
+	text := `{"type":"text","text":""}`
+	thinking := `{"type":"thinking","thinking":"","signature":""}`
+	endTurn := `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":5}}`
+	for _, tc := range []struct {
+		name   string
+		events []string // the last one is refused
+		reason string
+	}{
+		{"for a thinking block", []string{aMsgStart, aStart("0", text), aText("0", `{"a":"`), aStart("1", thinking), aText("1", "safe")},
+			"text_delta for block 1, which is not the message's open text block"},
+		{"for a tool_use block", []string{aMsgStart, aStart("0", aTool("read", `{}`)), aText("0", `{"a":"safe"}`)},
+			"text_delta for block 0, which is not the message's open text block"},
+		{"for a block not started", []string{aMsgStart, aText("7", `{}`)},
+			"text_delta for block 7, but the message has 0 blocks"},
+		{"for a negative index", []string{aMsgStart, aStart("0", text), aText("-1", `{}`)},
+			"text_delta for block -1, but the message has 1 blocks"},
+		{"without index", []string{aMsgStart, aStart("0", text), aText("", `{}`)},
+			"content_block_delta without index"},
+		{"without any block event", []string{aText("0", `{}`)},
+			"text_delta for block 0, but the message has 0 blocks"},
+		{"for a text block that stopped", []string{aMsgStart, aStart("0", text), aText("0", `{"a":1}`), aStop("0"), aText("0", ` `)},
+			"text_delta for block 0, which is not the message's open text block"},
+		{"for a text block another has followed", []string{aMsgStart, aStart("0", text), aStart("1", text), aText("1", `2`), aText("0", `1`)},
+			"text_delta for block 0, which is not the message's open text block"},
+		{"for message_start's text block, after a text block started", []string{
+			`{"type":"message_start","message":{"content":[{"type":"text","text":"{"}]}}`, aStart("1", text), aText("0", `}`)},
+			"text_delta for block 0, which is not the message's open text block"},
+		{"after message_delta", []string{aMsgStart, aStart("0", text), aText("0", `{}`), endTurn, aText("0", ` `)},
+			"text_delta for block 0, which is not the message's open text block"},
+		{"after message_stop", []string{aMsgStart, aStart("0", text), aText("0", `{}`), `{"type":"message_stop"}`, aText("0", ` `)},
+			"text_delta for block 0, which is not the message's open text block"},
+		{"after an error event", []string{aMsgStart, aStart("0", text), aText("0", `{}`), `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, aText("0", ` `)},
+			"text_delta for block 0, which is not the message's open text block"},
+		{"for the last message's block, in the next message", []string{aMsgStart, aStart("0", text), aText("0", `{}`), aMsgStart, aText("0", ` `)},
+			"text_delta for block 0, but the message has 0 blocks"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			streamFails(t, provider.Anthropic, tc.events, tc.reason)
+		})
+	}
+	// The refused fragment is not text: the SDK's block 0 reads {"a":""}.
+	_, outs := feedRefusing(t, []string{aMsgStart, aStart("0", text), aText("0", `{"a":"`), aStart("1", thinking), aText("1", "safe"),
+		aText("0", `"}`), aStop("0"), aStop("1"), endTurn, `{"type":"message_stop"}`}, 4)
+	assert.Equal(t, []output{{Key: "output/0", Text: `{"a":""}`}}, outs)
+}
+
+// TestAnthropicTextDeltaRead: the text_deltas that are read, as the SDKs
+// read them: for a text block started by content_block_start (its index
+// may be absent: the SDKs place it by position), for a text block that
+// message_start holds, and for the open text block while a tool call
+// streams after it (the SDKs add it to that block, before no other text).
+func TestAnthropicTextDeltaRead(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		events []string
+		want   string
+	}{
+		{"a started text block", []string{aMsgStart, aStart("0", `{"type":"text","text":"{"}`), aText("0", `"a":1`), aText("0", `}`), aStop("0")}, `{"a":1}`},
+		{"a text block started without index", []string{aMsgStart, aStart("", `{"type":"text","text":""}`), aText("0", `[]`)}, `[]`},
+		{"message_start's text block", []string{`{"type":"message_start","message":{"content":[{"type":"text","text":"["}]}}`, aText("0", `]`)}, `[]`},
+		{"the open text block while a call streams", []string{aMsgStart, aStart("0", `{"type":"text","text":""}`), aText("0", `{"a":`),
+			aStart("1", aTool("read", `{}`)), aInput("1", `{}`), aText("0", `1}`), aStop("1"), aStop("0")}, `{"a":1}`},
+		{"text blocks joined across a call", []string{aMsgStart, aStart("0", `{"type":"text","text":""}`), aText("0", `{"a":`), aStop("0"),
+			aStart("1", aTool("read", `{}`)), aStop("1"), aStart("2", `{"type":"text","text":""}`), aText("2", `1}`), aStop("2")}, `{"a":1}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, ck := streamChecked(t, provider.Anthropic, tc.events...)
+			assert.Equal(t, []output{{Key: "output/0", Text: tc.want}}, ck.texts())
+		})
+	}
+}
+
+// TestAnthropicUnreadDeltas: thinking_delta, signature_delta,
+// citations_delta and delta types to come are never read, whatever block
+// they name — one not started, stopped, or of another type: the SDKs
+// apply them only to a thinking block's thinking and signature or a text
+// block's citations, none of which is a tool's input or the answer's
+// text, so no reading of them changes what toolgate checks. They are
+// accepted and produce nothing.
+func TestAnthropicUnreadDeltas(t *testing.T) {
+	t.Parallel()
+	thinking := `{"type":"thinking","thinking":"","signature":""}`
+	citation := `{"type":"content_block_delta","index":0,"delta":{"type":"citations_delta","citation":{"type":"char_location","cited_text":"x","document_index":0,"start_char_index":0,"end_char_index":1}}}`
+	for _, tc := range []struct {
+		name   string
+		events []string // the last one is checked
+	}{
+		{"thinking_delta for a thinking block that stopped", []string{aMsgStart, aStart("0", thinking), aStop("0"), aDelta("0", "thinking_delta", "thinking", "x")}},
+		{"signature_delta for a thinking block that stopped", []string{aMsgStart, aStart("0", thinking), aStop("0"), aDelta("0", "signature_delta", "signature", "x")}},
+		{"thinking_delta for a block not started", []string{aMsgStart, aDelta("3", "thinking_delta", "thinking", "x")}},
+		{"signature_delta for a tool call", []string{aMsgStart, aStart("0", aTool("read", `{}`)), aDelta("0", "signature_delta", "signature", "x")}},
+		{"citations_delta for a text block that stopped", []string{aMsgStart, aStart("0", `{"type":"text","text":""}`), aStop("0"), citation}},
+		{"a delta type to come, after the message", []string{aMsgStart, `{"type":"message_stop"}`, aDelta("0", "future_delta", "data", "x")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			per, _ := stream(t, provider.Anthropic, tc.events...)
+			assert.Empty(t, per[len(tc.events)-1], "the delta produces nothing")
+		})
+	}
+}

@@ -18,7 +18,7 @@ import (
 func TestEventNamesAgreeWithPayloads(t *testing.T) {
 	t.Parallel()
 	const (
-		anthropicDelta = `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}}`
+		anthropicStart = `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"x"}}`
 		responsesDelta = `{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"x"}`
 		chatChunk      = `{"choices":[{"index":0,"delta":{"content":"x"}}]}`
 		geminiChunk    = `{"candidates":[{"index":0,"content":{"parts":[{"text":"x"}]}}]}`
@@ -30,10 +30,10 @@ func TestEventNamesAgreeWithPayloads(t *testing.T) {
 		name, event string
 		ok          bool
 	}{
-		{provider.Anthropic, "", anthropicDelta, true},
-		{provider.Anthropic, "content_block_delta", anthropicDelta, true},
-		{provider.Anthropic, "ping", anthropicDelta, false},
-		{provider.Anthropic, "message", anthropicDelta, false},
+		{provider.Anthropic, "", anthropicStart, true},
+		{provider.Anthropic, "content_block_start", anthropicStart, true},
+		{provider.Anthropic, "ping", anthropicStart, false},
+		{provider.Anthropic, "message", anthropicStart, false},
 		{provider.OpenAIResponses, "response.output_text.delta", responsesDelta, true},
 		{provider.OpenAIResponses, "response.created", responsesDelta, false},
 		{provider.OpenAIChat, "", chatChunk, true},

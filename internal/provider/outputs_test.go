@@ -177,7 +177,8 @@ func TestOutputQuirks(t *testing.T) {
 				assert.Equal(t, []string{"textend output/0"}, kinds(per[10]), "the message's end ends its output")
 			}},
 		{name: "anthropic: stop_reason refusal, and each message its own output", p: provider.Anthropic,
-			events: []string{`{"type":"message_start","message":{"content":[]}}`, anthropicText(0, "{"),
+			events: []string{`{"type":"message_start","message":{"content":[]}}`,
+				`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`, anthropicText(0, "{"),
 				`{"type":"message_delta","delta":{"stop_reason":"refusal"}}`,
 				`{"type":"message_start","message":{"content":[{"type":"text","text":"[]"}]}}`, `{"type":"message_stop"}`},
 			want: []output{{Key: "output/0", Text: "{", Refused: true}, {Key: "output/1", Text: "[]"}}},
@@ -282,7 +283,7 @@ func TestErrorEventsCutTheAnswer(t *testing.T) {
 			`{"choices":[{"index":0,"delta":{"content":"{\"a\":1}"}}]}`,
 			`{"error":{"message":"upstream overloaded","code":503}}`}, "error"},
 		{provider.Anthropic, []string{
-			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"{\"a\":1}"}}`,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"{\"a\":1}"}}`,
 			`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`}, "error"},
 		{provider.OpenAIResponses, []string{
 			`{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"{\"a\":1}"}`,
