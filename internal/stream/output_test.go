@@ -188,12 +188,15 @@ func TestOutputStoppedEarly(t *testing.T) {
 			`{"type":"message_delta","delta":{"stop_reason":"max_tokens"}}`}, "max_tokens"},
 		{"anthropic end_turn", provider.Anthropic, []string{
 			`{"type":"message_start","message":{"content":[]}}`,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
 			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":` + q + `}}`,
 			`{"type":"message_delta","delta":{"stop_reason":"end_turn"}}`}, ""},
 		{"anthropic stop_sequence", provider.Anthropic, []string{
+			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
 			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":` + q + `}}`,
 			`{"type":"message_delta","delta":{"stop_reason":"stop_sequence"}}`}, ""},
 		{"anthropic pause_turn", provider.Anthropic, []string{
+			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
 			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":` + q + `}}`,
 			`{"type":"message_delta","delta":{"stop_reason":"pause_turn"}}`}, "pause_turn"},
 		{"gemini MAX_TOKENS", provider.Gemini, []string{
