@@ -23,7 +23,7 @@
 // follows; a call that ends before any name arrives has none. The first
 // non-empty id wins; an id that arrives after the name is dropped (Key, not
 // CallID, identifies the call). Events for a call that has ended are
-// ignored.
+// ignored, except where a client would still apply them (Anthropic, below).
 //
 // # Message outputs
 //
@@ -107,7 +107,11 @@
 // sent). The empty input {} before deltas is a placeholder, used only when no
 // delta arrives: a call whose only delta is "" has empty text. A call cut off
 // by max_tokens has no content_block_stop; it ends at message_delta (or
-// message_stop, or Close) with its incomplete text.
+// message_stop, or Close) with its incomplete text. The SDKs apply a delta
+// to the block at its index, with no notion of a stopped block, so an
+// input_json_delta for a block not started, that is no tool call or whose
+// call has ended, and a text_delta for any block but the message's open
+// text block, is an *EventError without a Key, which ends the stream.
 //
 // Google Gemini: key "cand<c>/call<n>", by candidate index and call number.
 // Gemini sends no argument text: a part with whole args becomes the compacted
