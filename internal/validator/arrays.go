@@ -93,7 +93,9 @@ func (v *Validator) moreElements(e *eval, i, off int64) {
 	}
 	if i > 0 && i == n.FalseItem {
 		s := elementSchema(n, i)
-		v.violate(e, violation{keyword: s.Keyword, node: s, off: off, never: true, about: promisedElement})
+		vio := violation{keyword: s.Keyword, node: s, off: off, never: true, about: promisedElement}
+		vio.where.prepend(nil, i) // as a reason, it is about the element
+		v.violate(e, vio)
 	}
 }
 

@@ -399,7 +399,7 @@ func (v *Validator) onKid(e, k *eval, rel relation, arg int32) {
 	switch rel {
 	case relAnd, relChild:
 		if k.status == failed {
-			v.kidFailed(e, k)
+			v.kidFailed(e, k, rel)
 		}
 	case relAnyOf, relOneOf, relNot, relIf, relThen, relElse, relDependent:
 		v.onApplicator(e, k, rel, arg)
@@ -414,12 +414,16 @@ func (v *Validator) onKid(e, k *eval, rel relation, arg int32) {
 	}
 }
 
-// kidFailed fails e because a kid it must match failed. A reporting kid
-// made its own findings; the kid's violation is e's reason, should a
-// pass/fail parent need one.
-func (v *Validator) kidFailed(e, k *eval) {
+// kidFailed fails e because a kid it must match failed, under rel. A
+// reporting kid made its own findings; the kid's violation is e's reason,
+// should a pass/fail parent need one, and a kid on a member or element
+// puts that value's token before the pointer the reason is about.
+func (v *Validator) kidFailed(e, k *eval, rel relation) {
 	if e.status == pending || k.fail.off < e.fail.off {
 		e.fail = k.fail
+		if rel == relChild {
+			v.prependMember(&e.fail.where, v.frames[e.fr].pathDepth)
+		}
 	}
 	v.decide(e, failed)
 }

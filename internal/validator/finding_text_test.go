@@ -307,3 +307,38 @@ func TestMessageWording(t *testing.T) {
 		}
 	}
 }
+
+// TestBranchReasonsNameTheirValues: a branch's (or a then's, an else's)
+// reason about a value inside the one the branch evaluated leads with that
+// value's pointer, escaped, in a stream as in a full validation, so that a
+// model can tell which member of a discriminated union to fix; tokens that
+// do not fit the pointer a violation keeps read "…".
+func TestBranchReasonsNameTheirValues(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("m", 40)
+	for _, tc := range []struct{ schema, doc, want string }{
+		{`{"properties":{"pet":{"oneOf":[{"properties":{"kind":{"const":"cat"}}},{"properties":{"kind":{"const":"dog"}}}]}}}`, `{"pet":{"kind":"cow"}}`,
+			`(branch 0: /pet/kind must be "cat"; got "co…"; branch 1: /pet/kind must be "dog"; got "c…").`},
+		{`{"anyOf":[{"properties":{"a":{"items":{"type":"string"}}}},{"required":["q"]}]}`, `{"a":["x",1]}`,
+			`(branch 0: /a/1 must be a string; got a number; branch 1: is missing the required property "q").`},
+		{`{"properties":{"x":{"if":{"type":"object"},"then":{"properties":{"b~/c":{"type":"integer"}}}}}}`, `{"x":{"b~/c":"s"}}`,
+			`but /x/b~0~1c must be an integer; got a string.`},
+		{`{"anyOf":[{"properties":{"x":false}},{"required":["q"]}]}`, `{"x":1}`,
+			`(branch 0: /x is not allowed here: the schema at "/anyOf/0/properties/x" is false; branch 1: is missing the required property "q").`},
+		{`{"anyOf":[{"properties":{"a":{"prefixItems":[{}],"items":false}}},{"required":["q"]}]}`, `{"a":[1,2]}`,
+			`(branch 0: /a/1 is not allowed here: the schema at "/anyOf/0/properties/a/items" is false; branch 1: is missing the required property "q").`},
+		{`{"anyOf":[{"properties":{"n":{"properties":{"` + long + `":{"type":"string"}}}}},{"required":["q"]}]}`, `{"n":{"` + long + `":1}}`,
+			`(branch 0: /n/… must be a string; got a number; branch 1: is missing the required property "q").`},
+		{`{"anyOf":[{"properties":{"a":{"oneOf":[{"properties":{"b":{"type":"null"}}},{"properties":{"b":{"type":"string"}}}]}}},{"required":["q"]}]}`, `{"a":{"b":1}}`,
+			`(branch 0: /a must match exactly one of 2 oneOf branches; it matched none; branch 1: is missing the required property "q").`},
+	} {
+		s := compileFor(t, schema.JSONSchema, tc.schema)
+		for _, opts := range []validator.Options{{}, {StopAtFirst: true}} {
+			got := validator.Validate(s, []byte(tc.doc), opts)
+			if assert.Len(t, got.Findings, 1, "%s on %s", tc.schema, tc.doc) {
+				assert.True(t, strings.HasSuffix(got.Findings[0].Message, tc.want), "%s on %s, StopAtFirst %v: %q should end %q",
+					tc.schema, tc.doc, opts.StopAtFirst, got.Findings[0].Message, tc.want)
+			}
+		}
+	}
+}

@@ -327,7 +327,9 @@ func (v *Validator) memberEntry(e *eval, s *schema.Node, off int64, entries []en
 	if !s.Never {
 		return append(entries, entry{node: s, parent: e, rel: relChild})
 	}
-	v.violate(e, violation{keyword: s.Keyword, node: s, off: off, never: true, about: currentMember})
+	vio := violation{keyword: s.Keyword, node: s, off: off, never: true, about: currentMember}
+	vio.where.prepend(v.track.key(), 0) // as a reason, it is about the member
+	v.violate(e, vio)
 	return entries
 }
 

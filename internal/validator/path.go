@@ -127,6 +127,16 @@ func (t *tracker) path(depth, max int) (string, bool) {
 	return string(p), cut
 }
 
+// prependMember puts the token of the current member or element of the
+// container at level depth before p.
+func (v *Validator) prependMember(p *pointerTail, depth int) {
+	if l := &v.track.levels[depth]; l.object {
+		p.prepend(v.track.keyAt(depth), 0)
+	} else {
+		p.prepend(nil, l.index)
+	}
+}
+
 // promisedPath is the pointer of the element that a ',' after the
 // current element of the array at level depth promises: path(depth+1,
 // max) with that array one element further on.

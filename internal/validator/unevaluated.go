@@ -69,6 +69,7 @@ func (u *unevalRecords) add(v *Validator, r unevalRecord, reason *violation) {
 	r.never = reason.never
 	if len(u.list) < v.opts.MaxFindings {
 		u.reasons = append(u.reasons, *reason)
+		v.grow(reasonStateBytes)
 	}
 	u.list = append(u.list, r)
 	v.grow(recordStateBytes)
@@ -88,7 +89,7 @@ func (u *unevalRecords) bytes() int64 {
 	if u == nil {
 		return 0
 	}
-	return int64(len(u.list))*recordStateBytes + int64(len(u.names))
+	return int64(len(u.list))*recordStateBytes + int64(len(u.names)) + int64(len(u.reasons))*reasonStateBytes
 }
 
 // recordBytes is what e's unevaluated records count toward State.

@@ -186,10 +186,12 @@ func (v *Validator) Steps() int64 { return v.steps }
 func (v *Validator) State() int64 { return v.state }
 
 // stateBytes of one evaluation (with the larger of the states it keeps per
-// kind of value) and of one unevaluated record.
+// kind of value), of one unevaluated record and of the reason kept with
+// one (for the first Options.MaxFindings records of an evaluation).
 const (
 	evalStateBytes   = int64(unsafe.Sizeof(eval{}) + unsafe.Sizeof(objState{}))
 	recordStateBytes = int64(unsafe.Sizeof(unevalRecord{}))
+	reasonStateBytes = int64(unsafe.Sizeof(violation{}))
 )
 
 // grow counts n more bytes of state, and past MaxState rejects the
@@ -354,7 +356,7 @@ func (v *Validator) words() *docWords {
 func (v *Validator) report(vio *violation, pathDepth int) {
 	v.add(vio.off, func() schema.Finding {
 		path, cut := v.pathOf(vio, pathDepth)
-		return vio.finding(path, subject(path, cut, v.words(), vio.got), v.opts.MaxPointer)
+		return vio.finding(path, cut, v.words(), v.opts.MaxPointer)
 	})
 }
 

@@ -1,6 +1,7 @@
 package validator
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -97,6 +98,7 @@ type violation struct {
 	spelled  string       // how the schema spells keyword, when it differs ("dependencies")
 	count    int64        // the count a bound was checked against (items, properties, contains)
 	reason   *violation   // why a subschema failed (propertyNames, not-applicable branches, then, else, ...)
+	where    pointerTail  // as a reason: the value it is about, below the value the failed subschema evaluated
 	branches *branchOutcome
 }
 
@@ -118,6 +120,79 @@ func (r *violation) quoteRead(kind jsontok.Kind, x *excerpt, complete bool) {
 			b.reasons[i].quoteRead(kind, x, complete)
 		}
 	}
+}
+
+// pointerTailLen is how many bytes of a reason's pointer (see
+// violation.where) a violation keeps: with its length and flag, the tail
+// takes 32 bytes of every violation, and of every evaluation's failure.
+const pointerTailLen = 30
+
+// pointerTail is a JSON pointer kept inside a violation without allocating,
+// built from its last token up as a failure passes to the evaluations of
+// the containers above it. A token that does not fit is kept as "…" (the
+// pointer reads "/n/…/x"), and once not even that fits, the tokens above
+// are lost: the pointer is rendered with "/…" before what was kept.
+type pointerTail struct {
+	buf  [pointerTailLen]byte // the pointer is buf[pointerTailLen-n:]
+	n    uint8
+	lost bool
+}
+
+// elided stands for a token that did not fit.
+const elided = "/…"
+
+// prepend puts the token of a member name, or of an array index when name
+// is nil, before the pointer, escaped (RFC 6901).
+func (p *pointerTail) prepend(name []byte, index int64) {
+	if p.lost {
+		return
+	}
+	var digits [20]byte
+	token := name
+	if name == nil {
+		token = strconv.AppendInt(digits[:0], index, 10)
+	}
+	i := pointerTailLen - int(p.n)
+	if 1+len(token)+bytes.Count(token, []byte{'~'})+bytes.Count(token, []byte{'/'}) > i {
+		switch kept := p.buf[i:]; {
+		case bytes.HasPrefix(kept, []byte(elided)): // one "…" stands for both
+		case len(elided) <= i:
+			p.n += uint8(copy(p.buf[i-len(elided):i], elided))
+		default:
+			p.lost = true
+		}
+		return
+	}
+	for j := len(token) - 1; j >= 0; j-- {
+		switch c := token[j]; c {
+		case '~':
+			i -= 2
+			p.buf[i], p.buf[i+1] = '~', '0'
+		case '/':
+			i -= 2
+			p.buf[i], p.buf[i+1] = '~', '1'
+		default:
+			i--
+			p.buf[i] = c
+		}
+	}
+	i--
+	p.buf[i] = '/'
+	p.n = uint8(pointerTailLen - i)
+}
+
+// none reports whether the pointer is empty: the violation is about the
+// value the failed subschema evaluated.
+func (p *pointerTail) none() bool { return p.n == 0 && !p.lost }
+
+// under renders the pointer below base, the pointer of the value the
+// failed subschema evaluated.
+func (p *pointerTail) under(base string) string {
+	kept := string(p.buf[pointerTailLen-int(p.n):])
+	if p.lost && !strings.HasPrefix(kept, elided) {
+		return base + elided + kept
+	}
+	return base + kept
 }
 
 // part names the value a violation of an object or an array is about when
@@ -177,11 +252,15 @@ const maxNesting = 2
 // maxMessage bounds a message's length in bytes.
 const maxMessage = 2048
 
-// describe states what is wrong, without the subject.
-func (v *violation) describe() string { return schema.Truncate(v.describeAt(0), maxMessage) }
+// describe states what is wrong, without the subject, the value at base
+// (its pointer, or "" when it was cut).
+func (v *violation) describe(base string) string {
+	return schema.Truncate(v.describeAt(0, base), maxMessage)
+}
 
-// describeAt describes v as a reason nested depth levels deep.
-func (v *violation) describeAt(depth int) string {
+// describeAt describes v as a reason nested depth levels deep, about the
+// value at base (see describe).
+func (v *violation) describeAt(depth int, base string) string {
 	n := v.node
 	if v.never {
 		return v.describeNever()
@@ -222,7 +301,7 @@ func (v *violation) describeAt(depth int) string {
 	case "dependentRequired":
 		return fmt.Sprintf("has the property %q, which requires the property %q, but it is missing", brief(v.name), v.excerpt.whole())
 	case "dependentSchemas":
-		return fmt.Sprintf("has the property %q, so it must match the schema for it, but %s", brief(v.name), v.reasonText(depth))
+		return fmt.Sprintf("has the property %q, so it must match the schema for it, but %s", brief(v.name), v.reasonText(depth, base))
 	case "additionalProperties":
 		allowed := allowedNames(n).Names()
 		if len(allowed) == 0 && n.PatternProperties == nil && !v.complete && v.excerpt.whole() == "" {
@@ -236,17 +315,17 @@ func (v *violation) describeAt(depth int) string {
 		if v.reason != nil && v.reason.never {
 			return fmt.Sprintf("does not allow the property %s, which no other keyword of the schema evaluates", v.excerpt.quoted(true))
 		}
-		return fmt.Sprintf("has the property %s, which no other keyword evaluates and which does not match unevaluatedProperties: %s", v.excerpt.quoted(true), v.reasonText(depth))
+		return fmt.Sprintf("has the property %s, which no other keyword evaluates and which does not match unevaluatedProperties: %s", v.excerpt.quoted(true), v.reasonText(depth, base))
 	case "unevaluatedItems":
 		if v.reason != nil && v.reason.never {
 			return fmt.Sprintf("does not allow the item at index %d, which no other keyword of the schema evaluates", v.count)
 		}
-		return fmt.Sprintf("has an item at index %d that no other keyword evaluates and that does not match unevaluatedItems: %s", v.count, v.reasonText(depth))
+		return fmt.Sprintf("has an item at index %d that no other keyword evaluates and that does not match unevaluatedItems: %s", v.count, v.reasonText(depth, base))
 	case "propertyNames":
 		if v.reason == nil || depth >= maxNesting { // a branch's failure: no reason was kept
 			return fmt.Sprintf("has the property name %s, which propertyNames does not allow", v.excerpt.quoted(v.complete))
 		}
-		return fmt.Sprintf("has a property name that is not allowed: the name %s", v.reasonText(depth))
+		return fmt.Sprintf("has a property name that is not allowed: the name %s", v.reasonText(depth, base))
 	case "minProperties":
 		return fmt.Sprintf("must have at least %s; got %d", countOf(n, "minProperties", n.MinProperties, "property"), v.count)
 	case "maxProperties":
@@ -260,13 +339,13 @@ func (v *violation) describeAt(depth int) string {
 	case "contains", "minContains", "maxContains":
 		return v.describeContains()
 	case "oneOf", "anyOf":
-		return v.describeBranches(depth)
+		return v.describeBranches(depth, base)
 	case "not":
 		return "must not match the schema under not, but it does"
 	case "then":
-		return fmt.Sprintf("matches the if schema, so it must match then, but %s", v.reasonText(depth))
+		return fmt.Sprintf("matches the if schema, so it must match then, but %s", v.reasonText(depth, base))
 	case "else":
-		return fmt.Sprintf("does not match the if schema, so it must match else, but %s", v.reasonText(depth))
+		return fmt.Sprintf("does not match the if schema, so it must match else, but %s", v.reasonText(depth, base))
 	case "json": // the only "json" violation a schema-independent check makes
 		return fmt.Sprintf("has the property %q more than once; duplicate names are not allowed", brief(v.name))
 	}
@@ -297,14 +376,25 @@ func (v *violation) describeContains() string {
 
 // reasonText describes the violation behind this one, or says nothing
 // more when there is none.
-func (v *violation) reasonText(depth int) string {
+func (v *violation) reasonText(depth int, base string) string {
 	if v.reason == nil || depth >= maxNesting {
 		return "it does not"
 	}
-	return v.reason.describeAt(depth + 1)
+	return v.reason.nested(depth+1, base)
 }
 
-func (v *violation) describeBranches(depth int) string {
+// nested describes v as the reason depth levels deep for a subschema that
+// failed on the value at base, led by the pointer of the value v is about
+// when that is another, inside it: "/pet/kind must be …".
+func (v *violation) nested(depth int, base string) string {
+	if v.where.none() {
+		return v.describeAt(depth, base)
+	}
+	at := v.where.under(base)
+	return at + " " + v.describeAt(depth, at)
+}
+
+func (v *violation) describeBranches(depth int, base string) string {
 	o := v.branches
 	total, kw, phrase := v.node.OneOfCount, "oneOf", "exactly one"
 	if v.keyword == "anyOf" {
@@ -328,7 +418,7 @@ func (v *violation) describeBranches(depth int) string {
 			parts = append(parts, fmt.Sprintf("and %d more", o.failed-maxReasons))
 			break
 		}
-		parts = append(parts, fmt.Sprintf("branch %s: %s", joinInts(branches[o.branchOf[i]].Positions), r.describeAt(depth+1)))
+		parts = append(parts, fmt.Sprintf("branch %s: %s", joinInts(branches[o.branchOf[i]].Positions), r.nested(depth+1, base)))
 	}
 	return fmt.Sprintf("must match %s of %d %s branches; it matched none (%s)", phrase, total, kw, strings.Join(parts, "; "))
 }
@@ -411,14 +501,18 @@ func subject(instancePath string, cut bool, w *docWords, got jsontok.Kind) strin
 }
 
 // finding formats v at the given instance path (cut to maxPointer bytes
-// already), which subject names in its message.
-func (v *violation) finding(instancePath, subject string, maxPointer int) schema.Finding {
+// already, when cut is set), which its message names in words w.
+func (v *violation) finding(instancePath string, cut bool, w *docWords, maxPointer int) schema.Finding {
+	base := instancePath
+	if cut {
+		base += "/…" // the pointer was cut: what a reason's pointer adds below it is not known whole
+	}
 	return schema.Finding{
 		Code:         schema.CodeValidation,
 		Keyword:      v.findingKeyword(),
 		SchemaPath:   v.schemaPath(maxPointer),
 		InstancePath: instancePath,
-		Message:      validUTF8(subject + " " + v.describe() + "."),
+		Message:      validUTF8(subject(instancePath, cut, w, v.got) + " " + v.describe(base) + "."),
 		Offset:       v.off,
 	}
 }
