@@ -343,3 +343,25 @@ func TestMetaSchemaURISchemes(t *testing.T) {
 	res := schema.Compile(schema.JSONSchema, []byte(`{"$schema":"https://example.org/draft-07/schema#"}`))
 	assert.Equal(t, []fixtures.SchemaFinding{fixtures.Unsupported("$schema", "/$schema")}, fixtures.SchemaFindings(res.Errors))
 }
+
+// TestUnknownKeywordHoldingReferencedSchemas: an unknown keyword is
+// ignored, and its warning asks for its spelling, unless a $ref names a
+// subschema under it (OpenAPI's components): that warning says the
+// referenced subschemas apply, and they do. One whose subschemas no $ref
+// names keeps the usual warning.
+func TestUnknownKeywordHoldingReferencedSchemas(t *testing.T) {
+	t.Parallel()
+	res := schema.Compile(schema.JSONSchema, []byte(`{"$ref":"#/components/schemas/Pet","components":{"schemas":{"Pet":{"required":["name"]}}},`+
+		`"x-defs":{"Unused":{"type":"string"}},"minimun":3}`))
+	require.Empty(t, res.Errors)
+	messages := map[string]string{}
+	for _, w := range res.Warnings {
+		messages[w.SchemaPath] = w.Message
+	}
+	assert.Equal(t, map[string]string{
+		"/components": `The keyword "components" is not part of JSON Schema 2020-12, so it is not applied to the value; the subschemas under it that a $ref names are (as $defs would hold them).`,
+		"/x-defs":     `The keyword "x-defs" is not part of JSON Schema 2020-12, so it is ignored (no value is checked against it); check its spelling.`,
+		"/minimun":    `The keyword "minimun" is not part of JSON Schema 2020-12, so it is ignored (no value is checked against it); check its spelling.`,
+	}, messages)
+	assert.False(t, validator.Validate(res.Schema, []byte(`{"age":1}`), validator.Options{}).Valid(), "the referenced schema applies")
+}

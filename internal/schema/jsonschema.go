@@ -43,6 +43,9 @@ type jsCompiler struct {
 	// 350,000). The walk goes on only through the keywords of the nodes
 	// made before it.
 	spare *Node
+	// unknown maps the schema path of each unknown keyword warned about
+	// to its warning in compiler.warnings (see noteReferenced).
+	unknown map[string]int
 }
 
 // enterKey is one call of enter: a context entering a resource.
@@ -120,6 +123,7 @@ func compileJSONSchema(stop *stopper, doc []byte, opts Options) *Result {
 	if len(c.errors) == 0 {
 		c.checkCycles(node)
 	}
+	c.noteReferenced()
 	if len(c.errors) == 0 && !opts.AnyDocument {
 		node = c.objectDocument(node)
 	}
@@ -350,7 +354,7 @@ func (c *jsCompiler) keywords(s *nodeScope) {
 		known := ok && dialects[d].keywords[m.Name]
 		switch {
 		case !known && !legacyContainers[m.Name]:
-			c.warn(s.child(m.Name), keywordName(m.Name), "The keyword %q is not part of JSON Schema %s, so it is ignored (no value is checked against it); check its spelling.", m.Name, d)
+			c.warnUnknown(s.child(m.Name), m.Name, d)
 		case !known:
 		case !s.vocab.isActive(m.Name):
 			c.warn(s.child(m.Name), m.Name, "The keyword %q belongs to a vocabulary this schema's meta-schema does not use, so it is ignored.", m.Name)
@@ -373,6 +377,51 @@ func firstFalseItem(n *Node) int64 {
 		return int64(len(n.PrefixItems))
 	}
 	return -1
+}
+
+// warnUnknown warns that the keyword name at path is not one of dialect
+// d's, and notes where the warning is, for noteReferenced.
+func (c *jsCompiler) warnUnknown(path, name string, d Dialect) {
+	n := len(c.warnings)
+	c.warn(path, keywordName(name), "The keyword %q is not part of JSON Schema %s, %s", name, d, unknownIgnored)
+	if len(c.warnings) > n {
+		if c.unknown == nil {
+			c.unknown = map[string]int{}
+		}
+		c.unknown[path] = n
+	}
+}
+
+// The ends of the warning about an unknown keyword: it is ignored, or (see
+// noteReferenced) holds subschemas a $ref names.
+const (
+	unknownIgnored    = "so it is ignored (no value is checked against it); check its spelling."
+	unknownReferenced = "so it is not applied to the value; the subschemas under it that a $ref names are (as $defs would hold them)."
+)
+
+// noteReferenced rewrites the warning about an unknown keyword that holds
+// subschemas a $ref names (OpenAPI's "components", a "definitions" of a
+// dialect without it): it is not applied to the value, but they are, so
+// "check its spelling" would mislead. Only a $ref reaches a subschema
+// under an unknown keyword, so a compiled node whose path runs through
+// one is such a subschema. It costs a look-up per "/" of each compiled
+// node's path, and nothing when no unknown keyword was met.
+func (c *jsCompiler) noteReferenced() {
+	if len(c.unknown) == 0 {
+		return
+	}
+	for _, n := range c.memo {
+		for i := len(n.Path) - 1; i > 0 && len(c.unknown) > 0; i-- {
+			if n.Path[i] != '/' {
+				continue
+			}
+			if w, ok := c.unknown[n.Path[:i]]; ok {
+				f := &c.warnings[w]
+				f.Message = strings.TrimSuffix(f.Message, unknownIgnored) + unknownReferenced
+				delete(c.unknown, n.Path[:i])
+			}
+		}
+	}
 }
 
 // child returns the schema path of keyword kw of s.
