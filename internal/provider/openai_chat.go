@@ -3,11 +3,24 @@ package provider
 import (
 	"encoding/json"
 	"reflect"
+	"strconv"
 )
 
 // openAIChat adapts OpenAI Chat Completions chunks ("chat.completion.chunk")
 // and those of OpenAI-compatible servers.
-type openAIChat struct{}
+type openAIChat struct {
+	// tools mirrors the lists that openai-python's stream helper keeps by
+	// position (see order): len(tools) is the number of choices in its
+	// snapshot, tools[i] the number of tool calls in choice i's message.
+	tools []int
+	// undo holds, for the chunk being checked, each choice's tool-call
+	// count before the chunk changed it, so that a refused chunk changes
+	// nothing.
+	undo []chatCount
+}
+
+// chatCount is the number of tool calls of one choice.
+type chatCount struct{ choice, tools int }
 
 type chatChunk struct {
 	// Error is what OpenAI-compatible servers (vLLM, LiteLLM, OpenRouter)
@@ -82,7 +95,9 @@ func (c *chatContent) UnmarshalJSON(b []byte) error {
 // fragments). A choice's finish_reason ends all of that
 // choice's calls, after the tool_calls of the same chunk (Groq, xAI and
 // Mistral send a whole call in one chunk, Mistral together with the
-// finish_reason). A chunk without choices (the usage chunk) is ignored.
+// finish_reason). A chunk whose choices or tool calls openai-python would
+// place elsewhere than their indices is refused whole (see order). A chunk
+// without choices (the usage chunk) is ignored.
 // The legacy delta.function_call form is one call per choice, keyed
 // "choice0/function", with no call id. A choice's delta.content is its
 // output's text ("output/<choice index>") and delta.refusal a Refusal; the
@@ -90,7 +105,7 @@ func (c *chatContent) UnmarshalJSON(b []byte) error {
 // and function_call cuts it (see chatFinished). reasoning_content and reasoning are never text. A chunk
 // with an error member, or an event named "error", ends every call and
 // cuts every output, as Responses' response.failed does.
-func (*openAIChat) feed(t *tracker, event []byte) error {
+func (a *openAIChat) feed(t *tracker, event []byte) error {
 	if t.name == "error" {
 		// Groq names its mid-stream error "error" (tool_use_failed):
 		// openai-node raises on that name whatever the payload, and
@@ -105,6 +120,9 @@ func (*openAIChat) feed(t *tracker, event []byte) error {
 	if len(ev.Error) > 0 && string(ev.Error) != "null" {
 		t.abort("error")
 		return nil
+	}
+	if err := a.order(t, &ev); err != nil {
+		return err
 	}
 	for _, ch := range ev.Choices {
 		prefix := numbered("choice", ch.Index) + "/"
@@ -152,6 +170,91 @@ func (*openAIChat) feed(t *tracker, event []byte) error {
 		}
 	}
 	return nil
+}
+
+// order checks that openai-python's stream helper
+// (client.chat.completions.stream) would put each choice of a chunk, and
+// each of its tool-call entries, at the position its index names, and
+// records the choices and calls that the chunk adds. toolgate keys a
+// choice and a call by index; the helper finds them by list position, in
+// its snapshot's choices (choices[index]) and in the message's tool_calls
+// (accumulate_delta's acc_value[index]), with Python's indexing: -1 is the
+// last entry, and an index past the end is appended at the end whatever
+// its value (list.insert). A list that arrives with nothing to add it to
+// — the stream's first choices, a choice's first tool_calls — is kept as
+// sent, each entry at its place in the list (and the helper's per-choice
+// state is kept by order of appearance). So an index must be one already
+// seen, or the next one (the number seen so far), and in a list kept as
+// sent entry i must have index i: a negative index, a gap, entries out of
+// order, or an index repeated in a list kept as sent (the helper keeps
+// both entries) would have the helper read other arguments, or another
+// tool, for some call than toolgate checks. Such a chunk is an
+// *EventError without Key that changes nothing, and the stream ends. A
+// tool-call entry without index (Mistral's) is at its place in the list,
+// as toolgate keys it.
+func (a *openAIChat) order(t *tracker, ev *chatChunk) error {
+	had := len(a.tools)
+	a.undo = a.undo[:0]
+	for i := range ev.Choices {
+		if err := a.orderChoice(t, ev, i, had == 0); err != nil {
+			for j := len(a.undo) - 1; j >= 0; j-- {
+				a.tools[a.undo[j].choice] = a.undo[j].tools
+			}
+			a.tools = a.tools[:had]
+			return err
+		}
+	}
+	return nil
+}
+
+// orderChoice checks choice i of chunk ev, and its tool calls, as order
+// does; first: the stream had no choice before the chunk, so its choices
+// are a list kept as sent.
+func (a *openAIChat) orderChoice(t *tracker, ev *chatChunk, i int, first bool) error {
+	ch := &ev.Choices[i]
+	n, ok := nextPosition(ch.Index, len(a.tools), first)
+	if !ok {
+		return misplaced(t, "choice", ch.Index, len(a.tools), first)
+	}
+	if n > len(a.tools) {
+		a.tools = append(a.tools, 0)
+	}
+	had := a.tools[ch.Index]
+	calls := had
+	for pos, tc := range ch.Delta.ToolCalls {
+		if tc.Index != nil {
+			pos = *tc.Index
+		}
+		if calls, ok = nextPosition(pos, calls, had == 0); !ok {
+			return misplaced(t, "choice "+strconv.Itoa(ch.Index)+"'s tool call", pos, calls, had == 0)
+		}
+	}
+	a.undo = append(a.undo, chatCount{ch.Index, had})
+	a.tools[ch.Index] = calls
+	return nil
+}
+
+// nextPosition checks an entry's index against a list that openai-python
+// keeps by position, of n entries before it (see order), and returns the
+// list's length with the entry: the index must be an entry's, or n, which
+// appends one; in a list kept as sent (whole), it must be n.
+func nextPosition(index, n int, whole bool) (int, bool) {
+	switch {
+	case index == n:
+		return n + 1, true
+	case index >= 0 && index < n && !whole:
+		return n, true
+	}
+	return n, false
+}
+
+// misplaced is order's error for an entry (what: "choice", "choice 0's
+// tool call") whose index openai-python would read as another position.
+func misplaced(t *tracker, what string, index, n int, whole bool) error {
+	if whole {
+		return t.errorf("", "%s index %d is at position %d of a list that openai-python keeps as sent, so it would read it as another", what, index, n)
+	}
+	return t.errorf("", "%s index %d with %d before it: openai-python, which finds entries by position, would read it as another", what, index, n)
 }
 
 // chatFinished reports whether a choice's finish_reason means the model
