@@ -12,10 +12,12 @@ type openAIResponses struct {
 	// commentary holds the message items whose phase is not the final
 	// answer: their text is not an output.
 	commentary map[string]bool
-	// items and places map the current response's message and
-	// function_call items to their output_index and back (see place).
+	// items and places map the current response's items to their
+	// output_index and back (see place), and added counts the items the
+	// SDKs have appended to its output (see add).
 	items  map[int]string
 	places map[string]int
+	added  int
 }
 
 // noIndex is an event's output_index until decoding sets it: an event
@@ -27,7 +29,8 @@ const noIndex = -1
 // SDKs (openai-python, openai-node) apply an event to the item at its
 // output_index, whatever its item_id, while toolgate follows the item id,
 // so an event whose two disagree — a proxy that gives every event a new
-// item_id, an item listed at another position — would have them read
+// item_id, an item listed at another position, an item added at another
+// position than the SDKs append it at (see add) — would have them read
 // another item's text than toolgate. Such an event is an *EventError
 // without Key: the stream fails. response.completed's output is not
 // checked: the SDKs take it whole, and a server may leave items out of it
@@ -46,6 +49,29 @@ func (a *openAIResponses) place(t *tracker, typ, id string, at int) error {
 		a.items, a.places = map[int]string{}, map[string]int{}
 	}
 	a.items[at], a.places[id] = id, at
+	return nil
+}
+
+// add places an item of any type (a message, a function call, reasoning,
+// a web search, ...) at its response.output_item.added. The SDKs append
+// every added item to the response's output, after the items of
+// response.created's, whatever the event's output_index, so the item is
+// at the position of the items added before it; an output_index that is
+// not that position would have them apply the events that name it, and
+// those that name the item's own output_index, to other items than
+// toolgate does. Such an event is an *EventError without Key that changes
+// nothing. An item without output_index is at that position too; one
+// without id is counted, not placed.
+func (a *openAIResponses) add(t *tracker, typ, id string, at int) error {
+	if at >= 0 && at != a.added {
+		return t.errorf("", "%s puts item %s at output_index %d, but the SDKs append it at %d", typ, quoteName(id), at, a.added)
+	}
+	if id != "" {
+		if err := a.place(t, typ, id, a.added); err != nil {
+			return err
+		}
+	}
+	a.added++
 	return nil
 }
 
@@ -127,7 +153,11 @@ type responsesTextEvent struct {
 // response.completed, which openai-python's final response and the OpenAI
 // Agents SDK run, is reconciled too (see completed): a call that never
 // streamed is validated from it, and one that ended must be the same or
-// the stream fails.
+// the stream fails. The SDKs append every added item to the response's
+// output and apply an event to the item at its output_index: an item
+// added at another output_index than its position among the items added
+// before it, or an event whose output_index and item_id disagree with
+// the response's earlier events, ends the stream (see add and place).
 //
 // A message item's text is its output ("output/<output_index>"): the
 // response.output_text.delta of all its content parts, in order. An
@@ -159,10 +189,14 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		if err := t.checkKey("item id", it.ID); err != nil {
 			return err
 		}
-		if it.Type == "message" || it.Type == "function_call" {
-			if err := a.place(t, typ, it.ID, ev.OutputIndex); err != nil {
+		var args *string
+		if it.Type == "function_call" {
+			if args, err = callArguments(t, typ, it); err != nil {
 				return err
 			}
+		}
+		if err := a.item(t, typ, it.ID, ev.OutputIndex); err != nil {
+			return err
 		}
 		if it.Type == "message" && !it.finalAnswer() {
 			// Commentary before tool calls (gpt-5.3-codex and later):
@@ -178,10 +212,6 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		}
 		if it.Type != "function_call" {
 			return nil
-		}
-		args, err := callArguments(t, typ, it)
-		if err != nil {
-			return err
 		}
 		if typ == "response.output_item.added" {
 			c := t.open(it.ID, it.CallID, it.Name)
@@ -240,10 +270,51 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		t.endAll()
 		return err
 	case "response.created":
-		t.endAll()
-		clear(a.items)
-		clear(a.places)
+		return a.created(t, event)
 	}
+	return nil
+}
+
+// item places an output item at its response.output_item.added (see add)
+// or .done (see place; an item without id is not placed).
+func (a *openAIResponses) item(t *tracker, typ, id string, at int) error {
+	if typ == "response.output_item.added" {
+		return a.add(t, typ, id, at)
+	}
+	if id == "" {
+		return nil
+	}
+	return a.place(t, typ, id, at)
+}
+
+// created begins a response: the calls still open end, and the items of
+// its output — normally none — are the first the SDKs hold. Each
+// response.created begins a new output, so that an agent loop's steps
+// can share one stream (openai-python keeps its first snapshot and would
+// append a second response's items to the first's: send one response per
+// stream where the client reads the stream as one SDK stream).
+func (a *openAIResponses) created(t *tracker, event []byte) error {
+	var ev struct {
+		Response struct {
+			Output []struct {
+				ID string `json:"id"`
+			} `json:"output"`
+		} `json:"response"`
+	}
+	if err := t.decode(event, &ev); err != nil {
+		return err
+	}
+	var next openAIResponses // the new response's places
+	for _, it := range ev.Response.Output {
+		if err := t.checkKey("item id", it.ID); err != nil {
+			return err
+		}
+		if err := next.add(t, "response.created", it.ID, noIndex); err != nil {
+			return err // an id listed twice
+		}
+	}
+	t.endAll()
+	a.items, a.places, a.added = next.items, next.places, next.added
 	return nil
 }
 

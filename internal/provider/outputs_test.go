@@ -93,6 +93,7 @@ func TestOutputQuirks(t *testing.T) {
 			want: []output{{Key: "output/0", Refused: true, Refusal: "I can't"}}},
 		{name: "responses: parts joined, .done fills what no delta sent, item done ends", p: provider.OpenAIResponses,
 			events: []string{
+				`{"type":"response.output_item.added","output_index":0,"item":{"type":"reasoning","id":"rs_1","summary":[]}}`,
 				`{"type":"response.output_item.added","output_index":1,"item":{"type":"message","id":"msg_1","content":[]}}`,
 				responses("response.output_text.delta", "msg_1", 1, 0, "delta", `{"a":`),
 				responses("response.output_text.done", "msg_1", 1, 0, "text", `{"a":1`),
@@ -103,9 +104,9 @@ func TestOutputQuirks(t *testing.T) {
 			},
 			want: []output{{Key: "output/1", Text: `{"a":1}`}},
 			check: func(t *testing.T, per [][]provider.Event) {
-				assert.Equal(t, []string{"text output/1"}, kinds(per[2]), "the missing tail of part 0")
-				assert.Equal(t, []string{"textend output/1"}, kinds(per[5]))
-				assert.Empty(t, per[6], "late text of an ended item")
+				assert.Equal(t, []string{"text output/1"}, kinds(per[3]), "the missing tail of part 0")
+				assert.Equal(t, []string{"textend output/1"}, kinds(per[6]))
+				assert.Empty(t, per[7], "late text of an ended item")
 			}},
 		// openai-python's final response reads the text in the item's
 		// final copy: one that agrees with the deltas is the same text,
@@ -146,6 +147,7 @@ func TestOutputQuirks(t *testing.T) {
 				responses("response.output_text.delta", "msg_c", 0, 0, "delta", `I'll look it up.`),
 				responses("response.output_text.done", "msg_c", 0, 0, "text", `I'll look it up.`),
 				`{"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"msg_c","phase":"commentary"}}`,
+				`{"type":"response.output_item.added","output_index":1,"item":{"type":"reasoning","id":"rs_1","summary":[]}}`,
 				`{"type":"response.output_item.added","output_index":2,"item":{"type":"message","id":"msg_f","phase":"final_answer","content":[]}}`,
 				responses("response.output_text.delta", "msg_f", 2, 0, "delta", `{"a":1}`),
 				`{"type":"response.output_item.done","output_index":2,"item":{"type":"message","id":"msg_f","phase":"final_answer"}}`,
@@ -159,9 +161,9 @@ func TestOutputQuirks(t *testing.T) {
 				`{"type":"response.created"}`, responses("response.output_text.delta", "msg_2", 0, 0, "delta", "[]")},
 			want: []output{{Key: "output/0", Text: "{}"}, {Key: "output/0#2", Text: "[]"}}},
 		{name: "responses: a call whose item id spells an output key keeps its own key", p: provider.OpenAIResponses,
-			events: []string{`{"type":"response.output_item.added","output_index":1,"item":{"type":"function_call","id":"output/0","call_id":"c","name":"f","arguments":""}}`,
-				responses("response.output_text.delta", "msg_1", 0, 0, "delta", "{}")},
-			want: []output{{Key: "output/0#2", Text: "{}"}}},
+			events: []string{`{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"output/1","call_id":"c","name":"f","arguments":""}}`,
+				responses("response.output_text.delta", "msg_1", 1, 0, "delta", "{}")},
+			want: []output{{Key: "output/1#2", Text: "{}"}}},
 		{name: "anthropic: the message's text blocks are one output, across a tool call; thinking is not text", p: provider.Anthropic,
 			events: []string{`{"type":"message_start","message":{"content":[]}}`,
 				`{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}`,

@@ -325,16 +325,12 @@ func TestOpenAIResponsesQuirks(t *testing.T) {
 			want: []call{{Key: "fc_1", ID: "call_1", Name: "f", Args: `{}`, Conflict: "g"}},
 		},
 		{
-			name:   "output_item_added_again_is_the_same_call",
-			events: []string{added("fc_1", "call_1", "f"), delta("fc_1", `"{"`), added("fc_1", "call_1", "f"), delta("fc_1", `"}"`), added("fc_1", "call_1", "g")},
-			want:   []call{{Key: "fc_1", ID: "call_1", Name: "f", Args: `{}`, Conflict: "g"}},
-		},
-		{
 			name: "other_items_with_object_arguments_ignored",
 			events: []string{
 				`{"type":"response.output_item.added","output_index":0,"item":{"type":"tool_search_call","id":"tsc_1","arguments":{},"status":"in_progress"}}`,
 				`{"type":"response.output_item.done","output_index":0,"item":{"type":"tool_search_call","id":"tsc_1","arguments":{"paths":["f"]},"status":"completed"}}`,
-				added("fc_1", "call_1", "f"), done("fc_1", `"{}"`),
+				`{"type":"response.output_item.added","output_index":1,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"f","arguments":"","status":"in_progress"}}`,
+				`{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":1,"arguments":"{}"}`,
 			},
 			want: []call{{Key: "fc_1", ID: "call_1", Name: "f", Args: `{}`}},
 		},
@@ -1010,8 +1006,8 @@ func TestResponsesItemPlaces(t *testing.T) {
 		events []string // the last one is refused
 		reason string
 	}{
-		{"a rotated item_id", []string{added("1", "capture-id-9", "message"), textDelta("1", "capture-id-10")},
-			`names item "capture-id-10" at output_index 1, where item "capture-id-9" is`},
+		{"a rotated item_id", []string{added("0", "capture-id-9", "message"), textDelta("0", "capture-id-10")},
+			`names item "capture-id-10" at output_index 0, where item "capture-id-9" is`},
 		{"a call's delta at another index", []string{added("0", "fc_1", "function_call"), added("1", "fc_2", "function_call"), argsDelta("1", "fc_1")},
 			`names item "fc_1" at output_index 1, where item "fc_2" is`},
 		{"an item that moves", []string{added("0", "fc_1", "function_call"), argsDelta("2", "fc_1")},
