@@ -3,6 +3,7 @@ package provider
 import (
 	"cmp"
 	"encoding/json"
+	"math"
 	"slices"
 )
 
@@ -21,23 +22,30 @@ type openAIResponses struct {
 }
 
 // noIndex is an event's output_index until decoding sets it: an event
-// without one (LM Studio's) keeps it, and so does any negative index.
-const noIndex = -1
+// without one (LM Studio's) keeps it. No list position can be read from
+// it (openai-python raises on output[-2**63]), so an event that sends it
+// is read as one without output_index.
+const noIndex = math.MinInt
 
-// place checks that item id is at output index at (negative: the event
+// place checks that item id is at output index at (noIndex: the event
 // gives none) as far as the response's events have said, and records it: the
 // SDKs (openai-python, openai-node) apply an event to the item at its
 // output_index, whatever its item_id, while toolgate follows the item id,
 // so an event whose two disagree — a proxy that gives every event a new
 // item_id, an item listed at another position, an item added at another
 // position than the SDKs append it at (see add) — would have them read
-// another item's text than toolgate. Such an event is an *EventError
-// without Key: the stream fails. response.completed's output is not
+// another item's text than toolgate. So would a negative output_index,
+// which the SDKs count from the end of the output (-1: the last item).
+// Such an event is an *EventError without Key: the stream fails.
+// response.completed's output is not
 // checked: the SDKs take it whole, and a server may leave items out of it
 // (vercel/ai's openai-phase recording lists at 1 a message streamed at 2).
 func (a *openAIResponses) place(t *tracker, typ, id string, at int) error {
-	if at < 0 {
+	switch {
+	case at == noIndex:
 		return nil
+	case at < 0:
+		return t.errorf("", "%s names item %s at output_index %d, which the SDKs count from the end of the output", typ, quoteName(id), at)
 	}
 	if had, ok := a.items[at]; ok && had != id {
 		return t.errorf("", "%s names item %s at output_index %d, where item %s is: the SDKs read it as %s's", typ, quoteName(id), at, quoteName(had), quoteName(had))
@@ -63,7 +71,7 @@ func (a *openAIResponses) place(t *tracker, typ, id string, at int) error {
 // nothing. An item without output_index is at that position too; one
 // without id is counted, not placed.
 func (a *openAIResponses) add(t *tracker, typ, id string, at int) error {
-	if at >= 0 && at != a.added {
+	if at != noIndex && at != a.added {
 		return t.errorf("", "%s puts item %s at output_index %d, but the SDKs append it at %d", typ, quoteName(id), at, a.added)
 	}
 	if id != "" {

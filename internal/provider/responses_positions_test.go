@@ -47,7 +47,10 @@ func rArgs(at, id, delta string) string {
 // stream. Before the fix, fc_read added at 1 and then fc_write at 0 were
 // checked with the arguments of their own item_id, while openai-python's
 // snapshot gave read, at position 0, the arguments streamed to
-// output_index 0: write's /etc/shadow.
+// output_index 0: write's /etc/shadow. A negative output_index, which
+// the SDKs count from the end of the output, ends it too; it was read as
+// none, so a delta for fc_read at -1 went to read, and to write (the
+// last item) in the SDKs.
 func TestResponsesAddedPositions(t *testing.T) {
 	t.Parallel()
 	read := call{Key: "fc_read", ID: "call_read", Name: "read", Args: `{"path":"/tmp/x"}`}
@@ -79,6 +82,13 @@ func TestResponsesAddedPositions(t *testing.T) {
 		{"a refused item is neither counted nor placed", []string{rCreated(), rAdded("1", "function_call", "fc_read"), rAdded("0", "function_call", "fc_read"),
 			rArgs("0", "fc_read", `{"path":"/tmp/x"}`)},
 			[]int{1}, []call{read}},
+		{"a call's delta at output_index -1", []string{rCreated(), rAdded("0", "function_call", "fc_read"), rAdded("1", "function_call", "fc_write"),
+			rArgs("-1", "fc_read", `{"path":"/etc/shadow"}`), rArgs("0", "fc_read", `{"path":"/tmp/x"}`)},
+			[]int{3}, []call{read, {Key: "fc_write", ID: "call_write", Name: "write"}}},
+		{"a message's text at output_index -1", []string{rCreated(), rAdded("0", "message", "msg_1"), rAdded("1", "function_call", "fc_read"),
+			`{"type":"response.output_text.delta","item_id":"msg_1","output_index":-1,"content_index":0,"delta":"{}"}`},
+			[]int{3}, []call{{Key: "fc_read", ID: "call_read", Name: "read"}}},
+		{"an item added at output_index -1", []string{rCreated(), rAdded("-1", "function_call", "fc_read")}, []int{1}, []call{}},
 
 		// What the SDKs read as toolgate does.
 		{"items of every type, in order", []string{rCreated(), rAdded("0", "reasoning", "rs_1"), rAdded("1", "message", "msg_1"),
