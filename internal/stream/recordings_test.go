@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -318,7 +319,10 @@ func TestOutputRecordingSplitInvariance(t *testing.T) {
 
 // rechunk renders outs as an OpenAI Chat stream, choice n for output n,
 // each text cut at random rune boundaries (sometimes one rune per delta)
-// and the choices interleaved at random, then each choice's finish.
+// and the choices interleaved at random, then each choice's finish. A
+// first chunk opens choices 0 to the last one in order, as openai-python
+// places choices by position (see package provider): a choice
+// seen first after a later one would be read as another.
 func rechunk(r *rand.Rand, outs []recording.Output) []string {
 	pieces := make([][]string, len(outs))
 	for i, out := range outs {
@@ -334,7 +338,7 @@ func rechunk(r *rand.Rand, outs []recording.Output) []string {
 			pieces[i], text = append(pieces[i], text[:n]), text[n:]
 		}
 	}
-	var events []string
+	events := []string{openChoices(outs)}
 	for left := len(outs); left > 0; {
 		i := r.IntN(len(outs))
 		if len(pieces[i]) == 0 {
@@ -347,6 +351,20 @@ func rechunk(r *rand.Rand, outs []recording.Output) []string {
 		}
 	}
 	return events
+}
+
+// openChoices is a Chat chunk with an empty delta for every choice up to
+// the last of outs, in order.
+func openChoices(outs []recording.Output) string {
+	last := 0
+	for _, out := range outs {
+		last = max(last, choiceOf(out))
+	}
+	choices := make([]string, last+1)
+	for i := range choices {
+		choices[i] = `{"index":` + strconv.Itoa(i) + `,"delta":{}}`
+	}
+	return `{"choices":[` + strings.Join(choices, ",") + `]}`
 }
 
 // choiceOf returns n of an output keyed "output/<n>".
