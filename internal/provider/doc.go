@@ -61,9 +61,9 @@
 // safe to validate against, so the call is rejected rather than checked
 // against the wrong tool. Names are never concatenated here; no recording
 // splits one. Where a key names a call in every event (an Anthropic or
-// Bedrock block index, a Responses item id, a Cohere index), a second
-// opening event for a key still open is the same call: its name is a repeat
-// or a Conflict. Gemini sends calls one after another, so a named part
+// Bedrock block index, a Cohere index), a second opening event for a key
+// still open is the same call: its name is a repeat or a Conflict (a
+// Responses item added twice is an *EventError: the SDKs would hold two). Gemini sends calls one after another, so a named part
 // begins the next call; it cannot rename one.
 //
 // # Providers
@@ -83,9 +83,19 @@
 // A choice's finish_reason ends that choice's calls; the usage chunk with no
 // choices is ignored. The legacy delta.function_call form (the functions
 // API) is one call per choice, key "choice<i>/function", without an id.
+// openai-python's stream helper finds choices and tool calls by position
+// in its snapshot, not by index, so a chunk with a choice or tool call
+// whose index is not where it would place it (negative, past the next
+// one, or, in a list the helper keeps as sent, not the entry's position)
+// is an *EventError without a Key, which ends the stream (see order).
 //
 // OpenAI Responses: key = the function_call item id ("fc_..."), since deltas
 // carry neither call_id nor name; both come from response.output_item.added.
+// The SDKs append every added item, of any type, and apply an event to the
+// item at its output_index: an item added at another output_index than the
+// number added before it (response.created's output counts), added twice,
+// or an event at a negative output_index is an *EventError that ends the
+// stream.
 // response.output_item.done ends the call, one event after
 // response.function_call_arguments.done: both repeat the call (clients such
 // as the Vercel AI SDK run the item of output_item.done), and both are
