@@ -24,7 +24,7 @@ type objState struct {
 	keySet    pattern.SetMatcher // the patternProperties, over the current name
 	declared  matcher            // over Node.DeclaredNames, for a closed object that has them
 	keyFailAt int64              // where the current name left every name and pattern of a closed object, or -1
-	namesFail heldName           // a propertyNames violation waiting for the current name's end (see holdNameFailure)
+	namesFail heldName           // a propertyNames violation waiting for the current name's end (see violatePropertyNames)
 	seen      []uint64           // Keys seen, as bits: zero but for the words in touched (see see)
 	touched   []int32            // the words of seen that hold a bit
 	required  int                // required Keys seen
