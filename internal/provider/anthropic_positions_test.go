@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/toolgate/toolgate/internal/provider"
 )
@@ -47,29 +46,11 @@ func aText(i, text string) string     { return aDelta(i, "text_delta", "text", t
 // aStop is a content_block_stop for block i.
 func aStop(i string) string { return `{"type":"content_block_stop","index":` + i + `}` }
 
-// feedRefusing feeds events to a new Anthropic adapter: the one at
-// refused must be an *EventError without Key that produced no event,
-// every other one must be accepted. It returns the calls and outputs
-// assembled after Close.
+// feedRefusing is feedRefusingAs for an Anthropic adapter and one refused
+// event.
 func feedRefusing(t *testing.T, events []string, refused int) ([]call, []output) {
 	t.Helper()
-	a, err := provider.New(provider.Anthropic)
-	require.NoError(t, err)
-	ck := newChecker()
-	for i, e := range events {
-		evs, err := a.Feed(nil, []byte(e))
-		if i != refused {
-			require.NoError(t, err, "event %d: %s", i, e)
-			require.NoError(t, ck.add(evs), "event %d", i)
-			continue
-		}
-		var ee *provider.EventError
-		require.ErrorAs(t, err, &ee, "event %d: %s", i, e)
-		assert.Empty(t, ee.Key, "event %d is refused whole", i)
-		assert.Empty(t, evs, "event %d", i)
-	}
-	require.NoError(t, ck.add(a.Close(nil)), "close")
-	return ck.result(), ck.texts()
+	return feedRefusingAs(t, provider.Anthropic, events, []int{refused})
 }
 
 // TestAnthropicRefusalLeavesState: an event the adapter refuses without

@@ -27,15 +27,17 @@ func runPositions(t *testing.T, p provider.Provider, cases []positionCase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			assert.Equal(t, tc.want, feedRefusingAs(t, p, tc.events, tc.refused))
+			calls, _ := feedRefusingAs(t, p, tc.events, tc.refused)
+			assert.Equal(t, tc.want, calls)
 		})
 	}
 }
 
 // feedRefusingAs feeds events to a new adapter for p: those at refused
 // must be *EventErrors without Key that produced no event, every other
-// one must be accepted. It returns the calls assembled after Close.
-func feedRefusingAs(t *testing.T, p provider.Provider, events []string, refused []int) []call {
+// one must be accepted. It returns the calls and outputs assembled after
+// Close.
+func feedRefusingAs(t *testing.T, p provider.Provider, events []string, refused []int) ([]call, []output) {
 	t.Helper()
 	a, err := provider.New(p)
 	require.NoError(t, err)
@@ -53,7 +55,7 @@ func feedRefusingAs(t *testing.T, p provider.Provider, events []string, refused 
 		assert.Empty(t, evs, "event %d", i)
 	}
 	require.NoError(t, ck.add(a.Close(nil)), "close")
-	return ck.result()
+	return ck.result(), ck.texts()
 }
 
 // cChunk is a Chat chunk of choices (see cChoice).

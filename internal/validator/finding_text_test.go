@@ -248,11 +248,7 @@ func TestReasonsQuoteTheWholeValue(t *testing.T) {
 			opts  validator.Options
 			quote string
 		}{{validator.Options{}, tc.whole}, {validator.Options{StopAtFirst: true}, tc.deciding}} {
-			got := validator.Validate(s, []byte(tc.doc), want.opts)
-			if assert.Len(t, got.Findings, 1, "%s on %s", tc.schema, tc.doc) {
-				assert.True(t, strings.HasSuffix(got.Findings[0].Message, want.quote),
-					"%s on %s, StopAtFirst %v: %q should end %q", tc.schema, tc.doc, want.opts.StopAtFirst, got.Findings[0].Message, want.quote)
-			}
+			assertOneFindingEnds(t, s, tc.doc, want.opts, want.quote)
 		}
 	}
 }
@@ -300,11 +296,17 @@ func TestMessageWording(t *testing.T) {
 		{`{"properties":{"n":{"type":["number","null"]}}}`, `{"n":"x"}`, false, `/n must be a number or null; got a string.`},
 		{`{"properties":{"n":{"type":["integer","string"]}}}`, `{"n":null}`, false, `/n must be a string or integer; got null.`},
 	} {
-		s := compileFor(t, schema.JSONSchema, tc.schema)
-		got := validator.Validate(s, []byte(tc.doc), validator.Options{StopAtFirst: tc.stop})
-		if assert.Len(t, got.Findings, 1, "%s on %s", tc.schema, tc.doc) {
-			assert.True(t, strings.HasSuffix(got.Findings[0].Message, tc.want), "%s on %s: %q should end %q", tc.schema, tc.doc, got.Findings[0].Message, tc.want)
-		}
+		assertOneFindingEnds(t, compileFor(t, schema.JSONSchema, tc.schema), tc.doc, validator.Options{StopAtFirst: tc.stop}, tc.want)
+	}
+}
+
+// assertOneFindingEnds checks that doc under s makes one finding, whose
+// message ends with want.
+func assertOneFindingEnds(t *testing.T, s *schema.Schema, doc string, opts validator.Options, want string) {
+	t.Helper()
+	got := validator.Validate(s, []byte(doc), opts)
+	if assert.Len(t, got.Findings, 1, "%s", doc) {
+		assert.True(t, strings.HasSuffix(got.Findings[0].Message, want), "%s, StopAtFirst %v: %q should end %q", doc, opts.StopAtFirst, got.Findings[0].Message, want)
 	}
 }
 
@@ -334,11 +336,7 @@ func TestBranchReasonsNameTheirValues(t *testing.T) {
 	} {
 		s := compileFor(t, schema.JSONSchema, tc.schema)
 		for _, opts := range []validator.Options{{}, {StopAtFirst: true}} {
-			got := validator.Validate(s, []byte(tc.doc), opts)
-			if assert.Len(t, got.Findings, 1, "%s on %s", tc.schema, tc.doc) {
-				assert.True(t, strings.HasSuffix(got.Findings[0].Message, tc.want), "%s on %s, StopAtFirst %v: %q should end %q",
-					tc.schema, tc.doc, opts.StopAtFirst, got.Findings[0].Message, tc.want)
-			}
+			assertOneFindingEnds(t, s, tc.doc, opts, tc.want)
 		}
 	}
 }
