@@ -278,6 +278,11 @@ func TestArgumentsMustBeExactJSON(t *testing.T) {
 		{"invalid UTF-8 in a nested name", "{\"o\":{\"ab\":1,\"ab\xff\":1}}", []violation{{"json", "", "/o"}}},
 		{"empty", ``, []violation{{"json", "", ""}}},
 		{"not JSON", `{a:1}`, []violation{{"json", "", ""}}},
+		// After a ',' no member or element has begun: the container is at fault.
+		{"trailing comma in an object", `{"a":"x",}`, []violation{{"json", "", ""}}},
+		{"trailing comma in an array", `{"o":{"k":[1,]}}`, []violation{{"json", "", "/o/k"}}},
+		{"truncated after a comma", `{"o":{"k":1,`, []violation{{"json", "", "/o"}}},
+		{"a value missing after its name", `{"o":{"k":}}`, []violation{{"json", "", "/o/k"}}},
 	})
 }
 

@@ -285,8 +285,8 @@ func (v *Validator) syntax(err error) {
 		// become one string, cut in two: one allocation for both.
 		var buf [320]byte
 		depth := len(v.track.levels)
-		if v.inKey {
-			depth-- // a broken name names no member: the path is its object's
+		if v.inKey || ok && se.AfterSeparator {
+			depth-- // a broken name, or none after a ',', names no member or element: the path is their container's
 		}
 		text, _ := v.track.appendPath(buf[:0], depth, v.opts.MaxPointer)
 		pathEnd := len(text)
