@@ -172,7 +172,8 @@ type Node struct {
 	ItemsKeyword string
 	// FalseItem is the first element position whose schema (of
 	// PrefixItems, or Items after them) is the false schema, so that an
-	// array holds fewer elements; -1: none.
+	// array holds fewer elements; -1: none (no position has the false
+	// schema, so a validator need not look for one).
 	FalseItem int64
 	// Contains must match between MinContains and MaxContains elements
 	// (MaxContains -1: no upper bound), or is nil.

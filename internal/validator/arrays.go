@@ -55,7 +55,7 @@ func (v *Validator) elementEntries(fr int32, off int64, entries []entry) []entry
 		switch s := elementSchema(n, i); {
 		case s == nil:
 			covered = false
-		case i > 0 && i == n.FalseItem:
+		case i > 0 && s.Never:
 			// Refused at the ',' before it (see moreElements).
 		default:
 			entries = append(entries, entry{node: s, parent: e, rel: relChild})
@@ -83,16 +83,18 @@ func elementSchema(n *schema.Node, i int64) *schema.Node {
 
 // moreElements handles the promise of element i, at the ',' before it or
 // the first byte of the first one: an array at its maxItems is refused
-// there, and so is one at its FalseItem, at the ',' (the first element's
-// own evaluation refuses it at its first byte), in a finding about that
-// element.
+// there, and so is one whose position i has the false schema, at the ','
+// (the first element's own evaluation refuses it at its first byte), in a
+// finding about that element. No position before FalseItem has it.
 func (v *Validator) moreElements(e *eval, i, off int64) {
 	n := e.node
 	if n.MaxItems >= 0 && i == n.MaxItems {
 		v.violate(e, violation{keyword: "maxItems", node: n, off: off})
 	}
-	if i > 0 && i == n.FalseItem {
-		s := elementSchema(n, i)
+	if i == 0 || n.FalseItem < 0 || i < n.FalseItem {
+		return
+	}
+	if s := elementSchema(n, i); s != nil && s.Never {
 		vio := violation{keyword: s.Keyword, node: s, off: off, never: true, about: promisedElement}
 		vio.where.prepend(nil, i) // as a reason, it is about the element
 		v.violate(e, vio)

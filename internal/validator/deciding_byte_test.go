@@ -204,6 +204,33 @@ func TestNameFoundWholeKeepsTheDecidingByte(t *testing.T) {
 	}
 }
 
+// TestEveryFalsePositionDecidedAtItsComma: in a full validation, each
+// array position with the false schema, not only the first, is refused at
+// the ',' that promises it, each in a finding about its element.
+func TestEveryFalsePositionDecidedAtItsComma(t *testing.T) {
+	t.Parallel()
+	s := compileFor(t, schema.JSONSchema, `{"$schema":"http://json-schema.org/draft-06/schema#","properties":{"a":{"items":[{},false,{}],"additionalItems":false}}}`)
+	doc := `{"a":[1,2,3,4,5]}`
+	var got []violation
+	var offsets []int64
+	for _, f := range validator.Validate(s, []byte(doc), validator.Options{}).Findings {
+		got = append(got, violation{f.Keyword, f.SchemaPath, f.InstancePath})
+		offsets = append(offsets, f.Offset)
+	}
+	assert.Equal(t, []violation{
+		{"items", "/properties/a/items/1", "/a/1"},
+		{"additionalItems", "/properties/a/additionalItems", "/a/3"},
+		{"additionalItems", "/properties/a/additionalItems", "/a/4"},
+	}, got)
+	commas := []int64{}
+	for i, c := range doc {
+		if c == ',' {
+			commas = append(commas, int64(i))
+		}
+	}
+	assert.Equal(t, []int64{commas[0], commas[2], commas[3]}, offsets, "each at the ',' before its element")
+}
+
 // TestFalseMemberOrElementDecidedEarly: a name whose properties or
 // patternProperties schema is false admits no value, so the closing quote
 // that ends the name is the first impossible byte; an array position whose

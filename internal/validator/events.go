@@ -131,7 +131,7 @@ func (h *events) Separator(off int64) {
 	v := (*Validator)(h)
 	f := &v.frames[v.top()]
 	for i, e := range f.evals {
-		if f.kind == jsontok.Object && e.node.MaxProperties < 0 || f.kind == jsontok.Array && e.node.MaxItems < 0 && e.node.FalseItem <= 0 {
+		if f.kind == jsontok.Object && e.node.MaxProperties < 0 || f.kind == jsontok.Array && e.node.MaxItems < 0 && e.node.FalseItem < 0 {
 			continue // the common case: no count to check, so nothing else to do
 		}
 		v.countedSeparator(f.evals[i:], f.kind == jsontok.Object, f.index, off)
