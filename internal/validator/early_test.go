@@ -291,15 +291,22 @@ func checkExact(t *testing.T, c *earlyCase, tally *earlyTally, reports *int) {
 				continue
 			}
 			value := doc[span.Start:span.End]
-			if (f.Keyword == "enum" || f.Keyword == "const") && (value[0] == '{' || value[0] == '[') &&
-				bytes.ContainsAny(testgen.Compact(testgen.FromJSON(alone[f.Keyword])), "{[") {
-				tally.add("compositeChoices", 1) // §6: compared at the value's end
+			if comparedAtTheEnd(f, value, alone) {
+				tally.add("compositeChoices", 1)
 				continue
 			}
 			checked[f.Keyword]++
 			checkExactFinding(t, c, tally, reports, f, value, int(f.Offset)-span.Start, alone)
 		}
 	}
+}
+
+// comparedAtTheEnd reports whether f is an enum or const finding on an
+// object or array with composite choices, which DESIGN §6 compares at the
+// value's end: its first impossible byte may come earlier.
+func comparedAtTheEnd(f schema.Finding, value []byte, alone map[string]any) bool {
+	return (f.Keyword == "enum" || f.Keyword == "const") && (value[0] == '{' || value[0] == '[') &&
+		bytes.ContainsAny(testgen.Compact(testgen.FromJSON(alone[f.Keyword])), "{[")
 }
 
 // earlyAlone returns the schema of dialect d holding only f's keyword
@@ -469,6 +476,9 @@ func TestEarlyJudgeCatchesShiftedRejections(t *testing.T) {
 					continue
 				}
 				value, at := doc[span.Start:span.End], int(f.Offset)-span.Start
+				if comparedAtTheEnd(f, value, alone) {
+					continue
+				}
 				j := newEarlyJudge(t, c, f.Keyword, value, alone)
 				if v, ok := j.judgeAt(at); at == 0 || at >= len(value) || !ok || v.kind != "exact" {
 					continue
