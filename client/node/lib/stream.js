@@ -16,7 +16,8 @@ import { once } from 'node:events';
 import { checkName, describe, Provider } from './enums.js';
 import { fromMessage } from './results.js';
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a leading byte order mark: see json.js.
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 // The fields each explicit event kind has; all are strings, but a named
 // event's data, which may be a Uint8Array as a raw event may. A named event

@@ -207,6 +207,12 @@ describe('validateStream', () => {
     }
   });
 
+  test('a provider event in bytes keeps its byte order mark', async () => {
+    const event = Uint8Array.of(0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"type":"ping"}'));
+    await assert.rejects(collect(client.validateStream([event], { provider: Provider.ANTHROPIC })), { code: status.INVALID_ARGUMENT });
+    assert.deepEqual(await collect(client.validateStream([new TextEncoder().encode('{"type":"ping"}')], { provider: Provider.ANTHROPIC })), []);
+  });
+
   test('a tool named __proto__ is bound like any other', async () => {
     const tools = JSON.parse('{"__proto__": {"type": "object", "required": ["x"]}}');
     const [result] = await collect(client.validateStream([{ start: { call_id: 'c', tool_name: '__proto__' } }, { end: { call_id: 'c' } }], { tools }));
