@@ -163,19 +163,9 @@ func (p *pointerTail) prepend(name []byte, index int64) {
 		}
 		return
 	}
-	for j := len(token) - 1; j >= 0; j-- {
-		switch c := token[j]; c {
-		case '~':
-			i -= 2
-			p.buf[i], p.buf[i+1] = '~', '0'
-		case '/':
-			i -= 2
-			p.buf[i], p.buf[i+1] = '~', '1'
-		default:
-			i--
-			p.buf[i] = c
-		}
-	}
+	var scratch [pointerTailLen]byte
+	escaped := jsondoc.AppendPointerToken(scratch[:0], token) // fits scratch: it fits the tail
+	i -= copy(p.buf[i-len(escaped):i], escaped)
 	i--
 	p.buf[i] = '/'
 	p.n = uint8(pointerTailLen - i)
