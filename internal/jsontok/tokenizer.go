@@ -446,6 +446,9 @@ func (t *Tokenizer) beginValue(c byte, off int64) error {
 	case 'n':
 		t.beginLiteral(Null, "ull", off)
 	default:
+		if off == 0 && c == 0xEF {
+			return t.failByte(off, "invalid character ", c, " looking for beginning of value (a UTF-8 byte order mark begins with it; JSON text must not)")
+		}
 		return t.failByte(off, "invalid character ", c, " looking for beginning of value")
 	}
 	return nil

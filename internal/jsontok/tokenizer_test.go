@@ -415,7 +415,8 @@ var invalidCases = []tokCase{
 	{"single quotes", `{'a':1}`, wantErr(1, "invalid character '\\'' looking for beginning of object key string")},
 	{"vertical tab is not white space", "\v{}", wantErr(0, "invalid character 0x0B looking for beginning of value")},
 	{"form feed is not white space", "[\f]", wantErr(1, "invalid character 0x0C looking for beginning of value")},
-	{"BOM", "\xEF\xBB\xBF{}", wantErr(0, "invalid character 0xEF looking for beginning of value")},
+	{"BOM", "\xEF\xBB\xBF{}", wantErr(0, "invalid character 0xEF looking for beginning of value (a UTF-8 byte order mark begins with it; JSON text must not)")},
+	{"0xEF later", "[\xEF\xBB\xBF]", wantErr(1, "invalid character 0xEF looking for beginning of value")},
 	{"UTF-8 outside strings", "[\xC3\xA9]", wantErr(1, "invalid character 0xC3 looking for beginning of value")},
 	{"colon in array", `[1:2]`, wantErr(2, "invalid character ':' after array element")},
 	// Control characters in strings and names.

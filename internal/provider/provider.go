@@ -297,8 +297,8 @@ func (t *tracker) decode(event []byte, v any) error {
 		if i := firstByte(event); i < 0 || event[i] != '{' {
 			return t.errorf("", "event is null, want a JSON object")
 		}
-		if err := t.strict.check(event, reflect.TypeOf(v)); err != nil {
-			return &EventError{Provider: t.p, Reason: err.Error(), Err: err}
+		if serr := t.strict.check(event, reflect.TypeOf(v)); serr != nil {
+			return &EventError{Provider: t.p, Reason: serr.Error(), Err: err}
 		}
 		return nil
 	}
@@ -306,7 +306,14 @@ func (t *tracker) decode(event []byte, v any) error {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		return &EventError{Provider: t.p, Reason: "invalid JSON: " + syn.Error() + " (byte " + strconv.FormatInt(syn.Offset, 10) + ")", Err: err}
+		// Our tokenizer says it better: encoding/json quotes a byte past
+		// ASCII as the Latin-1 character ('ï' for a byte order mark's
+		// first) and counts the offset after it. It refuses all encoding/json
+		// refuses, so a nil answer is only a guard.
+		if serr := t.strict.check(event, reflect.TypeOf(v)); serr != nil {
+			return &EventError{Provider: t.p, Reason: serr.Error(), Err: err}
+		}
+		return &EventError{Provider: t.p, Reason: "invalid JSON: " + syn.Error(), Err: err}
 	case errors.As(err, &typ) && typ.Field == "":
 		return &EventError{Provider: t.p, Reason: "event is " + typ.Value + ", want a JSON object", Err: err}
 	case errors.As(err, &typ):
