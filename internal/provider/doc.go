@@ -74,7 +74,9 @@
 // is used); GLM repeats "name": "" in later entries (ignored: the first
 // non-empty name wins); Groq, xAI and Mistral send a whole call in one entry;
 // an entry with a different non-empty id and a name at the same index begins
-// a new call (vLLM and SGLang send every call at index 0), while one with a
+// a new call (Ollama, Dynamo and LiteLLM's Responses bridge have sent every
+// parallel call at index 0; openai-python joins such calls into one, whose
+// id no result carries, and the Vercel AI SDK drops all but the first), while one with a
 // different id and no name continues the open call there (Poolside and
 // mlx-openai-server give a call's later entries another id; openai-python
 // and the Vercel AI SDK group entries by index). delta.content is a string,
