@@ -1,6 +1,7 @@
 """Validator across two replicas that share nothing."""
 
 import concurrent.futures
+import time
 import unittest
 
 import grpc
@@ -12,6 +13,29 @@ from tests.support import SwitchChannel, connect, replica_address, unique
 
 WEATHER = {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1}},
            "required": ["city"]}
+
+
+class SlowSwitch(SwitchChannel):
+    """A SwitchChannel whose unary calls record their ``timeout`` and whose
+    failures take ``delay`` seconds to arrive, as from a slow replica."""
+
+    def __init__(self, delay, **channels):
+        super().__init__(**channels)
+        self.delay = delay
+        self.timeouts = []
+
+    def unary_unary(self, method, *args, **kwargs):
+        call = super().unary_unary(method, *args, **kwargs)
+
+        def slow(request, **options):
+            self.timeouts.append(options.get("timeout"))
+            try:
+                return call(request, **options)
+            except grpc.RpcError:
+                time.sleep(self.delay)
+                raise
+
+        return slow
 
 
 class ValidatorTest(unittest.TestCase):
@@ -55,6 +79,31 @@ class ValidatorTest(unittest.TestCase):
         with concurrent.futures.ThreadPoolExecutor(8) as pool:
             results = list(pool.map(lambda _: self.validator.validate(handle, {"city": "Oslo"}), range(32)))
         self.assertTrue(all(r.valid and r.handle == handle for r in results))
+
+    def test_retry_gets_what_is_left_of_the_timeout(self):
+        """The timeout bounds the whole call: the retry after NOT_FOUND has
+        what the first attempt left, and fails with DEADLINE_EXCEEDED when
+        nothing is left."""
+        switch = SlowSwitch(0.5, **self.channels)
+        validator = toolgate.Client(switch).validator()
+        switch.route("A")
+        handle = validator.register(unique(WEATHER)).handle
+        switch.route("B")
+
+        switch.timeouts.clear()
+        self.assertTrue(validator.validate(handle, {"city": "Oslo"}, timeout=5).valid)
+        first, retry = switch.timeouts
+        self.assertEqual(first, 5)
+        self.assertLessEqual(retry, 5 - 0.5, "the retry has what the first attempt left")
+
+        switch.route("A")
+        handle = validator.register(unique(WEATHER)).handle
+        switch.route("B")
+        with self.assertRaises(grpc.RpcError) as caught:
+            validator.validate(handle, {"city": "Oslo"}, timeout=0.3)
+        self.assertEqual(caught.exception.code(), grpc.StatusCode.DEADLINE_EXCEEDED)
+        self.assertEqual(caught.exception.__cause__.code(), grpc.StatusCode.NOT_FOUND)
+        self.assert_not_held("B", handle)  # no retry was sent
 
     def test_not_found_for_handles_it_does_not_know(self):
         self.switch.route("A")

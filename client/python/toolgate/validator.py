@@ -2,6 +2,7 @@
 hold the handle."""
 
 import threading
+import time
 
 import grpc
 
@@ -21,6 +22,22 @@ class SchemaError(Exception):
         first = f": {result.errors[0].message}" if result.errors else ""
         more = f" (and {len(result.errors) - 1} more findings)" if len(result.errors) > 1 else ""
         super().__init__(f"schema not compiled: {result.code}{first}{more}")
+
+
+class _DeadlineExceeded(grpc.RpcError):
+    """The ``grpc.RpcError`` of a call whose timeout ran out between its
+    attempts, before the client could send the next one: ``code()`` is
+    ``grpc.StatusCode.DEADLINE_EXCEEDED``, as for a call that gRPC ended at
+    its deadline; ``__cause__`` is the failure of the attempt before.
+    """
+
+    def code(self):
+        """Returns ``grpc.StatusCode.DEADLINE_EXCEEDED``."""
+        return grpc.StatusCode.DEADLINE_EXCEEDED
+
+    def details(self):
+        """Returns what ran out of time."""
+        return str(self)
 
 
 class Validator:
@@ -70,7 +87,13 @@ class Validator:
         the one that replica computed. Any other failure, and ``NOT_FOUND``
         for a handle it never registered, raises the ``grpc.RpcError``.
         Invalid arguments are an answer, as ever.
+
+        ``timeout`` (seconds, default none) bounds the whole call, retry
+        included: the retry gets what the first attempt left; when nothing is
+        left, it raises a ``grpc.RpcError`` with code ``DEADLINE_EXCEEDED``
+        instead of retrying.
         """
+        deadline = None if timeout is None else time.monotonic() + timeout
         try:
             return self._client._validate(validate_request(arguments, handle=handle), timeout)
         except grpc.RpcError as err:
@@ -80,7 +103,10 @@ class Validator:
                 schema = self._by_handle.get(handle)
             if schema is None:
                 raise
-        return self._validate_inline(schema, arguments, timeout)
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise _DeadlineExceeded("no time was left to retry after NOT_FOUND") from err
+        return self._validate_inline(schema, arguments, left)
 
     def validate_schema(self, schema, arguments, *, profile=Profile.UNSPECIFIED, resources=None,
                         format_assertion=False, timeout=None):
