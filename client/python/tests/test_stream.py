@@ -2,6 +2,7 @@
 
 import gc
 import threading
+import time
 import unittest
 
 import grpc
@@ -167,6 +168,37 @@ class StreamTest(unittest.TestCase):
                 err = caught.exception
                 shown = f"{err.code().name}: {err.details()}" if isinstance(err, grpc.RpcError) else str(err)
                 self.assertIn(text, shown)
+
+    def test_results_received_before_the_events_fail_come_first(self):
+        """Results that reached the client while the caller was busy are
+        delivered before the events' exception, as gRPC delivers a server's
+        messages before its error."""
+        reset = ConnectionResetError("the provider reset the connection")
+        failed = threading.Event()
+
+        def provider():
+            try:
+                yield Start("c0", "todo")
+                yield Delta("c0", '{"action": "add"}')
+                yield End("c0")
+                yield Start("c1", "todo")
+                yield End("c1")
+                time.sleep(0.5)  # both verdicts reach the client meanwhile
+                raise reset
+            finally:
+                failed.set()
+
+        with self.client.validate_stream(provider(), tools={"todo": TODO}, timeout=30) as results:
+            self.assertTrue(failed.wait(timeout=10))
+            time.sleep(0.2)  # the failure has cancelled the call by now
+            got = []
+            with self.assertRaises(ConnectionResetError) as caught:
+                for result in results:
+                    got.append((result.call_id, result.valid))
+            self.assertIs(caught.exception, reset, "the events' own exception")
+            self.assertEqual(got, [("c0", True), ("c1", False)])
+            with self.assertRaises(ConnectionResetError):
+                next(results)
 
     def test_a_failed_stream_closes_its_events_at_once(self):
         # Without a with block, and with the garbage collector off: the

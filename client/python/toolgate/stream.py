@@ -22,6 +22,7 @@ for calls that the caller assembles itself. The kinds may be mixed.
 
 import collections
 import dataclasses
+import queue
 import threading
 
 import grpc
@@ -88,6 +89,11 @@ class ResultStream:
     ``handles`` argument) that the replica serving the stream does not hold.
     Treat it as refused; tools bound inline (``tools``) never get it.
 
+    Results are received on a thread of the stream's own as they arrive,
+    whether or not the caller is iterating, so none is lost to a failure:
+    the results received before the stream failed are yielded first, then
+    the failure is raised.
+
     Iteration raises the exception ``events`` raised (or the ``TypeError``
     for an event of no known kind), which ends the stream, and otherwise the
     stream's ``grpc.RpcError``: ``INVALID_ARGUMENT`` for a schema that does
@@ -100,33 +106,41 @@ class ResultStream:
     def __init__(self, call, requests):
         self._call = call
         self._requests = requests
+        self._responses = queue.SimpleQueue()  # filled by _receive, then its _End
         self._closed = False
+        self._ended = False  # the _End was taken
         self._failure = None  # what ended the stream, raised again on later pulls
+        # The thread holds no reference to self, whose collection closes the stream.
+        threading.Thread(target=_receive, args=(call, self._responses), name="toolgate-results", daemon=True).start()
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        if self._failure is not None:
-            raise self._failure
         while True:
-            try:
-                response = next(self._call)
-            except grpc.RpcError as err:
-                if self._closed:
-                    raise StopIteration from None
-                # The stream is over: close the events now. The error
-                # grpcio raises is the call itself, whose traceback holds
-                # this frame, so waiting for __del__ would wait for the
-                # garbage collector while the provider goes on generating.
-                self.close()
-                self._failure = self._requests.failure or err
-                if self._requests.failure is not None:
-                    raise self._requests.failure from None
-                raise
-            if response.HasField("result"):
+            if self._failure is not None:
+                raise self._failure
+            if self._closed or self._ended:
+                raise StopIteration
+            response = self._responses.get()
+            if isinstance(response, _End):
+                self._end(response.error)
+            elif response.HasField("result"):
                 return from_message(CallResult, response.result)
             # A response of a kind this client does not know: skip it.
+
+    def _end(self, error):
+        """Takes the end of the call: its error (None when it ended well), or
+        the failure of ``events`` that cancelled it, becomes the failure."""
+        self._ended = True
+        if error is None or self._closed:
+            return
+        # The stream is over: close the events now. The error grpcio
+        # raises is the call itself, whose traceback holds a frame that
+        # holds self, so waiting for __del__ would wait for the garbage
+        # collector while the provider goes on generating.
+        self.close()
+        self._failure = self._requests.failure or error
 
     def close(self):
         """Ends the stream now and closes ``events``; idempotent, and harmless
@@ -143,6 +157,28 @@ class ResultStream:
 
     def __del__(self):
         self.close()
+
+
+class _End:
+    """The last item ``_receive`` queues: how the call ended."""
+
+    def __init__(self, error):
+        self.error = error  # the call's exception, None when it ended well
+
+
+def _receive(call, responses):
+    """Queues each response of ``call`` on ``responses`` as it arrives, and
+    then an ``_End``. Reading at once, rather than when the caller asks for
+    the next result, keeps the results that arrived before a failure: a
+    cancelled gRPC call drops those it has not handed out."""
+    error = None
+    try:
+        for response in call:
+            responses.put(response)
+    except Exception as err:  # noqa: BLE001 - raised to the reader of results
+        error = err
+    finally:
+        responses.put(_End(error))
 
 
 def open_stream(client, events, *, binds, provider, timeout):
