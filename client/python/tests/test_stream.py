@@ -70,6 +70,31 @@ class GatedProvider:
             self.finished.set()
 
 
+class Response:
+    """Events read from a provider's response: ``events``, then, if ``more``
+    is given, ``more`` every 10 ms without end. ``close()`` closes the
+    response; ``late`` counts the reads after it."""
+
+    def __init__(self, events, more=None):
+        self._events, self._more = iter(events), more
+        self.closed = threading.Event()
+        self.late = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        self.late += self.closed.is_set()
+        event = next(self._events, self._more)
+        if event is None:
+            raise StopIteration
+        time.sleep(0.01 if event is self._more else 0)
+        return event
+
+    def close(self):
+        self.closed.set()
+
+
 class StreamTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -199,6 +224,48 @@ class StreamTest(unittest.TestCase):
             self.assertEqual(got, [("c0", True), ("c1", False)])
             with self.assertRaises(ConnectionResetError):
                 next(results)
+
+    def test_the_end_of_a_stream_closes_its_events_at_once(self):
+        """However the stream ends, no more events are pulled and they are
+        closed then, while the caller is busy elsewhere, not when it next
+        reads a result."""
+        cases = {  # (events, timeout, the code the results end with)
+            "an error": (Response([Start("a", "todo"), End("a"), Start("a", "todo")], more=Delta("b", " ")), 30,
+                         grpc.StatusCode.INVALID_ARGUMENT),
+            "the timeout": (Response([Start("c", "todo"), Delta("c", "{")], more=Delta("c", " ")), 0.5,
+                            grpc.StatusCode.DEADLINE_EXCEEDED),
+            "the last result": (Response([Start("c", "todo"), Delta("c", '{"action": "add"}'), End("c")]), 30, None),
+        }
+        for name, (events, timeout, code) in cases.items():
+            with self.subTest(name), self.client.validate_stream(events, tools={"todo": TODO},
+                                                                 timeout=timeout) as results:
+                self.assertTrue(events.closed.wait(timeout=5), "closed when the stream ended")
+                if code is None:
+                    self.assertEqual([r.valid for r in results], [True])
+                else:
+                    with self.assertRaises(grpc.RpcError) as caught:
+                        list(results)
+                    self.assertEqual(caught.exception.code(), code)
+                self.assertEqual(events.late, 0, "nothing was pulled after the close")
+
+    def test_the_failure_that_ended_the_stream_is_raised(self):
+        """A server error that ends the stream during a pull is raised, not
+        what that pull raises afterwards (the events closed by the end)."""
+        def provider():
+            yield Start("a", "todo")
+            yield End("a")
+            yield Start("a", "todo")  # a repeated call id: INVALID_ARGUMENT
+            time.sleep(0.5)  # the error arrives meanwhile
+            raise ConnectionResetError("a read after the stream ended")
+
+        with self.client.validate_stream(provider(), tools={"todo": TODO}, timeout=30) as results:
+            time.sleep(1)  # the caller is busy
+            got = []
+            with self.assertRaises(grpc.RpcError) as caught:
+                for result in results:
+                    got.append(result.call_id)
+        self.assertEqual(caught.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+        self.assertEqual(got, ["a"])
 
     def test_a_failed_stream_closes_its_events_at_once(self):
         # Without a with block, and with the garbage collector off: the

@@ -73,7 +73,10 @@ class ResultStream:
     Iterate over it (once). The server sends exactly one result per call;
     when ``events`` is exhausted the stream is half-closed, so calls still
     open are ended (an incomplete one is ``VALIDATION`` with keyword "json")
-    and their results end the iteration.
+    and their results end the iteration. Once the stream is over (its last
+    result, an error, its timeout), nothing more is pulled from ``events``
+    and ``events`` is closed, as ``close()`` does, even while the caller is
+    still busy with an earlier result.
 
     ``close()`` ends the stream at once (calls still open get no result) and
     the iteration with it, without an error; leaving a ``with`` block over the
@@ -90,17 +93,14 @@ class ResultStream:
     Treat it as refused; tools bound inline (``tools``) never get it.
 
     Results are received on a thread of the stream's own as they arrive,
-    whether or not the caller is iterating, so none is lost to a failure:
-    the results received before the stream failed are yielded first, then
-    the failure is raised.
-
-    Iteration raises the exception ``events`` raised (or the ``TypeError``
-    for an event of no known kind), which ends the stream, and otherwise the
-    stream's ``grpc.RpcError``: ``INVALID_ARGUMENT`` for a schema that does
-    not compile (naming the tool and its first finding), a malformed handle,
-    a provider event the server cannot parse or a repeated call id,
-    ``RESOURCE_EXHAUSTED`` past the server's limits, ``DEADLINE_EXCEEDED``
-    past ``timeout``.
+    whether or not the caller is iterating. Those received before the stream
+    failed are yielded first; then iteration raises what ended the stream:
+    the exception ``events`` raised (or the ``TypeError`` for an event of no
+    known kind), or the stream's ``grpc.RpcError``: ``INVALID_ARGUMENT``
+    for a schema that does not compile (naming the tool and its first
+    finding), a malformed handle, a provider event the server cannot parse
+    or a repeated call id, ``RESOURCE_EXHAUSTED`` past the server's limits,
+    ``DEADLINE_EXCEEDED`` past ``timeout``.
     """
 
     def __init__(self, call, requests):
@@ -111,7 +111,8 @@ class ResultStream:
         self._ended = False  # the _End was taken
         self._failure = None  # what ended the stream, raised again on later pulls
         # The thread holds no reference to self, whose collection closes the stream.
-        threading.Thread(target=_receive, args=(call, self._responses), name="toolgate-results", daemon=True).start()
+        threading.Thread(target=_receive, args=(call, requests, self._responses), name="toolgate-results",
+                         daemon=True).start()
 
     def __iter__(self):
         return self
@@ -124,23 +125,12 @@ class ResultStream:
                 raise StopIteration
             response = self._responses.get()
             if isinstance(response, _End):
-                self._end(response.error)
+                self._ended = True
+                if not self._closed:  # its failure, or the events' that cancelled it
+                    self._failure = self._requests.failure or response.error
             elif response.HasField("result"):
                 return from_message(CallResult, response.result)
             # A response of a kind this client does not know: skip it.
-
-    def _end(self, error):
-        """Takes the end of the call: its error (None when it ended well), or
-        the failure of ``events`` that cancelled it, becomes the failure."""
-        self._ended = True
-        if error is None or self._closed:
-            return
-        # The stream is over: close the events now. The error grpcio
-        # raises is the call itself, whose traceback holds a frame that
-        # holds self, so waiting for __del__ would wait for the garbage
-        # collector while the provider goes on generating.
-        self.close()
-        self._failure = self._requests.failure or error
 
     def close(self):
         """Ends the stream now and closes ``events``; idempotent, and harmless
@@ -166,11 +156,16 @@ class _End:
         self.error = error  # the call's exception, None when it ended well
 
 
-def _receive(call, responses):
-    """Queues each response of ``call`` on ``responses`` as it arrives, and
-    then an ``_End``. Reading at once, rather than when the caller asks for
-    the next result, keeps the results that arrived before a failure: a
-    cancelled gRPC call drops those it has not handed out."""
+def _receive(call, requests, responses):
+    """Queues each response of ``call`` on ``responses`` as it arrives;
+    once the call is over, closes ``requests`` and queues an ``_End``.
+
+    Reading at once, rather than when the caller asks for the next result,
+    keeps the results that arrived before a failure (a cancelled gRPC call
+    drops those it has not handed out), and closes the events when the
+    stream ends rather than when the caller next looks. Closing before the
+    ``_End`` settles ``requests.failure`` before the caller reads it.
+    """
     error = None
     try:
         for response in call:
@@ -178,7 +173,10 @@ def _receive(call, responses):
     except Exception as err:  # noqa: BLE001 - raised to the reader of results
         error = err
     finally:
-        responses.put(_End(error))
+        try:
+            requests.close()
+        finally:
+            responses.put(_End(error))
 
 
 def open_stream(client, events, *, binds, provider, timeout):
@@ -257,9 +255,11 @@ class _Requests:
         return request
 
     def _fail(self, err):
-        """Keeps ``err`` for the reader of results and cancels the call."""
-        if not self._closed:
-            self.failure = err
+        """Keeps ``err`` for the reader of results, unless the stream was
+        closed first, and cancels the call."""
+        with self._lock:
+            if not self._closed:
+                self.failure = err
         self._attached.wait()
         self._call.cancel()
 
