@@ -248,6 +248,23 @@ class StreamTest(unittest.TestCase):
                     self.assertEqual(caught.exception.code(), code)
                 self.assertEqual(events.late, 0, "nothing was pulled after the close")
 
+    def test_an_error_closing_the_events_is_raised(self):
+        """The events' own close() failing at the stream's end is the
+        caller's exception, raised after the results, as a pull's would be."""
+        class Failing(Response):
+            def close(self):
+                super().close()
+                raise OSError("the response could not be closed")
+
+        events = Failing([Start("c", "todo"), Delta("c", '{"action": "add"}'), End("c")])
+        with self.client.validate_stream(events, tools={"todo": TODO}, timeout=30) as results:
+            self.assertTrue(events.closed.wait(timeout=5))
+            got = []
+            with self.assertRaises(OSError):
+                for result in results:
+                    got.append(result.valid)
+        self.assertEqual(got, [True])
+
     def test_the_failure_that_ended_the_stream_is_raised(self):
         """A server error that ends the stream during a pull is raised, not
         what that pull raises afterwards (the events closed by the end)."""

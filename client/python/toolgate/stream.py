@@ -136,8 +136,12 @@ class ResultStream:
         """Ends the stream now and closes ``events``; idempotent, and harmless
         after its end."""
         self._closed = True
-        self._call.cancel()
-        self._requests.close()
+        # The events first: cancelling wakes _receive, which would close
+        # them on its own thread, where what close() raises is not the caller's.
+        try:
+            self._requests.close()
+        finally:
+            self._call.cancel()
 
     def __enter__(self):
         return self
@@ -153,7 +157,7 @@ class _End:
     """The last item ``_receive`` queues: how the call ended."""
 
     def __init__(self, error):
-        self.error = error  # the call's exception, None when it ended well
+        self.error = error  # the call's, or closing the events', exception; None when both ended well
 
 
 def _receive(call, requests, responses):
@@ -164,7 +168,8 @@ def _receive(call, requests, responses):
     keeps the results that arrived before a failure (a cancelled gRPC call
     drops those it has not handed out), and closes the events when the
     stream ends rather than when the caller next looks. Closing before the
-    ``_End`` settles ``requests.failure`` before the caller reads it.
+    ``_End`` settles ``requests.failure`` before the caller reads it; what
+    closing the events raises ends a stream that ended well.
     """
     error = None
     try:
@@ -172,11 +177,11 @@ def _receive(call, requests, responses):
             responses.put(response)
     except Exception as err:  # noqa: BLE001 - raised to the reader of results
         error = err
-    finally:
-        try:
-            requests.close()
-        finally:
-            responses.put(_End(error))
+    try:
+        requests.close()
+    except Exception as err:  # noqa: BLE001 - the caller's own, as a pull's would be
+        error = error or err
+    responses.put(_End(error))
 
 
 def open_stream(client, events, *, binds, provider, timeout):
