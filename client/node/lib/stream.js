@@ -40,10 +40,13 @@ const EVENT_FIELDS = Object.freeze({
  *
  * Leaving the loop (break, return, throw), close(), or aborting the
  * `signal` ends the stream at once (calls still open get no result) and the
- * iteration with it, without an error. Events are then no longer pulled
- * from `events`; a pull already in progress (a read from the provider's
- * response) ends only when that iterator settles, after which its return()
- * is called, so also abort the provider's request to stop the generation.
+ * iteration with it, without an error. Once the stream has ended, that way
+ * or by the server's status (an error, while the caller is still busy with
+ * an earlier result), no further event is pulled from `events` and its
+ * iterator's return() is called at once, even while a pull (a read from
+ * the provider's response) is in progress; that pull's event or error is
+ * dropped. An async generator runs its `finally` only when that pull
+ * settles, so also abort the provider's request to stop the generation.
  *
  * A result with code ERROR_CODE_NOT_FOUND (keyword "handle", `early`) is a
  * call that was not validated: its tool was bound by a handle (the
@@ -68,7 +71,7 @@ export class ResultStream {
   #signal;
   #onAbort = () => this.close();
   #iterated = false;
-  #state = { closed: false, failure: undefined, abort: new AbortController() };
+  #state = { closed: false, failure: undefined, ended: new AbortController() }; // ended: aborted by close() and by the call's status
 
   /**
    * Checks the provider and the events (a TypeError for either) and returns
@@ -97,7 +100,7 @@ export class ResultStream {
   /** Ends the stream now; idempotent, and harmless before its start or after its end. */
   close() {
     this.#state.closed = true;
-    this.#state.abort.abort();
+    this.#state.ended.abort();
     this.#call?.cancel();
     this.#signal?.removeEventListener('abort', this.#onAbort);
     this.#untrack();
@@ -114,6 +117,7 @@ export class ResultStream {
       }
       this.#call = this.#client.stub.ValidateStream(this.#client.metadata(), { deadline: this.#options.deadline });
       this.#call.on('error', () => {}); // reported by the loop below; an unheard error event would crash
+      this.#call.on('status', () => this.#state.ended.abort()); // the server's end stops the pump at once
       this.#untrack = this.#client.track(this.#call); // Client.close() cancels it: the loop throws CANCELLED
       pump(this.#call, this.#binds, this.#events, this.#options.provider, this.#state);
       for await (const response of this.#call) {
@@ -135,43 +139,87 @@ export class ResultStream {
 /**
  * Sends the binds, then one request per event as `events` yields them,
  * waiting for the stream to drain when it is full, and half-closes the
- * stream at their end. A failure (the events' own, or an event of no known
- * kind) is kept in state.failure and cancels the call. Never rejects.
+ * stream at their end. Once state.ended aborts (the call's status
+ * arrived, or close()), nothing more is pulled or sent and the events'
+ * return() is called at once, even while a pull is in progress: that pull
+ * is left to settle unheard. A failure before then (the events' own, or an
+ * event of no known kind) is kept in state.failure and cancels the call; a
+ * later one is not heard, the stream's end came first. Never rejects.
  */
 async function pump(call, binds, events, provider, state) {
+  const { signal: ended } = state.ended;
+  let iterator;
+  let open = false; // whether the events were left before their end, to be returned
   try {
     for (const bind of binds) {
-      await send(call, bind, state);
+      await send(call, bind, ended);
     }
-    for await (const event of events) {
-      if (state.closed) {
-        return; // leaving the loop calls the events' return()
+    iterator = asyncIterator(events);
+    for (;;) {
+      open = false; // a pull that throws has ended the events
+      const step = await pull(iterator, ended);
+      open = step === undefined || !step.done;
+      if (ended.aborted) {
+        return;
       }
-      await send(call, toRequest(event, provider), state);
-    }
-    if (!state.closed) {
-      call.end();
+      if (step.done) {
+        call.end();
+        return;
+      }
+      await send(call, toRequest(step.value, provider), ended);
     }
   } catch (err) {
-    if (!state.closed) {
+    if (!ended.aborted) {
       state.failure = err;
       call.cancel();
+    }
+  } finally {
+    if (open) {
+      closeEvents(iterator);
     }
   }
 }
 
-async function send(call, request, state) {
-  if (state.closed) {
-    return;
+/** The async iterator of `events`, an iterable or async iterable, as for await takes it. */
+function asyncIterator(events) {
+  if (typeof events[Symbol.asyncIterator] === 'function') {
+    return events[Symbol.asyncIterator]();
   }
-  if (!call.write(request)) {
-    try {
-      await once(call, 'drain', { signal: state.abort.signal });
-    } catch (err) {
-      if (!state.closed) {
-        throw err;
-      }
-    }
+  return (async function* fromSync() {
+    yield* events; // return() reaches the events' own
+  })();
+}
+
+/** The next step of `iterator`, or undefined if `ended` aborts first (or has). */
+async function pull(iterator, ended) {
+  if (ended.aborted) {
+    return undefined;
+  }
+  let stop;
+  const aborted = new Promise((resolve) => {
+    stop = () => resolve(undefined);
+  });
+  ended.addEventListener('abort', stop, { once: true });
+  try {
+    return await Promise.race([iterator.next(), aborted]);
+  } finally {
+    ended.removeEventListener('abort', stop);
+  }
+}
+
+/** Calls the return() of `iterator`, if it has one, without waiting for it; what it throws is not heard. */
+function closeEvents(iterator) {
+  try {
+    Promise.resolve(iterator.return?.()).catch(() => {});
+  } catch {
+    // the stream has ended; there is no one left to tell
+  }
+}
+
+/** Writes `request`, waiting for the stream to drain when it is full; nothing once `ended` aborts. */
+async function send(call, request, ended) {
+  if (!ended.aborted && !call.write(request)) {
+    await once(call, 'drain', { signal: ended });
   }
 }
 

@@ -5,7 +5,7 @@ import { getEventListeners } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 
 import { ErrorCode, Provider, status } from '../index.js';
-import { collect, connect, countryIn, offsetOf, recording, STOCK, WEATHER } from './support.js';
+import { collect, connect, countryIn, offsetOf, recording, STOCK, watched, WEATHER } from './support.js';
 
 const TODO = {
   type: 'object',
@@ -116,6 +116,46 @@ describe('validateStream', () => {
     controller.abort();
     const aborted = client.validateStream(EVENTS, { provider: Provider.OPENAI_CHAT, signal: controller.signal });
     assert.deepEqual(await collect(aborted), []);
+  });
+
+  test("the server's end stops the pulls while the caller is busy", async (t) => {
+    // A repeated call id ends the stream with INVALID_ARGUMENT while the
+    // caller is still busy with the first call's result. The events are
+    // returned at once: the pull in progress is their last, and the error
+    // a provider's read meets later (as an aborted request's) is not
+    // reported, since the server's came first.
+    const watch = watched('A');
+    t.after(() => watch.client.close());
+    let afterEnd = 0;
+    let returned;
+    const finished = new Promise((resolve) => {
+      returned = resolve;
+    });
+    async function* provider() {
+      try {
+        yield { start: { call_id: 'a', tool_name: 'todo' } };
+        yield { end: { call_id: 'a' } };
+        await watch.received(1); // a's result has arrived
+        yield { start: { call_id: 'a', tool_name: 'todo' } };
+        await watch.ended;
+        for (let i = 0; i < 50; i++) {
+          afterEnd++;
+          yield { delta: { call_id: 'b', fragment: 'x' } };
+        }
+        throw new DOMException('The operation was aborted.', 'AbortError');
+      } finally {
+        returned();
+      }
+    }
+    const seen = [];
+    await assert.rejects(async () => {
+      for await (const result of watch.client.validateStream(provider(), { tools: { todo: TODO } })) {
+        seen.push(result.call_id);
+        await finished;
+      }
+    }, { code: status.INVALID_ARGUMENT, details: /"a" was already started/ });
+    assert.deepEqual(seen, ['a']);
+    assert.equal(afterEnd, 1, 'only the pull in progress at the end settled');
   });
 
   test('explicit deltas, two calls interleaved', async () => {

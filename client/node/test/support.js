@@ -67,6 +67,44 @@ export function offsetOf(text, fragment, plus = 0) {
 }
 
 /**
+ * A Client with its own channel to replica `name` that watches what its
+ * calls receive, as it arrives and before the client's code sees it:
+ * `received(n)` resolves once n messages have arrived, in all, and `ended`
+ * with the first status that does.
+ */
+export function watched(name) {
+  let count = 0;
+  const waiting = [];
+  let ended;
+  const settle = () => waiting.filter(([n]) => count >= n).forEach(([, resolve]) => resolve());
+  const interceptor = (options, nextCall) => new grpc.InterceptingCall(nextCall(options), {
+    start(metadata, _listener, next) {
+      next(metadata, {
+        onReceiveMessage(message, forward) {
+          forward(message);
+          count++;
+          settle();
+        },
+        onReceiveStatus(status, forward) {
+          forward(status);
+          ended(status);
+        },
+      });
+    },
+  });
+  return {
+    client: new Client(replicaAddress(name), { insecure: true, clientOptions: { interceptors: [interceptor] } }),
+    received: (n) => new Promise((resolve) => {
+      waiting.push([n, resolve]);
+      settle();
+    }),
+    ended: new Promise((resolve) => {
+      ended = resolve;
+    }),
+  };
+}
+
+/**
  * A grpc-js Channel that sends each call to whichever real channel route()
  * named last, as a load balancer moving a client between replicas would
  * (pass it as clientOptions.channelOverride).

@@ -2,11 +2,12 @@
 
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import { Duplex } from 'node:stream';
 import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { Admission, definition, ErrorCode, jsonText, LOADER_OPTIONS, Profile, Provider, ValidationServiceClient } from '../index.js';
+import { Admission, definition, ErrorCode, jsonText, LOADER_OPTIONS, Profile, Provider, ResultStream, status, ValidationServiceClient } from '../index.js';
 import { checkName } from '../lib/enums.js';
 import { compileRequest, toolsetRequest } from '../lib/messages.js';
 import { fromMessage } from '../lib/results.js';
@@ -264,6 +265,119 @@ describe('stream events', () => {
     }
     assert.throws(() => toRequest('{}', undefined), /needs the provider option/);
     assert.throws(() => toRequest({ named: { name: 'ping', data: '{}' } }, undefined), /needs the provider option/);
+  });
+});
+
+/**
+ * A stand-in for the grpc-js call of a ValidateStream: it records the
+ * requests written, and finish() ends it as grpc-js reports a status (the
+ * messages end, then an error for any code but OK, then the status).
+ */
+class FakeCall extends Duplex {
+  written = [];
+
+  constructor() {
+    super({ objectMode: true });
+  }
+
+  _read() {}
+
+  _write(request, _encoding, callback) {
+    this.written.push(request);
+    callback();
+  }
+
+  cancel() {
+    this.finish(status.CANCELLED);
+  }
+
+  finish(code) {
+    if (this.code === undefined) {
+      this.code = code;
+      this.push(null);
+      if (code !== status.OK) {
+        this.emit('error', Object.assign(new Error(`status ${code}`), { code }));
+      }
+      this.emit('status', { code });
+    }
+  }
+}
+
+/** A ResultStream of `events` over `call`, as Client.validateStream makes one. */
+const fakeStream = (call, events) => new ResultStream({ stub: { ValidateStream: () => call }, metadata: () => undefined, track: () => () => {} }, events);
+
+/** Resolves after `n` turns of the event loop. */
+async function turns(n) {
+  for (let i = 0; i < n; i++) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe('stream pump', () => {
+  test("the stream's end returns the events at once, even during a pull", async () => {
+    const ends = [
+      ["the server's status", (call) => call.finish(status.INVALID_ARGUMENT), { code: status.INVALID_ARGUMENT }],
+      ['close()', (_call, results) => results.close(), undefined],
+    ];
+    for (const [name, end, error] of ends) {
+      const call = new FakeCall();
+      let pulls = 0;
+      let returned = false;
+      const events = {
+        [Symbol.asyncIterator]() {
+          return this;
+        },
+        next() {
+          pulls++; // the second is a read from a provider that never answers
+          return pulls === 1 ? Promise.resolve({ value: { end: { call_id: 'c' } }, done: false }) : new Promise(() => {});
+        },
+        return() {
+          returned = true;
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      };
+      const results = fakeStream(call, events);
+      const first = results[Symbol.asyncIterator]().next();
+      await turns(2);
+      assert.equal(pulls, 2, name);
+      end(call, results);
+      if (error === undefined) {
+        assert.deepEqual(await first, { done: true, value: undefined }, name);
+      } else {
+        await assert.rejects(first, error, name);
+      }
+      assert.equal(returned, true, `${name}: return() is called while the pull is in progress`);
+      assert.deepEqual(call.written, [{ end: { call_id: 'c' } }], name);
+    }
+  });
+
+  test("the server's end stops the pulls while the caller is busy with a result", async () => {
+    const call = new FakeCall();
+    let pulls = 0;
+    let finished = false;
+    async function* provider() {
+      try {
+        for (let i = 0; i < 100; i++) {
+          pulls++;
+          yield { delta: { call_id: 'c', fragment: 'x' } };
+          await turns(1);
+        }
+      } finally {
+        finished = true;
+      }
+    }
+    const iterator = fakeStream(call, provider())[Symbol.asyncIterator]();
+    const first = iterator.next();
+    call.push({ result: { call_id: 'c', errors: [], bytes: '1' } });
+    assert.equal((await first).value.call_id, 'c');
+    // Busy with that result, the caller pulls no further while the server ends the stream.
+    call.finish(status.INVALID_ARGUMENT);
+    const [pulled, written] = [pulls, call.written.length];
+    await turns(10);
+    assert.equal(finished, true, "the provider's finally ran");
+    assert.ok(pulls <= pulled + 1, `at most the pull in progress settled: ${pulls - pulled} more`);
+    assert.equal(call.written.length, written, 'nothing was written after the end');
+    await assert.rejects(iterator.next(), { code: status.INVALID_ARGUMENT });
   });
 });
 
