@@ -54,7 +54,9 @@ const EVENT_FIELDS = Object.freeze({
  * Treat it as refused; tools bound inline (`tools`) never get it.
  *
  * The iteration throws what `events` threw (or the TypeError for an event
- * of no known kind), which ends the stream, and otherwise the stream's
+ * of no known kind), which ends the stream, after the results that had
+ * arrived before it (as gRPC delivers a server's messages before its error
+ * status; results still on their way are lost), and otherwise the stream's
  * grpc-js ServiceError: INVALID_ARGUMENT for a schema that does not
  * compile (naming the tool and its first finding), a malformed handle, a
  * provider event the server cannot parse or a repeated call id,

@@ -158,6 +158,37 @@ describe('validateStream', () => {
     assert.equal(afterEnd, 1, 'only the pull in progress at the end settled');
   });
 
+  test("results that arrived before the events' error come first", async (t) => {
+    // The provider's connection resets after c1's result has arrived, while
+    // the caller is busy with c0's: c1's result is delivered, then the error,
+    // as gRPC delivers a server's messages before its error status.
+    const watch = watched('A');
+    t.after(() => watch.client.close());
+    let reset;
+    const failed = new Promise((resolve) => {
+      reset = resolve;
+    });
+    async function* provider() {
+      for (const id of ['c0', 'c1']) {
+        yield { start: { call_id: id, tool_name: 'todo' } };
+        yield { delta: { call_id: id, fragment: '{"action": "add"}' } };
+        yield { end: { call_id: id } };
+      }
+      await watch.received(2);
+      reset();
+      throw new Error('connection reset by the provider');
+    }
+    const seen = [];
+    await assert.rejects(async () => {
+      for await (const result of watch.client.validateStream(provider(), { tools: { todo: TODO } })) {
+        seen.push([result.call_id, result.valid]);
+        await failed;
+        await new Promise((resolve) => setImmediate(resolve)); // the failure has cancelled the call
+      }
+    }, /connection reset by the provider/);
+    assert.deepEqual(seen, [['c0', true], ['c1', true]]);
+  });
+
   test('explicit deltas, two calls interleaved', async () => {
     // call_2 is rejected at the "d" of "done" before its last delta, while
     // call_1 is still streaming.
