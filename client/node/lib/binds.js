@@ -9,7 +9,7 @@
 // compiled (handles are content addresses), before the first event.
 
 import { describe } from './enums.js';
-import { isPlainObject } from './json.js';
+import { checkText, isPlainObject } from './json.js';
 
 /**
  * The most schema bytes (tool names, schema texts and resources, in UTF-8)
@@ -30,12 +30,16 @@ export const MAX_BIND_BYTES = 1 << 20;
  * bind gives no request.
  *
  * Throws a TypeError for `handles` that is not a plain object of strings,
- * and for a name in both `tools` and `handles`, which would leave the
- * schema of its calls to a rule of the server's.
+ * for a tool name with a lone surrogate (see checkText), and for a name in
+ * both `tools` and `handles`, which would leave the schema of its calls to
+ * a rule of the server's.
  */
 export function bindRequests({ tools = {}, handles = {}, output, stripCodeFence = false } = {}) {
   if (!isPlainObject(handles) || !Object.values(handles).every((h) => typeof h === 'string')) {
     throw new TypeError(`handles must be a plain object from tool name to handle (a string); got ${describe(handles)}`);
+  }
+  for (const name of [...Object.keys(tools), ...Object.keys(handles)]) {
+    checkText(name, 'a tool name');
   }
   const both = Object.keys(tools).filter((name) => Object.hasOwn(handles, name));
   if (both.length > 0) {

@@ -16,8 +16,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * errors.
  *
  * A string is sent unchanged (the exact text, numbers and all: pass text
- * for numbers a double cannot hold). A Uint8Array (or Buffer) must be UTF-8
- * and is decoded. A plain object or array is written by JSON.stringify,
+ * for numbers a double cannot hold), and must be well-formed UTF-16 (see
+ * checkText). A Uint8Array (or Buffer) must be UTF-8 and is decoded. A plain object or array is written by JSON.stringify,
  * after a check that it holds only what JSON can say, since JSON.stringify
  * silently drops or rewrites the rest: it throws a TypeError for undefined,
  * functions, symbols (as values or keys), BigInt, NaN and infinities, array holes, objects that
@@ -26,7 +26,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  */
 export function jsonText(value, what) {
   if (typeof value === 'string') {
-    return value;
+    return checkText(value, what);
   }
   if (value instanceof Uint8Array) {
     return utf8.decode(value);
@@ -72,6 +72,26 @@ function checkJSON(value, path, ancestors) {
     return;
   }
   throw new TypeError(`${path} is ${describe(value)}, which JSON cannot hold`);
+}
+
+// A code point that is a surrogate: with the u flag, only a lone one.
+const loneSurrogate = /\p{Surrogate}/u;
+
+/**
+ * Returns `text` if it is well-formed UTF-16, and throws a TypeError naming
+ * `what` and where if it holds a lone surrogate ('\ud800'), which UTF-8
+ * cannot encode: protobufjs would send bytes that are not UTF-8, and the
+ * server refuses the whole call or stream that holds them. An object's
+ * strings need no check: JSON.stringify writes a lone surrogate as the
+ * escape \ud800, which is valid UTF-8.
+ */
+export function checkText(text, what) {
+  if (text.isWellFormed?.() ?? !loneSurrogate.test(text)) { // isWellFormed: Node 20
+    return text;
+  }
+  const at = text.search(loneSurrogate);
+  const unit = text.charCodeAt(at).toString(16).toUpperCase();
+  throw new TypeError(`${what} holds a lone surrogate (U+${unit} at UTF-16 index ${at}), which is not text UTF-8 can carry`);
 }
 
 /** Whether `value` is a plain object: an object literal, or one with a null prototype. */

@@ -2,7 +2,7 @@
 // travel in the exact `*_json` fields, enums by checked name.
 
 import { Admission, checkName, describe, Profile } from './enums.js';
-import { isPlainObject, jsonText } from './json.js';
+import { checkText, isPlainObject, jsonText } from './json.js';
 
 /**
  * Returns the CompileSchemaRequest for `schema` (JSON text or a plain
@@ -77,7 +77,9 @@ function resourceTexts(resources) {
   if (!isPlainObject(resources)) {
     throw new TypeError(`resources must be a plain object from URI to schema document; got ${describe(resources)}`);
   }
-  return Object.fromEntries(Object.entries(resources).map(([uri, document]) => [uri, jsonText(document, `resource ${JSON.stringify(uri)}`)]));
+  return Object.fromEntries(
+    Object.entries(resources).map(([uri, document]) => [checkText(uri, 'a resource URI'), jsonText(document, `resource ${JSON.stringify(uri)}`)]),
+  );
 }
 
 /** The `source` member of a CompileToolsetRequest for `tools` (see toolsetRequest). */
@@ -95,7 +97,7 @@ function toolsSource(tools) {
         if (typeof name !== 'string') {
           throw new TypeError(`a tool name must be a string; got ${describe(name)}`);
         }
-        return { name, schema_json: jsonText(schema, `tool ${JSON.stringify(name)}`) };
+        return { name: checkText(name, 'a tool name'), schema_json: jsonText(schema, `tool ${JSON.stringify(name)}`) };
       }),
     },
   };

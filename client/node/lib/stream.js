@@ -14,6 +14,7 @@
 import { once } from 'node:events';
 
 import { checkName, describe, Provider } from './enums.js';
+import { checkText } from './json.js';
 import { fromMessage } from './results.js';
 
 // ignoreBOM keeps a leading byte order mark: see json.js.
@@ -29,6 +30,11 @@ const EVENT_FIELDS = Object.freeze({
   end: ['call_id'],
   named: ['name', 'data'],
 });
+
+// The event fields toRequest leaves to others to check for lone surrogates:
+// a fragment to Requests, which joins a surrogate pair split between two
+// fragments, and a named event's data to toRequest as the raw event it is.
+const CHECKED_ELSEWHERE = new Set(['delta.fragment', 'named.data']);
 
 /**
  * The CallResult of each call of one ValidateStream, as they arrive: an
@@ -54,14 +60,14 @@ const EVENT_FIELDS = Object.freeze({
  * Treat it as refused; tools bound inline (`tools`) never get it.
  *
  * The iteration throws what `events` threw (or the TypeError for an event
- * of no known kind), which ends the stream, after the results that had
- * arrived before it (as gRPC delivers a server's messages before its error
- * status; results still on their way are lost), and otherwise the stream's
- * grpc-js ServiceError: INVALID_ARGUMENT for a schema that does not
- * compile (naming the tool and its first finding), a malformed handle, a
- * provider event the server cannot parse or a repeated call id,
- * RESOURCE_EXHAUSTED past the server's limits, DEADLINE_EXCEEDED past
- * `deadline`.
+ * of no known kind, or with a lone surrogate: see Requests), which ends
+ * the stream, after the results that had arrived before it (as gRPC
+ * delivers a server's messages before its error status; results still on
+ * their way are lost), and otherwise the stream's grpc-js ServiceError:
+ * INVALID_ARGUMENT for a schema that does not compile (naming the tool and
+ * its first finding), a malformed handle, a provider event the server
+ * cannot parse or a repeated call id, RESOURCE_EXHAUSTED past the server's
+ * limits, DEADLINE_EXCEEDED past `deadline`.
  */
 export class ResultStream {
   #client;
@@ -145,8 +151,9 @@ export class ResultStream {
  * arrived, or close()), nothing more is pulled or sent and the events'
  * return() is called at once, even while a pull is in progress: that pull
  * is left to settle unheard. A failure before then (the events' own, or an
- * event of no known kind) is kept in state.failure and cancels the call; a
- * later one is not heard, the stream's end came first. Never rejects.
+ * event that cannot be sent) is kept in state.failure and cancels the
+ * call; a later one is not heard, the stream's end came first. Never
+ * rejects.
  */
 async function pump(call, binds, events, provider, state) {
   const { signal: ended } = state.ended;
@@ -157,6 +164,7 @@ async function pump(call, binds, events, provider, state) {
       await send(call, bind, ended);
     }
     iterator = asyncIterator(events);
+    const requests = new Requests(provider);
     for (;;) {
       open = false; // a pull that throws has ended the events
       const step = await pull(iterator, ended);
@@ -165,10 +173,11 @@ async function pump(call, binds, events, provider, state) {
         return;
       }
       if (step.done) {
+        requests.end();
         call.end();
         return;
       }
-      await send(call, toRequest(step.value, provider), ended);
+      await send(call, requests.of(step.value), ended);
     }
   } catch (err) {
     if (!ended.aborted) {
@@ -225,13 +234,78 @@ async function send(call, request, ended) {
   }
 }
 
-/** Converts one event into a ValidateStreamRequest, or throws a TypeError. */
+/**
+ * Converts the events of one stream into its ValidateStreamRequests, one
+ * per event (see toRequest). A delta fragment that ends with a high
+ * surrogate, as a caller cutting a JavaScript string at a UTF-16 index may
+ * leave it, is sent without it, and the surrogate with its call's next
+ * fragment, which must start with the low surrogate that completes the
+ * pair. Every other lone surrogate is a TypeError: one inside a fragment,
+ * a held one that the next fragment does not complete, and one still held
+ * at the call's end or at the end of the events.
+ */
+export class Requests {
+  #provider;
+  #held = new Map(); // call_id -> the high surrogate held back from its last fragment
+
+  constructor(provider) {
+    this.#provider = provider;
+  }
+
+  /** The request for `event`; throws a TypeError for an event that cannot be sent as meant. */
+  of(event) {
+    const request = toRequest(event, this.#provider);
+    if (request.end !== undefined && this.#held.has(request.end.call_id)) {
+      this.#refuseHeld(request.end.call_id, 'the call ends');
+    }
+    if (request.delta === undefined) {
+      return request;
+    }
+    const { call_id } = request.delta;
+    const held = this.#held.get(call_id) ?? '';
+    if (held !== '' && !isSurrogate(request.delta.fragment, 0xdc00)) {
+      this.#refuseHeld(call_id, 'its next fragment does not start with the low surrogate');
+    }
+    this.#held.delete(call_id);
+    let fragment = held + request.delta.fragment;
+    if (isSurrogate(fragment.slice(-1), 0xd800)) {
+      this.#held.set(call_id, fragment.slice(-1));
+      fragment = fragment.slice(0, -1);
+    }
+    return { delta: { call_id, fragment: checkText(fragment, `a delta fragment of call ${JSON.stringify(call_id)}`) } };
+  }
+
+  /** Throws a TypeError if a fragment's high surrogate is still held back when the events end. */
+  end() {
+    const [call_id] = this.#held.keys();
+    if (call_id !== undefined) {
+      this.#refuseHeld(call_id, 'the events end');
+    }
+  }
+
+  #refuseHeld(call_id, why) {
+    const unit = this.#held.get(call_id).charCodeAt(0).toString(16).toUpperCase();
+    throw new TypeError(`a delta fragment of call ${JSON.stringify(call_id)} ends with a high surrogate (U+${unit}), and ${why}: a lone surrogate is not text UTF-8 can carry`);
+  }
+}
+
+/** Whether `text` starts with a surrogate of the kind whose range begins at `first` (0xd800 high, 0xdc00 low). */
+function isSurrogate(text, first) {
+  const unit = text.charCodeAt(0);
+  return unit >= first && unit < first + 0x400;
+}
+
+/**
+ * Converts one event into a ValidateStreamRequest, or throws a TypeError,
+ * for a string with a lone surrogate too (see checkText), but for a delta's
+ * fragment, which Requests checks.
+ */
 export function toRequest(event, provider) {
   if (typeof event === 'string' || event instanceof Uint8Array) {
     if (provider === undefined) {
       throw new TypeError('a raw provider event needs the provider option');
     }
-    const event_json = typeof event === 'string' ? event : decoder.decode(event);
+    const event_json = typeof event === 'string' ? checkText(event, 'a raw provider event') : decoder.decode(event);
     return { provider_event: { provider, event_json } };
   }
   const kinds = typeof event === 'object' && event !== null ? Object.keys(event) : [];
@@ -249,6 +323,9 @@ export function toRequest(event, provider) {
     const bytesOK = kind === 'named' && f === 'data' && body[f] instanceof Uint8Array;
     if (typeof body[f] !== 'string' && !bytesOK) {
       throw new TypeError(`a ${kind} event's ${f} must be a string${kind === 'named' && f === 'data' ? ' or a Uint8Array' : ''}; got ${describe(body[f])}`);
+    }
+    if (!CHECKED_ELSEWHERE.has(`${kind}.${f}`)) {
+      checkText(body[f], `a ${kind} event's ${f}`);
     }
   }
   if (kind === 'named') {

@@ -67,6 +67,17 @@ describe('Client', () => {
     assert.equal(result.handle, (await client.compile(schema)).handle, 'object and compile agree on the schema');
   });
 
+  test('a lone surrogate in text is refused here; in an object it is the escape \\ud800', async () => {
+    // protobufjs would send the text's surrogate as bytes that are not
+    // UTF-8, and the server would fail the whole call; JSON.stringify writes
+    // an object's as an escape, which the server judges.
+    const schema = { type: 'object', properties: { id: { type: 'string' } } };
+    await assert.rejects(client.validateSchema(schema, '{"id": "\ud800"}'), /^TypeError: arguments holds a lone surrogate/);
+    await assert.rejects(client.compile('{"description": "\udc00"}'), /^TypeError: schema holds a lone surrogate/);
+    const result = await client.validateSchema(schema, { id: '\ud800' });
+    assert.deepEqual([result.valid, result.errors.map((e) => e.keyword)], [false, ['json']]);
+  });
+
   test('numbers in schema text stay exact', async () => {
     // 2**53 + 1 is not a double: sent as text it is kept, where a client
     // that went through a double would accept 2**53.

@@ -209,6 +209,30 @@ describe('validateStream', () => {
     assert.equal(got[0].bytes, Buffer.byteLength(second));
   });
 
+  test('a surrogate pair split between fragments is joined; a lone surrogate is a TypeError', async () => {
+    // A caller cutting a JavaScript string at a UTF-16 index may split a
+    // pair; any other lone surrogate would reach the server as bytes that are
+    // not UTF-8, and end the stream.
+    const text = '{"action": "add", "id": "\u{1F600}"}';
+    const cut = text.indexOf('\u{1F600}') + 1;
+    const call = (...fragments) => [
+      { start: { call_id: 'c', tool_name: 'todo' } },
+      ...fragments.map((fragment) => ({ delta: { call_id: 'c', fragment } })),
+      { end: { call_id: 'c' } },
+    ];
+    const [result] = await collect(client.validateStream(call(text.slice(0, cut), text.slice(cut)), { tools: { todo: TODO } }));
+    assert.deepEqual([result.valid, result.bytes], [true, Buffer.byteLength(text)]);
+    const cases = [
+      ['a lone surrogate', call('{"action": "add", "id": "\ud800"}'), /holds a lone surrogate/],
+      ['a pair cut at the end of the arguments', call(text.slice(0, cut)), /and the call ends/],
+      ['a raw provider event', ['{"type": "\udc00"}'], /a raw provider event holds a lone surrogate/],
+    ];
+    for (const [name, events, error] of cases) {
+      await assert.rejects(collect(client.validateStream(events, { tools: { todo: TODO }, provider: Provider.ANTHROPIC })),
+        (err) => err instanceof TypeError && error.test(err.message), name);
+    }
+  });
+
   test('the end of events ends the calls still open', async () => {
     const events = [{ start: { call_id: 'c', tool_name: 'todo' } }, { delta: { call_id: 'c', fragment: '{"action": "add"' } }];
     const [result] = await collect(client.validateStream(events, { tools: { todo: TODO } }));

@@ -8,10 +8,11 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { Admission, definition, ErrorCode, jsonText, LOADER_OPTIONS, Profile, Provider, ResultStream, status, ValidationServiceClient } from '../index.js';
+import { bindRequests } from '../lib/binds.js';
 import { checkName } from '../lib/enums.js';
 import { compileRequest, toolsetRequest } from '../lib/messages.js';
 import { fromMessage } from '../lib/results.js';
-import { toRequest } from '../lib/stream.js';
+import { Requests, toRequest } from '../lib/stream.js';
 import { REPO } from './support.js';
 
 const protoType = (name) => definition[`toolgate.v1.${name}`].type;
@@ -265,6 +266,84 @@ describe('stream events', () => {
     }
     assert.throws(() => toRequest('{}', undefined), /needs the provider option/);
     assert.throws(() => toRequest({ named: { name: 'ping', data: '{}' } }, undefined), /needs the provider option/);
+  });
+});
+
+describe('lone surrogates', () => {
+  // protobufjs would encode a lone surrogate as bytes that are not UTF-8,
+  // which the server refuses, failing the whole call or stream.
+  const LONE = /lone surrogate/;
+
+  test('in JSON text, a TypeError naming what held it; objects escape them', (t) => {
+    assert.throws(() => jsonText('{"a": "\ud800"}', 'arguments'), /^TypeError: arguments holds a lone surrogate \(U\+D800 at UTF-16 index 7\)/);
+    assert.throws(() => jsonText('{"a": "\udc00\ud83d"}', 'schema'), /schema holds a lone surrogate \(U\+DC00 at UTF-16 index 7\)/);
+    assert.equal(jsonText('{"a": "\u{1F600}"}', 'arguments'), '{"a": "\u{1F600}"}', 'a pair is one character');
+    // JSON.stringify writes the escape \ud800, six ASCII characters: the server's to judge.
+    assert.equal(jsonText({ '\ud800': ['\udc00'] }, 'arguments'), '{"\\ud800":["\\udc00"]}');
+    // Node 18 has no String.prototype.isWellFormed: the same answers without it.
+    const { isWellFormed } = String.prototype;
+    delete String.prototype.isWellFormed;
+    t.after(() => Object.defineProperty(String.prototype, 'isWellFormed', { value: isWellFormed, writable: true, configurable: true }));
+    assert.throws(() => jsonText('{"a": "\ud800"}', 'arguments'), /U\+D800 at UTF-16 index 7/);
+    assert.equal(jsonText('{"a": "\u{1F600}"}', 'arguments'), '{"a": "\u{1F600}"}');
+  });
+
+  test('in names and stream events, a TypeError', () => {
+    const cases = [
+      ['a resource URI', () => compileRequest('{}', { resources: { 'https://example.com/\ud800': '{}' } }), /a resource URI/],
+      ['a resource', () => compileRequest('{}', { resources: { 'https://example.com/s': '"\ud800"' } }), /resource "https:\/\/example.com\/s"/],
+      ['a toolset tool name', () => toolsetRequest(new Map([['t\ud800', {}]])), /a tool name/],
+      ['a toolset schema', () => toolsetRequest({ t: '{"description": "\udfff"}' }), /tool "t"/],
+      ['a tools/list text', () => toolsetRequest('{"tools": [{"name": "\ud800"}]}'), /^tools holds/],
+      ['a bound tool name', () => bindRequests({ tools: { 't\ud800': compileRequest('{}') } }), /a tool name/],
+      ['a tool bound by handle', () => bindRequests({ handles: { 't\ud800': 'tg1_x' } }), /a tool name/],
+      ['a raw provider event', () => toRequest('{"type": "\ud800"}', 'PROVIDER_ANTHROPIC'), /a raw provider event/],
+      ["a named event's name", () => toRequest({ named: { name: '\ud800', data: '{}' } }, 'PROVIDER_ANTHROPIC'), /a named event's name/],
+      ["a named event's data", () => toRequest({ named: { name: 'ping', data: '\ud800' } }, 'PROVIDER_ANTHROPIC'), /a raw provider event/],
+      ["a start's call id", () => toRequest({ start: { call_id: '\ud800', tool_name: 't' } }), /a start event's call_id/],
+      ["a start's tool name", () => toRequest({ start: { call_id: 'c', tool_name: '\udbff' } }), /a start event's tool_name/],
+      ["an end's call id", () => toRequest({ end: { call_id: '\udc00' } }), /end event's call_id/],
+    ];
+    for (const [name, make, error] of cases) {
+      assert.throws(make, (err) => err instanceof TypeError && LONE.test(err.message) && error.test(err.message), name);
+    }
+  });
+
+  test('a pair split between two fragments of one call is joined', () => {
+    const text = '{"a": "\u{1F600}\u{1F600}"}';
+    const cut = [7, 9]; // each in the middle of a pair
+    const events = [
+      { delta: { call_id: 'c', fragment: text.slice(0, cut[0]) } },
+      { delta: { call_id: 'other', fragment: '\ud83d' } }, // another call's held surrogate is its own
+      { delta: { call_id: 'c', fragment: text.slice(cut[0], cut[1]) } },
+      { delta: { call_id: 'other', fragment: '\ude00' } },
+      { delta: { call_id: 'c', fragment: text.slice(cut[1]) } },
+      { end: { call_id: 'c' } },
+    ];
+    const requests = new Requests();
+    const sent = events.map((event) => requests.of(event));
+    requests.end();
+    assert.deepEqual(sent.map((r) => r.delta?.fragment), ['{"a": "', '', '\u{1F600}', '\u{1F600}', '\u{1F600}"}', undefined]);
+    assert.equal(sent.filter((r) => r.delta?.call_id === 'c').map((r) => r.delta.fragment).join(''), text);
+  });
+
+  test('a lone surrogate in fragments is a TypeError', () => {
+    const start = (fragment) => [{ delta: { call_id: 'c', fragment } }];
+    const cases = [
+      ['inside a fragment', [...start('"a\ud800b"')], /a delta fragment of call "c" holds a lone surrogate \(U\+D800 at UTF-16 index 2\)/],
+      ['a low surrogate with none held', [...start('\udc00')], /holds a lone surrogate \(U\+DC00/],
+      ['two high surrogates', [...start('\ud800\ud800')], /holds a lone surrogate \(U\+D800 at UTF-16 index 0\)/],
+      ['a next fragment without the low surrogate', [...start('"\ud83d'), { delta: { call_id: 'c', fragment: 'x' } }],
+        /call "c" ends with a high surrogate \(U\+D83D\), and its next fragment does not start with the low surrogate/],
+      ["the call's end", [...start('"\ud83d'), { end: { call_id: 'c' } }], /U\+D83D\), and the call ends/],
+    ];
+    for (const [name, events, error] of cases) {
+      const requests = new Requests();
+      assert.throws(() => events.forEach((event) => requests.of(event)), (err) => err instanceof TypeError && error.test(err.message), name);
+    }
+    const requests = new Requests();
+    requests.of({ delta: { call_id: 'c', fragment: '"\ud83d' } });
+    assert.throws(() => requests.end(), /call "c" ends with a high surrogate \(U\+D83D\), and the events end/);
   });
 });
 
