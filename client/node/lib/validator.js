@@ -59,9 +59,11 @@ export class Validator {
    * Validates `args` (JSON text or a plain object; "" means {}) against the
    * schema under `handle`. On NOT_FOUND for a handle this Validator
    * registered, sends the remembered schema inline and retries once; the
-   * result's `handle` is the one that replica computed. Any other failure,
-   * and NOT_FOUND for a handle it never registered, rejects with the
-   * ServiceError. Invalid arguments are an answer, as ever.
+   * result's `handle` is the one that replica computed. `deadline` (a
+   * point in time) bounds both calls, so the retry has what is left of it
+   * and the whole call ends by it. Any other failure, and NOT_FOUND for a
+   * handle it never registered, rejects with the ServiceError. Invalid
+   * arguments are an answer, as ever.
    */
   async validate(handle, args, { deadline, ...others } = {}) {
     checkNoOthers(others, 'deadline');

@@ -45,6 +45,27 @@ describe('Validator', () => {
     assert.deepEqual(bad.errors.map((e) => [e.code, e.keyword, e.instance_path]), [[ErrorCode.VALIDATION, 'minimum', '/days']]);
   });
 
+  test("the retry has what is left of the caller's deadline, not a new one", async () => {
+    // A deadline is a point in time (a Date or milliseconds since the
+    // epoch): the NOT_FOUND call and its retry both end by it, and so does
+    // validate().
+    const deadlines = [];
+    const record = (options, nextCall) => {
+      deadlines.push([options.method_definition.path.split('/').pop(), options.deadline]);
+      return nextCall(options);
+    };
+    // Not closed, as the other Validators' clients are not: the channel is the suite's.
+    const recorded = new Client('switch', { insecure: true, clientOptions: { channelOverride: switchChannel, interceptors: [record] } }).validator();
+    for (const deadline of [Date.now() + 30_000, new Date(Date.now() + 30_000)]) {
+      switchChannel.route('A');
+      const { handle } = await recorded.register(unique(WEATHER));
+      switchChannel.route('B');
+      deadlines.length = 0;
+      assert.equal((await recorded.validate(handle, { city: 'Oslo' }, { deadline })).valid, true);
+      assert.deepEqual(deadlines, [['Validate', deadline], ['Validate', deadline]]);
+    }
+  });
+
   test('recovers concurrently', async () => {
     switchChannel.route('A');
     const { handle } = await validator.register(unique(WEATHER));
