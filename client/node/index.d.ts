@@ -75,15 +75,45 @@ export declare const Provider: {
 /** A Provider name. */
 export type Provider = (typeof Provider)[keyof typeof Provider];
 
-/** A JSON value that can be written exactly (no undefined, NaN, Date, ...). */
-export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
+/** A JSON value that can be written exactly (no undefined, NaN, Date, ...); readonly (`as const`) too. */
+export type JSONValue = null | boolean | number | string | readonly JSONValue[] | { readonly [key: string]: JSONValue };
+
+/**
+ * `T` member by member, with `never` in place of what JSON cannot hold or
+ * JSON.stringify would drop or rewrite: undefined, functions, symbols (as
+ * values or keys), bigint, and objects with methods (Date, Map, typed
+ * arrays, class instances). Unlike JSONValue, whose index signature an
+ * interface does not have, it checks an interface by its members. A
+ * member typed unknown (or any), as in an MCP SDK tool's inputSchema, is
+ * left to the runtime, which refuses with a TypeError what JSON cannot
+ * hold, and what no type tells apart: NaN, a class instance without
+ * methods, an optional member set to undefined.
+ */
+export type JSONShape<T> = unknown extends T
+  ? T
+  : T extends null | boolean | number | string
+    ? T
+    : T extends (...args: never) => unknown
+      ? never
+      : T extends readonly (infer E)[]
+        ? readonly JSONShape<E>[]
+        : T extends object
+          ? { [K in keyof T]: K extends symbol ? never : JSONShape<T[K]> }
+          : never;
 
 /**
  * A schema or arguments: JSON text (sent unchanged; use it for numbers a
- * double cannot hold), UTF-8 bytes, or a plain object written by
- * JSON.stringify. Never sent as a protobuf Struct.
+ * double cannot hold), UTF-8 bytes, or a plain object or array written by
+ * JSON.stringify. Never sent as a protobuf Struct. A method that takes one
+ * infers `T` from the value given, so a value of an interface type or an
+ * `as const` one is accepted when each member is JSON (see JSONShape);
+ * `JSONInput` alone is any such document.
  */
-export type JSONInput = string | Uint8Array | { [key: string]: JSONValue } | JSONValue[];
+export type JSONInput<T = string | Uint8Array | readonly JSONValue[] | { readonly [key: string]: JSONValue }> =
+  T extends string | Uint8Array ? T : T extends object ? T & JSONShape<T> : never;
+
+/** Names to JSON input (tools to schemas, URIs to resources) in an object, not an array, each checked as JSONInput. */
+export type JSONInputs<T = Record<string, JSONInput>> = T extends readonly unknown[] ? never : { [K in keyof T]: JSONInput<T[K]> };
 
 /** One finding about a schema or about arguments. */
 export interface Finding {
@@ -198,21 +228,21 @@ export interface CallResult {
   readonly errors_truncated: boolean;
 }
 
-/** What a schema is compiled with. */
-export interface SchemaOptions {
+/** What a schema is compiled with; `R` is inferred from `resources`. */
+export interface SchemaOptions<R = Record<string, JSONInput>> {
   /** Default PROFILE_UNSPECIFIED, the tool input profile. */
   profile?: Profile;
   /**
    * PROFILE_JSON_SCHEMA only: absolute URI (as `$ref` and `$schema` name
    * it) to a further schema document. Default none.
    */
-  resources?: Record<string, JSONInput>;
+  resources?: JSONInputs<R>;
   /** PROFILE_JSON_SCHEMA only: assert `format`. Default false. */
   formatAssertion?: boolean;
 }
 
 /** Options of Client.compile and the schema-taking methods. */
-export interface CompileOptions extends SchemaOptions {
+export interface CompileOptions<R = Record<string, JSONInput>> extends SchemaOptions<R> {
   /** The call's deadline: a Date or milliseconds since the epoch. Default none. */
   deadline?: Date | number;
 }
@@ -222,21 +252,27 @@ export interface CompileOptions extends SchemaOptions {
  * response carrying it in "result", as a plain object.
  */
 export type ToolsListDocument =
-  | { readonly tools: JSONValue[]; readonly [key: string]: JSONValue }
+  | { readonly tools: readonly JSONValue[]; readonly [key: string]: JSONValue }
   | { readonly jsonrpc: JSONValue; readonly [key: string]: JSONValue }
-  | { readonly result: { readonly tools: JSONValue[]; readonly [key: string]: JSONValue }; readonly [key: string]: JSONValue };
+  | { readonly result: { readonly tools: readonly JSONValue[]; readonly [key: string]: JSONValue }; readonly [key: string]: JSONValue };
 
 /**
  * The tools of Client.compileToolset: a tools/list document as JSON text
  * (sent unchanged) or as a plain object with a "tools" array, a "jsonrpc"
  * member or a "result" with a "tools" array; or tool name to input schema,
  * as a Map or any other plain object (a tool named "jsonrpc" goes in a
- * Map).
+ * Map). `T` is inferred: the schemas (and a document's members) are
+ * checked as JSONInput.
  */
-export type ToolsetInput = string | Uint8Array | ToolsListDocument | ReadonlyMap<string, JSONInput> | Record<string, JSONInput>;
+export type ToolsetInput<T = Record<string, JSONInput>> =
+  | string
+  | Uint8Array
+  | ToolsListDocument
+  | ReadonlyMap<string, JSONInput<T>>
+  | (T extends { readonly tools: readonly unknown[] } | { readonly jsonrpc: unknown } | { readonly result: { readonly tools: readonly unknown[] } } ? JSONInput<T> : JSONInputs<T>);
 
 /** Options of Client.compileToolset: every tool is compiled with the same schema options. */
-export interface ToolsetOptions extends CompileOptions {
+export interface ToolsetOptions<R = Record<string, JSONInput>> extends CompileOptions<R> {
   /**
    * Default ADMISSION_UNSPECIFIED, which is QUARANTINE: bind every tool
    * that compiled. STRICT binds nothing unless every tool compiled.
@@ -285,14 +321,15 @@ export interface StreamBaseOptions {
 
 /**
  * Options of Client.validateStream. The profile, resources and format
- * assertion apply to every schema of `tools`.
+ * assertion apply to every schema of `tools`. `T` and `R` are inferred
+ * from `tools` and `resources`.
  */
-export interface StreamOptions extends StreamBaseOptions, SchemaOptions {
+export interface StreamOptions<T = Record<string, JSONInput>, R = Record<string, JSONInput>> extends StreamBaseOptions, SchemaOptions<R> {
   /**
    * Tool name (as the model emits it) to its input schema, bound inline:
    * any replica validates its calls. Default none.
    */
-  tools?: Record<string, JSONInput>;
+  tools?: JSONInputs<T>;
   /**
    * Tool name to a handle from compile() (or compileToolset()'s `bind`),
    * bound by handle: on a replica that does not hold it, its calls get
@@ -307,7 +344,7 @@ export interface StreamOptions extends StreamBaseOptions, SchemaOptions {
  * PROFILE_OUTPUT_BINDABLE), resources and format assertion apply to the
  * output schema.
  */
-export interface OutputStreamOptions extends StreamBaseOptions, SchemaOptions {
+export interface OutputStreamOptions<R = Record<string, JSONInput>> extends StreamBaseOptions, SchemaOptions<R> {
   /** Accept an answer wrapped in one Markdown code fence. Default false. */
   stripCodeFence?: boolean;
 }
@@ -315,7 +352,11 @@ export interface OutputStreamOptions extends StreamBaseOptions, SchemaOptions {
 /** A failed call: a grpc-js ServiceError, with `code` one of `status`. */
 export type CallError = ServiceError;
 
-/** Calls one toolgate ValidationService. */
+/**
+ * Calls one toolgate ValidationService. The type parameters of its methods
+ * are inferred from the schemas, arguments, tools and resources given (see
+ * JSONInput); they need not be written.
+ */
 export declare class Client {
   /** Opens a (lazy) channel to `target`: TLS unless `insecure` or `credentials` say otherwise. */
   constructor(target: string, options?: ConnectOptions);
@@ -324,23 +365,23 @@ export declare class Client {
   /** Closes the channel; calls in flight fail with CANCELLED. Idempotent. */
   close(): void;
   /** Compiles a schema; one that does not compile is an answer, not a rejection. */
-  compile(schema: JSONInput, options?: CompileOptions): Promise<CompileResult>;
+  compile<S, R = Record<string, JSONInput>>(schema: JSONInput<S>, options?: CompileOptions<R>): Promise<CompileResult>;
   /**
    * Compiles every tool of a tools/list result or of a name to schema map;
    * `bind` holds the tools bound, per `admission`. Tools that do not
    * compile are answers, not rejections.
    */
-  compileToolset(tools: ToolsetInput, options?: ToolsetOptions): Promise<ToolsetResult>;
+  compileToolset<T, R = Record<string, JSONInput>>(tools: ToolsetInput<T>, options?: ToolsetOptions<R>): Promise<ToolsetResult>;
   /** Validates arguments by handle; a replica without it rejects with NOT_FOUND. */
-  validate(handle: string, args: JSONInput, options?: CallOptions): Promise<ValidationResult>;
+  validate<A>(handle: string, args: JSONInput<A>, options?: CallOptions): Promise<ValidationResult>;
   /** Compiles (or finds) a schema and validates arguments in one call. */
-  validateSchema(schema: JSONInput, args: JSONInput, options?: CompileOptions): Promise<ValidationResult>;
+  validateSchema<S, A, R = Record<string, JSONInput>>(schema: JSONInput<S>, args: JSONInput<A>, options?: CompileOptions<R>): Promise<ValidationResult>;
   /** A new Validator calling through this Client. */
   validator(): Validator;
   /** Validates streamed tool calls while they are generated, schemas bound inline; opens when iterated. */
-  validateStream(events: StreamEvents, options?: StreamOptions): ResultStream;
+  validateStream<T = Record<string, JSONInput>, R = Record<string, JSONInput>>(events: StreamEvents, options?: StreamOptions<T, R>): ResultStream;
   /** Validates streamed structured output (results "output/<n>"), the schema bound inline; opens when iterated. */
-  validateOutputStream(events: StreamEvents, schema: JSONInput, options?: OutputStreamOptions): ResultStream;
+  validateOutputStream<S, R = Record<string, JSONInput>>(events: StreamEvents, schema: JSONInput<S>, options?: OutputStreamOptions<R>): ResultStream;
 }
 
 /** What a stream helper reads: raw provider events and explicit events, in any mix. */
@@ -349,11 +390,11 @@ export type StreamEvents = Iterable<string | Uint8Array | StreamEvent> | AsyncIt
 /** Validation by handle that re-sends a remembered schema once on NOT_FOUND. */
 export declare class Validator {
   /** Compiles and remembers a schema; rejects with a SchemaError if it does not compile. */
-  register(schema: JSONInput, options?: CompileOptions): Promise<CompileResult>;
+  register<S, R = Record<string, JSONInput>>(schema: JSONInput<S>, options?: CompileOptions<R>): Promise<CompileResult>;
   /** Validates by handle, recovering once from NOT_FOUND for a registered handle. */
-  validate(handle: string, args: JSONInput, options?: CallOptions): Promise<ValidationResult>;
+  validate<A>(handle: string, args: JSONInput<A>, options?: CallOptions): Promise<ValidationResult>;
   /** Validates against a schema: inline the first time, by handle afterwards. */
-  validateSchema(schema: JSONInput, args: JSONInput, options?: CompileOptions): Promise<ValidationResult>;
+  validateSchema<S, A, R = Record<string, JSONInput>>(schema: JSONInput<S>, args: JSONInput<A>, options?: CompileOptions<R>): Promise<ValidationResult>;
   /** Forgets a handle; unknown handles are ignored. */
   forget(handle: string): void;
 }
@@ -373,7 +414,7 @@ export declare class ResultStream implements AsyncIterable<CallResult> {
 }
 
 /** Returns a schema or arguments as exact JSON text; throws a TypeError for what JSON cannot hold. */
-export declare function jsonText(value: JSONInput, what: string): string;
+export declare function jsonText<T>(value: JSONInput<T>, what: string): string;
 
 /** The @grpc/proto-loader options this client loads the API with. */
 export declare const LOADER_OPTIONS: Readonly<LoaderOptions>;

@@ -2,8 +2,72 @@
 // uses of the API as a TypeScript program would write them. Each line after
 // an expect-error directive must fail to type-check, or tsc reports it.
 
-import { Admission, Client, ErrorCode, Profile, Provider, SchemaError, status } from 'toolgate';
-import type { CallResult, Finding, StreamEvent, ToolResult, ToolsetResult, ToolsListDocument, ValidationResult } from 'toolgate';
+import { Admission, Client, ErrorCode, jsonText, Profile, Provider, SchemaError, status } from 'toolgate';
+import type { CallResult, Finding, JSONInput, StreamEvent, ToolResult, ToolsetResult, ToolsListDocument, ValidationResult } from 'toolgate';
+
+// Declared types of JSON input: an interface has no index signature, and
+// `as const` makes readonly arrays; both are checked member by member.
+interface WeatherArgs {
+  city: string;
+  days?: number;
+  tags: string[];
+}
+interface Schema {
+  type?: string;
+  properties?: { [name: string]: Schema };
+  items?: Schema | readonly Schema[];
+  required?: string[];
+  default?: string | number | boolean | null;
+}
+interface WithMethod {
+  city: string;
+  describe(): string;
+}
+
+export async function declared(client: Client, args: WeatherArgs, schema: Schema, withMethod: WithMethod): Promise<void> {
+  const weather = { type: 'object', required: ['city'], properties: { city: { type: 'string' }, days: { enum: [1, 2] } } } as const;
+  const { handle } = await client.compile(weather, { resources: { 'https://example.com/s': schema, 'https://example.com/t': weather } });
+  await client.compile(schema);
+  await client.validate(handle, args);
+  await client.validateSchema(schema, args);
+  client.validateStream([], { tools: { weather, schema } });
+  client.validateOutputStream([], schema, { resources: { 'https://example.com/s': weather } });
+  await client.compileToolset({ weather, schema });
+  await client.compileToolset(new Map([['schema', schema]]));
+  await client.compileToolset({ tools: [{ name: 'weather', inputSchema: weather }] } as const);
+  await client.compileToolset({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'schema', inputSchema: schema }] } });
+  const validator = client.validator();
+  await validator.register(schema, { resources: { 'https://example.com/s': schema } });
+  await validator.validate(handle, args);
+  await validator.validateSchema(weather, args);
+  console.log(jsonText(args, 'arguments'));
+  const anyDocument: JSONInput = { type: 'object', enum: [[1], { a: null }] };
+  await client.compile(anyDocument);
+  // A member typed unknown is the runtime's to check, as an MCP SDK tool's inputSchema has them.
+  await client.compileToolset({ tools: [{ name: 'weather', inputSchema: { type: 'object' } as { type: 'object'; [key: string]: unknown } }] });
+  await client.validate(handle, JSON.parse('{}') as Record<string, unknown>);
+
+  // @ts-expect-error: a member that is a method is not JSON
+  await client.validate(handle, withMethod);
+  // @ts-expect-error: a function is not JSON
+  await client.validate(handle, { city: 'Oslo', f() {} });
+  // @ts-expect-error: a BigInt is not JSON
+  await client.validate(handle, { days: 1n });
+  // @ts-expect-error: a Date is not JSON (JSON.stringify would write its text)
+  await client.validate(handle, { when: new Date() });
+  // @ts-expect-error: a Map is not JSON (JSON.stringify would write {})
+  await client.compile({ enum: new Map() });
+  // @ts-expect-error: undefined is not JSON, in a tool's schema either
+  client.validateStream([], { tools: { weather: { type: undefined } } });
+  // @ts-expect-error: nor in a resource
+  await client.compile(schema, { resources: { 'https://example.com/s': { f: () => 1 } } });
+  // @ts-expect-error: nor in a tools/list document
+  await client.compileToolset({ tools: [{ name: 'w', inputSchema: { type: undefined } }] });
+  // @ts-expect-error: nor in a Map of tools
+  await client.compileToolset(new Map([['w', { type: undefined }]]));
+  // @ts-expect-error: a number is JSON, but no document
+  await client.compile(5);
+}
 
 export async function uses(client: Client): Promise<void> {
   const compiled = await client.compile({ type: 'object' }, { profile: Profile.JSON_SCHEMA });
