@@ -193,30 +193,27 @@ class Client:
         profile, schema, resource or handle; see ``ResultStream`` for what
         iterating raises and how to stop early.
         """
-        to_number(Profile, profile)  # checked even when there are no tools to compile
-        if not isinstance(tools or {}, Mapping):
-            raise TypeError(f"tools must map tool names to schemas; got {type(tools).__name__}")
-        tools = {name: compile_request(schema, profile, resources, format_assertion)
-                 for name, schema in (tools or {}).items()}
-        binds = bind_requests(tools=tools, handles=handles)
+        binds = _tool_binds(tools, handles, profile, resources, format_assertion)
         return open_stream(self, events, binds=binds, provider=provider, timeout=timeout)
 
-    def validate_output_stream(self, events, schema, *, provider=None, profile=Profile.OUTPUT_BINDABLE,
-                               resources=None, format_assertion=False, strip_code_fence=False, timeout=None):
+    def validate_output_stream(self, events, schema, *, tools=None, handles=None, provider=None,
+                               profile=Profile.OUTPUT_BINDABLE, tool_profile=Profile.UNSPECIFIED, resources=None,
+                               format_assertion=False, strip_code_fence=False, timeout=None):
         """Validates a provider's structured output while it is generated, and
-        returns the ``ResultStream`` of each answer's ``CallResult``.
+        the tool calls beside it, and returns the ``ResultStream`` of each
+        answer's and each call's ``CallResult``.
 
         The answer is the message text (OpenAI ``response_format``, Responses
         ``text.format``, Anthropic structured outputs, Gemini
         ``responseSchema``, Bedrock and Cohere JSON text): the text of each
         choice, candidate or message is one JSON document, checked against
         ``schema`` (JSON text or a dict) compiled under ``profile`` (default
-        ``Profile.OUTPUT_BINDABLE``, the profile of LLM structured output;
-        ``resources`` and ``format_assertion`` as in ``compile``). Its result
-        has ``call_id`` "output/<n>" (n the choice or candidate index, 0 when
-        there is one, or an OpenAI Responses message's output_index, 1 after
-        a reasoning item) and an empty ``tool_name``, and comes at the first byte
-        no valid answer could follow (``early``) or when the answer ends.
+        ``Profile.OUTPUT_BINDABLE``, the profile of LLM structured output).
+        Its result has ``call_id`` "output/<n>" (n the choice or candidate
+        index, 0 when there is one, or an OpenAI Responses message's
+        output_index, 1 after a reasoning item) and an empty ``tool_name``,
+        and comes at the first byte no valid answer could follow (``early``)
+        or when the answer ends.
 
         The schema travels inline with the stream
         (``StreamBind.output_schema``), so any replica validates it; one that
@@ -227,14 +224,27 @@ class Client:
         is a finding with keyword "json" at its first byte. A refusal is a
         result whose first finding has keyword "refusal"; an answer cut off
         by the token limit is incomplete (keyword "json"); a model that writes
-        no text gives no output result. Tool calls in the stream are results
-        too, with keyword "tool_name": no tool is bound.
+        no text (it only calls tools) gives no output result.
 
-        ``events``, ``provider`` and ``timeout``, what is raised, and how to
-        stop early are as for ``validate_stream``.
+        Tool calls in the stream (a model that may answer or call a tool, as
+        with OpenAI ``response_format`` and ``tools``) are validated as
+        ``validate_stream`` validates them: against ``tools`` (tool names to
+        input schemas, bound inline) compiled under ``tool_profile`` (default
+        ``Profile.UNSPECIFIED``, the server's tool input profile) or
+        ``handles`` (bound by handle). A call of a tool bound neither way is
+        a result with keyword "tool_name". ``resources`` and
+        ``format_assertion`` (as in ``compile``) apply to the output schema
+        and every tool schema alike.
+
+        ``events``, ``provider`` and ``timeout``, what is raised (a name in
+        both ``tools`` and ``handles`` is a ``ValueError``; a tool schema
+        that does not compile ends the stream with ``INVALID_ARGUMENT``
+        naming the tool), and how to stop early are as for
+        ``validate_stream``.
         """
         output = compile_request(schema, profile, resources, format_assertion)
-        binds = bind_requests(output=output, strip_code_fence=flag(strip_code_fence, "strip_code_fence"))
+        binds = _tool_binds(tools, handles, tool_profile, resources, format_assertion, output=output,
+                            strip_code_fence=flag(strip_code_fence, "strip_code_fence"))
         return open_stream(self, events, binds=binds, provider=provider, timeout=timeout)
 
     # The two unary calls, shared with Validator: each sends a prepared
@@ -248,3 +258,15 @@ class Client:
         response = self.stub.Validate(request, timeout=timeout, metadata=self._metadata)
         return from_message(ValidationResult, response)
 
+
+def _tool_binds(tools, handles, profile, resources, format_assertion, **output):
+    """Returns the binds of a stream's tools, checked as ``validate_stream``
+    documents: ``tools`` (a mapping of tool names to schemas) compiled under
+    ``profile`` with ``resources`` and ``format_assertion``, and ``handles``;
+    ``output`` is the output schema's arguments of ``bind_requests``."""
+    to_number(Profile, profile)  # checked even when there are no tools to compile
+    if not isinstance(tools or {}, Mapping):
+        raise TypeError(f"tools must map tool names to schemas; got {type(tools).__name__}")
+    tools = {name: compile_request(schema, profile, resources, format_assertion)
+             for name, schema in (tools or {}).items()}
+    return bind_requests(tools=tools, handles=handles, **output)
