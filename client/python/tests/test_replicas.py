@@ -14,7 +14,7 @@ from toolgate.binds import MAX_BIND_BYTES, bind_requests
 from toolgate.messages import compile_request
 
 from tests.support import SwitchChannel, replica_address, unique
-from tests.test_stream import CALLS, EVENTS, STOCK, WEATHER, country_in, offset_of
+from tests.test_stream import CALLS, EVENTS, STOCK, TODO, WEATHER, country_in, offset_of
 
 # A JSON Schema profile tool whose schema is all in a resource, so that a
 # call is checked as meant only when the resource travelled with the schema.
@@ -198,3 +198,196 @@ class OutputStreamTest(Replicas):
         for name, (options, error) in cases.items():
             with self.subTest(name), self.assertRaises(error):
                 self.client.validate_output_stream([], self.SCHEMA, **{"provider": Provider.OPENAI_CHAT, **options})
+
+
+def chat_chunk(delta, finish_reason=None):
+    """One OpenAI Chat chunk of choice 0."""
+    return json.dumps({"choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]})
+
+
+def answer_and_call(answer, arguments, tool="todo", call_id="call_1"):
+    """An OpenAI Chat stream (response_format and tools) of one choice that
+    writes ``answer`` as its text, then calls ``tool`` with ``arguments``,
+    each in two fragments, and finishes with "tool_calls"."""
+    half, cut = len(answer) // 2, len(arguments) // 2
+    return [
+        chat_chunk({"role": "assistant", "content": answer[:half]}),
+        chat_chunk({"content": answer[half:]}),
+        chat_chunk({"tool_calls": [{"index": 0, "id": call_id, "type": "function",
+                                    "function": {"name": tool, "arguments": ""}}]}),
+        chat_chunk({"tool_calls": [{"index": 0, "function": {"arguments": arguments[:cut]}}]}),
+        chat_chunk({"tool_calls": [{"index": 0, "function": {"arguments": arguments[cut:]}}]}),
+        chat_chunk({}, "tool_calls"),
+    ]
+
+
+def by_call(results):
+    """The results of a stream by call id: (tool_name, valid, early, bytes,
+    [(keyword, schema_path, instance_path, offset)]). The order in which an
+    answer and a call that end in one chunk are decided is the server's."""
+    got = {}
+    for r in results:
+        if r.call_id in got:
+            raise AssertionError(f"two results for {r.call_id!r}")
+        got[r.call_id] = (r.tool_name, r.valid, r.early, r.bytes,
+                          [(e.keyword, e.schema_path, e.instance_path, e.offset) for e in r.errors])
+    return got
+
+
+class Unsent:
+    """A channel that records every call made through it."""
+
+    def __init__(self):
+        self.calls = []
+
+    def _method(self, method, *_, **__):
+        def call(*_, **__):
+            self.calls.append(method)
+            raise AssertionError(f"{method} was called")
+
+        return call
+
+    unary_unary = unary_stream = stream_unary = stream_stream = _method
+
+
+class OutputStreamWithToolsTest(Replicas):
+    """A structured-output stream in which the model may also call a tool,
+    its tools bound beside the output schema."""
+
+    ANSWER = '{"reason": "other"}'
+    OK, BAD = '{"action": "add"}', '{"action": "delete"}'
+
+    def stream(self, client, events, schema=OutputStreamTest.SCHEMA, **options):
+        """The results (see ``by_call``) of ``events`` from OpenAI Chat,
+        the answer checked against ``schema``, new to both replicas."""
+        with client.validate_output_stream(events, unique(schema), provider=Provider.OPENAI_CHAT, timeout=30,
+                                           **options) as results:
+            return by_call(results)
+
+    def test_answer_and_tool_call(self):
+        """Streamed through B, which never saw either schema: the answer is
+        checked against the output schema and the call against its tool's;
+        a call of a tool bound neither way gets keyword "tool_name"."""
+        answer = (True, False, len(self.ANSWER), [])
+        enum = ("enum", "/properties/action/enum", "/action", offset_of(self.BAD, '"delete"', 1))
+        cases = {
+            "both valid": (self.OK, {"output/0": ("", *answer), "call_1": ("todo", True, False, len(self.OK), [])}),
+            # Rejected at the "d" of "delete", which neither "add" nor
+            # "update" begins with, before the call ends.
+            "the call invalid": (self.BAD, {"output/0": ("", *answer),
+                                            "call_1": ("todo", False, True, len(self.BAD), [enum])}),
+        }
+        for name, (arguments, want) in cases.items():
+            with self.subTest(name):
+                got = self.stream(self.client, answer_and_call(self.ANSWER, arguments), tools={"todo": unique(TODO)})
+                self.assertEqual(got, want)
+
+        with self.subTest("an answer and a call both invalid"):
+            answer = '{"reason": "late"}'
+            got = self.stream(self.client, answer_and_call(answer, '{"action": "add", "due": "now"}'),
+                              tools={"todo": unique(TODO)})
+            self.assertEqual(got.keys(), {"output/0", "call_1"})
+            self.assertEqual(got["output/0"][1:3], (False, True))
+            self.assertEqual(got["output/0"][4], [("enum", "/properties/reason/enum", "/reason",
+                                                   offset_of(answer, '"late"', 1))])
+            self.assertEqual(got["call_1"][:2], ("todo", False))
+            self.assertEqual([e[0] for e in got["call_1"][4]], ["additionalProperties"])
+
+        with self.subTest("a call of a tool not bound"):
+            got = self.stream(self.client, answer_and_call(self.ANSWER, self.OK, tool="other"),
+                              tools={"todo": unique(TODO)})
+            self.assertEqual(got, {"output/0": ("", True, False, len(self.ANSWER), []),
+                                   "call_1": ("other", False, True, 0, [("tool_name", "", "", 0)])})
+
+    def test_tool_bound_by_handle(self):
+        """A handle compiled on A binds the tool on A; B, which does not hold
+        it, answers its call with the in-band NOT_FOUND and still checks the
+        answer."""
+        handle = self.client.compile(unique(TODO)).handle
+        with self.assertRaises(grpc.RpcError) as caught:
+            self.b.validate(handle, "{}")
+        self.assertEqual(caught.exception.code(), grpc.StatusCode.NOT_FOUND, "B must not hold the schema yet")
+        answer = ("", True, False, len(self.ANSWER), [])
+        for arguments, valid in ((self.OK, True), (self.BAD, False)):
+            with self.subTest(f"on A, valid {valid}"):
+                got = self.stream(self.a, answer_and_call(self.ANSWER, arguments), handles={"todo": handle})
+                self.assertEqual(got.keys(), {"output/0", "call_1"})
+                self.assertEqual(got["output/0"], answer)
+                self.assertEqual(got["call_1"][:2], ("todo", valid))
+                self.assertEqual([e[0] for e in got["call_1"][4]], [] if valid else ["enum"])
+        with self.subTest("on B"), self.client.validate_output_stream(
+                answer_and_call(self.ANSWER, self.OK), unique(OutputStreamTest.SCHEMA), handles={"todo": handle},
+                provider=Provider.OPENAI_CHAT, timeout=30) as results:
+            got = {r.call_id: r for r in results}
+            self.assertEqual(got.keys(), {"output/0", "call_1"})
+            self.assertTrue(got["output/0"].valid)
+            not_held = got["call_1"]
+            self.assertEqual((not_held.valid, not_held.early, not_held.code), (False, True, ErrorCode.NOT_FOUND))
+            self.assertEqual([(e.code, e.keyword) for e in not_held.errors], [(ErrorCode.NOT_FOUND, "handle")])
+            self.assertIn(handle, not_held.errors[0].message)
+
+    def test_tool_profile(self):
+        """The tools compile under tool_profile, not under the output's
+        profile: an object without properties is a tool input schema but
+        not a bindable one, and format is JSON Schema's, not the tool input
+        profile's. One that does not compile ends the stream naming it."""
+        refused = 'INVALID_ARGUMENT: bind: the schema of tool "todo"'
+        cases = {
+            "no properties, the tool input profile": ({"type": "object"}, Profile.UNSPECIFIED, None),
+            "no properties, bindable": ({"type": "object"}, Profile.OUTPUT_BINDABLE, refused),
+            "format, the tool input profile": ({"type": "object", "format": "x"}, Profile.UNSPECIFIED, refused),
+            "format, JSON Schema": ({"type": "object", "format": "x"}, "PROFILE_JSON_SCHEMA", None),
+        }
+        for name, (schema, tool_profile, error) in cases.items():
+            with self.subTest(name), self.client.validate_output_stream(
+                    answer_and_call(self.ANSWER, self.OK), unique(OutputStreamTest.SCHEMA),
+                    tools={"todo": unique(schema)}, tool_profile=tool_profile, provider=Provider.OPENAI_CHAT,
+                    timeout=30) as results:
+                if error is None:
+                    self.assertEqual(sorted((r.call_id, r.valid) for r in results),
+                                     [("call_1", True), ("output/0", True)])
+                    continue
+                with self.assertRaises(grpc.RpcError) as caught:
+                    list(results)
+                err = caught.exception
+                self.assertIn(error, f"{err.code().name}: {err.details()}")
+
+    def test_json_schema_options_reach_every_schema(self):
+        """resources and format_assertion go with the output schema and with
+        each tool's: both are all in a resource, and "soon" is not a date
+        only where format is asserted."""
+        soon, event = '{"on": "soon"}', {"$ref": EVENT_URI}
+        events = answer_and_call(soon, soon, tool="t")
+        for asserted in (True, False):
+            with self.subTest(format_assertion=asserted):
+                got = self.stream(self.client, events, event, tools={"t": unique(event)},
+                                  profile=Profile.JSON_SCHEMA, tool_profile=Profile.JSON_SCHEMA,
+                                  resources=EVENT_RESOURCES, format_assertion=asserted)
+                verdicts = {call: (valid, [e[0] for e in errors]) for call, (_, valid, _, _, errors) in got.items()}
+                want = (False, ["format"]) if asserted else (True, [])
+                self.assertEqual(verdicts, {"output/0": want, "call_1": want})
+
+    def test_arguments_checked_before_anything_is_sent(self):
+        channel = Unsent()
+        client = toolgate.Client(channel)
+        pulled = []
+
+        def events():
+            pulled.append(True)
+            yield chat_chunk({"content": "{}"})
+
+        handle = "tg1_" + "0" * 64
+        cases = {
+            "a tool bound both ways": ({"tools": {"todo": TODO}, "handles": {"todo": handle}}, ValueError,
+                                       "both name 'todo'"),
+            "an unknown tool profile": ({"tool_profile": "PROFILE_STRICT"}, ValueError, "PROFILE_STRICT"),
+            "a tool profile by number": ({"tool_profile": 1}, ValueError, "got 1"),
+            "tools that are not a mapping": ({"tools": [("todo", TODO)]}, TypeError, "list"),
+            "a tool schema that is not JSON": ({"tools": {"todo": {"n": float("nan")}}}, ValueError, ""),
+            "a handle that is not a str": ({"handles": {"todo": None}}, TypeError, ""),
+        }
+        for name, (options, error, text) in cases.items():
+            with self.subTest(name), self.assertRaisesRegex(error, text):
+                client.validate_output_stream(events(), OutputStreamTest.SCHEMA, provider=Provider.OPENAI_CHAT,
+                                              **options)
+        self.assertEqual((channel.calls, pulled), ([], []), "nothing was sent or pulled")
