@@ -341,12 +341,23 @@ export interface StreamOptions<T = Record<string, JSONInput>, R = Record<string,
 
 /**
  * Options of Client.validateOutputStream. The profile (default
- * PROFILE_OUTPUT_BINDABLE), resources and format assertion apply to the
- * output schema.
+ * PROFILE_OUTPUT_BINDABLE) applies to the output schema, `toolProfile` to
+ * the schemas of `tools`; the resources and format assertion apply to
+ * both. `T` and `R` are inferred from `tools` and `resources`.
  */
-export interface OutputStreamOptions<R = Record<string, JSONInput>> extends StreamBaseOptions, SchemaOptions<R> {
+export interface OutputStreamOptions<T = Record<string, JSONInput>, R = Record<string, JSONInput>> extends StreamBaseOptions, SchemaOptions<R> {
   /** Accept an answer wrapped in one Markdown code fence. Default false. */
   stripCodeFence?: boolean;
+  /**
+   * Tool name (as the model emits it) to its input schema, bound inline,
+   * for the tool calls in the stream: any replica validates them. Default
+   * none: a tool call gets keyword "tool_name".
+   */
+  tools?: JSONInputs<T>;
+  /** Tool name to a handle, bound by handle, as StreamOptions.handles. Default none; a name may not be in both. */
+  handles?: Record<string, string>;
+  /** The profile the schemas of `tools` compile under. Default PROFILE_UNSPECIFIED, the tool input profile. */
+  toolProfile?: Profile;
 }
 
 /** A failed call: a grpc-js ServiceError, with `code` one of `status`. */
@@ -380,8 +391,8 @@ export declare class Client {
   validator(): Validator;
   /** Validates streamed tool calls while they are generated, schemas bound inline; opens when iterated. */
   validateStream<T = Record<string, JSONInput>, R = Record<string, JSONInput>>(events: StreamEvents, options?: StreamOptions<T, R>): ResultStream;
-  /** Validates streamed structured output (results "output/<n>"), the schema bound inline; opens when iterated. */
-  validateOutputStream<S, R = Record<string, JSONInput>>(events: StreamEvents, schema: JSONInput<S>, options?: OutputStreamOptions<R>): ResultStream;
+  /** Validates streamed structured output (results "output/<n>"), the schema bound inline, and the tool calls beside it; opens when iterated. */
+  validateOutputStream<S, T = Record<string, JSONInput>, R = Record<string, JSONInput>>(events: StreamEvents, schema: JSONInput<S>, options?: OutputStreamOptions<T, R>): ResultStream;
 }
 
 /** What a stream helper reads: raw provider events and explicit events, in any mix. */

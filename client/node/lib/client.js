@@ -182,12 +182,7 @@ export class Client {
    * for a bad option, and for a name in both `tools` and `handles`.
    */
   validateStream(events, { tools = {}, handles, provider, deadline, signal, ...options } = {}) {
-    compileFields(options); // checked even with no tools
-    if (!isPlainObject(tools)) {
-      throw new TypeError(`tools must be a plain object from tool name to schema; got ${describe(tools)}`);
-    }
-    const requests = Object.fromEntries(Object.entries(tools).map(([name, schema]) => [name, compileRequest(schema, options)]));
-    const binds = bindRequests({ tools: requests, handles });
+    const binds = bindRequests({ tools: toolRequests(tools, options), handles });
     return new ResultStream(this, events, { binds, provider, deadline, signal });
   }
 
@@ -214,13 +209,32 @@ export class Client {
    * the JSON, is a finding with keyword "json" at its first byte. A refusal
    * is a result whose first finding has keyword "refusal"; an answer cut
    * off by the token limit is incomplete (keyword "json"); a model that
-   * writes no text gives no output result. Tool calls in the stream are
-   * results too, with keyword "tool_name": no tool is bound. `events`,
-   * `provider`, `deadline` and `signal` are as for validateStream.
+   * writes no text (it only calls tools) gives no output result.
+   *
+   * Tool calls in the stream are results too, for a model that may either
+   * answer or call a tool (OpenAI response_format with tools, say): each is
+   * validated against its tool's schema, bound as validateStream binds it,
+   * by `tools` (tool name to input schema, inline: any replica validates
+   * it; one that does not compile ends the stream with INVALID_ARGUMENT
+   * naming the tool) or by `handles` (tool name to handle, held only by the
+   * replicas that compiled it); default none. A call of a tool bound
+   * neither way gets keyword "tool_name". Tool schemas are compiled with
+   * `toolProfile` (default PROFILE_UNSPECIFIED, the tool input profile, as
+   * in validateStream); `resources` and `formatAssertion` apply to the
+   * output schema and every tool schema alike. `events`, `provider`,
+   * `deadline` and `signal` are as for validateStream. Throws a TypeError
+   * at once for a bad option, and for a name in both `tools` and
+   * `handles`.
    */
-  validateOutputStream(events, schema, { stripCodeFence = false, provider, deadline, signal, ...options } = {}) {
-    const output = compileRequest(schema, { ...options, profile: options.profile ?? Profile.OUTPUT_BINDABLE });
-    const binds = bindRequests({ output, stripCodeFence: checkFlag(stripCodeFence, 'stripCodeFence') });
+  validateOutputStream(events, schema, { stripCodeFence = false, tools = {}, handles, toolProfile, provider, deadline, signal, ...options } = {}) {
+    const { profile, ...shared } = options; // the profile is the output's; toolProfile the tools'
+    const output = compileRequest(schema, { ...shared, profile: profile ?? Profile.OUTPUT_BINDABLE });
+    const binds = bindRequests({
+      output,
+      stripCodeFence: checkFlag(stripCodeFence, 'stripCodeFence'),
+      tools: toolRequests(tools, { ...shared, profile: toolProfile }),
+      handles,
+    });
     return new ResultStream(this, events, { binds, provider, deadline, signal });
   }
 
@@ -261,4 +275,19 @@ export class Client {
       untrack = this.track(call);
     });
   }
+}
+
+/**
+ * The CompileSchemaRequest of each tool of `tools` (a plain object from
+ * tool name to schema, JSON text or a plain object), compiled with
+ * `options` as in compile(), for the stream helpers' `tools`. The options
+ * are checked even when there are no tools. Throws a TypeError for tools
+ * that are not a plain object and for what compileRequest refuses.
+ */
+function toolRequests(tools, options) {
+  compileFields(options);
+  if (!isPlainObject(tools)) {
+    throw new TypeError(`tools must be a plain object from tool name to schema; got ${describe(tools)}`);
+  }
+  return Object.fromEntries(Object.entries(tools).map(([name, schema]) => [name, compileRequest(schema, options)]));
 }

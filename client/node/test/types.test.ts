@@ -32,6 +32,7 @@ export async function declared(client: Client, args: WeatherArgs, schema: Schema
   await client.validateSchema(schema, args);
   client.validateStream([], { tools: { weather, schema } });
   client.validateOutputStream([], schema, { resources: { 'https://example.com/s': weather } });
+  client.validateOutputStream([], weather, { tools: { weather, schema }, toolProfile: Profile.JSON_SCHEMA });
   await client.compileToolset({ weather, schema });
   await client.compileToolset(new Map([['schema', schema]]));
   await client.compileToolset({ tools: [{ name: 'weather', inputSchema: weather }] } as const);
@@ -59,6 +60,8 @@ export async function declared(client: Client, args: WeatherArgs, schema: Schema
   await client.compile({ enum: new Map() });
   // @ts-expect-error: undefined is not JSON, in a tool's schema either
   client.validateStream([], { tools: { weather: { type: undefined } } });
+  // @ts-expect-error: nor in the schema of an output stream's tool
+  client.validateOutputStream([], schema, { tools: { weather: { type: undefined } } });
   // @ts-expect-error: nor in a resource
   await client.compile(schema, { resources: { 'https://example.com/s': { f: () => 1 } } });
   // @ts-expect-error: nor in a tools/list document
@@ -104,6 +107,14 @@ export async function uses(client: Client): Promise<void> {
   const refused: ToolResult[] = toolset.tools.filter((t) => t.code !== ErrorCode.UNSPECIFIED);
   console.log(refused[0]?.warnings_truncated, toolset.admitted, toolset.bind['t']);
   client.validateStream(events, { handles: toolset.bind });
+  // An answer or a tool call: the tools bound inline and by handle, compiled under their own profile.
+  client.validateOutputStream(['{}'], { type: 'object' }, {
+    provider: Provider.OPENAI_CHAT,
+    tools: { t: '{"type": "object"}', s: { $ref: 'https://example.com/s' } },
+    handles: toolset.bind,
+    toolProfile: Profile.JSON_SCHEMA,
+    ...full,
+  });
   await client.compileToolset('{"tools": []}');
   await client.compileToolset({ jsonrpc: '2.0', id: 1, result: list });
   await client.compileToolset(new Map([['t', '{"type": "object"}']]));
@@ -129,6 +140,12 @@ export async function uses(client: Client): Promise<void> {
   client.validateStream(events, { handles: { t: 5 } });
   // @ts-expect-error: the format assertion is a boolean
   await client.compile('{}', { formatAssertion: 'yes' });
+  // @ts-expect-error: a tool profile is a name, not a number
+  client.validateOutputStream(['{}'], {}, { toolProfile: 1 });
+  // @ts-expect-error: an output stream's tools are an object of schemas, not an array
+  client.validateOutputStream(['{}'], {}, { tools: [{ type: 'object' }] });
+  // @ts-expect-error: an output stream's handle is a string
+  client.validateOutputStream(['{}'], {}, { handles: { t: 5 } });
   // @ts-expect-error: an output stream takes its schema
   client.validateOutputStream(['{}']);
 }
