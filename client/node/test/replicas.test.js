@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client, ErrorCode, Profile, Provider, status } from '../index.js';
 import { bindRequests, MAX_BIND_BYTES } from '../lib/binds.js';
 import { compileRequest } from '../lib/messages.js';
-import { collect, connect, countryIn, offsetOf, recording, replicaAddress, STOCK, SwitchChannel, unique, WEATHER } from './support.js';
+import { chatAnswerAndCalls, collect, connect, countryIn, offsetOf, recording, replicaAddress, STOCK, SwitchChannel, unique, WEATHER } from './support.js';
 
 // The recording: GetWeatherArgs, then get_stock_price (see testdata/PROVENANCE.md).
 const { events: EVENTS, expected: CALLS } = recording('openai-chat/parallel-weather-and-stock');
@@ -160,6 +160,19 @@ describe('streams on any replica', () => {
         const [result] = await collect(client.validateOutputStream(answer(fenced), unique(SCHEMA), { provider: Provider.OPENAI_CHAT, stripCodeFence }));
         assert.deepEqual([result.call_id, result.valid, result.errors.map((e) => [e.keyword, e.offset])], ['output/0', valid, findings], name);
       }
+    });
+
+    test('a tool bound by handle: validated on the replica that compiled it, NOT_FOUND on another', async () => {
+      // The answer travels inline, so both replicas check it.
+      const todo = unique({ type: 'object', required: ['action'], properties: { action: { type: 'string', enum: ['add', 'update'] } } });
+      const handle = await compiledOnA(todo);
+      const events = chatAnswerAndCalls('{"reason": "other"}', ['call_1', 'todo', '{"action": "add"}'], ['call_2', 'todo', '{"action": "drop"}']);
+      const options = { provider: Provider.OPENAI_CHAT, handles: { todo: handle } };
+      const onA = byId(await collect(direct.A.validateOutputStream(events, unique(SCHEMA), options)));
+      assert.deepEqual(onA, [['call_1', true, []], ['call_2', false, ['enum']], ['output/0', true, []]]);
+      const onB = await collect(client.validateOutputStream(events, unique(SCHEMA), options));
+      assert.deepEqual(byId(onB), [['call_1', false, ['handle']], ['call_2', false, ['handle']], ['output/0', true, []]]);
+      assert.ok(onB.filter((r) => r.call_id !== 'output/0').every((r) => r.code === ErrorCode.NOT_FOUND && r.early && r.bytes === 0), 'not validated');
     });
 
     test('failures', async () => {

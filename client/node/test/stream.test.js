@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 
-import { ErrorCode, Provider, status } from '../index.js';
-import { collect, connect, countryIn, offsetOf, recording, STOCK, watched, WEATHER } from './support.js';
+import { ErrorCode, Profile, Provider, status } from '../index.js';
+import { chatAnswerAndCalls, collect, connect, countryIn, offsetOf, recording, STOCK, watched, WEATHER } from './support.js';
 
 const TODO = {
   type: 'object',
@@ -319,5 +319,72 @@ describe('validateStream', () => {
     const results = client.validateStream([]);
     assert.deepEqual(await collect(results), []);
     await assert.rejects(collect(results), TypeError);
+  });
+});
+
+describe('validateOutputStream with tools', () => {
+  // A model given response_format and tools may answer in JSON or call a
+  // tool: the answer is checked against the output schema, each call
+  // against its tool's.
+  let client;
+  before(() => {
+    client = connect('A');
+  });
+  after(() => client.close());
+
+  const OUTPUT = { type: 'object', required: ['reason'], properties: { reason: { type: 'string', enum: ['damaged_item', 'wrong_item', 'other'] } } };
+  const ANSWER = '{"reason": "other"}';
+  const stream = (events, options) => client.validateOutputStream(events, OUTPUT, { provider: Provider.OPENAI_CHAT, deadline: Date.now() + 30_000, ...options });
+  const byId = (results) => [...results].sort((a, b) => (a.call_id < b.call_id ? -1 : 1));
+
+  test('the answer and each tool call, each against its own schema', async () => {
+    const cases = [
+      ['a valid call', '{"action": "add", "id": "7"}', [true, false, []]],
+      // Rejected at the "l" of "list", the enum's first impossible byte.
+      ['an invalid call', '{"action": "list"}', [false, true, [['enum', '/properties/action/enum', '/action', offsetOf('{"action": "list"}', '"list"', 1)]]]],
+    ];
+    for (const [name, args, [valid, early, findings]] of cases) {
+      const got = byId(await collect(stream(chatAnswerAndCalls(ANSWER, ['call_1', 'todo', args]), { tools: { todo: TODO } })));
+      assert.deepEqual(got.map((r) => [r.call_id, r.tool_name, r.valid, r.early]), [['call_1', 'todo', valid, early], ['output/0', '', true, false]], name);
+      assert.deepEqual(got[0].errors.map((e) => [e.keyword, e.schema_path, e.instance_path, e.offset]), findings, name);
+      assert.equal(got[1].bytes, Buffer.byteLength(ANSWER), name);
+    }
+  });
+
+  test('a call of a tool bound neither way gets keyword "tool_name"; the answer is still checked', async () => {
+    const events = chatAnswerAndCalls('{"reason": "broken"}', ['call_1', 'search', '{}'], ['call_2', 'todo', '{"action": "add"}']);
+    const got = byId(await collect(stream(events, { tools: { todo: TODO } })));
+    assert.deepEqual(got.map((r) => [r.call_id, r.valid, r.errors.map((e) => e.keyword)]), [['call_1', false, ['tool_name']], ['call_2', true, []], ['output/0', false, ['enum']]]);
+  });
+
+  test('the profile is the answer\'s, toolProfile the tools\'; resources and the format assertion apply to both', async () => {
+    // Everything is in the resource, so that "soon" is refused only where the
+    // format assertion arrived, and {} only where the resource did.
+    const uri = 'https://example.com/toolgate-interop/output-event.json';
+    const resources = { [uri]: { type: 'object', properties: { on: { type: 'string', format: 'date' } }, required: ['on'] } };
+    const events = chatAnswerAndCalls('{"on": "soon"}', ['c0', 't', '{"on": "soon"}'], ['c1', 't', '{}'], ['c2', 't', '{"on": "2024-05-01"}']);
+    const cases = [
+      ['format asserted', true, [['c0', false, ['format']], ['c1', false, ['required']], ['c2', true, []], ['output/0', false, ['format']]]],
+      ['format an annotation', false, [['c0', true, []], ['c1', false, ['required']], ['c2', true, []], ['output/0', true, []]]],
+    ];
+    for (const [name, formatAssertion, want] of cases) {
+      const options = { tools: { t: { $ref: uri } }, profile: Profile.JSON_SCHEMA, toolProfile: Profile.JSON_SCHEMA, resources, formatAssertion };
+      const got = byId(await collect(client.validateOutputStream(events, { $ref: uri }, { provider: Provider.OPENAI_CHAT, ...options })));
+      assert.deepEqual(got.map((r) => [r.call_id, r.valid, r.errors.map((e) => e.keyword)]), want, name);
+    }
+  });
+
+  test('a tool schema that does not compile ends the stream, naming the tool', async () => {
+    // "format" is outside the tool input profile, the default toolProfile;
+    // the output's profile is not the tools'.
+    const dated = { type: 'object', properties: { on: { type: 'string', format: 'date' } } };
+    const events = chatAnswerAndCalls(ANSWER, ['c0', 'dated', '{"on": "2024-05-01"}']);
+    for (const options of [{}, { profile: Profile.JSON_SCHEMA }]) {
+      await assert.rejects(collect(stream(events, { tools: { todo: TODO, dated }, ...options })),
+        { code: status.INVALID_ARGUMENT, details: /^bind: the schema of tool "dated" does not compile.*"format"/ }, JSON.stringify(options));
+    }
+    // Under the JSON Schema profile it compiles, and the call is validated.
+    const got = byId(await collect(stream(events, { tools: { todo: TODO, dated }, toolProfile: Profile.JSON_SCHEMA })));
+    assert.deepEqual(got.map((r) => [r.call_id, r.valid]), [['c0', true], ['output/0', true]]);
   });
 });

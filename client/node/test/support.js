@@ -52,6 +52,26 @@ export const STOCK = { type: 'object', properties: { ticker: { type: 'string' },
 /** The weather schema, with the country restricted to `codes`. */
 export const countryIn = (...codes) => ({ ...WEATHER, properties: { ...WEATHER.properties, country: { type: 'string', enum: codes } } });
 
+/**
+ * Raw OpenAI Chat events of one choice, as a model given response_format
+ * and tools streams them: it writes `answer` as its message text, in two
+ * pieces, then makes each call of `calls` ([id, tool name, arguments]), and
+ * its turn ends ("tool_calls" when it made any, else "stop").
+ */
+export function chatAnswerAndCalls(answer, ...calls) {
+  const event = (delta, finish_reason = null) => JSON.stringify({ choices: [{ index: 0, delta, finish_reason }] });
+  const half = Math.floor(answer.length / 2);
+  return [
+    event({ role: 'assistant', content: answer.slice(0, half) }),
+    event({ content: answer.slice(half) }),
+    ...calls.flatMap(([id, name, args], index) => [
+      event({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }] }),
+      event({ tool_calls: [{ index, function: { arguments: args } }] }),
+    ]),
+    event({}, calls.length > 0 ? 'tool_calls' : 'stop'),
+  ];
+}
+
 /** Every result of a ResultStream, in order. */
 export async function collect(results) {
   const out = [];

@@ -7,13 +7,13 @@ import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { Admission, definition, ErrorCode, jsonText, LOADER_OPTIONS, Profile, Provider, ResultStream, status, ValidationServiceClient } from '../index.js';
+import { Admission, Client, definition, ErrorCode, jsonText, LOADER_OPTIONS, Profile, Provider, ResultStream, status, ValidationServiceClient } from '../index.js';
 import { bindRequests } from '../lib/binds.js';
 import { checkName } from '../lib/enums.js';
 import { compileRequest, toolsetRequest } from '../lib/messages.js';
 import { fromMessage } from '../lib/results.js';
 import { Requests, toRequest } from '../lib/stream.js';
-import { REPO } from './support.js';
+import { collect, REPO } from './support.js';
 
 const protoType = (name) => definition[`toolgate.v1.${name}`].type;
 
@@ -457,6 +457,70 @@ describe('stream pump', () => {
     assert.ok(pulls <= pulled + 1, `at most the pull in progress settled: ${pulls - pulled} more`);
     assert.equal(call.written.length, written, 'nothing was written after the end');
     await assert.rejects(iterator.next(), { code: status.INVALID_ARGUMENT });
+  });
+});
+
+describe('validateOutputStream binds', () => {
+  /** A Client whose ValidateStream is `call`; `opened` counts the streams it opened. */
+  function fakeClient(call) {
+    const client = new Client('localhost:1', { insecure: true }); // connects lazily: never here
+    const counts = { opened: 0 };
+    client.stub.close();
+    client.stub = { ValidateStream: () => (counts.opened++, call), close() {} };
+    return { client, counts };
+  }
+  const handle = `tg1_${'0'.repeat(64)}`;
+
+  test('the output schema first, then the tools inline, then by handle', async () => {
+    const call = new FakeCall();
+    const { client } = fakeClient(call);
+    const resources = { 'https://example.com/r': { type: 'string' } };
+    const results = client.validateOutputStream([], { $ref: 'https://example.com/r' }, {
+      stripCodeFence: true, tools: { t: '{"type": "object"}' }, handles: { h: handle }, toolProfile: Profile.JSON_SCHEMA, resources, formatAssertion: true,
+    });
+    const done = collect(results);
+    await turns(3);
+    call.finish(status.OK);
+    assert.deepEqual(await done, []);
+    // The profile defaults to the output's for the answer, toolProfile is the
+    // tools'; resources and the format assertion go with both.
+    const compiled = (profile, schema_json) => ({ profile, resources: { 'https://example.com/r': '{"type":"string"}' }, format_assertion: true, schema_json });
+    assert.deepEqual(call.written, [
+      { bind: { output_schema: compiled('PROFILE_OUTPUT_BINDABLE', '{"$ref":"https://example.com/r"}'), strip_code_fence: true } },
+      { bind: { schemas: { t: compiled('PROFILE_JSON_SCHEMA', '{"type": "object"}') } } },
+      { bind: { tools: { h: handle } } },
+    ]);
+  });
+
+  test('without toolProfile the tools compile under the default, whatever the output profile', async () => {
+    const call = new FakeCall();
+    const { client } = fakeClient(call);
+    const done = collect(client.validateOutputStream([], {}, { tools: { t: {} }, profile: Profile.JSON_SCHEMA }));
+    await turns(3);
+    call.finish(status.OK);
+    await done;
+    assert.deepEqual(call.written.map(({ bind }) => (bind.output_schema ?? bind.schemas.t).profile), ['PROFILE_JSON_SCHEMA', 'PROFILE_UNSPECIFIED']);
+  });
+
+  test('bad options are a TypeError before anything is sent', () => {
+    const cases = [
+      ['a tool bound both ways', { tools: { t: {} }, handles: { t: handle } }, /tools and handles both name "t"/],
+      ['tools that are not a plain object', { tools: new Map([['t', {}]]) }, /tools must be a plain object/],
+      ['a tool schema JSON cannot hold', { tools: { t: { n: Number.NaN } } }, TypeError],
+      ['a handle that is not a string', { handles: { t: 1 } }, /handles must be/],
+      ['an unknown tool profile', { tools: { t: {} }, toolProfile: 'PROFILE_STRICT' }, /profile/],
+      ['an unknown tool profile without tools', { toolProfile: 3 }, /profile/],
+      ['a misspelt option', { tools: { t: {} }, tool_profile: Profile.JSON_SCHEMA }, /unknown option "tool_profile"/],
+    ];
+    for (const [name, options, error] of cases) {
+      const { client, counts } = fakeClient(new FakeCall());
+      let pulled = false;
+      const events = (function* () {
+        pulled = true;
+      })();
+      assert.throws(() => client.validateOutputStream(events, {}, options), (err) => err instanceof TypeError && (error === TypeError || error.test(err.message)), name);
+      assert.deepEqual([counts.opened, pulled], [0, false], `${name}: nothing sent`);
+    }
   });
 });
 
