@@ -86,7 +86,7 @@ export class Client {
    * profile, schema, resource or flag that cannot be sent as meant.
    */
   async compile(schema, { deadline, ...options } = {}) {
-    return this.callCompile(compileRequest(schema, options), deadline);
+    return this.callCompile(compileRequest(schema, options, ['deadline']), deadline);
   }
 
   /**
@@ -125,7 +125,7 @@ export class Client {
    * "tools" array).
    */
   async compileToolset(tools, { deadline, ...options } = {}) {
-    return this.#unary('CompileToolset', toolsetRequest(tools, options), deadline, 'CompileToolsetResponse');
+    return this.#unary('CompileToolset', toolsetRequest(tools, options, ['deadline']), deadline, 'CompileToolsetResponse');
   }
 
   /**
@@ -136,7 +136,7 @@ export class Client {
    * again). `deadline` as in compile.
    */
   async validate(handle, args, { deadline, ...others } = {}) {
-    checkNoOthers(others, 'deadline');
+    checkNoOthers(others, ['deadline']);
     return this.callValidate(validateRequest(args, { handle }), deadline);
   }
 
@@ -148,7 +148,7 @@ export class Client {
    * (`valid` false, `handle` ""). Never NOT_FOUND.
    */
   async validateSchema(schema, args, { deadline, ...options } = {}) {
-    return this.callValidate(validateRequest(args, { inline: compileRequest(schema, options) }), deadline);
+    return this.callValidate(validateRequest(args, { inline: compileRequest(schema, options, ['deadline']) }), deadline);
   }
 
   /** Returns a new Validator calling through this Client, remembering no schemas yet. */
@@ -182,7 +182,7 @@ export class Client {
    * for a bad option, and for a name in both `tools` and `handles`.
    */
   validateStream(events, { tools = {}, handles, provider, deadline, signal, ...options } = {}) {
-    const binds = bindRequests({ tools: toolRequests(tools, options), handles });
+    const binds = bindRequests({ tools: toolRequests(tools, options, STREAM_OPTIONS), handles });
     return new ResultStream(this, events, { binds, provider, deadline, signal });
   }
 
@@ -228,11 +228,11 @@ export class Client {
    */
   validateOutputStream(events, schema, { stripCodeFence = false, tools = {}, handles, toolProfile, provider, deadline, signal, ...options } = {}) {
     const { profile, ...shared } = options; // the profile is the output's; toolProfile the tools'
-    const output = compileRequest(schema, { ...shared, profile: profile ?? Profile.OUTPUT_BINDABLE });
+    const output = compileRequest(schema, { ...shared, profile: profile ?? Profile.OUTPUT_BINDABLE }, OUTPUT_STREAM_OPTIONS);
     const binds = bindRequests({
       output,
       stripCodeFence: checkFlag(stripCodeFence, 'stripCodeFence'),
-      tools: toolRequests(tools, { ...shared, profile: toolProfile }),
+      tools: toolRequests(tools, { ...shared, profile: toolProfile }, OUTPUT_STREAM_OPTIONS),
       handles,
     });
     return new ResultStream(this, events, { binds, provider, deadline, signal });
@@ -282,12 +282,18 @@ export class Client {
  * tool name to schema, JSON text or a plain object), compiled with
  * `options` as in compile(), for the stream helpers' `tools`. The options
  * are checked even when there are no tools. Throws a TypeError for tools
- * that are not a plain object and for what compileRequest refuses.
+ * that are not a plain object and for what compileRequest refuses (`also`
+ * as there).
  */
-function toolRequests(tools, options) {
-  compileFields(options);
+function toolRequests(tools, options, also) {
+  compileFields(options, also);
   if (!isPlainObject(tools)) {
     throw new TypeError(`tools must be a plain object from tool name to schema; got ${describe(tools)}`);
   }
-  return Object.fromEntries(Object.entries(tools).map(([name, schema]) => [name, compileRequest(schema, options)]));
+  return Object.fromEntries(Object.entries(tools).map(([name, schema]) => [name, compileRequest(schema, options, also)]));
 }
+
+// The options of the stream helpers besides compile()'s, named by the
+// TypeError of an unknown one.
+const STREAM_OPTIONS = ['tools', 'handles', 'provider', 'deadline', 'signal'];
+const OUTPUT_STREAM_OPTIONS = ['stripCodeFence', 'toolProfile', ...STREAM_OPTIONS];

@@ -13,10 +13,12 @@ import { checkText, isPlainObject, jsonText } from './json.js';
  * and `formatAssertion` (assert `format`; default false). The last two are
  * for PROFILE_JSON_SCHEMA: the server refuses them under other profiles
  * with INVALID_ARGUMENT. Throws a TypeError for a profile, schema,
- * resource or flag that cannot be sent as meant.
+ * resource or flag that cannot be sent as meant. `also` names the options
+ * of the method that calls it, besides these, for the TypeError of an
+ * unknown one.
  */
-export function compileRequest(schema, options = {}) {
-  return { ...compileFields(options), schema_json: jsonText(schema, 'schema') };
+export function compileRequest(schema, options = {}, also = []) {
+  return { ...compileFields(options, also), schema_json: jsonText(schema, 'schema') };
 }
 
 /**
@@ -31,9 +33,9 @@ export function compileRequest(schema, options = {}) {
  * string, and a document, schema, option or resource that cannot be sent
  * as meant.
  */
-export function toolsetRequest(tools, { admission = Admission.UNSPECIFIED, ...options } = {}) {
+export function toolsetRequest(tools, { admission = Admission.UNSPECIFIED, ...options } = {}, also = []) {
   return {
-    ...compileFields(options),
+    ...compileFields(options, ['admission', ...also]),
     admission: checkName(Admission, 'admission', admission),
     ...toolsSource(tools),
   };
@@ -42,10 +44,11 @@ export function toolsetRequest(tools, { admission = Admission.UNSPECIFIED, ...op
 /**
  * The fields of a compile request that say how to compile (see
  * compileRequest); throws a TypeError for an option that cannot be sent as
- * meant, or that compileRequest does not know.
+ * meant, or that neither compileRequest nor `also` (the calling method's
+ * other options) names.
  */
-export function compileFields({ profile = Profile.UNSPECIFIED, resources = {}, formatAssertion = false, ...others }) {
-  checkNoOthers(others, 'profile, resources, formatAssertion');
+export function compileFields({ profile = Profile.UNSPECIFIED, resources = {}, formatAssertion = false, ...others }, also = []) {
+  checkNoOthers(others, ['profile', 'resources', 'formatAssertion', ...also]);
   return {
     profile: checkName(Profile, 'profile', profile),
     resources: resourceTexts(resources),
@@ -56,12 +59,13 @@ export function compileFields({ profile = Profile.UNSPECIFIED, resources = {}, f
 /**
  * Throws a TypeError naming the keys of `others`, options a method does
  * not know (a misspelling such as format_assertion would otherwise change
- * what is checked without a word), and `known`, the ones it does.
+ * what is checked without a word), and `known`, the names of the ones it
+ * does.
  */
 export function checkNoOthers(others, known) {
   const keys = Object.keys(others);
   if (keys.length > 0) {
-    throw new TypeError(`unknown option${keys.length > 1 ? 's' : ''} ${keys.map((k) => JSON.stringify(k)).join(', ')}; the options are ${known}`);
+    throw new TypeError(`unknown option${keys.length > 1 ? 's' : ''} ${keys.map((k) => JSON.stringify(k)).join(', ')}; the options are ${known.join(', ')}`);
   }
 }
 

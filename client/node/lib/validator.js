@@ -46,7 +46,7 @@ export class Validator {
    * schema does not compile, with the ServiceError when the call fails.
    */
   async register(schema, { deadline, ...options } = {}) {
-    const request = compileRequest(schema, options);
+    const request = compileRequest(schema, options, ['deadline']);
     const result = await this.#client.callCompile(request, deadline);
     if (result.handle === '' || result.code !== ErrorCode.UNSPECIFIED) {
       throw new SchemaError(result);
@@ -66,7 +66,7 @@ export class Validator {
    * arguments are an answer, as ever.
    */
   async validate(handle, args, { deadline, ...others } = {}) {
-    checkNoOthers(others, 'deadline');
+    checkNoOthers(others, ['deadline']);
     const request = validateRequest(args, { handle });
     try {
       return await this.#client.callValidate(request, deadline);
@@ -88,7 +88,7 @@ export class Validator {
    * findings in `errors`) and is not remembered.
    */
   async validateSchema(schema, args, { deadline, ...options } = {}) {
-    const request = compileRequest(schema, options);
+    const request = compileRequest(schema, options, ['deadline']);
     const handle = this.#bySchema.get(schemaKey(request));
     if (handle !== undefined) {
       return this.validate(handle, args, { deadline });

@@ -524,6 +524,40 @@ describe('validateOutputStream binds', () => {
   });
 });
 
+describe('unknown options', () => {
+  test("the TypeError names every option of the method, as its documentation lists them", async () => {
+    const client = new Client('127.0.0.1:1', { insecure: true }); // never reached: the options fail first
+    const validator = client.validator();
+    const compiling = 'profile, resources, formatAssertion';
+    const stream = 'tools, handles, provider, deadline, signal';
+    const cases = [
+      ['compile', () => client.compile({}, { bogus: 1 }), `${compiling}, deadline`],
+      ['compileToolset', () => client.compileToolset({ t: {} }, { bogus: 1 }), `${compiling}, admission, deadline`],
+      ['validate', () => client.validate(`tg1_${'0'.repeat(64)}`, {}, { bogus: 1 }), 'deadline'],
+      ['validateSchema', () => client.validateSchema({}, {}, { bogus: 1 }), `${compiling}, deadline`],
+      ['validateStream', () => client.validateStream([], { bogus: 1 }), `${compiling}, ${stream}`],
+      ['validateOutputStream', () => client.validateOutputStream([], {}, { bogus: 1 }), `${compiling}, stripCodeFence, toolProfile, ${stream}`],
+      ['Validator.register', () => validator.register({}, { bogus: 1 }), `${compiling}, deadline`],
+      ['Validator.validate', () => validator.validate(`tg1_${'0'.repeat(64)}`, {}, { bogus: 1 }), 'deadline'],
+      ['Validator.validateSchema', () => validator.validateSchema({}, {}, { bogus: 1 }), `${compiling}, deadline`],
+    ];
+    try {
+      for (const [method, call, known] of cases) {
+        let thrown;
+        try {
+          await call();
+        } catch (err) {
+          thrown = err;
+        }
+        assert.ok(thrown instanceof TypeError, `${method}: ${thrown}`);
+        assert.equal(thrown.message, `unknown option "bogus"; the options are ${known}`, method);
+      }
+    } finally {
+      client.close();
+    }
+  });
+});
+
 describe('the loaded API', () => {
   test('the loader options every client needs', () => {
     assert.deepEqual({ ...LOADER_OPTIONS }, { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true });
