@@ -11,6 +11,8 @@ compiled (handles are content addresses), before the first event.
 
 from collections.abc import Mapping
 
+from toolgate.enums import Profile, to_number
+from toolgate.messages import compile_request, flag
 from toolgate.v1 import validation_pb2 as pb
 
 MAX_BIND_BYTES = 1 << 20
@@ -62,3 +64,38 @@ def bind_requests(*, tools=None, handles=None, output=None, strip_code_fence=Fal
     if handles:
         binds.append(pb.StreamBind(tools=handles))
     return [pb.ValidateStreamRequest(bind=bind) for bind in binds]
+
+
+def tool_binds(tools, handles, profile, resources, format_assertion, **output):
+    """Returns the binds of a stream's tools, checked as
+    ``Client.validate_stream`` documents: ``tools`` (a mapping of tool names
+    to schemas) compiled under ``profile`` with ``resources`` and
+    ``format_assertion``, and ``handles``; ``output`` is the output
+    schema's arguments of ``bind_requests``.
+
+    Raises ``ValueError`` or ``TypeError``, before anything is sent, for
+    what ``compile_request`` and ``bind_requests`` refuse, for ``tools``
+    that is not a mapping, and for a ``profile`` that is not a ``Profile``
+    (checked even when there are no tools to compile).
+    """
+    to_number(Profile, profile)
+    if not isinstance(tools or {}, Mapping):
+        raise TypeError(f"tools must map tool names to schemas; got {type(tools).__name__}")
+    tools = {name: compile_request(schema, profile, resources, format_assertion)
+             for name, schema in (tools or {}).items()}
+    return bind_requests(tools=tools, handles=handles, **output)
+
+
+def output_binds(schema, tools, handles, profile, tool_profile, resources, format_assertion, strip_code_fence):
+    """Returns the binds of a structured-output stream, checked as
+    ``Client.validate_output_stream`` documents: the output ``schema``
+    compiled under ``profile``, bound with ``strip_code_fence``, and the
+    tools beside it as ``tool_binds`` binds them under ``tool_profile``;
+    ``resources`` and ``format_assertion`` go with every schema.
+
+    Raises ``ValueError`` or ``TypeError`` as ``tool_binds`` does, and for
+    an output schema or a ``strip_code_fence`` that cannot be sent.
+    """
+    output = compile_request(schema, profile, resources, format_assertion)
+    return tool_binds(tools, handles, tool_profile, resources, format_assertion, output=output,
+                      strip_code_fence=flag(strip_code_fence, "strip_code_fence"))

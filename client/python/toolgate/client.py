@@ -1,12 +1,10 @@
 """The Client: one toolgate ValidationService, one method per RPC."""
 
-from collections.abc import Mapping
-
 import grpc
 
-from toolgate.binds import bind_requests
-from toolgate.enums import Admission, Profile, to_number
-from toolgate.messages import compile_request, flag, toolset_request, validate_request
+from toolgate.binds import output_binds, tool_binds
+from toolgate.enums import Admission, Profile
+from toolgate.messages import compile_request, toolset_request, validate_request
 from toolgate.results import CompileResult, ToolsetResult, ValidationResult, from_message
 from toolgate.stream import open_stream
 from toolgate.v1 import validation_pb2_grpc as pb_grpc
@@ -51,15 +49,8 @@ class Client:
         ``insecure`` together with ``credentials``. Close the Client (or use it
         as a context manager) to close the channel.
         """
-        if token is not None and not token:
-            raise ValueError("token is empty")
-        if insecure and credentials is not None:
-            raise ValueError("insecure and credentials exclude each other")
-        if insecure:
-            channel = grpc.insecure_channel(target, options=options)
-        else:
-            channel = grpc.secure_channel(target, credentials or grpc.ssl_channel_credentials(), options=options)
-        metadata = (("authorization", f"Bearer {token}"),) if token else ()
+        channel, metadata = open_channel(grpc, target, insecure=insecure, credentials=credentials, token=token,
+                                         options=options)
         client = cls(channel, metadata=metadata)
         client._channel = channel
         return client
@@ -193,7 +184,7 @@ class Client:
         profile, schema, resource or handle; see ``ResultStream`` for what
         iterating raises and how to stop early.
         """
-        binds = _tool_binds(tools, handles, profile, resources, format_assertion)
+        binds = tool_binds(tools, handles, profile, resources, format_assertion)
         return open_stream(self, events, binds=binds, provider=provider, timeout=timeout)
 
     def validate_output_stream(self, events, schema, *, tools=None, handles=None, provider=None,
@@ -242,9 +233,8 @@ class Client:
         naming the tool), and how to stop early are as for
         ``validate_stream``.
         """
-        output = compile_request(schema, profile, resources, format_assertion)
-        binds = _tool_binds(tools, handles, tool_profile, resources, format_assertion, output=output,
-                            strip_code_fence=flag(strip_code_fence, "strip_code_fence"))
+        binds = output_binds(schema, tools, handles, profile, tool_profile, resources, format_assertion,
+                             strip_code_fence)
         return open_stream(self, events, binds=binds, provider=provider, timeout=timeout)
 
     # The two unary calls, shared with Validator: each sends a prepared
@@ -259,14 +249,21 @@ class Client:
         return from_message(ValidationResult, response)
 
 
-def _tool_binds(tools, handles, profile, resources, format_assertion, **output):
-    """Returns the binds of a stream's tools, checked as ``validate_stream``
-    documents: ``tools`` (a mapping of tool names to schemas) compiled under
-    ``profile`` with ``resources`` and ``format_assertion``, and ``handles``;
-    ``output`` is the output schema's arguments of ``bind_requests``."""
-    to_number(Profile, profile)  # checked even when there are no tools to compile
-    if not isinstance(tools or {}, Mapping):
-        raise TypeError(f"tools must map tool names to schemas; got {type(tools).__name__}")
-    tools = {name: compile_request(schema, profile, resources, format_assertion)
-             for name, schema in (tools or {}).items()}
-    return bind_requests(tools=tools, handles=handles, **output)
+def open_channel(channels, target, *, insecure, credentials, token, options):
+    """Opens the channel that ``Client.connect`` documents, from
+    ``channels``: the module ``grpc`` (a ``grpc.Channel``) or ``grpc.aio``
+    (a ``grpc.aio.Channel``), which open channels alike. Returns it with the
+    metadata that carries ``token`` (none without a token).
+
+    Raises ``ValueError``, before opening anything, for an empty ``token`` or
+    for ``insecure`` together with ``credentials``.
+    """
+    if token is not None and not token:
+        raise ValueError("token is empty")
+    if insecure and credentials is not None:
+        raise ValueError("insecure and credentials exclude each other")
+    if insecure:
+        channel = channels.insecure_channel(target, options=options)
+    else:
+        channel = channels.secure_channel(target, credentials or grpc.ssl_channel_credentials(), options=options)
+    return channel, ((("authorization", f"Bearer {token}"),) if token else ())

@@ -188,8 +188,7 @@ def open_stream(client, events, *, binds, provider, timeout):
     """Opens a ValidateStream that sends ``binds`` (ValidateStreamRequests,
     see ``toolgate.binds``) and then ``events``, and returns its
     ``ResultStream``. ``provider`` is checked before the stream opens."""
-    provider_number = None if provider is None else to_number(Provider, provider)
-    requests = _Requests(binds, iter(events), provider_number)
+    requests = _Requests(binds, iter(events), provider_number(provider))
     call = client.stub.ValidateStream(requests, timeout=timeout, metadata=client._metadata)
     requests.attach(call)
     return ResultStream(call, requests)
@@ -245,7 +244,7 @@ class _Requests:
             self._pulling = True
         request = None
         try:
-            request = self._request(next(self._events))
+            request = event_request(next(self._events), self._provider)
         except StopIteration:
             pass
         except Exception as err:  # noqa: BLE001 - reported to the reader of results
@@ -268,26 +267,43 @@ class _Requests:
         self._attached.wait()
         self._call.cancel()
 
-    def _request(self, event):
-        name = ""
-        if isinstance(event, Named):
-            name, event = event.name, event.data
-            if not isinstance(name, str) or not isinstance(event, (str, bytes, bytearray)):
-                raise TypeError("a Named event needs a str name and str or bytes data")
-        if isinstance(event, (str, bytes, bytearray)):
-            if self._provider is None:
-                raise TypeError("a raw provider event needs provider=...")
-            text = event if isinstance(event, str) else bytes(event).decode("utf-8")
-            return pb.ValidateStreamRequest(
-                provider_event=pb.ProviderEvent(provider=self._provider, event_json=text, event_name=name)
-            )
-        if isinstance(event, Start):
-            return pb.ValidateStreamRequest(start=pb.CallStart(call_id=event.call_id, tool_name=event.tool_name))
-        if isinstance(event, Delta):
-            return pb.ValidateStreamRequest(delta=pb.CallDelta(call_id=event.call_id, fragment=event.fragment))
-        if isinstance(event, End):
-            return pb.ValidateStreamRequest(end=pb.CallEnd(call_id=event.call_id))
-        raise TypeError(f"a stream event must be str, bytes, Named, Start, Delta or End; got {type(event).__name__}")
+
+
+def provider_number(provider):
+    """Returns the proto number of ``provider`` (a ``Provider`` or its name),
+    or None for None (no raw provider events); raises ``ValueError`` for
+    anything else, before the stream opens."""
+    return None if provider is None else to_number(Provider, provider)
+
+
+def event_request(event, provider):
+    """Returns the ValidateStreamRequest that sends ``event``, one of the
+    kinds the module docstring lists, with ``provider`` (a proto number, or
+    None when no provider was named) for a raw provider event.
+
+    Raises ``TypeError`` for an event of no known kind, a raw or ``Named``
+    event without a provider, or a ``Named`` event whose name or data is of
+    the wrong type, and ``UnicodeDecodeError`` for bytes that are not UTF-8.
+    """
+    name = ""
+    if isinstance(event, Named):
+        name, event = event.name, event.data
+        if not isinstance(name, str) or not isinstance(event, (str, bytes, bytearray)):
+            raise TypeError("a Named event needs a str name and str or bytes data")
+    if isinstance(event, (str, bytes, bytearray)):
+        if provider is None:
+            raise TypeError("a raw provider event needs provider=...")
+        text = event if isinstance(event, str) else bytes(event).decode("utf-8")
+        return pb.ValidateStreamRequest(
+            provider_event=pb.ProviderEvent(provider=provider, event_json=text, event_name=name)
+        )
+    if isinstance(event, Start):
+        return pb.ValidateStreamRequest(start=pb.CallStart(call_id=event.call_id, tool_name=event.tool_name))
+    if isinstance(event, Delta):
+        return pb.ValidateStreamRequest(delta=pb.CallDelta(call_id=event.call_id, fragment=event.fragment))
+    if isinstance(event, End):
+        return pb.ValidateStreamRequest(end=pb.CallEnd(call_id=event.call_id))
+    raise TypeError(f"a stream event must be str, bytes, Named, Start, Delta or End; got {type(event).__name__}")
 
 
 def _close(events):

@@ -40,7 +40,83 @@ class _DeadlineExceeded(grpc.RpcError):
         return str(self)
 
 
-class Validator:
+class Memory:
+    """The schemas a Validator registered, by handle and by schema, and its
+    decision whether to retry after a failure: what the sync
+    ``toolgate.Validator`` and the asyncio ``toolgate.aio.Validator``
+    share. Safe to use from several threads; it never blocks for longer
+    than a lookup.
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._by_handle = {}  # handle -> CompileSchemaRequest behind it
+        self._by_schema = {}  # _key of a CompileSchemaRequest -> handle
+
+    def forget(self, handle):
+        """Drops what the Validator remembers about ``handle``; a later
+        ``NOT_FOUND`` for it is raised. Unknown handles are ignored."""
+        with self._lock:
+            self._by_handle.pop(handle, None)
+            for key in [key for key, known in self._by_schema.items() if known == handle]:
+                del self._by_schema[key]
+
+    def _registered(self, result, request):
+        """Remembers ``request`` under the handle of ``result``, its
+        ``CompileResult``, and returns ``result``; raises ``SchemaError``
+        when it did not compile."""
+        if not result.handle or result.code != ErrorCode.UNSPECIFIED:
+            raise SchemaError(result)
+        self._remember(result.handle, request)
+        return result
+
+    def _handle_of(self, request):
+        """The handle remembered for the CompileSchemaRequest ``request``,
+        or None."""
+        with self._lock:
+            return self._by_schema.get(_key(request))
+
+    def _retry(self, handle, err, deadline):
+        """Decides what follows ``err``, the ``grpc.RpcError`` of validating
+        by ``handle``, for a call that must end by ``deadline``
+        (``time.monotonic()``, or None): returns the remembered schema and
+        the seconds left for the retry (None for no deadline) when it is
+        ``NOT_FOUND`` for a registered handle, None when ``err`` is to be
+        raised as it is. Raises ``_DeadlineExceeded`` from ``err`` when no
+        time is left.
+        """
+        if err.code() != grpc.StatusCode.NOT_FOUND:
+            return None
+        with self._lock:
+            schema = self._by_handle.get(handle)
+        if schema is None:
+            return None
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            raise _DeadlineExceeded("no time was left to retry after NOT_FOUND") from err
+        return schema, left
+
+    def _validated_inline(self, result, request):
+        """Remembers ``request`` under the handle of ``result``, the
+        ``ValidationResult`` of validating with it inline, if it compiled;
+        returns ``result``."""
+        if result.handle:
+            self._remember(result.handle, request)
+        return result
+
+    def _remember(self, handle, request):
+        with self._lock:
+            self._by_handle[handle] = request
+            self._by_schema[_key(request)] = handle
+
+
+def deadline_of(timeout):
+    """The ``time.monotonic()`` by which a call of ``timeout`` seconds (or
+    None) must end, or None."""
+    return None if timeout is None else time.monotonic() + timeout
+
+
+class Validator(Memory):
     """Validates arguments by handle, remembering the schema behind each handle
     it registered.
 
@@ -56,10 +132,8 @@ class Validator:
     """
 
     def __init__(self, client):
+        super().__init__()
         self._client = client
-        self._lock = threading.Lock()
-        self._by_handle = {}  # handle -> CompileSchemaRequest behind it
-        self._by_schema = {}  # _key of a CompileSchemaRequest -> handle
 
     def register(self, schema, *, profile=Profile.UNSPECIFIED, resources=None, format_assertion=False, timeout=None):
         """Compiles ``schema`` (JSON text or a dict) under ``profile`` (with
@@ -71,11 +145,7 @@ class Validator:
         ``grpc.RpcError`` when the call fails. Registering again is harmless.
         """
         request = compile_request(schema, profile, resources, format_assertion)
-        result = self._client._compile(request, timeout)
-        if not result.handle or result.code != ErrorCode.UNSPECIFIED:
-            raise SchemaError(result)
-        self._remember(result.handle, request)
-        return result
+        return self._registered(self._client._compile(request, timeout), request)
 
     def validate(self, handle, arguments, *, timeout=None):
         """Validates ``arguments`` (JSON text or a dict; "" means ``{}``)
@@ -93,19 +163,14 @@ class Validator:
         left, it raises a ``grpc.RpcError`` with code ``DEADLINE_EXCEEDED``
         instead of retrying.
         """
-        deadline = None if timeout is None else time.monotonic() + timeout
+        deadline = deadline_of(timeout)
         try:
             return self._client._validate(validate_request(arguments, handle=handle), timeout)
         except grpc.RpcError as err:
-            if err.code() != grpc.StatusCode.NOT_FOUND:
+            retry = self._retry(handle, err, deadline)
+            if retry is None:
                 raise
-            with self._lock:
-                schema = self._by_handle.get(handle)
-            if schema is None:
-                raise
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                raise _DeadlineExceeded("no time was left to retry after NOT_FOUND") from err
+        schema, left = retry
         return self._validate_inline(schema, arguments, left)
 
     def validate_schema(self, schema, arguments, *, profile=Profile.UNSPECIFIED, resources=None,
@@ -120,30 +185,14 @@ class Validator:
         its findings in ``errors``) and is not remembered.
         """
         request = compile_request(schema, profile, resources, format_assertion)
-        with self._lock:
-            handle = self._by_schema.get(_key(request))
+        handle = self._handle_of(request)
         if handle is not None:
             return self.validate(handle, arguments, timeout=timeout)
         return self._validate_inline(request, arguments, timeout)
 
-    def forget(self, handle):
-        """Drops what the Validator remembers about ``handle``; a later
-        ``NOT_FOUND`` for it is raised. Unknown handles are ignored."""
-        with self._lock:
-            self._by_handle.pop(handle, None)
-            for key in [key for key, known in self._by_schema.items() if known == handle]:
-                del self._by_schema[key]
-
     def _validate_inline(self, request, arguments, timeout):
         result = self._client._validate(validate_request(arguments, inline=request), timeout)
-        if result.handle:
-            self._remember(result.handle, request)
-        return result
-
-    def _remember(self, handle, request):
-        with self._lock:
-            self._by_handle[handle] = request
-            self._by_schema[_key(request)] = handle
+        return self._validated_inline(result, request)
 
 
 def _key(request):
