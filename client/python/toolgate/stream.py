@@ -23,6 +23,7 @@ for calls that the caller assembles itself. The kinds may be mixed.
 import collections
 import dataclasses
 import queue
+import sys
 import threading
 
 import grpc
@@ -65,6 +66,14 @@ class Named:
 
     name: str
     data: "str | bytes"
+
+
+# Dropping the call: once a stream is closed or over, neither its
+# ResultStream nor its _Requests holds the gRPC call, whose last reference
+# then goes with the thread of _receive. gRPC's call takes a lock of its own
+# when it is collected, which a daemon thread of gRPC's, frozen at
+# interpreter exit, may hold: a closed stream still referenced then (by a
+# module's global) must not take the call with it, nor cancel it again.
 
 
 class ResultStream:
@@ -126,6 +135,7 @@ class ResultStream:
             response = self._responses.get()
             if isinstance(response, _End):
                 self._ended = True
+                self._call = None  # over: see "Dropping the call"
                 if not self._closed:  # its failure, or the events' that cancelled it
                     self._failure = self._requests.failure or response.error
             elif response.HasField("result"):
@@ -136,12 +146,14 @@ class ResultStream:
         """Ends the stream now and closes ``events``; idempotent, and harmless
         after its end."""
         self._closed = True
+        call, self._call = self._call, None  # see "Dropping the call"
         # The events first: cancelling wakes _receive, which would close
         # them on its own thread, where what close() raises is not the caller's.
         try:
             self._requests.close()
         finally:
-            self._call.cancel()
+            if call is not None:
+                call.cancel()
 
     def __enter__(self):
         return self
@@ -150,8 +162,10 @@ class ResultStream:
         self.close()
 
     def __del__(self):
-        self.close()
-
+        # Only a stream still open: cancelling takes a lock of gRPC's, which
+        # at interpreter exit a frozen daemon thread of gRPC's may hold.
+        if not (self._closed or self._ended) and not sys.is_finalizing():
+            self.close()
 
 class _End:
     """The last item ``_receive`` queues: how the call ended."""
@@ -228,6 +242,7 @@ class _Requests:
             if self._closed:
                 return
             self._closed = True
+            self._call = None  # see "Dropping the call"
             if self._pulling:
                 return
         _close(self._events)
@@ -261,11 +276,13 @@ class _Requests:
     def _fail(self, err):
         """Keeps ``err`` for the reader of results, unless the stream was
         closed first, and cancels the call."""
+        self._attached.wait()
         with self._lock:
             if not self._closed:
                 self.failure = err
-        self._attached.wait()
-        self._call.cancel()
+            call = self._call  # None once closed: the stream is over or being cancelled
+        if call is not None:
+            call.cancel()
 
 
 
