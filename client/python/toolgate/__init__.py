@@ -18,6 +18,9 @@ frozen dataclasses with enums as names (``ErrorCode.VALIDATION ==
 "ERROR_CODE_VALIDATION"``). Schema and argument problems are answers; failed
 calls raise ``grpc.RpcError``. The generated stubs are in ``toolgate.v1``.
 
+``toolgate.aio`` is the same client on asyncio (``grpc.aio``): coroutines
+for the calls, async iteration for streams.
+
 Needs ``grpcio`` and ``protobuf`` (Debian: python3-grpcio, python3-protobuf).
 """
 
@@ -26,6 +29,8 @@ from toolgate.enums import Admission, ErrorCode, Profile, Provider
 from toolgate.results import CallResult, CompileResult, Finding, ToolResult, ToolsetResult, ValidationResult
 from toolgate.stream import Delta, End, Named, ResultStream, Start
 from toolgate.validator import SchemaError, Validator
+
+from toolgate import aio  # noqa: E402 - after the modules it builds on
 
 __all__ = [
     "Admission",
