@@ -46,7 +46,7 @@ class SwitchChannel:
 
     It provides what the generated stub uses (``unary_unary`` and
     ``stream_stream``); each call is looked up when it is made, not when the
-    stub is built.
+    stub is built. The channels may be ``grpc`` or ``grpc.aio`` channels.
     """
 
     def __init__(self, **channels):
@@ -66,7 +66,7 @@ class SwitchChannel:
         return call
 
     def stream_stream(self, method, request_serializer=None, response_deserializer=None, **_):
-        def call(requests, **kwargs):
+        def call(requests=None, **kwargs):  # a grpc.aio stream may be written to instead
             target = self._channels[self._streams].stream_stream(method, request_serializer, response_deserializer)
             return target(requests, **kwargs)
 
@@ -74,3 +74,19 @@ class SwitchChannel:
 
     # The stub builds one of each kind; toolgate has no such methods.
     unary_stream = stream_unary = unary_unary
+
+
+class Unsent:
+    """A channel that records every call made through it."""
+
+    def __init__(self):
+        self.calls = []
+
+    def _method(self, method, *_, **__):
+        def call(*_, **__):
+            self.calls.append(method)
+            raise AssertionError(f"{method} was called")
+
+        return call
+
+    unary_unary = unary_stream = stream_unary = stream_stream = _method

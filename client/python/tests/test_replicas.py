@@ -13,7 +13,7 @@ from toolgate import Delta, End, ErrorCode, Profile, Provider, Start
 from toolgate.binds import MAX_BIND_BYTES, bind_requests
 from toolgate.messages import compile_request
 
-from tests.support import SwitchChannel, replica_address, unique
+from tests.support import SwitchChannel, Unsent, replica_address, unique
 from tests.test_stream import CALLS, EVENTS, STOCK, TODO, WEATHER, country_in, offset_of
 
 # A JSON Schema profile tool whose schema is all in a resource, so that a
@@ -232,22 +232,6 @@ def by_call(results):
         got[r.call_id] = (r.tool_name, r.valid, r.early, r.bytes,
                           [(e.keyword, e.schema_path, e.instance_path, e.offset) for e in r.errors])
     return got
-
-
-class Unsent:
-    """A channel that records every call made through it."""
-
-    def __init__(self):
-        self.calls = []
-
-    def _method(self, method, *_, **__):
-        def call(*_, **__):
-            self.calls.append(method)
-            raise AssertionError(f"{method} was called")
-
-        return call
-
-    unary_unary = unary_stream = stream_unary = stream_stream = _method
 
 
 class OutputStreamWithToolsTest(Replicas):
