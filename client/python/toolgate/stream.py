@@ -26,8 +26,6 @@ import queue
 import sys
 import threading
 
-import grpc
-
 from toolgate.enums import Provider, to_number
 from toolgate.results import CallResult, from_message
 from toolgate.v1 import validation_pb2 as pb
@@ -166,6 +164,7 @@ class ResultStream:
         # at interpreter exit a frozen daemon thread of gRPC's may hold.
         if not (self._closed or self._ended) and not sys.is_finalizing():
             self.close()
+
 
 class _End:
     """The last item ``_receive`` queues: how the call ended."""
