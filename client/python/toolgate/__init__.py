@@ -30,8 +30,6 @@ from toolgate.results import CallResult, CompileResult, Finding, ToolResult, Too
 from toolgate.stream import Delta, End, Named, ResultStream, Start
 from toolgate.validator import SchemaError, Validator
 
-from toolgate import aio  # noqa: E402 - after the modules it builds on
-
 __all__ = [
     "Admission",
     "CallResult",
@@ -52,3 +50,5 @@ __all__ = [
     "ValidationResult",
     "Validator",
 ]
+
+from toolgate import aio  # noqa: E402 - after the modules it builds on, and __all__, which it shares

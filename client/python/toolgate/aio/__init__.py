@@ -27,6 +27,7 @@ plain one. The enums, results and event kinds are the sync package's own,
 re-exported here.
 """
 
+import toolgate
 from toolgate.aio.client import Client
 from toolgate.aio.stream import ResultStream
 from toolgate.aio.validator import Validator
@@ -35,23 +36,6 @@ from toolgate.results import CallResult, CompileResult, Finding, ToolResult, Too
 from toolgate.stream import Delta, End, Named, Start
 from toolgate.validator import SchemaError
 
-__all__ = [
-    "Admission",
-    "CallResult",
-    "Client",
-    "CompileResult",
-    "Delta",
-    "End",
-    "ErrorCode",
-    "Finding",
-    "Named",
-    "Profile",
-    "Provider",
-    "ResultStream",
-    "SchemaError",
-    "Start",
-    "ToolResult",
-    "ToolsetResult",
-    "ValidationResult",
-    "Validator",
-]
+# The sync package's public names: the enums, results and event kinds are
+# its own, and Client, ResultStream and Validator these asyncio ones.
+__all__ = list(toolgate.__all__)
