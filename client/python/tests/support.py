@@ -3,7 +3,10 @@
 import json
 import os
 import pathlib
+import time
 import uuid
+
+import grpc
 
 import toolgate
 
@@ -90,3 +93,26 @@ class Unsent:
         return call
 
     unary_unary = unary_stream = stream_unary = stream_stream = _method
+
+
+class SlowSwitch(SwitchChannel):
+    """A SwitchChannel whose unary calls record their ``timeout`` and whose
+    failures take ``delay`` seconds to arrive, as from a slow replica."""
+
+    def __init__(self, delay, **channels):
+        super().__init__(**channels)
+        self.delay = delay
+        self.timeouts = []
+
+    def unary_unary(self, method, *args, **kwargs):
+        call = super().unary_unary(method, *args, **kwargs)
+
+        def slow(request, **options):
+            self.timeouts.append(options.get("timeout"))
+            try:
+                return call(request, **options)
+            except grpc.RpcError:
+                time.sleep(self.delay)
+                raise
+
+        return slow

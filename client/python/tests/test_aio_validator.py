@@ -9,23 +9,17 @@ import toolgate.aio
 from toolgate import ErrorCode, Profile, SchemaError
 
 from tests.aio_support import Replicas
-from tests.support import SwitchChannel, unique
+from tests.support import SlowSwitch, SwitchChannel, unique
 
 WEATHER = {"type": "object", "properties": {"city": {"type": "string"}, "units": {"type": "string", "enum": ["c", "f"]}},
            "required": ["city"]}
 
 
-class SlowSwitch(SwitchChannel):
-    """A SwitchChannel whose unary calls record their ``timeout`` and whose
-    failures take ``delay`` seconds to arrive, as from a slow replica."""
-
-    def __init__(self, delay, **channels):
-        super().__init__(**channels)
-        self.delay = delay
-        self.timeouts = []
+class AsyncSlowSwitch(SlowSwitch):
+    """SlowSwitch for grpc.aio channels: its delay does not block the loop."""
 
     def unary_unary(self, method, *args, **kwargs):
-        call = super().unary_unary(method, *args, **kwargs)
+        call = SwitchChannel.unary_unary(self, method, *args, **kwargs)
 
         async def slow(request, **options):
             self.timeouts.append(options.get("timeout"))
@@ -73,7 +67,7 @@ class ValidatorTest(Replicas):
         self.assertTrue(all(r.valid and r.handle == handle for r in results))
 
     async def test_retry_gets_what_is_left_of_the_timeout(self):
-        switch = SlowSwitch(0.5, **self.channels)
+        switch = AsyncSlowSwitch(0.5, **self.channels)
         validator = toolgate.aio.Client(switch).validator()
         handle = await self.registered_on_a(validator, switch)
         switch.timeouts.clear()

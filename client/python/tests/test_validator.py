@@ -1,7 +1,6 @@
 """Validator across two replicas that share nothing."""
 
 import concurrent.futures
-import time
 import unittest
 
 import grpc
@@ -9,33 +8,10 @@ import grpc
 import toolgate
 from toolgate import ErrorCode, Profile, SchemaError
 
-from tests.support import SwitchChannel, connect, replica_address, unique
+from tests.support import SlowSwitch, SwitchChannel, connect, replica_address, unique
 
 WEATHER = {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1}},
            "required": ["city"]}
-
-
-class SlowSwitch(SwitchChannel):
-    """A SwitchChannel whose unary calls record their ``timeout`` and whose
-    failures take ``delay`` seconds to arrive, as from a slow replica."""
-
-    def __init__(self, delay, **channels):
-        super().__init__(**channels)
-        self.delay = delay
-        self.timeouts = []
-
-    def unary_unary(self, method, *args, **kwargs):
-        call = super().unary_unary(method, *args, **kwargs)
-
-        def slow(request, **options):
-            self.timeouts.append(options.get("timeout"))
-            try:
-                return call(request, **options)
-            except grpc.RpcError:
-                time.sleep(self.delay)
-                raise
-
-        return slow
 
 
 class ValidatorTest(unittest.TestCase):
