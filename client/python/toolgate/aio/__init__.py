@@ -1,5 +1,7 @@
 """toolgate.aio: the asyncio client for toolgate's ValidationService, on
-``grpc.aio``, for agent runtimes that run on an event loop.
+``grpc.aio``, for agent runtimes that run on an event loop. Needs Python
+3.11 or later (``Task.cancelling`` tells the stream's own cancellation from
+its call's).
 
 It promises what the sync client (``toolgate``) promises, with coroutines
 in place of blocking calls::
