@@ -242,10 +242,7 @@ export interface SchemaOptions<R = Record<string, JSONInput>> {
 }
 
 /** Options of Client.compile and the schema-taking methods. */
-export interface CompileOptions<R = Record<string, JSONInput>> extends SchemaOptions<R> {
-  /** The call's deadline: a Date or milliseconds since the epoch. Default none. */
-  deadline?: Date | number;
-}
+export interface CompileOptions<R = Record<string, JSONInput>> extends SchemaOptions<R>, CallOptions {}
 
 /**
  * An MCP tools/list result, {"tools": [...]}, or the whole JSON-RPC
@@ -284,6 +281,8 @@ export interface ToolsetOptions<R = Record<string, JSONInput>> extends CompileOp
 export interface CallOptions {
   /** The call's deadline: a Date or milliseconds since the epoch. Default none. */
   deadline?: Date | number;
+  /** Aborting it cancels the call, which rejects with CANCELLED. */
+  signal?: AbortSignal;
 }
 
 /** Options of the Client constructor. */

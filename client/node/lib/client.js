@@ -6,7 +6,7 @@ import { ValidationServiceClient } from './api.js';
 import { bindRequests } from './binds.js';
 import { checkName, describe, Profile } from './enums.js';
 import { isPlainObject } from './json.js';
-import { checkFlag, checkNoOthers, compileFields, compileRequest, toolsetRequest, validateRequest } from './messages.js';
+import { CALL_OPTIONS, checkFlag, checkNoOthers, checkSignal, compileFields, compileRequest, toolsetRequest, validateRequest } from './messages.js';
 import { fromMessage } from './results.js';
 import { ResultStream } from './stream.js';
 import { Validator } from './validator.js';
@@ -81,12 +81,13 @@ export class Client {
    * and for PROFILE_JSON_SCHEMA `resources` (URI to schema document, JSON
    * text or a plain object; default none) and `formatAssertion` (default
    * false); `deadline` (a Date or milliseconds since the epoch) bounds the
-   * call, default none. A schema that does not compile is an answer: no
+   * call, default none, and aborting `signal` (an AbortSignal) cancels it:
+   * it rejects with CANCELLED, as close() makes it. A schema that does not compile is an answer: no
    * handle, `code` and every finding set. Rejects with a TypeError for a
    * profile, schema, resource or flag that cannot be sent as meant.
    */
-  async compile(schema, { deadline, ...options } = {}) {
-    return this.callCompile(compileRequest(schema, options, ['deadline']), deadline);
+  async compile(schema, { deadline, signal, ...options } = {}) {
+    return this.callCompile(compileRequest(schema, options, CALL_OPTIONS), { deadline, signal });
   }
 
   /**
@@ -124,8 +125,8 @@ export class Client {
    * with INVALID_ARGUMENT for a tools/list that is not one (not JSON, no
    * "tools" array).
    */
-  async compileToolset(tools, { deadline, ...options } = {}) {
-    return this.#unary('CompileToolset', toolsetRequest(tools, options, ['deadline']), deadline, 'CompileToolsetResponse');
+  async compileToolset(tools, { deadline, signal, ...options } = {}) {
+    return this.#unary('CompileToolset', toolsetRequest(tools, options, CALL_OPTIONS), { deadline, signal }, 'CompileToolsetResponse');
   }
 
   /**
@@ -133,11 +134,11 @@ export class Client {
    * schema held under `handle`, and resolves to its ValidationResult.
    * Invalid arguments are an answer. Does not retry: a replica that does
    * not hold `handle` rejects with NOT_FOUND (a Validator sends the schema
-   * again). `deadline` as in compile.
+   * again). `deadline` and `signal` as in compile.
    */
-  async validate(handle, args, { deadline, ...others } = {}) {
-    checkNoOthers(others, ['deadline']);
-    return this.callValidate(validateRequest(args, { handle }), deadline);
+  async validate(handle, args, { deadline, signal, ...others } = {}) {
+    checkNoOthers(others, CALL_OPTIONS);
+    return this.callValidate(validateRequest(args, { handle }), { deadline, signal });
   }
 
   /**
@@ -147,8 +148,8 @@ export class Client {
    * calls; a schema that does not compile is answered with its findings
    * (`valid` false, `handle` ""). Never NOT_FOUND.
    */
-  async validateSchema(schema, args, { deadline, ...options } = {}) {
-    return this.callValidate(validateRequest(args, { inline: compileRequest(schema, options, ['deadline']) }), deadline);
+  async validateSchema(schema, args, { deadline, signal, ...options } = {}) {
+    return this.callValidate(validateRequest(args, { inline: compileRequest(schema, options, CALL_OPTIONS) }), { deadline, signal });
   }
 
   /** Returns a new Validator calling through this Client, remembering no schemas yet. */
@@ -238,14 +239,14 @@ export class Client {
     return new ResultStream(this, events, { binds, provider, deadline, signal });
   }
 
-  /** Sends a prepared CompileSchemaRequest; shared with Validator. */
-  callCompile(request, deadline) {
-    return this.#unary('CompileSchema', request, deadline, 'CompileSchemaResponse');
+  /** Sends a prepared CompileSchemaRequest with `call` ({deadline, signal}); shared with Validator. */
+  callCompile(request, call) {
+    return this.#unary('CompileSchema', request, call, 'CompileSchemaResponse');
   }
 
-  /** Sends a prepared ValidateRequest; shared with Validator. */
-  callValidate(request, deadline) {
-    return this.#unary('Validate', request, deadline, 'ValidateResponse');
+  /** Sends a prepared ValidateRequest with `call` ({deadline, signal}); shared with Validator. */
+  callValidate(request, call) {
+    return this.#unary('Validate', request, call, 'ValidateResponse');
   }
 
   /** Metadata for one call: this Client's token, if any. */
@@ -257,11 +258,19 @@ export class Client {
     return metadata;
   }
 
-  #unary(method, request, deadline, responseType) {
+  /**
+   * Makes one unary call. `deadline` bounds it; aborting `signal` (an
+   * AbortSignal, already aborted too) cancels it, so that it rejects with
+   * CANCELLED as close() makes it.
+   */
+  #unary(method, request, { deadline, signal } = {}, responseType) {
+    checkSignal(signal);
     return new Promise((resolve, reject) => {
       let untrack = () => {};
+      const cancel = () => call.cancel();
       const call = this.stub[method](request, this.metadata(), { deadline }, (err, response) => {
         untrack();
+        signal?.removeEventListener('abort', cancel);
         if (err) {
           reject(err);
           return;
@@ -273,6 +282,11 @@ export class Client {
         }
       });
       untrack = this.track(call);
+      if (signal?.aborted) {
+        cancel();
+      } else {
+        signal?.addEventListener('abort', cancel, { once: true });
+      }
     });
   }
 }

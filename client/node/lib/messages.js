@@ -69,6 +69,16 @@ export function checkNoOthers(others, known) {
   }
 }
 
+/** The options of every call besides what it sends: its deadline and its AbortSignal. */
+export const CALL_OPTIONS = ['deadline', 'signal'];
+
+/** Throws a TypeError unless `signal` is an AbortSignal or undefined. */
+export function checkSignal(signal) {
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new TypeError(`signal must be an AbortSignal; got ${describe(signal)}`);
+  }
+}
+
 /** Returns `value` if it is a boolean, and throws a TypeError naming `what` otherwise. */
 export function checkFlag(value, what) {
   if (typeof value !== 'boolean') {

@@ -15,6 +15,7 @@ import { once } from 'node:events';
 
 import { checkName, describe, Provider } from './enums.js';
 import { checkText } from './json.js';
+import { checkSignal } from './messages.js';
 import { fromMessage } from './results.js';
 
 // ignoreBOM keeps a leading byte order mark: see json.js.
@@ -91,6 +92,7 @@ export class ResultStream {
     if (provider !== undefined) {
       checkName(Provider, 'provider', provider);
     }
+    checkSignal(signal);
     if (events === null || events === undefined || (typeof events[Symbol.asyncIterator] !== 'function' && typeof events[Symbol.iterator] !== 'function')) {
       throw new TypeError(`events must be an iterable or async iterable; got ${describe(events)}`);
     }

@@ -4,7 +4,7 @@
 import * as grpc from '@grpc/grpc-js';
 
 import { ErrorCode } from './enums.js';
-import { checkNoOthers, compileRequest, validateRequest } from './messages.js';
+import { CALL_OPTIONS, checkNoOthers, compileRequest, validateRequest } from './messages.js';
 
 /**
  * A schema given to Validator.register did not compile. `result` is the
@@ -45,9 +45,9 @@ export class Validator {
    * `handle`, and any `warnings`). Rejects with a SchemaError when the
    * schema does not compile, with the ServiceError when the call fails.
    */
-  async register(schema, { deadline, ...options } = {}) {
-    const request = compileRequest(schema, options, ['deadline']);
-    const result = await this.#client.callCompile(request, deadline);
+  async register(schema, { deadline, signal, ...options } = {}) {
+    const request = compileRequest(schema, options, CALL_OPTIONS);
+    const result = await this.#client.callCompile(request, { deadline, signal });
     if (result.handle === '' || result.code !== ErrorCode.UNSPECIFIED) {
       throw new SchemaError(result);
     }
@@ -65,17 +65,17 @@ export class Validator {
    * handle it never registered, rejects with the ServiceError. Invalid
    * arguments are an answer, as ever.
    */
-  async validate(handle, args, { deadline, ...others } = {}) {
-    checkNoOthers(others, ['deadline']);
+  async validate(handle, args, { deadline, signal, ...others } = {}) {
+    checkNoOthers(others, CALL_OPTIONS);
     const request = validateRequest(args, { handle });
     try {
-      return await this.#client.callValidate(request, deadline);
+      return await this.#client.callValidate(request, { deadline, signal });
     } catch (err) {
       const schema = this.#byHandle.get(handle);
       if (err?.code !== grpc.status.NOT_FOUND || schema === undefined) {
         throw err;
       }
-      return this.#validateInline(schema, request.arguments_json, deadline);
+      return this.#validateInline(schema, request.arguments_json, { deadline, signal });
     }
   }
 
@@ -87,13 +87,13 @@ export class Validator {
    * schema that does not compile is answered in-band (`valid` false, its
    * findings in `errors`) and is not remembered.
    */
-  async validateSchema(schema, args, { deadline, ...options } = {}) {
-    const request = compileRequest(schema, options, ['deadline']);
+  async validateSchema(schema, args, { deadline, signal, ...options } = {}) {
+    const request = compileRequest(schema, options, CALL_OPTIONS);
     const handle = this.#bySchema.get(schemaKey(request));
     if (handle !== undefined) {
-      return this.validate(handle, args, { deadline });
+      return this.validate(handle, args, { deadline, signal });
     }
-    return this.#validateInline(request, args, deadline);
+    return this.#validateInline(request, args, { deadline, signal });
   }
 
   /** Drops what the Validator remembers about `handle`; unknown handles are ignored. */
@@ -106,8 +106,8 @@ export class Validator {
     }
   }
 
-  async #validateInline(request, args, deadline) {
-    const result = await this.#client.callValidate(validateRequest(args, { inline: request }), deadline);
+  async #validateInline(request, args, call) {
+    const result = await this.#client.callValidate(validateRequest(args, { inline: request }), call);
     if (result.handle !== '') {
       this.#remember(result.handle, request);
     }

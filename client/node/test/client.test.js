@@ -1,6 +1,7 @@
 // Client against a real replica: compile, validate, typed codes and paths.
 
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 
 import { Client, ErrorCode, Profile, status } from '../index.js';
@@ -140,6 +141,31 @@ describe('Client', () => {
     await assert.rejects(client.compile(TODO, { format_assertion: true }), /unknown option "format_assertion"/);
     await assert.rejects(client.validate(`tg1_${'0'.repeat(64)}`, {}, { timeout: 5 }), /unknown option "timeout"/);
     await assert.rejects(client.compileToolset({ t: TODO }, { profiles: 'x' }), TypeError);
+  });
+
+  test('an aborted signal cancels a call, before it is sent or in flight, and is let go of after', async () => {
+    const validator = client.validator();
+    const { handle } = await validator.register(unique(TODO));
+    const calls = {
+      compile: (signal) => client.compile(unique(TODO), { signal }),
+      compileToolset: (signal) => client.compileToolset({ todo: unique(TODO) }, { signal }),
+      validate: (signal) => client.validate(handle, { action: 'add' }, { signal }),
+      validateSchema: (signal) => client.validateSchema(unique(TODO), { action: 'add' }, { signal }),
+      'Validator.register': (signal) => validator.register(unique(TODO), { signal }),
+      'Validator.validate': (signal) => validator.validate(handle, { action: 'add' }, { signal }),
+      'Validator.validateSchema': (signal) => validator.validateSchema(unique(TODO), { action: 'add' }, { signal }),
+    };
+    for (const [name, call] of Object.entries(calls)) {
+      await assert.rejects(call(AbortSignal.abort()), { code: status.CANCELLED }, `${name}: aborted before`);
+      const inFlight = new AbortController();
+      const pending = call(inFlight.signal);
+      inFlight.abort();
+      await assert.rejects(pending, { code: status.CANCELLED }, `${name}: aborted in flight`);
+      const kept = new AbortController();
+      assert.ok(typeof (await call(kept.signal)) === 'object', `${name}: answered with a signal never aborted`);
+      assert.equal(getEventListeners(kept.signal, 'abort').length, 0, `${name}: the signal holds no listener after the call`);
+    }
+    await assert.rejects(client.validate(handle, {}, { signal: 'stop' }), /signal must be an AbortSignal/);
   });
 
   test('close() ends the calls and streams in flight with CANCELLED', async () => {

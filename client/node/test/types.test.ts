@@ -120,6 +120,14 @@ export async function uses(client: Client): Promise<void> {
   await client.compileToolset(new Map([['t', '{"type": "object"}']]));
   await client.compileToolset({ t: { type: 'object' } });
 
+  // Every call takes an AbortSignal beside its deadline.
+  const abort = new AbortController();
+  await client.compile({ type: 'object' }, { signal: abort.signal, deadline: new Date(Date.now() + 1000) });
+  await client.validate(handle, {}, { signal: abort.signal });
+  await client.validator().validateSchema({ type: 'object' }, {}, { signal: AbortSignal.timeout(1000) });
+  // @ts-expect-error: a signal is an AbortSignal, not its controller
+  await client.validate(handle, {}, { signal: abort });
+
   // @ts-expect-error: an admission is a name, not a number
   await client.compileToolset(list, { admission: 2 });
   // @ts-expect-error: results are read-only

@@ -531,15 +531,15 @@ describe('unknown options', () => {
     const compiling = 'profile, resources, formatAssertion';
     const stream = 'tools, handles, provider, deadline, signal';
     const cases = [
-      ['compile', () => client.compile({}, { bogus: 1 }), `${compiling}, deadline`],
-      ['compileToolset', () => client.compileToolset({ t: {} }, { bogus: 1 }), `${compiling}, admission, deadline`],
-      ['validate', () => client.validate(`tg1_${'0'.repeat(64)}`, {}, { bogus: 1 }), 'deadline'],
-      ['validateSchema', () => client.validateSchema({}, {}, { bogus: 1 }), `${compiling}, deadline`],
+      ['compile', () => client.compile({}, { bogus: 1 }), `${compiling}, deadline, signal`],
+      ['compileToolset', () => client.compileToolset({ t: {} }, { bogus: 1 }), `${compiling}, admission, deadline, signal`],
+      ['validate', () => client.validate(`tg1_${'0'.repeat(64)}`, {}, { bogus: 1 }), 'deadline, signal'],
+      ['validateSchema', () => client.validateSchema({}, {}, { bogus: 1 }), `${compiling}, deadline, signal`],
       ['validateStream', () => client.validateStream([], { bogus: 1 }), `${compiling}, ${stream}`],
       ['validateOutputStream', () => client.validateOutputStream([], {}, { bogus: 1 }), `${compiling}, stripCodeFence, toolProfile, ${stream}`],
-      ['Validator.register', () => validator.register({}, { bogus: 1 }), `${compiling}, deadline`],
-      ['Validator.validate', () => validator.validate(`tg1_${'0'.repeat(64)}`, {}, { bogus: 1 }), 'deadline'],
-      ['Validator.validateSchema', () => validator.validateSchema({}, {}, { bogus: 1 }), `${compiling}, deadline`],
+      ['Validator.register', () => validator.register({}, { bogus: 1 }), `${compiling}, deadline, signal`],
+      ['Validator.validate', () => validator.validate(`tg1_${'0'.repeat(64)}`, {}, { bogus: 1 }), 'deadline, signal'],
+      ['Validator.validateSchema', () => validator.validateSchema({}, {}, { bogus: 1 }), `${compiling}, deadline, signal`],
     ];
     try {
       for (const [method, call, known] of cases) {
