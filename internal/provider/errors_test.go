@@ -112,6 +112,21 @@ func TestSyntaxErrorIsWrapped(t *testing.T) {
 	require.ErrorAs(t, err, &syn)
 }
 
+// TestStrictRefusalIsWrapped holds that an event encoding/json reads but a
+// strict client would read otherwise (a repeated member name) is an
+// *EventError wrapping the strict reader's error, whose text is its reason.
+func TestStrictRefusalIsWrapped(t *testing.T) {
+	t.Parallel()
+	a, err := provider.New(provider.Anthropic)
+	require.NoError(t, err)
+	_, err = a.Feed(nil, []byte(`{"type":"ping","type":"message_stop"}`))
+	var ev *provider.EventError
+	require.ErrorAs(t, err, &ev)
+	require.Error(t, ev.Err, "the strict reader's error is kept")
+	assert.Equal(t, ev.Reason, ev.Err.Error())
+	assert.Contains(t, ev.Reason, `"type"`)
+}
+
 func TestGeminiValueErrorsNameTheCall(t *testing.T) {
 	t.Parallel()
 	open := `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","willContinue":true}}]}}]}`

@@ -297,8 +297,8 @@ func (t *tracker) decode(event []byte, v any) error {
 		if i := firstByte(event); i < 0 || event[i] != '{' {
 			return t.errorf("", "event is null, want a JSON object")
 		}
-		if serr := t.strict.check(event, reflect.TypeOf(v)); serr != nil {
-			return &EventError{Provider: t.p, Reason: serr.Error(), Err: err}
+		if err := t.strict.check(event, reflect.TypeOf(v)); err != nil {
+			return &EventError{Provider: t.p, Reason: err.Error(), Err: err}
 		}
 		return nil
 	}
