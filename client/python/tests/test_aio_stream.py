@@ -18,7 +18,8 @@ from toolgate.binds import MAX_BIND_BYTES
 from tests.aio_support import AioTestCase, Events, Gated, Replicas
 from tests.support import Unsent, unique
 from tests.test_replicas import answer_and_call, by_call
-from tests.test_stream import CALLS, COUNTRY_EVENT, EVENTS, STOCK, TODO, WEATHER, country_in, offset_of
+from tests.test_stream import (CALLS, COUNTRY_EVENT, EVENTS, STOCK, TODO, WEATHER, code_of, country_in, offset_of,
+                               stream_end_cases)
 
 # The weather call of the recording, rejected by country_in("FR") at the
 # byte after the "G" of "GB": COUNTRY_EVENT carries it.
@@ -258,14 +259,7 @@ class StreamTest(AioTestCase):
         """However the stream ends, no more events are pulled and they are
         closed then, while the caller is busy elsewhere, not when it next
         reads a result; once the iteration is over no task is left."""
-        cases = {  # (events, timeout, the code the results end with)
-            "an error": (Events([Start("a", "todo"), End("a"), Start("a", "todo")], more=Delta("b", " ")), 30,
-                         grpc.StatusCode.INVALID_ARGUMENT),
-            "the timeout": (Events([Start("c", "todo"), Delta("c", "{")], more=Delta("c", " ")), 0.5,
-                            grpc.StatusCode.DEADLINE_EXCEEDED),
-            "the last result": (Events([Start("c", "todo"), Delta("c", '{"action": "add"}'), End("c")]), 30, None),
-        }
-        for name, (events, timeout, code) in cases.items():
+        for name, (events, timeout, code) in stream_end_cases(Events).items():
             with self.subTest(name):
                 began = time.monotonic()
                 async with self.client.validate_stream(events, tools={"todo": TODO}, timeout=timeout) as results:
@@ -277,19 +271,9 @@ class StreamTest(AioTestCase):
                     else:
                         with self.assertRaises(grpc.RpcError) as caught:
                             await collect(results)
-                        self.assertEqual(self.code_of(caught.exception), code)
+                        self.assertEqual(code_of(caught.exception), code)
                     self.assert_no_tasks()
                 self.assertEqual(events.late, 0, "nothing was pulled after the close")
-
-    @staticmethod
-    def code_of(err):
-        """The code of ``err``, with DEADLINE_EXCEEDED for the replica's
-        reset at its own deadline (the timeout that the call sent it), which
-        gRPC reports as CANCELLED when it arrives a moment before the
-        client's deadline."""
-        if err.code() == grpc.StatusCode.CANCELLED and "RST_STREAM with error code 8" in err.details():
-            return grpc.StatusCode.DEADLINE_EXCEEDED
-        return err.code()
 
     async def test_an_error_closing_the_events_is_raised(self):
         """What closing the events raises is the caller's: after the results

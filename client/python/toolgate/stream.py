@@ -284,7 +284,6 @@ class _Requests:
             call.cancel()
 
 
-
 def provider_number(provider):
     """Returns the proto number of ``provider`` (a ``Provider`` or its name),
     or None for None (no raw provider events); raises ``ValueError`` for

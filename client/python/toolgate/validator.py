@@ -164,14 +164,15 @@ class Validator(Memory):
         instead of retrying.
         """
         deadline = deadline_of(timeout)
+        request = validate_request(arguments, handle=handle)
         try:
-            return self._client._validate(validate_request(arguments, handle=handle), timeout)
+            return self._client._validate(request, timeout)
         except grpc.RpcError as err:
             retry = self._retry(handle, err, deadline)
             if retry is None:
                 raise
         schema, left = retry
-        return self._validate_inline(schema, arguments, left)
+        return self._validate_inline(schema, request.arguments_json, left)  # the text already written
 
     def validate_schema(self, schema, arguments, *, profile=Profile.UNSPECIFIED, resources=None,
                         format_assertion=False, timeout=None):

@@ -72,7 +72,7 @@ class Validator(Memory):
             if retry is None:
                 raise
         schema, left = retry
-        return await self._validate_inline(schema, arguments, left)
+        return await self._validate_inline(schema, request.arguments_json, left)  # the text already written
 
     async def validate_schema(self, schema, arguments, *, profile=Profile.UNSPECIFIED, resources=None,
                               format_assertion=False, timeout=None):
