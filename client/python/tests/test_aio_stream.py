@@ -18,8 +18,8 @@ from toolgate.binds import MAX_BIND_BYTES
 from tests.aio_support import AioTestCase, Events, Gated, Replicas
 from tests.support import Unsent, unique
 from tests.test_replicas import answer_and_call, by_call
-from tests.test_stream import (CALLS, COUNTRY_EVENT, EVENTS, STOCK, TODO, WEATHER, code_of, country_in, offset_of,
-                               stream_end_cases)
+from tests.test_stream import (BAD_STREAM_OPTIONS, CALLS, COUNTRY_EVENT, EVENTS, STOCK, TODO, WEATHER, code_of, country_in,
+                               offset_of, stream_end_cases)
 
 # The weather call of the recording, rejected by country_in("FR") at the
 # byte after the "G" of "GB": COUNTRY_EVENT carries it.
@@ -471,18 +471,7 @@ class StreamTest(AioTestCase):
             yield Start("c", "t")
 
         handle = "tg1_" + "0" * 64
-        cases = {
-            "unknown provider name": ({"provider": "anthropic"}, ValueError),
-            "unknown profile name": ({"profile": "PROFILE_STRICT"}, ValueError),
-            "schema that is not JSON": ({"tools": {"t": {"n": float("nan")}}}, ValueError),
-            "resources that are not a mapping": ({"tools": {"t": {}}, "resources": ["x"]}, TypeError),
-            "format assertion that is not a bool": ({"tools": {"t": {}}, "format_assertion": "yes"}, TypeError),
-            "handles that are not a mapping": ({"handles": [("t", handle)]}, TypeError),
-            "handle that is not a str": ({"handles": {"t": None}}, TypeError),
-            "tools that are not a mapping": ({"tools": [("t", {})]}, TypeError),
-            "tool bound both ways": ({"tools": {"t": {}}, "handles": {"t": handle}}, ValueError),
-        }
-        for name, (options, error) in cases.items():
+        for name, (options, error) in BAD_STREAM_OPTIONS.items():
             with self.subTest(name), self.assertRaises(error):
                 client.validate_stream(events(), **options)
         output_cases = {

@@ -43,6 +43,21 @@ def offset_of(arguments, fragment, plus=0):
 
 
 
+# validate_stream's options that are refused before the stream opens: name
+# to (options, the exception).
+BAD_STREAM_OPTIONS = {
+    "unknown provider name": ({"provider": "anthropic"}, ValueError),
+    "unknown profile name": ({"profile": "PROFILE_STRICT"}, ValueError),
+    "schema that is not JSON": ({"tools": {"t": {"n": float("nan")}}}, ValueError),
+    "resources that are not a mapping": ({"tools": {"t": {}}, "resources": ["x"]}, TypeError),
+    "format assertion that is not a bool": ({"tools": {"t": {}}, "format_assertion": "yes"}, TypeError),
+    "handles that are not a mapping": ({"handles": [("t", "tg1_" + "0" * 64)]}, TypeError),
+    "handle that is not a str": ({"handles": {"t": None}}, TypeError),
+    "tools that are not a mapping": ({"tools": [("t", {})]}, TypeError),
+    "tool bound both ways": ({"tools": {"t": {}}, "handles": {"t": "tg1_" + "0" * 64}}, ValueError),
+}
+
+
 def stream_end_cases(events):
     """The ways a stream ends while its events are still open, for the
     tests that the end closes them: name to (events, timeout, the code the
@@ -337,16 +352,6 @@ class StreamTest(unittest.TestCase):
         self.assertIn('named "ping", but its type is "content_block_delta"', caught.exception.details())
 
     def test_arguments_checked_before_the_stream_opens(self):
-        cases = {
-            "unknown provider name": ({"provider": "anthropic"}, ValueError),
-            "unknown profile name": ({"profile": "PROFILE_STRICT"}, ValueError),
-            "schema that is not JSON": ({"tools": {"t": {"n": float("nan")}}}, ValueError),
-            "resources that are not a mapping": ({"tools": {"t": {}}, "resources": ["x"]}, TypeError),
-            "format assertion that is not a bool": ({"tools": {"t": {}}, "format_assertion": "yes"}, TypeError),
-            "handle that is not a str": ({"handles": {"t": None}}, TypeError),
-            "tools that are not a mapping": ({"tools": [("t", {})]}, TypeError),
-            "tool bound both ways": ({"tools": {"t": {}}, "handles": {"t": "tg1_" + "0" * 64}}, ValueError),
-        }
-        for name, (options, error) in cases.items():
+        for name, (options, error) in BAD_STREAM_OPTIONS.items():
             with self.subTest(name), self.assertRaises(error):
                 self.client.validate_stream([], **options)
