@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"iter"
 	"sync"
 	"time"
 
@@ -118,6 +119,9 @@ func receive(srv validateStream) <-chan received {
 func (s *Service) streamEvent(ctx context.Context, sess *stream.Session, holds *streamHolds, req *toolgatev1.ValidateStreamRequest) error {
 	switch ev := req.GetEvent().(type) {
 	case *toolgatev1.ValidateStreamRequest_Bind:
+		if err := sess.CheckBind(bindNames(ev.Bind)); err != nil {
+			return err // before any schema of the bind is compiled or stored
+		}
 		tools, err := s.bindTools(ctx, holds, ev.Bind)
 		if err != nil {
 			return err
@@ -167,6 +171,23 @@ func (s *Service) bindTools(ctx context.Context, holds *streamHolds, bind *toolg
 		tools[name] = b
 	}
 	return tools, nil
+}
+
+// bindNames yields each tool name a bind binds, once: those of its
+// handles and of its inline schemas.
+func bindNames(bind *toolgatev1.StreamBind) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for name := range bind.GetTools() {
+			if !yield(name) {
+				return
+			}
+		}
+		for name := range bind.GetSchemas() {
+			if _, both := bind.GetTools()[name]; !both && !yield(name) {
+				return
+			}
+		}
+	}
 }
 
 // bindOutput binds the stream's message outputs when the bind names an

@@ -228,3 +228,51 @@ func TestStreamNameAndOpenStateLimits(t *testing.T) {
 		assert.Contains(t, res.GetErrors()[0].GetMessage(), "over every stream")
 	})
 }
+
+// TestRefusedBindCompilesNothing: a bind past MaxToolsPerStream, or with a
+// name past MaxNameBytes, is refused before any of its inline schemas is
+// compiled or stored, so that it cannot fill the store (evicting other
+// callers' schemas) on its way to the refusal. A name that a bind gives
+// both a handle and an inline schema counts once.
+func TestRefusedBindCompilesNothing(t *testing.T) {
+	t.Parallel()
+	const max = 3
+	schemas := func(n int) map[string]string {
+		m := map[string]string{}
+		for i := range n {
+			m[fmt.Sprint("t", i)] = fmt.Sprintf(`{"type":"object","description":"%d"}`, i)
+		}
+		return m
+	}
+	longName := map[string]string{strings.Repeat("n", 40): `{"type":"object"}`, "short": `{"type":"object","description":"s"}`}
+	for _, tc := range []struct {
+		name string
+		bind *toolgatev1.ValidateStreamRequest
+		want codes.Code
+	}{
+		{"past the tool limit", bindInline(schemas(max + 1)), codes.ResourceExhausted},
+		{"a name past the limit", bindInline(longName), codes.InvalidArgument},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var svc *server.Service
+			conn := startService(t, server.Config{Options: server.Options{MaxToolsPerStream: max, MaxNameBytes: 32}}, func(s *server.Service) { svc = s })
+			s, err := toolgatev1.NewValidationServiceClient(conn).ValidateStream(t.Context())
+			require.NoError(t, err)
+			send(t, s, tc.bind)
+			_, err = s.Recv()
+			assert.Equal(t, tc.want, code(err), "%v", err)
+			assert.Zero(t, server.StoredSchemas(svc), "the refused bind compiled and stored schemas")
+		})
+	}
+	t.Run("a name in both maps counts once", func(t *testing.T) {
+		t.Parallel()
+		c, s := openStream(t, server.Config{Options: server.Options{MaxToolsPerStream: max}})
+		h := compileTodo(t, c)
+		b := bindInline(schemas(max))
+		b.GetBind().Tools = map[string]string{"t0": h, "t1": h}
+		send(t, s, b, startCall("a", "t0", ""), delta("a", `{}`), end("a"))
+		r := recvResult(t, s)
+		assert.True(t, r.GetValid(), "t0 takes its inline schema: %v", r)
+	})
+}

@@ -2,6 +2,8 @@ package stream
 
 import (
 	"fmt"
+	"iter"
+	"maps"
 	"strconv"
 
 	"github.com/toolgate/toolgate/internal/schema"
@@ -25,10 +27,22 @@ type Binding struct {
 // Limits.MaxTools distinct names over its life (each binding holds its
 // schema for the stream's life); past it Bind is a ResourceExhausted error
 // and binds nothing, as a name longer than Limits.MaxName is an
-// InvalidArgument one.
+// InvalidArgument one (see CheckBind).
 func (s *Session) Bind(tools map[string]Binding) error {
+	if err := s.CheckBind(maps.Keys(tools)); err != nil {
+		return err
+	}
+	maps.Copy(s.tools, tools)
+	return nil
+}
+
+// CheckBind returns the error Bind would return for a bind of the tool
+// names given (each once), and binds nothing: a server asks it before it
+// compiles a bind's schemas, so that a bind past the limits costs no
+// compile and stores no schema.
+func (s *Session) CheckBind(names iter.Seq[string]) error {
 	added := 0
-	for name := range tools {
+	for name := range names {
 		if len(name) > s.limits.MaxName {
 			return errorf(InvalidArgument, "bind: a tool name of %d bytes is longer than the limit of %d", len(name), s.limits.MaxName)
 		}
@@ -38,9 +52,6 @@ func (s *Session) Bind(tools map[string]Binding) error {
 	}
 	if len(s.tools)+added > s.limits.MaxTools {
 		return errorf(ResourceExhausted, "bind: the stream may bind at most %d tool names", s.limits.MaxTools)
-	}
-	for name, b := range tools {
-		s.tools[name] = b
 	}
 	return nil
 }
