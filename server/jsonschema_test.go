@@ -152,6 +152,29 @@ func TestSchemaLimitsReachTheCompiler(t *testing.T) {
 		}
 		return `{"type":"object","properties":{` + strings.Join(props, ",") + `}}`
 	}
+	described := func(n int) string { return `{"type":"object","description":"` + strings.Repeat("d", n) + `"}` }
+	nested := func(depth int) string {
+		s := `{"type":"string"}`
+		for range depth {
+			s = `{"type":"object","properties":{"a":` + s + `}}`
+		}
+		return s
+	}
+	refs := func(n int) string {
+		var props []string
+		for i := range n {
+			props = append(props, fmt.Sprintf(`"p%d":{"$ref":"#/$defs/s"}`, i))
+		}
+		return `{"type":"object","$defs":{"s":{"type":"string"}},"properties":{` + strings.Join(props, ",") + `}}`
+	}
+	// A long name above n subschemas: each one's path repeats the name.
+	longPaths := func(n int) string {
+		var props []string
+		for i := range n {
+			props = append(props, fmt.Sprintf(`"p%d":{"type":"string"}`, i))
+		}
+		return `{"type":"object","properties":{"` + strings.Repeat("n", 64<<10) + `":{"type":"object","properties":{` + strings.Join(props, ",") + `}}}}`
+	}
 	multipleOf := func(m string) string { return `{"type":"object","properties":{"n":{"multipleOf":` + m + `}}}` }
 	const (
 		toolInput  = toolgatev1.Profile_PROFILE_TOOL_INPUT
@@ -171,6 +194,15 @@ func TestSchemaLimitsReachTheCompiler(t *testing.T) {
 		{"MaxMultipleOfDigits", server.Options{MaxMultipleOfDigits: 4}, []toolgatev1.Profile{jsonSchema}, multipleOf("0.01255"), multipleOf("0.012555"), "5 significant digits"},
 		// The root, the property and its branches: 4 nodes within, 22 past.
 		{"MaxSchemaNodes", server.Options{MaxSchemaNodes: 10}, []toolgatev1.Profile{jsonSchema}, oneOf(2), oneOf(20), "more than 10 subschemas"},
+		// Size and depth bound the JSON Schema profile's documents (the
+		// subset profiles nest at most 64 levels, fixed).
+		{"MaxSchemaBytes", server.Options{MaxSchemaBytes: 200}, []toolgatev1.Profile{jsonSchema}, described(100), described(300), "past the limit of 200"},
+		// Depth counts JSON nesting: a root with one property is 3 deep.
+		{"MaxSchemaDepth", server.Options{MaxSchemaDepth: 3}, []toolgatev1.Profile{jsonSchema}, nested(1), nested(2), "deeper than the limit of 3"},
+		{"MaxSchemaRefs", server.Options{MaxSchemaRefs: 2}, []toolgatev1.Profile{jsonSchema}, refs(2), refs(3), "more than 2 references"},
+		// A 64 KiB name above 30 subschemas: 1.9 MB of pointers, past
+		// the free 1 MiB and twice the schema's size; above one, within.
+		{"MaxSchemaPathRatio", server.Options{MaxSchemaPathRatio: 2}, []toolgatev1.Profile{toolInput, jsonSchema}, longPaths(1), longPaths(30), "past the limit: long member names"},
 	} {
 		c := client(t, server.Config{Options: tc.opts})
 		for _, profile := range tc.profiles {

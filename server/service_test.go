@@ -272,6 +272,23 @@ func TestLimitsAndAuth(t *testing.T) {
 		_, err := c.CompileSchema(ctx, compileJSON(`{"type":"object","description":"`+strings.Repeat("x", 2048)+`"}`))
 		assert.Equal(t, codes.ResourceExhausted, code(err))
 	})
+	t.Run("arguments nested past MaxDepth are a json finding", func(t *testing.T) {
+		c := client(t, server.Config{Options: server.Options{MaxDepth: 3}})
+		validate := func(args string) *toolgatev1.ValidateResponse {
+			inline := compileJSON(`{}`)
+			inline.Profile = toolgatev1.Profile_PROFILE_JSON_SCHEMA
+			resp, err := c.Validate(ctx, &toolgatev1.ValidateRequest{Schema: &toolgatev1.ValidateRequest_Inline{Inline: inline},
+				Arguments: &toolgatev1.ValidateRequest_ArgumentsJson{ArgumentsJson: args}})
+			require.NoError(t, err)
+			return resp
+		}
+		assert.True(t, validate(`{"a":{"b":[1]}}`).GetValid(), "3 levels are within the limit")
+		past := validate(`{"a":{"b":[{}]}}`)
+		require.False(t, past.GetValid())
+		require.NotEmpty(t, past.GetErrors())
+		assert.Equal(t, "json", past.GetErrors()[0].GetKeyword())
+		assert.Contains(t, past.GetErrors()[0].GetMessage(), "limit of 3")
+	})
 	t.Run("bearer token", func(t *testing.T) {
 		conn := start(t, server.Config{BearerToken: "s3cret"})
 		c := toolgatev1.NewValidationServiceClient(conn)
