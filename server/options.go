@@ -201,9 +201,10 @@ const (
 // is more), the store, the schemas open streams hold, their validation
 // state and the bytes of their calls not named yet. Size a server's
 // memory above it. Each request in flight also holds its message and up
-// to MaxCallStateBytes of validation state: that grows with the calls in
-// flight (connections times --max-concurrent-streams), which no option
-// bounds together.
+// to MaxCallStateBytes of validation state, and a stream up to 16 results
+// its client has not read (each within MaxAnswerBytes, for at most
+// StreamSendTimeout): that grows with the calls in flight (connections
+// times --max-concurrent-streams), which no option bounds together.
 func (o Options) HeapBound(maxMessageBytes int) int64 {
 	o = o.withDefaults()
 	compiling := heapPerSchemaByte * max(o.MaxCompilingBytes, int64(maxMessageBytes))

@@ -301,7 +301,8 @@ type resultSender struct {
 	err error // the first failure: a Send error, or the stall
 }
 
-// sendQueue is how many results may wait for the sender.
+// sendQueue is how many results may wait for the sender (HeapBound's doc
+// and the README's "Sizing memory" count it).
 const sendQueue = 16
 
 func newResultSender(srv validateStream, timeout time.Duration, ans func() *answer) *resultSender {
