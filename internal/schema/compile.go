@@ -909,8 +909,9 @@ func acceptsEveryObject(n *Node, seen map[*Node]bool) bool {
 	return true
 }
 
-// Truncate shortens s to at most n bytes on a UTF-8 boundary, marking the cut
-// with "…".
+// Truncate shortens a string longer than n bytes to its first n bytes or
+// fewer, cut on a UTF-8 boundary, and marks the cut with "…": the result
+// is at most n+3 bytes.
 func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
