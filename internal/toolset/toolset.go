@@ -137,7 +137,12 @@ func problem(keyword, msg string) schema.Finding {
 }
 
 // DocumentError reports a tools/list document that cannot be read at all.
-type DocumentError struct{ Msg string }
+type DocumentError struct {
+	Msg string
+	// Pointer is the JSON pointer of the part of the document at fault
+	// (an object with a member twice), or "" for the document as a whole.
+	Pointer string
+}
 
 // Error implements error.
 func (e *DocumentError) Error() string { return e.Msg }
@@ -214,7 +219,7 @@ func ParseToolsList(data []byte) (tools []Tool, nextCursor string, err error) {
 	}
 	for _, d := range dups {
 		if !insideSchema(d.Pointer, prefix, tools) {
-			return nil, "", &DocumentError{Msg: fmt.Sprintf("the member %q occurs twice in the object at %q", d.Name, d.Pointer)}
+			return nil, "", &DocumentError{Msg: fmt.Sprintf("the member %q occurs twice in the object at %q", d.Name, d.Pointer), Pointer: d.Pointer}
 		}
 	}
 	// ParseDuplicates returns the first repetitions only: the objects whose
@@ -235,7 +240,7 @@ func ParseToolsList(data []byte) (tools []Tool, nextCursor string, err error) {
 	}
 	for _, o := range objects {
 		if name, ok := repeatedMember(o.v); ok {
-			return nil, "", &DocumentError{Msg: fmt.Sprintf("the member %q occurs twice in the object at %q", name, o.pointer)}
+			return nil, "", &DocumentError{Msg: fmt.Sprintf("the member %q occurs twice in the object at %q", name, o.pointer), Pointer: o.pointer}
 		}
 	}
 	return tools, nextCursor, nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -76,7 +77,9 @@ Flags (flags come before the files; they have no TOOLGATE_* fallbacks):
 // response carrying one), even if a tool in it lacks a name or an
 // inputSchema, so that such a tool is reported as a VALIDATION finding at
 // its own pointer. A JSON-RPC response that carries no tools/list result
-// (an error response) is one VALIDATION finding, keyword "tools". Anything
+// (an error response), or an object with a "tools" array that
+// ParseToolsList refuses (see refusedListFinding), is one VALIDATION
+// finding, keyword "tools". Anything
 // else, including a file that is not JSON, is compiled as one schema, and
 // the compiler reports what is wrong with it.
 // Each tool's findings point into the file: tool.Pointer + "/inputSchema" +
@@ -328,7 +331,7 @@ func checkFile(profile schema.Profile, name string, data []byte, opts schema.Opt
 	if err == nil {
 		return fileReport{name: name, list: true, tools: toolset.CompileWith(profile, tools, opts), morePages: cursor != ""}
 	}
-	if finding, ok := jsonRPCFinding(data, err); ok {
+	if finding, ok := refusedListFinding(data, err); ok {
 		return findingReport(name, finding)
 	}
 	return fileReport{name: name, tools: []toolset.Result{{Compiled: schema.CompileWith(profile, data, opts)}}}
@@ -346,27 +349,41 @@ func toolsFinding(msg string) schema.Finding {
 	return schema.Finding{Code: schema.CodeValidation, Keyword: "tools", Message: msg, Offset: -1}
 }
 
-// jsonRPCFinding reports a JSON-RPC response (an object with a "jsonrpc"
-// member) that ParseToolsList refused for err: it is no schema, and
-// compiled as one it would pass with warnings, while a server that answered
-// tools/list with an error (a Streamable HTTP server asked without a
-// session) listed no tools.
-func jsonRPCFinding(data []byte, err error) (schema.Finding, bool) {
+// refusedListFinding reports a file that ParseToolsList refused for err
+// although it is meant as a tools/list: a JSON-RPC response (an object
+// with a "jsonrpc" member), or an object with a "tools" member that is an
+// array, what the README calls a tools/list result. Compiled as a schema
+// it would pass with warnings (under json_schema, "tools" is an unknown
+// keyword), while CompileToolset refuses it with INVALID_ARGUMENT: a
+// server that answered tools/list with an error (a Streamable HTTP server
+// asked without a session) listed no tools, and a list with a malformed
+// nextCursor, or beside an "error", is read two ways.
+func refusedListFinding(data []byte, err error) (schema.Finding, bool) {
 	var response struct {
 		JSONRPC *json.RawMessage `json:"jsonrpc"`
 		Error   *struct {
 			Code    json.Number `json:"code"`
 			Message string      `json:"message"`
 		} `json:"error"`
+		Tools json.RawMessage `json:"tools"`
 	}
-	if json.Unmarshal(data, &response) != nil || response.JSONRPC == nil {
+	if json.Unmarshal(data, &response) != nil {
 		return schema.Finding{}, false
 	}
-	msg := "The file is a JSON-RPC response but " + err.Error() + "."
-	if e := response.Error; e != nil {
-		msg = fmt.Sprintf("The file is a JSON-RPC error response (code %s: %q), which lists no tools.", e.Code, e.Message)
+	switch tools := bytes.TrimSpace(response.Tools); {
+	case response.JSONRPC != nil && response.Error != nil:
+		e := response.Error
+		return toolsFinding(fmt.Sprintf("The file is a JSON-RPC error response (code %s: %q), which lists no tools.", e.Code, e.Message)), true
+	case response.JSONRPC != nil:
+		return toolsFinding("The file is a JSON-RPC response but " + err.Error() + "."), true
+	case len(tools) > 0 && tools[0] == '[':
+		f := toolsFinding("The file is a tools/list result (its \"tools\" member is an array) that CompileToolset refuses: " + err.Error() + ".")
+		if de, ok := errors.AsType[*toolset.DocumentError](err); ok {
+			f.SchemaPath = de.Pointer // printed as where in the file
+		}
+		return f, true
 	}
-	return toolsFinding(msg), true
+	return schema.Finding{}, false
 }
 
 // schemaPointer is where a tool's schema starts in the file.

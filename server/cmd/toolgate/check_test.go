@@ -112,8 +112,8 @@ func TestCheckOwnFiles(t *testing.T) {
 			twiceInSchema + `:/tools/0/inputSchema/properties/q: VALIDATION json: The schema object at "/properties/q" has the member "type" twice.`,
 			twiceInSchema + `: 1 of 2 tools can be enforced`,
 		}, ""},
-		{"a member twice outside the schemas: not a tools/list result", []string{twiceOutside}, 1, []string{
-			twiceOutside + `:/tools/0: VALIDATION json: The schema object at "/tools/0" has the member "name" twice.`,
+		{"a member twice outside the schemas: a tools/list result CompileToolset refuses", []string{twiceOutside}, 1, []string{
+			twiceOutside + `:/tools/0: VALIDATION tools: The file is a tools/list result (its "tools" member is an array) that CompileToolset refuses: the member "name" occurs twice in the object at "/tools/0".`,
 			twiceOutside + `: cannot be enforced (VALIDATION, 1 finding)`,
 		}, ""},
 		{"several files", []string{ok, extraction}, 1, []string{
@@ -618,12 +618,22 @@ func TestSplitResource(t *testing.T) {
 // Streamable HTTP server answers to tools/list without a session) is no
 // schema; compiled as one it passed with warnings under json_schema, so a
 // CI step that checked it passed for a server that listed no tools.
+//
+// The same holds for an object with a "tools" array that ParseToolsList
+// refuses (a malformed nextCursor, an "error" beside the list): the server
+// refuses it, so check must not pass it as a schema with warnings.
 func TestCheckJSONRPCResponseWithoutTools(t *testing.T) {
 	t.Parallel()
+	const badTool = `{"name":"grep","inputSchema":{"type":"object","properties":{"q":{"type":"string","pattern":"("}}}}`
 	write := tempFiles(t)
 	for name, c := range map[string]struct{ doc, msg string }{
 		"error.json":  {`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}`, `a JSON-RPC error response (code -32000: "Bad Request: No valid session ID provided"), which lists no tools.`},
 		"result.json": {`{"jsonrpc":"2.0","id":1,"result":{"cursor":"x"}}`, `a JSON-RPC response but not a tools/list result`},
+		// A tools array that CompileToolset refuses is no schema either:
+		// its malformed pattern went unchecked, and the file passed.
+		"cursor.json": {`{"tools":[` + badTool + `],"nextCursor":5}`, `a tools/list result (its "tools" member is an array) that CompileToolset refuses: nextCursor must be a string`},
+		"beside-error.json": {`{"tools":[` + badTool + `],"error":{"code":-32603,"message":"x"}}`,
+			`a tools/list result (its "tools" member is an array) that CompileToolset refuses: a JSON-RPC response with an "error" member`},
 	} {
 		path := write(name, c.doc)
 		for _, profile := range []string{"json_schema", "tool_input"} {
