@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"math"
+	"reflect"
 	"slices"
 )
 
@@ -459,7 +460,10 @@ func messageDone(t *tracker, it *responsesItem, index int) error {
 
 // messageTexts reads a message item's copy of its content parts: the text
 // of each output_text part (nil for another part), non-nil when the item
-// has content; and the first refusal among them.
+// has content; and the first refusal among them. The parts are read as a
+// strict client reads them (see checkStrict): a part that spells "text" or
+// "type" twice, in two cases, is an *EventError without Key, as the event
+// around it would be.
 func messageTexts(t *tracker, it *responsesItem) (texts []*string, refusal string, err error) {
 	if len(it.Content) == 0 || string(it.Content) == "null" {
 		return nil, "", nil
@@ -467,6 +471,9 @@ func messageTexts(t *tracker, it *responsesItem) (texts []*string, refusal strin
 	var parts []responsesPart
 	if json.Unmarshal(it.Content, &parts) != nil {
 		return nil, "", t.errorf("", "message item content is not a list of parts")
+	}
+	if err := t.strict.check(it.Content, reflect.TypeOf(parts)); err != nil {
+		return nil, "", &EventError{Provider: t.p, Reason: "message item " + quoteName(it.ID) + " content: " + err.Error(), Err: err}
 	}
 	texts = make([]*string, len(parts))
 	for i, p := range parts {

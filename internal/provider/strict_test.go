@@ -46,6 +46,15 @@ func TestEventsClientsReadDifferentlyAreRefused(t *testing.T) {
 			`{"choices":[{"index":0,"delta":{"content":[{"type":"thinking","TYPE":"text","text":"{}"}]}}]}`, spelled},
 		{"delta in capitals", provider.OpenAIResponses,
 			`{"type":"response.function_call_arguments.delta","item_id":"fc_1","delta":"{}","Delta":"[]"}`, spelled},
+		// A message's content parts are a raw member of its item, read
+		// apart: strictly too, in output_item.done and response.completed.
+		{"a content part's text in capitals", provider.OpenAIResponses,
+			`{"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"msg_1","status":"completed","content":[{"type":"output_text","text":"{\"a\":1}","Text":"{\"a\":2}"}]}}`,
+			`message item "msg_1" content: the member "Text" at "/0" ` + spelled + ` "text"`},
+		{"a content part's type in capitals", provider.OpenAIResponses,
+			`{"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"msg_1","status":"completed","content":[{"type":"refusal","Type":"output_text","text":"{}","refusal":"no"}]}}`, spelled},
+		{"a completed copy's content part in capitals", provider.OpenAIResponses,
+			`{"type":"response.completed","response":{"output":[{"type":"message","id":"msg_1","status":"completed","content":[{"type":"output_text","TEXT":"{}","text":"[]"}]}]}}`, spelled},
 		{"type in capitals", provider.Anthropic,
 			`{"type":"content_block_delta","TYPE":"ping","index":0,"delta":{"type":"input_json_delta","partial_json":"{}"}}`, spelled},
 		{"partial_json with a long s", provider.Anthropic,
