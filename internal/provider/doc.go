@@ -127,7 +127,9 @@
 //
 // Google Gemini: key "cand<c>/call<n>", by candidate index and call number.
 // Gemini sends no argument text: a part with whole args becomes the compacted
-// args object and ends at once (no args: "{}"); streamed partialArgs
+// args object and ends at once (no args: "{}"), and one with args and
+// partialArgs or willContinue too, which ADK streams, is an *EventError
+// without Key; streamed partialArgs
 // (jsonPath plus a typed value, strings concatenated per path across parts,
 // willContinue) are written as JSON text in arrival order, exact number
 // digits, strings escaped as JSON with non-ASCII kept as UTF-8. A streamed call

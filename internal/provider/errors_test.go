@@ -65,6 +65,10 @@ func TestMalformedEvents(t *testing.T) {
 		tc{"parts_not_array", provider.Gemini, `{"candidates":[{"content":{"parts":{}}}]}`, "field candidates.content.parts is object, want an array"},
 		tc{"partial_args_not_array", provider.Gemini, `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","partialArgs":{}}}]}}]}`, "partialArgs is object, want an array"},
 		tc{"args_and_partial_args", provider.Gemini, `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}},{"functionCall":{"name":"g","args":{},"partialArgs":[{"jsonPath":"$.a","numberValue":1}]}}]}}]}`, "both args and partialArgs"},
+		// ADK streams a call with willContinue, whatever its args: the
+		// partialArgs that follow are its arguments, not a call of their own.
+		tc{"args_and_will_continue", provider.Gemini, `{"candidates":[{"content":{"parts":[{"functionCall":{"id":"fc1","name":"rm","args":{},"willContinue":true}}]}}]}`, "both args and willContinue"},
+		tc{"args_and_will_continue_after_a_call", provider.Gemini, `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}},{"functionCall":{"name":"rm","args":{"path":"/tmp"},"willContinue":true}}]}}]}`, "both args and willContinue"},
 
 		tc{"index_string", provider.Bedrock, `{"contentBlockStop":{"contentBlockIndex":"1"}}`, "field contentBlockStop.contentBlockIndex is string, want an integer"},
 		tc{"delta_without_index", provider.Bedrock, `{"contentBlockDelta":{"delta":{"toolUse":{"input":"{}"}}}}`, "contentBlockDelta without contentBlockIndex"},

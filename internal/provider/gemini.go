@@ -70,7 +70,9 @@ type geminiPartialArg struct {
 // brackets, an incomplete document, as another provider's call cut off by
 // its token limit is (see cutOff). A call with neither args nor
 // partialArgs therefore has the text "{}". Bare {willContinue: true} parts
-// change nothing. The text parts of a
+// change nothing. A part with args and also partialArgs or willContinue
+// is both whole and streamed: the chunk is refused whole (see
+// checkParts). The text parts of a
 // candidate, except those with thought: true, are its output
 // ("output/<candidate index>"), ended by its finishReason (cut unless it
 // is STOP). An {"error": …} chunk ends every call and cuts every output.
@@ -83,12 +85,8 @@ func (g *gemini) feed(t *tracker, event []byte) error {
 		t.abort("error")
 		return nil
 	}
-	for i := range ev.Candidates {
-		for _, part := range ev.Candidates[i].Content.Parts {
-			if fc := part.FunctionCall; fc != nil && fc.hasArgs() && len(fc.PartialArgs) > 0 {
-				return t.errorf("", "functionCall has both args and partialArgs")
-			}
-		}
+	if err := checkParts(t, &ev); err != nil {
+		return err
 	}
 	var first error
 	for i := range ev.Candidates {
@@ -114,6 +112,30 @@ func (g *gemini) feed(t *tracker, event []byte) error {
 		}
 	}
 	return first
+}
+
+// checkParts refuses, before anything changes, a chunk with a
+// functionCall part that is both whole and streamed: args with
+// partialArgs, or args with willContinue. ADK streams a call that has
+// partialArgs or willContinue, ignoring its args, and gathers the
+// partialArgs that follow into it, while this adapter would end it whole
+// with its args: the two would run and check different arguments.
+func checkParts(t *tracker, ev *geminiChunk) error {
+	for i := range ev.Candidates {
+		for _, part := range ev.Candidates[i].Content.Parts {
+			fc := part.FunctionCall
+			if fc == nil || !fc.hasArgs() {
+				continue
+			}
+			switch {
+			case len(fc.PartialArgs) > 0:
+				return t.errorf("", "functionCall has both args and partialArgs")
+			case fc.WillContinue:
+				return t.errorf("", "functionCall has both args and willContinue")
+			}
+		}
+	}
+	return nil
 }
 
 // part handles one functionCall part of candidate gc.
