@@ -91,18 +91,14 @@ func (ev *bedrockEvent) bare() bool {
 // wrapper (metadata) is ignored; an event with a payload's own members at its top
 // level (contentBlockIndex, start, delta, role, stopReason) is an
 // *EventError: it is a payload without its wrapper, whose type this adapter
-// cannot know.
+// cannot know. So is an event with more than one member (see wrapped).
 func (b *bedrock) feed(t *tracker, event []byte) error {
 	var ev bedrockEvent
 	if err := t.decode(event, &ev); err != nil {
 		return err
 	}
-	if t.name != "" {
-		var wrapper map[string]json.RawMessage
-		_ = json.Unmarshal(event, &wrapper) // decode has read it
-		if _, ok := wrapper[t.name]; len(wrapper) != 1 || !ok {
-			return t.errorf("", "the event is named %s, but that is not the one member wrapping its payload", quoteName(t.name))
-		}
+	if err := wrapped(t, event, &ev); err != nil {
+		return err
 	}
 	switch {
 	case ev.exception() != "":
@@ -150,9 +146,38 @@ func (b *bedrock) feed(t *tracker, event []byte) error {
 			t.end(c)
 		}
 	case ev.bare():
-		return t.errorf("", `event is a payload without its event-type wrapper: send it as the SDK yields it, like {"contentBlockDelta": {...}}`)
+		return t.errorf("", bareError)
 	}
 	return nil
 }
+
+// wrapped checks that event, decoded as ev, is one payload in the one
+// member that names its type, as the SDKs (boto3, aws-sdk-js) yield a
+// ConverseStream event: one union member per event. An event with more
+// members — a messageStop and a contentBlockDelta side by side — has
+// clients that test the members in different orders read different
+// payloads, one ending the call, another appending to its input, so it
+// is an *EventError without Key, named or not; a payload without its
+// wrapper is refused as one (see feed). A named event must be wrapped in
+// the member of its name.
+func wrapped(t *tracker, event []byte, ev *bedrockEvent) error {
+	n := t.strict.members // decode has counted them
+	switch {
+	case t.name != "":
+		var wrapper map[string]json.RawMessage
+		_ = json.Unmarshal(event, &wrapper) // decode has read it
+		if _, ok := wrapper[t.name]; n != 1 || !ok {
+			return t.errorf("", "the event is named %s, but that is not the one member wrapping its payload", quoteName(t.name))
+		}
+	case n > 1 && ev.bare():
+		return t.errorf("", bareError)
+	case n > 1:
+		return t.errorf("", "the event has %d members, but the SDKs yield one payload per event, wrapped in the member that names its type: clients that test the members in different orders would read different payloads", n)
+	}
+	return nil
+}
+
+// bareError is the reason an event that is a bare payload is refused.
+const bareError = `event is a payload without its event-type wrapper: send it as the SDK yields it, like {"contentBlockDelta": {...}}`
 
 func (*bedrock) close(*tracker) {}

@@ -148,7 +148,9 @@
 // a start) are ignored; messageStop ends anything still open. Each event is
 // wrapped in its type, as the SDKs yield it ({"contentBlockDelta": {...}});
 // a bare payload (its type only in the event stream's :event-type header)
-// is an *EventError, not an event without tool data.
+// is an *EventError, not an event without tool data, and so is an event
+// with two members (two payloads, or one beside another member), which
+// clients would read as different events.
 //
 // Cohere v2: key "call<i>", by index; tool-call-start (with its arguments,
 // normally ""), tool-call-delta, tool-call-end. A call without parameters has

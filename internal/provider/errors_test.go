@@ -81,6 +81,14 @@ func TestMalformedEvents(t *testing.T) {
 		tc{"bare_block_delta", provider.Bedrock, `{"contentBlockIndex":0,"delta":{"toolUse":{"input":"{}"}}}`, "payload without its event-type wrapper"},
 		tc{"bare_block_stop", provider.Bedrock, `{"contentBlockIndex":0,"p":"ab"}`, "payload without its event-type wrapper"},
 		tc{"bare_message_stop", provider.Bedrock, `{"stopReason":"tool_use"}`, "payload without its event-type wrapper"},
+		// Two payloads in one event: the SDKs yield one; clients that test
+		// the members in another order read another (named, it is refused
+		// too: names_test.go).
+		tc{"stop_and_delta", provider.Bedrock, `{"messageStop":{"stopReason":"tool_use"},"contentBlockDelta":{"contentBlockIndex":0,"delta":{"toolUse":{"input":"{}"}}}}`, "the event has 2 members"},
+		tc{"start_and_metadata", provider.Bedrock, `{"contentBlockStart":{"contentBlockIndex":0,"start":{"toolUse":{"toolUseId":"t","name":"rm"}}},"metadata":{}}`, "the event has 2 members"},
+		tc{"exception_and_delta", provider.Bedrock, `{"contentBlockDelta":{"contentBlockIndex":0,"delta":{"toolUse":{"input":"{}"}}},"throttlingException":{"message":"slow down"}}`, "the event has 2 members"},
+		tc{"wrapper_and_padding", provider.Bedrock, `{"contentBlockDelta":{"contentBlockIndex":0,"delta":{"toolUse":{"input":"{}"}}},"p":"abcd"}`, "the event has 2 members"},
+		tc{"wrapper_and_bare_member", provider.Bedrock, `{"contentBlockStop":{"contentBlockIndex":0},"delta":{"toolUse":{"input":"{}"}}}`, "payload without its event-type wrapper"},
 		tc{"content_not_text", provider.OpenAIChat, `{"choices":[{"delta":{"content":5}}]}`, "field choices.delta.content is number, want a string"},
 		tc{"content_part_text_not_string", provider.OpenAIChat, `{"choices":[{"delta":{"content":[{"type":"text","text":7}]}}]}`, "field choices.delta.content.text is number, want a string"},
 

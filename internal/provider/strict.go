@@ -42,7 +42,7 @@ func checkStrict(event []byte, t reflect.Type) error {
 // toolgate's tokenizer, keeping nothing but the member names of the
 // objects open at each point.
 func (r *strictReader) check(event []byte, t reflect.Type) error {
-	r.root, r.frames, r.names, r.spans, r.inKey, r.next, r.err = t, r.frames[:0], r.names[:0], r.spans[:0], false, nil, nil
+	r.root, r.frames, r.names, r.spans, r.inKey, r.next, r.err, r.members = t, r.frames[:0], r.names[:0], r.spans[:0], false, nil, nil, 0
 	if r.tok == nil {
 		r.tok = jsontok.New(r, strictEventDepth)
 	} else {
@@ -77,6 +77,9 @@ type strictReader struct {
 	next   reflect.Type // the type of the value a member name just ended
 	err    error
 	steps  int // name comparisons and set operations, over every event
+	// members counts the members of the event's top-level object, for
+	// an adapter whose events are one payload in one member (Bedrock's).
+	members int
 }
 
 // strictFrame is one open value.
@@ -159,6 +162,9 @@ func (r *strictReader) EndKey(int64) {
 	if r.repeated(f) {
 		r.err = fmt.Errorf("the member %q appears twice in the object at %q, which clients read differently", r.key, r.pointer())
 		return
+	}
+	if len(r.frames) == 1 {
+		r.members++
 	}
 	r.spans = append(r.spans, [2]int32{int32(len(r.names)), int32(len(r.names) + len(r.key))})
 	r.names = append(r.names, r.key...)
