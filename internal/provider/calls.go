@@ -23,9 +23,10 @@ type call struct {
 	// group's, while it is active.
 	inAll, inGroup link
 
-	id, name string
-	renamed  bool // a Conflict was emitted
-	ended    bool // End (TextEnd) was emitted
+	id, name   string
+	renamed    bool // a Conflict was emitted
+	unreadable bool // an Unreadable was emitted
+	ended      bool // End (TextEnd) was emitted
 
 	output  bool   // a message output: Text, Refusal and TextEnd events
 	refused bool   // a Refusal was emitted
@@ -357,6 +358,22 @@ func (t *tracker) identify(c *call, id, name string) {
 		c.renamed = true
 		t.out = append(t.out, Event{Kind: Conflict, Key: c.key, ToolName: name})
 	}
+}
+
+// unreadable emits, once, the Unreadable of call c, whose input is not
+// JSON arguments (a custom tool's free text): why says so, for the model,
+// and name is the tool the provider names, which c takes when it has none
+// yet (so that begin ends c, not continues it, when another call comes at
+// its key). The call's events go on as before; its consumer refuses it.
+func (t *tracker) unreadable(c *call, name, why string) {
+	if c.ended || c.unreadable {
+		return
+	}
+	c.unreadable = true
+	if c.name == "" {
+		c.name = t.clip(name)
+	}
+	t.out = append(t.out, Event{Kind: Unreadable, Key: c.key, CallID: c.id, ToolName: c.name, Fragment: why})
 }
 
 // write appends text to c: argument text as a Delta, or an output's

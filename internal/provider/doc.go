@@ -81,7 +81,8 @@
 // mlx-openai-server give a call's later entries another id; openai-python
 // and the Vercel AI SDK group entries by index). delta.content is a string,
 // or (Mistral's reasoning models) an array of parts whose "text" parts are
-// the text.
+// the text. A custom tool's call (type "custom") is a call whose input is
+// free text: it gets a Start without a name and an Unreadable.
 // A choice's finish_reason ends that choice's calls; the usage chunk with no
 // choices is ignored. The legacy delta.function_call form (the functions
 // API) is one call per choice, key "choice<i>/function", without an id.
@@ -93,6 +94,14 @@
 //
 // OpenAI Responses: key = the function_call item id ("fc_..."), since deltas
 // carry neither call_id nor name; both come from response.output_item.added.
+// The other items a client runs (custom_tool_call, computer_call,
+// local_shell_call, shell_call, apply_patch_call, a client-run
+// tool_search_call, and an unknown "*_call" type) are calls whose input is
+// not JSON arguments: each gets a Start without a name, an Unreadable and
+// an End at its first copy, and nothing more for its later copies. Items
+// OpenAI runs itself (web_search_call, file_search_call,
+// code_interpreter_call, image_generation_call, mcp_call, a tool search
+// with execution "server") are no calls.
 // The SDKs append every added item, of any type, and apply an event to the
 // item at its output_index: an item added at another output_index than the
 // number added before it (response.created's output counts), added twice,

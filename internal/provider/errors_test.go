@@ -51,6 +51,8 @@ func TestMalformedEvents(t *testing.T) {
 		tc{"delta_not_string", provider.OpenAIResponses, `{"type":"response.function_call_arguments.delta","item_id":"fc_1","delta":1}`, "field delta is number, want a string"},
 		tc{"item_not_object", provider.OpenAIResponses, `{"type":"response.output_item.added","item":[]}`, "field item is array, want an object"},
 		tc{"function_call_without_id", provider.OpenAIResponses, `{"type":"response.output_item.added","item":{"type":"function_call","name":"f"}}`, "without id"},
+		tc{"custom_tool_call_without_id", provider.OpenAIResponses, `{"type":"response.output_item.added","item":{"type":"custom_tool_call","call_id":"call_1","name":"exec","input":""}}`, "custom_tool_call item without id"},
+		tc{"completed_computer_call_without_id", provider.OpenAIResponses, `{"type":"response.completed","response":{"output":[{"type":"computer_call","call_id":"call_1"}]}}`, "response.completed computer_call item without id"},
 		tc{"function_call_arguments_object", provider.OpenAIResponses, `{"type":"response.output_item.added","item":{"type":"function_call","id":"fc_1","arguments":{}}}`, "arguments are not a string"},
 
 		tc{"no_type", provider.Anthropic, `{"index":0,"delta":{"type":"input_json_delta","partial_json":"{}"}}`, `no "type"`},
@@ -228,6 +230,7 @@ func TestStrings(t *testing.T) {
 	assert.Equal(t, "provider(42)", provider.Provider(42).String())
 	assert.Equal(t, "start", provider.Start.String())
 	assert.Equal(t, "end", provider.End.String())
+	assert.Equal(t, "unreadable", provider.Unreadable.String())
 	assert.Equal(t, "kind(0)", provider.Kind(0).String())
 	e := &provider.EventError{Provider: provider.Gemini, Key: "cand0/call0", Reason: "bad"}
 	assert.Equal(t, "gemini event: call cand0/call0: bad", e.Error())

@@ -13,6 +13,7 @@ import (
 type call struct {
 	Key, ID, Name, Args string
 	Conflict            string `json:",omitempty"` // the second name, when the provider sent one
+	Unreadable          string `json:",omitempty"` // why the call cannot be validated (its Unreadable)
 }
 
 // output is one assembled message output.
@@ -28,7 +29,8 @@ type output struct {
 // For calls: one
 // Start per key before its Deltas, at most one Name and only for a call
 // started without a name, at most one Conflict and only for a named call
-// and another name, at most one End, nothing after End.
+// and another name, at most one Unreadable, with a reason, which names a
+// call its events had not named, at most one End, nothing after End.
 type checker struct {
 	calls   []*call
 	byKey   map[string]*call
@@ -108,6 +110,14 @@ func (c *checker) add(evs []provider.Event) error {
 				return fmt.Errorf("conflict %q for %q, named %q (conflict %q)", ev.ToolName, ev.Key, cl.Name, cl.Conflict)
 			}
 			cl.Conflict = ev.ToolName
+		case provider.Unreadable:
+			if cl == nil || c.ended[ev.Key] {
+				return fmt.Errorf("unreadable for %q outside start..end", ev.Key)
+			}
+			if cl.Unreadable != "" || ev.Fragment == "" || (cl.Name != "" && ev.ToolName != cl.Name) {
+				return fmt.Errorf("unreadable %q (%q) for %q, named %q (unreadable %q)", ev.ToolName, ev.Fragment, ev.Key, cl.Name, cl.Unreadable)
+			}
+			cl.Name, cl.Unreadable = ev.ToolName, ev.Fragment
 		case provider.End:
 			if cl == nil || c.ended[ev.Key] {
 				return fmt.Errorf("end for %q without start or twice", ev.Key)

@@ -33,16 +33,9 @@ type chatChunk struct {
 			// Content is the message text (null while the model calls
 			// tools); Refusal the refusal text of a structured-output
 			// request. reasoning_content and reasoning are not read.
-			Content   *chatContent `json:"content"`
-			Refusal   *string      `json:"refusal"`
-			ToolCalls []struct {
-				Index    *int   `json:"index"` // Mistral omits it
-				ID       string `json:"id"`
-				Function struct {
-					Name      string `json:"name"`
-					Arguments string `json:"arguments"`
-				} `json:"function"`
-			} `json:"tool_calls"`
+			Content   *chatContent   `json:"content"`
+			Refusal   *string        `json:"refusal"`
+			ToolCalls []chatToolCall `json:"tool_calls"`
 			// FunctionCall is the legacy single-function form (the
 			// "functions" API) that older OpenAI-compatible servers still
 			// stream: a name first, then argument fragments.
@@ -53,6 +46,51 @@ type chatChunk struct {
 		} `json:"delta"`
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
+}
+
+// chatToolCall is one entry of a delta's tool_calls.
+type chatToolCall struct {
+	Index    *int   `json:"index"` // Mistral omits it
+	ID       string `json:"id"`
+	Type     string `json:"type"` // "function" (often left out after the first entry) or "custom"
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+	// Custom is a custom tool's call: its name, and its input, free text
+	// (not read).
+	Custom *struct {
+		Name string `json:"name"`
+	} `json:"custom"`
+}
+
+// unreadable says why the entry's call cannot be validated, or is "" for
+// a function call: a custom tool's call (type "custom", or a custom
+// member, whatever its type says) has free text for input, and a type
+// that is neither "function" nor "custom" is no call toolgate knows how
+// to read, so it fails closed, as a call a client runs.
+func (tc *chatToolCall) unreadable() string {
+	switch {
+	case tc.Type == "custom" || tc.Custom != nil:
+		return customToolReason
+	case tc.Type != "" && tc.Type != "function":
+		return "The call is of type " + quoteName(tc.Type) + ", not a function call with JSON arguments: toolgate cannot validate it."
+	}
+	return ""
+}
+
+// names reports whether the entry names its tool, as a function or a
+// custom tool.
+func (tc *chatToolCall) names() bool {
+	return tc.Function.Name != "" || (tc.Custom != nil && tc.Custom.Name != "")
+}
+
+// customName is the custom tool the entry names, or "".
+func (tc *chatToolCall) customName() string {
+	if tc.Custom == nil {
+		return ""
+	}
+	return tc.Custom.Name
 }
 
 // chatContent is a delta's content: a string, or, from Mistral's
@@ -92,7 +130,10 @@ func (c *chatContent) UnmarshalJSON(b []byte) error {
 // are taken from the first entry that carries them; later empty or repeated
 // names (GLM sends "name": "") change nothing, and a different name is a
 // Conflict (see the package doc: clients disagree on how to join name
-// fragments). A choice's finish_reason ends all of that
+// fragments). A custom tool's call (type "custom", its name and free-text
+// input in a custom member), or an entry of a type toolgate does not know,
+// is Unreadable (see chatToolCall.unreadable): a client runs it, and no
+// JSON arguments of it can be validated. A choice's finish_reason ends all of that
 // choice's calls, after the tool_calls of the same chunk (Groq, xAI and
 // Mistral send a whole call in one chunk, Mistral together with the
 // finish_reason). A chunk whose choices or tool calls openai-python would
@@ -141,12 +182,15 @@ func (a *openAIChat) feed(t *tracker, event []byte) error {
 			}
 			base := numbered(prefix+"tool", pos)
 			var c *call
-			if prev := t.calls[base]; tc.ID != "" && (prev == nil || prev.ended || (prev.id != "" && prev.id != tc.ID && tc.Function.Name != "")) {
+			if prev := t.calls[base]; tc.ID != "" && (prev == nil || prev.ended || (prev.id != "" && prev.id != tc.ID && tc.names())) {
 				c = t.begin(base, tc.ID, tc.Function.Name)
 			} else if c = t.follow(base); c == nil {
 				continue // a late fragment of a call that has ended
 			} else {
 				t.identify(c, tc.ID, tc.Function.Name)
+			}
+			if why := tc.unreadable(); why != "" {
+				t.unreadable(c, tc.customName(), why)
 			}
 			t.write(c, tc.Function.Arguments)
 		}

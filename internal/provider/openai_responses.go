@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 )
 
 // openAIResponses adapts OpenAI Responses API streams and those of
@@ -97,9 +98,10 @@ func (a *openAIResponses) locate(t *tracker, typ, id string, at int) error {
 	return a.place(t, typ, id, at)
 }
 
-// responsesItem is an output item. Only function_call items are calls; other
-// item types carry "arguments" of other JSON types (tool_search_call sends an
-// object), so it is decoded only for function calls.
+// responsesItem is an output item. Only function_call items are calls with
+// JSON arguments; other item types carry "arguments" of other JSON types
+// (tool_search_call sends an object), so it is decoded only for function
+// calls. The other calls a client runs are refused (see unreadable).
 type responsesItem struct {
 	Type      string          `json:"type"`
 	ID        string          `json:"id"`
@@ -107,6 +109,7 @@ type responsesItem struct {
 	Status    string          `json:"status"` // "completed", "incomplete" (cut short), "in_progress"
 	CallID    string          `json:"call_id"`
 	Name      string          `json:"name"`
+	Execution string          `json:"execution"` // a tool_search_call's: "server" or "client"
 	Arguments json.RawMessage `json:"arguments"`
 	// Content is a message's content parts, decoded only for messages
 	// (see messageDone): other items' content is of other shapes.
@@ -167,6 +170,12 @@ type responsesTextEvent struct {
 // added at another output_index than its position among the items added
 // before it, or an event whose output_index and item_id disagree with
 // the response's earlier events, ends the stream (see add and place).
+// The other calls a client runs — custom_tool_call, computer_call,
+// local_shell_call, shell_call, apply_patch_call, a tool search the client
+// runs, and a *_call item type of the API's future — have no JSON
+// arguments: each is one call, keyed by its item id, that begins, is
+// Unreadable and ends at its first copy (see unreadableCall); the calls
+// OpenAI runs itself (web_search_call, mcp_call, …) are not calls here.
 //
 // A message item's text is its output ("output/<output_index>"): the
 // response.output_text.delta of all its content parts, in order. An
@@ -204,8 +213,15 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 				return err
 			}
 		}
+		why := it.unreadable()
+		if why != "" && it.ID == "" {
+			return t.errorf("", "%s %s item without id", typ, it.Type)
+		}
 		if err := a.item(t, typ, it.ID, ev.OutputIndex); err != nil {
 			return err
+		}
+		if why != "" {
+			return unreadableCall(t, typ == "response.output_item.added", it, why)
 		}
 		if it.Type == "message" && !it.finalAnswer() {
 			// Commentary before tool calls (gpt-5.3-codex and later):
@@ -340,6 +356,84 @@ func callDone(t *tracker, it *responsesItem, args *string) error {
 	return t.finish(c, args)
 }
 
+// unreadableItems are the output items that are calls a client runs but
+// whose input is not JSON arguments, with why toolgate refuses each, for
+// the model.
+var unreadableItems = map[string]string{
+	"custom_tool_call": customToolReason,
+	"computer_call":    "The call is a computer-use action, not a function call with JSON arguments: toolgate cannot validate it.",
+	"local_shell_call": "The call is a local shell command, not a function call with JSON arguments: toolgate cannot validate it.",
+	"shell_call":       "The call is a shell command, not a function call with JSON arguments: toolgate cannot validate it.",
+	"apply_patch_call": "The call is a patch to apply, not a function call with JSON arguments: toolgate cannot validate it.",
+}
+
+// customToolReason is why a call to an OpenAI custom tool (Chat's or
+// Responses') is refused.
+const customToolReason = "The call is to a custom tool, whose input is free text, not JSON arguments: toolgate cannot validate it."
+
+// hostedCalls are the output items of calls OpenAI runs itself: no client
+// runs them, so they need no result.
+var hostedCalls = map[string]bool{
+	"web_search_call":       true,
+	"file_search_call":      true,
+	"code_interpreter_call": true,
+	"image_generation_call": true,
+	"mcp_call":              true,
+}
+
+// unreadable says why item it is a call that a client runs but toolgate
+// cannot validate, or is "": for a function_call (validated), an item
+// that is no call (a message, reasoning, mcp_list_tools, a *_output), and
+// a call OpenAI runs itself (hostedCalls, and a tool_search_call whose
+// execution is "server"). The calls a client runs with other input than
+// JSON arguments are refused (unreadableItems, a tool search the client
+// runs), so that each gets one result rather than none: a runtime that
+// runs a call once toolgate has passed it would wait for ever, and one
+// that runs it unless toolgate refused it would run it unchecked. An
+// item type that ends in "_call" and is none of these — one added to
+// the API later — fails closed, as one a client runs.
+func (it *responsesItem) unreadable() string {
+	switch {
+	case it.Type == "function_call" || hostedCalls[it.Type]:
+		return ""
+	case unreadableItems[it.Type] != "":
+		return unreadableItems[it.Type]
+	case it.Type == "tool_search_call":
+		if it.Execution == "server" {
+			return ""
+		}
+		return "The call is a tool search that the client runs, not a function call with JSON arguments: toolgate cannot validate it."
+	case strings.HasSuffix(it.Type, "_call"):
+		return "The call is a " + quoteName(it.Type) + " item, which toolgate knows neither as a function call with JSON arguments nor as a call OpenAI runs itself: it cannot validate it."
+	}
+	return ""
+}
+
+// unreadableCall gives item it, a call a client runs whose input is not
+// JSON arguments (see responsesItem.unreadable), its call, at the item's
+// first copy (its output_item.added, or else its output_item.done or
+// response.completed's): the call begins without a name, is Unreadable
+// (with the item's name) and ends, so that the item's later copies change
+// nothing and its input is not read. A call still open at the item's id
+// (opened by an early function_call delta, or a function_call item that
+// is now of another type) is made Unreadable and ends; one that ended as
+// a function call, its result sent, contradicts the copy: the event is an
+// *EventError without Key, and the stream fails.
+func unreadableCall(t *tracker, added bool, it *responsesItem, why string) error {
+	c := t.calls[it.ID]
+	switch {
+	case c == nil || (added && c.ended):
+		c = t.create(it.ID, it.CallID, "")
+	case c.ended && c.unreadable:
+		return nil // a later copy
+	case c.ended:
+		return t.errorf("", "item %s is a %s, but it streamed as a function call", quoteName(it.ID), quoteName(it.Type))
+	}
+	t.unreadable(c, it.Name, why)
+	t.end(c)
+	return nil
+}
+
 // finalAnswer reports whether a message item is the answer, not the
 // commentary newer models write before calling tools (phase
 // "commentary"): openai-python parses only the final_answer message.
@@ -397,6 +491,13 @@ func (a *openAIResponses) completed(t *tracker, event []byte) error {
 			}
 			if texts != nil && !c.sameText(texts) {
 				return t.errorf("", "response.completed's copy of message %s disagrees with its text as streamed", quoteName(it.ID))
+			}
+		case it.unreadable() != "":
+			if it.ID == "" {
+				return t.errorf("", "response.completed %s item without id", it.Type)
+			}
+			if err := unreadableCall(t, false, it, it.unreadable()); err != nil {
+				return err
 			}
 		case it.Type == "function_call":
 			args, err := callArguments(t, "response.completed", it)

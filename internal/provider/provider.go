@@ -65,10 +65,17 @@ const (
 	// TextEnd: the output Key's message ended (its choice, candidate, item
 	// or message finished, or the stream closed).
 	TextEnd
+	// Unreadable: the call is one a client runs, but its input is not JSON
+	// arguments (an OpenAI custom tool's free text, a Responses
+	// computer_call's action): Fragment says so in a sentence fit for the
+	// model, and ToolName is the call's tool when the provider names one.
+	// The call cannot be validated and must be refused; its events go on
+	// as before.
+	Unreadable
 )
 
 // String returns the kind's name: "start", "delta", "end", "name",
-// "conflict", "text", "refusal" or "textend".
+// "conflict", "text", "refusal", "textend" or "unreadable".
 func (k Kind) String() string {
 	switch k {
 	case Start:
@@ -87,6 +94,8 @@ func (k Kind) String() string {
 		return "refusal"
 	case TextEnd:
 		return "textend"
+	case Unreadable:
+		return "unreadable"
 	}
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -97,7 +106,10 @@ func (k Kind) String() string {
 // then at most one End (exactly one once Close has run); a call whose Start
 // had no ToolName gets at most one Name event before its End, when the
 // provider names the tool later, and a named call gets at most one Conflict
-// when the provider names a different tool for it. Concatenating a call's Fragments in order
+// when the provider names a different tool for it. A call gets at most one
+// Unreadable, before its End, when its input is not JSON arguments; such a
+// call's Start has no ToolName unless an earlier event named it, so that the
+// Unreadable, which names it, is the reason it is refused. Concatenating a call's Fragments in order
 // gives its argument text; it may be empty (a provider that sends nothing
 // for a call without parameters) and it may be incomplete JSON (a
 // generation cut off by a token limit).
@@ -119,10 +131,13 @@ type Event struct {
 	CallID string
 	// ToolName is the tool's name, on Start and Name; empty on Start when
 	// the provider has not named the tool yet (a Name event follows if it
-	// does). On Conflict, the second name.
+	// does). On Conflict, the second name; on Unreadable, the call's tool,
+	// or empty when the provider names none.
 	ToolName string
 	// Fragment is argument JSON text on Delta, message text on Text (never
-	// empty on either), the first piece of the refusal on Refusal.
+	// empty on either), the first piece of the refusal on Refusal, and on
+	// Unreadable why the call cannot be validated, a sentence fit for the
+	// model.
 	Fragment string
 	// Cut is, on TextEnd, the provider's reason for stopping the output
 	// before the model finished it (finish_reason "length" or

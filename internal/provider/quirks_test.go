@@ -327,8 +327,8 @@ func TestOpenAIResponsesQuirks(t *testing.T) {
 		{
 			name: "other_items_with_object_arguments_ignored",
 			events: []string{
-				`{"type":"response.output_item.added","output_index":0,"item":{"type":"tool_search_call","id":"tsc_1","arguments":{},"status":"in_progress"}}`,
-				`{"type":"response.output_item.done","output_index":0,"item":{"type":"tool_search_call","id":"tsc_1","arguments":{"paths":["f"]},"status":"completed"}}`,
+				`{"type":"response.output_item.added","output_index":0,"item":{"type":"tool_search_call","id":"tsc_1","arguments":{},"status":"in_progress","execution":"server"}}`,
+				`{"type":"response.output_item.done","output_index":0,"item":{"type":"tool_search_call","id":"tsc_1","arguments":{"paths":["f"]},"status":"completed","execution":"server"}}`,
 				`{"type":"response.output_item.added","output_index":1,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"f","arguments":"","status":"in_progress"}}`,
 				`{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":1,"arguments":"{}"}`,
 			},

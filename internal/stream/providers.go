@@ -32,7 +32,9 @@ type providerKey struct {
 // A call starts at its first event and counts toward the limits from there;
 // it is validated once the provider names its tool, which must be bound
 // (text that arrives before the name is held, within MaxCallBytes, and a
-// call that ends unnamed is a "tool_name" verdict). The result's CallID is
+// call that ends unnamed is a "tool_name" verdict; a call a client runs
+// whose input is not JSON arguments, such as an OpenAI custom tool's, is
+// refused at once, keyword "provider_event", saying so). The result's CallID is
 // the provider's call id, or the adapter's key when the provider sends none;
 // a call whose id another call of the stream has too is refused (keyword
 // "call_id", see claimID).
@@ -111,6 +113,19 @@ func (s *Session) refuseKeyed(p provider.Provider, ee *provider.EventError) bool
 			Message: fmt.Sprintf("The provider's events contradict each other (%s), so this %s cannot be validated.", ee.Reason, what)}}, false)
 	}
 	return true
+}
+
+// unreadable refuses provider call c, one a client runs whose input is not
+// JSON arguments (see provider.Unreadable: a custom tool's free text, a
+// computer action), keyword "provider_event", with the adapter's reason
+// for its message; its tool, when the provider names one, is the
+// result's. The adapter starts such a call without a name, so that this
+// reason, not an unbound tool's, is its verdict.
+func (s *Session) unreadable(c *call, tool, reason string) {
+	if c.tool == "" {
+		c.tool = schema.Truncate(tool, s.limits.MaxName)
+	}
+	s.finish(c, true, []schema.Finding{{Code: schema.CodeValidation, Keyword: "provider_event", Offset: c.bytes, Message: reason}}, false)
 }
 
 // cutShort is the verdict on an answer the provider stopped before the
@@ -228,6 +243,10 @@ func (s *Session) applyProvider(p provider.Provider, events []provider.Event) er
 		case provider.Conflict:
 			if c := pa.calls[k]; c != nil && !c.done {
 				s.finish(c, true, []schema.Finding{renamed(c.tool, ev.ToolName, c.bytes)}, false)
+			}
+		case provider.Unreadable:
+			if c := pa.calls[k]; c != nil && !c.done {
+				s.unreadable(c, ev.ToolName, ev.Fragment)
 			}
 		case provider.Delta:
 			if c := pa.calls[k]; c != nil {
