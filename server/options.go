@@ -84,6 +84,13 @@ type Options struct {
 	// bound (keyword "name"): no stream could bind it. Default
 	// stream.DefaultMaxName (1 KiB).
 	MaxNameBytes int
+	// MaxProviderPlaces bounds the places a ValidateStream's provider
+	// events may name, for each provider (stream.Limits.MaxPlaces): OpenAI
+	// Chat choices and Gemini candidates over the stream's life, the
+	// output items of one Responses response. Each is state the stream
+	// keeps, whether or not a call comes of it; the event that names one
+	// more is RESOURCE_EXHAUSTED. Default stream.DefaultMaxPlaces (1,024).
+	MaxProviderPlaces int
 	// MaxToolsetTools bounds the tools of one CompileToolset request; past
 	// it the request is RESOURCE_EXHAUSTED, so that its answer stays
 	// within what a client receives and every handle it gives is in the
@@ -201,10 +208,13 @@ const (
 // is more), the store, the schemas open streams hold, their validation
 // state and the bytes of their calls not named yet. Size a server's
 // memory above it. Each request in flight also holds its message and up
-// to MaxCallStateBytes of validation state, and a stream up to 16 results
+// to MaxCallStateBytes of validation state, a stream up to 16 results
 // its client has not read (each within MaxAnswerBytes, for at most
-// StreamSendTimeout): that grows with the calls in flight (connections
-// times --max-concurrent-streams), which no option bounds together.
+// StreamSendTimeout) and the bookkeeping of up to MaxProviderPlaces places
+// per provider (a few hundred bytes each, with a Responses item's id of up
+// to MaxNameBytes): that grows with the calls and streams in flight
+// (connections times --max-concurrent-streams), which no option bounds
+// together.
 func (o Options) HeapBound(maxMessageBytes int) int64 {
 	o = o.withDefaults()
 	compiling := heapPerSchemaByte * max(o.MaxCompilingBytes, int64(maxMessageBytes))
@@ -256,6 +266,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxNameBytes <= 0 {
 		o.MaxNameBytes = stream.DefaultMaxName
+	}
+	if o.MaxProviderPlaces <= 0 {
+		o.MaxProviderPlaces = stream.DefaultMaxPlaces
 	}
 	if o.MaxToolsetTools <= 0 {
 		o.MaxToolsetTools = DefaultMaxToolsetTools

@@ -41,6 +41,7 @@ func (s *Service) ValidateStream(srv validateStream) error {
 		MaxState:     s.opts.MaxStreamStateBytes,
 		State:        s.state,
 		MaxName:      s.opts.MaxNameBytes,
+		MaxPlaces:    s.opts.MaxProviderPlaces,
 		Validator:    s.opts.validatorOptions(),
 	}, func(r *stream.Result) {
 		sm.result(r)

@@ -276,3 +276,93 @@ func TestRefusedBindCompilesNothing(t *testing.T) {
 		assert.True(t, r.GetValid(), "t0 takes its inline schema: %v", r)
 	})
 }
+
+// TestStreamProviderPlacesBounded: provider events that name ever more
+// choices, candidates or output items — state the stream keeps, with no
+// call started, so that no other limit counts it — hold what
+// Options.MaxProviderPlaces places take, no more: the stream answers up to
+// the limit, and the event past it ends the stream with
+// RESOURCE_EXHAUSTED. Before, one Gemini event of 250,000 candidates held
+// 34 MB for the stream's life, 100,000 Responses reasoning items 104 MB
+// and 2,000,000 empty Chat choices 17 MB (audit D1); here the same shapes,
+// smaller. Not parallel: it measures the heap.
+func TestStreamProviderPlacesBounded(t *testing.T) {
+	const n = 500
+	id := strings.Repeat("r", 900) // within --max-name-bytes
+	for _, c := range []struct {
+		name string
+		p    toolgatev1.Provider
+		// events name the places from..to-1; past is how many the events
+		// past the limit name.
+		events func(from, to int) []string
+		past   int
+	}{
+		{"gemini candidates", toolgatev1.Provider_PROVIDER_GEMINI, func(from, to int) []string {
+			return []string{`{"candidates":[` + places(from, to, `{"index":%d}`) + `]}`}
+		}, 50 * n},
+		{"responses items", toolgatev1.Provider_PROVIDER_OPENAI_RESPONSES, func(from, to int) []string {
+			var evs []string
+			for i := from; i < to; i++ {
+				evs = append(evs, fmt.Sprintf(`{"type":"response.output_item.added","output_index":%d,"item":{"type":"reasoning","id":"%s%d"}}`, i, id, i))
+			}
+			return evs
+		}, 1},
+		{"chat choices", toolgatev1.Provider_PROVIDER_OPENAI_CHAT, func(from, to int) []string {
+			return []string{`{"choices":[` + places(from, to, `{"index":%d,"delta":{}}`) + `]}`}
+		}, 50 * n},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, s := openStream(t, server.Config{Options: server.Options{MaxProviderPlaces: n}})
+			sendAll := func(events []string) {
+				for _, ev := range events {
+					send(t, s, providerEvent(c.p, ev))
+				}
+			}
+			roundTrip(t, s, "warm")
+			before := heapNow()
+			for from := 0; from < n; from += n / 5 {
+				sendAll(c.events(from, from+n/5))
+			}
+			roundTrip(t, s, "sync")
+			held := int64(heapNow()) - int64(before)
+			t.Logf("%d places: the server holds %d KB more", n, held>>10)
+			assert.Less(t, held, int64(4<<20), "a stream's places should cost what %d take", n)
+
+			sendAll(c.events(n, n+c.past))
+			_ = s.Send(startCall("after", "nope", "")) // answered only if the stream went on
+			resp, err := s.Recv()
+			assert.Equal(t, codes.ResourceExhausted, code(err), "%v %v", resp, err)
+			assert.Contains(t, status.Convert(err).Message(), fmt.Sprintf("past the limit of %d", n))
+		})
+	}
+}
+
+// places joins the renderings of format for the indices from..to-1 with
+// commas.
+func places(from, to int, format string) string {
+	var b strings.Builder
+	for i := from; i < to; i++ {
+		if i > from {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, format, i)
+	}
+	return b.String()
+}
+
+// roundTrip makes sure the server has handled every event sent so far: a
+// call of an unbound tool gets its result at once.
+func roundTrip(t *testing.T, s bidi, id string) {
+	t.Helper()
+	send(t, s, startCall(id, "nope", ""))
+	require.Equal(t, id, recvResult(t, s).GetCallId())
+}
+
+// heapNow is the live heap after a collection.
+func heapNow() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}

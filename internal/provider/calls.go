@@ -74,6 +74,9 @@ type tracker struct {
 	// maxName is the longest call id, tool name or provider key kept whole
 	// (see Adapter.LimitNames).
 	maxName int
+	// maxPlaces is the most choices, candidates or output items the
+	// provider's half keeps state for (see Adapter.LimitPlaces).
+	maxPlaces int
 	// taken holds every Event.Key given out, and made counts the keys made
 	// from each wanted key, so that no key is ever given twice (see claim).
 	taken map[string]bool

@@ -14,7 +14,11 @@
 // within a stream. Events that carry no tool-call data are accepted and
 // ignored; identical events are never de-duplicated (the same fragment, ping
 // or terminator legitimately repeats). An event that is not valid JSON or not
-// of the provider's shape is an *EventError; nothing panics.
+// of the provider's shape is an *EventError; nothing panics. The state an
+// adapter keeps for the places events name — OpenAI Chat choices, Gemini
+// candidates, the output items of a Responses response — is bounded by
+// its place limit: the event past it is an *EventError wrapping
+// ErrTooManyPlaces (see Adapter.LimitPlaces).
 //
 // A call begins (Start) at its first event, named or not, so that the layer
 // above counts it from there: the adapter holds no argument text back. When

@@ -34,6 +34,8 @@ type geminiChunk struct {
 			} `json:"parts"`
 		} `json:"content"`
 		FinishReason string `json:"finishReason"`
+		// state is the candidate's, found by place (never decoded).
+		state *geminiCand
 	} `json:"candidates"`
 	// Error is the chunk Gemini sends when the stream fails after it began
 	// (an HTTP 200 stream cannot change its status): the SDKs raise on it.
@@ -76,6 +78,8 @@ type geminiPartialArg struct {
 // candidate, except those with thought: true, are its output
 // ("output/<candidate index>"), ended by its finishReason (cut unless it
 // is STOP). An {"error": …} chunk ends every call and cuts every output.
+// A chunk whose candidates would pass the place limit is refused whole
+// (see place).
 func (g *gemini) feed(t *tracker, event []byte) error {
 	var ev geminiChunk
 	if err := t.decode(event, &ev); err != nil {
@@ -88,10 +92,13 @@ func (g *gemini) feed(t *tracker, event []byte) error {
 	if err := checkParts(t, &ev); err != nil {
 		return err
 	}
+	if err := g.place(t, &ev); err != nil {
+		return err
+	}
 	var first error
 	for i := range ev.Candidates {
 		cand := &ev.Candidates[i]
-		gc := g.cand(t, cand.Index)
+		gc := cand.state
 		for _, part := range cand.Content.Parts {
 			if part.Text != "" && !part.Thought {
 				t.write(t.output(gc.prefix()+"output", gc.index), part.Text)
@@ -200,6 +207,28 @@ func (g *gemini) cutOff(t *tracker, gc *geminiCand) {
 	}
 	t.end(gc.c)
 	gc.c = nil
+}
+
+// place finds the state of each candidate of chunk ev, made at the
+// candidate's first appearance and kept for the stream's life. A chunk
+// may name any candidate index, so one that would take the stream past
+// its place limit is refused whole (see Adapter.LimitPlaces), the
+// candidates it made before it forgotten.
+func (g *gemini) place(t *tracker, ev *geminiChunk) error {
+	had := len(g.order)
+	for i := range ev.Candidates {
+		cand := &ev.Candidates[i]
+		if cand.state = g.cand(t, cand.Index); len(g.order) <= t.maxPlaces {
+			continue
+		}
+		for _, gc := range g.order[had:] {
+			delete(g.cands, gc.index)
+		}
+		clear(g.order[had:])
+		g.order = g.order[:had]
+		return t.tooManyPlaces("stream's candidates")
+	}
+	return nil
 }
 
 // cand returns the state of the candidate with index, made at its first

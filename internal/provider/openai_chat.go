@@ -233,7 +233,9 @@ func (a *openAIChat) feed(t *tracker, event []byte) error {
 // order, or an index repeated in a list kept as sent (the helper keeps
 // both entries) would have the helper read other arguments, or another
 // tool, for some call than toolgate checks. Such a chunk is an
-// *EventError without Key that changes nothing, and the stream ends. A
+// *EventError without Key that changes nothing, and the stream ends; so
+// is one whose choices would pass the place limit (see
+// Adapter.LimitPlaces). A
 // tool-call entry without index (Mistral's) is at its place in the list,
 // as toolgate keys it.
 func (a *openAIChat) order(t *tracker, ev *chatChunk) error {
@@ -261,6 +263,9 @@ func (a *openAIChat) orderChoice(t *tracker, ev *chatChunk, i int, first bool) e
 		return misplaced(t, "choice", ch.Index, len(a.tools), first)
 	}
 	if n > len(a.tools) {
+		if len(a.tools) >= t.maxPlaces {
+			return t.tooManyPlaces("stream's choices")
+		}
 		a.tools = append(a.tools, 0)
 	}
 	had := a.tools[ch.Index]

@@ -12,12 +12,13 @@ import (
 // openAIResponses adapts OpenAI Responses API streams and those of
 // compatible servers (Azure, LM Studio, DeepSeek).
 type openAIResponses struct {
-	// commentary holds the message items whose phase is not the final
-	// answer: their text is not an output.
+	// commentary holds the current response's message items whose phase
+	// is not the final answer: their text is not an output.
 	commentary map[string]bool
 	// items and places map the current response's items to their
 	// output_index and back (see place), and added counts the items the
-	// SDKs have appended to its output (see add).
+	// SDKs have appended to its output (see add). The place limit bounds
+	// them, and so commentary (see Adapter.LimitPlaces).
 	items  map[int]string
 	places map[string]int
 	added  int
@@ -38,8 +39,9 @@ const noIndex = math.MinInt
 // position than the SDKs append it at (see add) — would have them read
 // another item's text than toolgate. So would a negative output_index,
 // which the SDKs count from the end of the output (-1: the last item).
-// Such an event is an *EventError without Key: the stream fails.
-// response.completed's output is not
+// Such an event is an *EventError without Key: the stream fails, as it
+// does for an event that would place more items than the place limit
+// (see Adapter.LimitPlaces). response.completed's output is not
 // checked: the SDKs take it whole, and a server may leave items out of it
 // (vercel/ai's openai-phase recording lists at 1 a message streamed at 2).
 func (a *openAIResponses) place(t *tracker, typ, id string, at int) error {
@@ -54,6 +56,9 @@ func (a *openAIResponses) place(t *tracker, typ, id string, at int) error {
 	}
 	if was, ok := a.places[id]; ok && was != at {
 		return t.errorf("", "%s puts item %s at output_index %d, but it is at %d", typ, quoteName(id), at, was)
+	}
+	if _, ok := a.places[id]; !ok && len(a.places) >= t.maxPlaces {
+		return t.tooManyPlaces("response's output items")
 	}
 	if a.items == nil {
 		a.items, a.places = map[int]string{}, map[string]int{}
@@ -70,11 +75,15 @@ func (a *openAIResponses) place(t *tracker, typ, id string, at int) error {
 // not that position would have them apply the events that name it, and
 // those that name the item's own output_index, to other items than
 // toolgate does. Such an event is an *EventError without Key that changes
-// nothing. An item without output_index is at that position too; one
-// without id is counted, not placed.
+// nothing, as is one that adds more items than the place limit (see
+// Adapter.LimitPlaces). An item without output_index is at that position
+// too; one without id is counted, not placed.
 func (a *openAIResponses) add(t *tracker, typ, id string, at int) error {
 	if at != noIndex && at != a.added {
 		return t.errorf("", "%s puts item %s at output_index %d, but the SDKs append it at %d", typ, quoteName(id), at, a.added)
+	}
+	if a.added >= t.maxPlaces {
+		return t.tooManyPlaces("response's output items")
 	}
 	if id != "" {
 		if err := a.place(t, typ, id, a.added); err != nil {
@@ -312,7 +321,8 @@ func (a *openAIResponses) item(t *tracker, typ, id string, at int) error {
 	return a.place(t, typ, id, at)
 }
 
-// created begins a response: the calls still open end, and the items of
+// created begins a response: the calls still open end, the places of the
+// response before it are forgotten, and the items of
 // its output — normally none — are the first the SDKs hold. Each
 // response.created begins a new output, so that an agent loop's steps
 // can share one stream (openai-python keeps its first snapshot and would
@@ -339,7 +349,7 @@ func (a *openAIResponses) created(t *tracker, event []byte) error {
 		}
 	}
 	t.endAll()
-	a.items, a.places, a.added = next.items, next.places, next.added
+	a.items, a.places, a.added, a.commentary = next.items, next.places, next.added, nil
 	return nil
 }
 

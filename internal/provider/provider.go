@@ -150,6 +150,11 @@ type Event struct {
 // Provider without an adapter.
 var ErrUnknownProvider = errors.New("unknown provider")
 
+// ErrTooManyPlaces is wrapped by the *EventError, without Key, of an event
+// that would take its adapter past its place limit (see
+// Adapter.LimitPlaces): a limit of the stream's, not a malformed event.
+var ErrTooManyPlaces = errors.New("too many places")
+
 // EventError reports an event that the adapter could not use: not valid JSON,
 // not of the provider's shape (a field of the wrong JSON type, a tool-call
 // event without the field that says which call it belongs to), or, for
@@ -215,11 +220,35 @@ func New(p Provider) (*Adapter, error) {
 	default:
 		return nil, &EventError{Provider: p, Reason: "unknown provider", Err: ErrUnknownProvider}
 	}
-	return &Adapter{t: tracker{p: p, calls: make(map[string]*call), finalCopies: p == OpenAIResponses, maxName: DefaultMaxName}, f: f}, nil
+	return &Adapter{t: tracker{p: p, calls: make(map[string]*call), finalCopies: p == OpenAIResponses,
+		maxName: DefaultMaxName, maxPlaces: DefaultMaxPlaces}, f: f}, nil
 }
 
 // DefaultMaxName is an Adapter's name limit until LimitNames sets one.
 const DefaultMaxName = 1 << 10
+
+// DefaultMaxPlaces is an Adapter's place limit until LimitPlaces sets one:
+// far above what real streams name (OpenAI allows 128 Chat choices,
+// Gemini 8 candidates, and a Responses response has tens of items).
+const DefaultMaxPlaces = 1 << 10
+
+// LimitPlaces sets the most places the adapter keeps state for: the
+// choices of an OpenAI Chat stream and the candidates of a Gemini one, over
+// the stream's life (their state is kept for late events), and the output
+// items of the Responses response under way (response.created begins
+// another, and the places with it). A provider's event may name any
+// index or item, each of which the adapter would otherwise keep for as
+// long, whether or not a call or an output ever comes of it: the event
+// that names one more than n is refused whole, an *EventError without
+// Key wrapping ErrTooManyPlaces. Anthropic, Bedrock and Cohere keep
+// nothing per content block or index but its call or output, which the
+// layer above counts (see package stream's MaxCalls), so no place limit
+// applies to them. n ≤ 0 keeps DefaultMaxPlaces.
+func (a *Adapter) LimitPlaces(n int) {
+	if n > 0 {
+		a.t.maxPlaces = n
+	}
+}
 
 // LimitNames sets the longest call id and tool name, in bytes, that the
 // adapter keeps whole, and the longest provider key (a Responses item
@@ -335,6 +364,14 @@ func (t *tracker) decode(event []byte, v any) error {
 		return &EventError{Provider: t.p, Reason: "field " + typ.Field + " is " + typ.Value + ", want " + jsonKind(typ.Type), Err: err}
 	}
 	return &EventError{Provider: t.p, Reason: err.Error(), Err: err}
+}
+
+// tooManyPlaces is the error of an event that would take what ("stream's
+// choices", "response's output items") past the place limit (see
+// Adapter.LimitPlaces).
+func (t *tracker) tooManyPlaces(what string) *EventError {
+	return &EventError{Provider: t.p, Err: ErrTooManyPlaces,
+		Reason: fmt.Sprintf("the event would take the %s past the limit of %d", what, t.maxPlaces)}
 }
 
 // errorf returns an *EventError for this adapter's provider.

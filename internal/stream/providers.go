@@ -48,6 +48,8 @@ type providerKey struct {
 // event the adapter cannot use is an InvalidArgument error, unless it
 // concerns one call or output (a final copy that contradicts the deltas):
 // that one is refused (keyword "provider_event") and the stream goes on.
+// An event that names more choices, candidates or output items than
+// Limits.MaxPlaces allows is a ResourceExhausted error.
 // Once the session's context is done, it returns the context's error.
 func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
 	return s.NamedProviderEvent(p, "", event)
@@ -70,6 +72,7 @@ func (s *Session) NamedProviderEvent(p provider.Provider, name string, event []b
 			return errorf(InvalidArgument, "provider_event: %v", err)
 		}
 		a.LimitNames(s.limits.MaxName)
+		a.LimitPlaces(s.limits.MaxPlaces)
 		if pa.adapters == nil {
 			pa.adapters, pa.calls, pa.outputs, pa.ids = map[provider.Provider]*provider.Adapter{}, map[providerKey]*call{}, map[providerKey]*call{}, map[string]*call{}
 		}
@@ -80,6 +83,9 @@ func (s *Session) NamedProviderEvent(p provider.Provider, name string, event []b
 	if err != nil {
 		var ee *provider.EventError
 		if errors.As(err, &ee) {
+			if errors.Is(ee, provider.ErrTooManyPlaces) {
+				return errorf(ResourceExhausted, "provider_event: %v", ee)
+			}
 			if s.refuseKeyed(p, ee) {
 				return s.applyProvider(p, pa.events)
 			}

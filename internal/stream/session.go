@@ -22,6 +22,7 @@ const (
 	DefaultMaxTools     = 1024
 	DefaultMaxState     = 64 << 20
 	DefaultMaxName      = provider.DefaultMaxName
+	DefaultMaxPlaces    = provider.DefaultMaxPlaces
 )
 
 // Limits bound what one stream may hold. Zero fields take the defaults.
@@ -63,6 +64,12 @@ type Limits struct {
 	// kept for the stream's life and echoed in results. Default
 	// DefaultMaxName.
 	MaxName int
+	// MaxPlaces is the most places each provider's adapter keeps state
+	// for on the stream: OpenAI Chat choices and Gemini candidates over
+	// the stream's life, the output items of a Responses response (see
+	// provider.Adapter.LimitPlaces); the provider event that would name
+	// one more is a ResourceExhausted error. Default DefaultMaxPlaces.
+	MaxPlaces int
 	// Validator configures each call's validator; StopAtFirst is always set.
 	Validator validator.Options
 }
@@ -82,6 +89,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxName <= 0 {
 		l.MaxName = DefaultMaxName
+	}
+	if l.MaxPlaces <= 0 {
+		l.MaxPlaces = DefaultMaxPlaces
 	}
 	l.Validator.StopAtFirst = true
 	return l

@@ -373,6 +373,31 @@ func TestSchemaNotHeldIsAVerdict(t *testing.T) {
 	assert.True(t, h.results[2].Valid(), "the stream goes on")
 }
 
+// TestMaxPlaces: the provider event that names more choices, candidates
+// or output items than MaxPlaces is ResourceExhausted, per provider, and
+// the limit reaches each adapter (its default is far above 2).
+func TestMaxPlaces(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		p          provider.Provider
+		fill, past string
+	}{
+		{provider.OpenAIChat, `{"choices":[{"index":0,"delta":{}},{"index":1,"delta":{}}]}`, `{"choices":[{"index":2,"delta":{}}]}`},
+		{provider.Gemini, `{"candidates":[{"index":5},{"index":500}]}`, `{"candidates":[{"index":50000}]}`},
+		{provider.OpenAIResponses, `{"type":"response.created","response":{"output":[{"id":"rs_1"},{"id":"rs_2"}]}}`,
+			`{"type":"response.output_item.added","output_index":2,"item":{"type":"reasoning","id":"rs_3"}}`},
+	} {
+		t.Run(c.p.String(), func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, stream.Limits{MaxPlaces: 2})
+			require.NoError(t, h.ProviderEvent(c.p, []byte(c.fill)))
+			err := h.ProviderEvent(c.p, []byte(c.past))
+			assert.Equal(t, stream.ResourceExhausted, kinds(err), "%v", err)
+			assert.ErrorContains(t, err, "past the limit of 2")
+		})
+	}
+}
+
 func TestMaxTools(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, stream.Limits{MaxTools: 3}) // binds todo and noargs

@@ -72,6 +72,7 @@ func serverFlags(c *config, output io.Writer) *flag.FlagSet {
 	num64(&c.opts.MaxStreamStateBytes, "max-stream-state-bytes", stream.DefaultMaxState, "most validation state, in bytes, the open calls of one ValidateStream may hold together")
 	num64(&c.opts.MaxOpenStateBytes, "max-open-state-bytes", server.DefaultMaxOpenStateBytes, "most validation state, in bytes, the open streamed calls of every ValidateStream may hold together")
 	num(&c.opts.MaxNameBytes, "max-name-bytes", stream.DefaultMaxName, "longest call id or tool name on a stream or in a toolset, in bytes")
+	num(&c.opts.MaxProviderPlaces, "max-provider-places", stream.DefaultMaxPlaces, "most choices, candidates or output items one ValidateStream's provider events may name")
 	num(&c.opts.MaxToolsetTools, "max-toolset-tools", server.DefaultMaxToolsetTools, "most tools in one CompileToolset request (at most --store-entries)")
 	num(&c.opts.MaxToolsPerStream, "max-tools-per-stream", 1024, "most tool names one ValidateStream may bind")
 	num64(&c.opts.MaxStreamSchemaBytes, "max-stream-schema-bytes", server.DefaultMaxStreamSchemaBytes, "most bytes of compiled schemas open streams hold, over all streams")

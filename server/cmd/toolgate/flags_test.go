@@ -25,7 +25,7 @@ func TestFlagDefaults(t *testing.T) {
 	assert.Equal(t, server.Options{MaxDepth: 128, MaxFindings: 100, MaxFindingMessage: server.DefaultMaxFindingMessage,
 		MaxAnswerBytes: server.DefaultMaxAnswerBytes, MaxCompilingBytes: server.DefaultMaxCompilingBytes, StoreEntries: server.DefaultStoreEntries,
 		StoreBytes: server.DefaultStoreBytes, MaxCallsPerStream: 1024, MaxCallBytes: 4 << 20, MaxToolsPerStream: 1024, MaxUnnamedCallBytes: server.DefaultMaxUnnamedCallBytes, MaxStreamSchemaBytes: server.DefaultMaxStreamSchemaBytes,
-		MaxCallStateBytes: 16 << 20, MaxStreamStateBytes: 64 << 20, MaxOpenStateBytes: 512 << 20, MaxNameBytes: 1 << 10, MaxToolsetTools: 1024,
+		MaxCallStateBytes: 16 << 20, MaxStreamStateBytes: 64 << 20, MaxOpenStateBytes: 512 << 20, MaxNameBytes: 1 << 10, MaxProviderPlaces: 1024, MaxToolsetTools: 1024,
 		StreamIdleTimeout: server.DefaultStreamIdleTimeout, StreamSendTimeout: server.DefaultStreamSendTimeout, MaxWidth: schema.DefaultMaxWidth, MaxSchemaBytes: schema.DefaultMaxBytes,
 		MaxSchemaDepth: schema.DefaultSchemaDepth, MaxSchemaNodes: schema.DefaultMaxNodes, MaxSchemaRefs: schema.DefaultMaxRefs,
 		MaxPatternSteps: schema.DefaultMaxPatternSteps, MaxPatternBytes: schema.DefaultMaxPatternBytes, MaxMultipleOfDigits: schema.DefaultMaxMultipleOfDigits,
@@ -52,6 +52,7 @@ func TestFlagEnvironmentFallbacks(t *testing.T) {
 	t.Setenv("TOOLGATE_RPC_WORKERS", "-1")
 	t.Setenv("TOOLGATE_MAX_PATTERN_STEPS", "5000")
 	t.Setenv("TOOLGATE_MAX_CALL_STATE_BYTES", "65536")
+	t.Setenv("TOOLGATE_MAX_PROVIDER_PLACES", "16")
 	c, err := parseFlags([]string{"--max-depth", "9", "--keepalive-time", "2m"})
 	require.NoError(t, err)
 	assert.Equal(t, "0.0.0.0:9000", c.addr)
@@ -67,6 +68,7 @@ func TestFlagEnvironmentFallbacks(t *testing.T) {
 	assert.Equal(t, -1, c.rpcWorkers)
 	assert.Equal(t, 5000, c.opts.MaxPatternSteps)
 	assert.Equal(t, int64(65536), c.opts.MaxCallStateBytes)
+	assert.Equal(t, 16, c.opts.MaxProviderPlaces)
 	assert.Equal(t, 2*time.Minute, c.keepalive.Time)
 }
 
@@ -117,6 +119,7 @@ func TestFlagLimitsMustMeanSomething(t *testing.T) {
 		{"--max-header-bytes", "4294967296"},
 		{"--max-pattern-program", "99999999"},
 		{"--max-width", "0"},
+		{"--max-provider-places", "0"},
 		{"--rpc-workers", "5000"}, // kept 1,024 without a word
 	} {
 		_, err := parseFlags(args)
