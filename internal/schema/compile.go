@@ -95,6 +95,10 @@ type Options struct {
 	NodeBudget *NodeBudget
 	// trusted skips the meta-schema check (built-in meta-schemas).
 	trusted bool
+	// metas are the URIs of the supplied meta-schemas whose compile
+	// encloses this one, and last the one this compile compiles (see
+	// jsCompiler.customMeta).
+	metas []string
 }
 
 // Limits bound what a JSON Schema may demand (DESIGN.md §8). A schema past

@@ -89,8 +89,8 @@ func compileJSONSchema(stop *stopper, doc []byte, opts Options) *Result {
 		return res
 	}
 	c.reg = newRegistry(c, opts.Resources)
-	root := &document{uri: defaultBase, text: doc}
-	c.reg.docs[defaultBase] = root
+	root := &document{uri: opts.rootURI(), text: doc}
+	c.reg.docs[root.uri] = root
 	if err := c.reg.parse(root); err != nil {
 		if se, ok := err.(*jsontok.SyntaxError); ok && se.TooDeep {
 			c.limit("", "The schema nests deeper than the limit of %d.", opts.Limits.MaxDepth)
@@ -136,6 +136,18 @@ func compileJSONSchema(stop *stopper, doc []byte, opts Options) *Result {
 		res.Key = c.handleKey(res.Canonical)
 	}
 	return res
+}
+
+// rootURI is the URI the schema compiled is found at: that of the
+// meta-schema, when it is one the request supplies (see
+// jsCompiler.customMeta), so that its $schema, when it names itself,
+// names the document being compiled, and not a second copy of it,
+// whose resource and anchors would be declared twice.
+func (o Options) rootURI() string {
+	if len(o.metas) > 0 {
+		return o.metas[len(o.metas)-1]
+	}
+	return defaultBase
 }
 
 // reportIndexError turns a problem met while indexing the schema into a

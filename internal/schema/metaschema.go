@@ -1,7 +1,9 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -75,17 +77,90 @@ func (c *jsCompiler) vocabularyAt(loc location, dialect Dialect) (*vocabulary, *
 	if meta == nil {
 		return nil, &refError{CodeUnsupported, fmt.Sprintf("The $schema %q is neither a dialect toolgate enforces (2020-12, 2019-09, draft-07, draft-06, draft-04) nor a meta-schema this request supplies", sv.Str)}
 	}
-	if err := c.reg.index(meta, Draft2020); err != nil {
-		return nil, &refError{CodeValidation, fmt.Sprintf("The meta-schema %q cannot be used: %v", uri, err)}
+	d, err := c.metaDialect(loc, meta, uri)
+	if err != nil {
+		return nil, err
 	}
-	root := c.reg.positions[meta.root].res.vocab
-	vocab := &vocabulary{dialect: root.dialect, metaURI: uri}
-	vv := meta.root.Get("$vocabulary")
-	if vv == nil || vv.Kind != jsontok.Object || root.dialect.legacy() {
+	return metaVocabulary(meta.root, uri, d)
+}
+
+// metaDialect returns the dialect of the meta-schema meta, found at uri,
+// that the $schema of the resource root at loc names: the one its own
+// $schema selects, through as many meta-schemas of the request as it
+// takes to reach a dialect toolgate enforces. A problem with meta keeps
+// the code of its finding (an unknown $schema further up the chain is
+// UNSUPPORTED_CAPABILITY, a malformed $id VALIDATION).
+//
+// A meta-schema whose $schema names itself, as every official
+// meta-schema's does, is read in the dialect whose standard vocabularies
+// its $vocabulary lists (the first such entry decides), so that it is
+// honoured through its $vocabulary, as DESIGN §8 asks. A $schema cycle
+// that never reaches a known dialect — a self-describing meta-schema
+// whose $vocabulary lists no standard vocabulary, or a cycle through two
+// or more meta-schemas, which would be read in a different dialect
+// depending on where it is entered — is UNSUPPORTED_CAPABILITY, not
+// VALIDATION: the specification lets a meta-schema name itself and no
+// meta-schema refuses that, so the schema is not malformed; toolgate only
+// knows no dialect to read it in, which is DESIGN §8's "any other
+// $schema", refused as a URI toolgate has never heard of is.
+func (c *jsCompiler) metaDialect(loc location, meta *document, uri string) (Dialect, *refError) {
+	if !meta.indexing {
+		if err := c.reg.index(meta, Draft2020); err != nil {
+			code := CodeValidation
+			var ie *indexError
+			if errors.As(err, &ie) {
+				code = ie.code
+			}
+			return 0, &refError{code, fmt.Sprintf("The meta-schema %q cannot be used: %v", uri, err)}
+		}
+	}
+	if pos := c.reg.positions[meta.root]; pos != nil {
+		return pos.res.vocab.dialect, nil
+	}
+	// meta's root is being indexed, and this is its $schema, or that of a
+	// meta-schema its $schema led to.
+	if loc.v != meta.root {
+		return 0, &refError{CodeUnsupported, fmt.Sprintf("The $schema of the meta-schema %q leads back to it through other meta-schemas, "+
+			"never reaching a dialect toolgate enforces", uri)}
+	}
+	if d, ok := vocabularyDialect(meta.root); ok {
+		return d, nil
+	}
+	return 0, &refError{CodeUnsupported, fmt.Sprintf("The meta-schema %q is its own meta-schema, and its $vocabulary lists no vocabulary "+
+		"of 2020-12 or 2019-09, so nothing says which dialect it is written in", uri)}
+}
+
+// vocabularyDialect returns the dialect of the first standard vocabulary
+// that the $vocabulary of the meta-schema root lists.
+func vocabularyDialect(root *jsondoc.Value) (Dialect, bool) {
+	vv := root.Get("$vocabulary")
+	if vv == nil || vv.Kind != jsontok.Object {
+		return 0, false
+	}
+	for _, m := range vv.Members {
+		for _, d := range []Dialect{Draft2020, Draft2019} {
+			if _, ok := dialects[d].vocabularies[m.Name]; ok {
+				return d, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// metaVocabulary returns the vocabulary that the meta-schema root, found
+// at uri and written in dialect d, turns on for the schemas that name it:
+// every keyword of d when it has no $vocabulary (or d has no
+// vocabularies), else the keywords of the vocabularies it lists, and
+// core's. A required vocabulary toolgate does not implement is
+// UNSUPPORTED_CAPABILITY.
+func metaVocabulary(root *jsondoc.Value, uri string, d Dialect) (*vocabulary, *refError) {
+	vocab := &vocabulary{dialect: d, metaURI: uri}
+	vv := root.Get("$vocabulary")
+	if vv == nil || vv.Kind != jsontok.Object || d.legacy() {
 		return vocab, nil
 	}
 	vocab.active = map[string]bool{}
-	known := dialects[root.dialect].vocabularies
+	known := dialects[d].vocabularies
 	for _, m := range vv.Members {
 		kws, ok := known[m.Name]
 		if !ok {
@@ -101,7 +176,7 @@ func (c *jsCompiler) vocabularyAt(loc location, dialect Dialect) (*vocabulary, *
 			vocab.format = true
 		}
 	}
-	core := dialects[root.dialect].metaURI[:strings.LastIndex(dialects[root.dialect].metaURI, "/")] + "/vocab/core"
+	core := dialects[d].metaURI[:strings.LastIndex(dialects[d].metaURI, "/")] + "/vocab/core"
 	for _, k := range known[core] {
 		vocab.active[k] = true // core is always in effect
 	}
@@ -152,6 +227,9 @@ func (c *jsCompiler) checkResource(d *document, r *resource, text []byte) *refEr
 	if err != nil {
 		return &refError{CodeUnsupported, fmt.Sprintf("its meta-schema %q cannot be used: %v", r.vocab.metaURI, err)}
 	}
+	if meta == nil {
+		return nil // a $schema cycle: see customMeta
+	}
 	if metaValidator == nil {
 		panic("schema: no MetaValidator registered (import package validator)")
 	}
@@ -166,13 +244,18 @@ func (c *jsCompiler) checkResource(d *document, r *resource, text []byte) *refEr
 	return nil
 }
 
-// customMeta compiles a meta-schema the request supplies.
+// customMeta compiles the meta-schema at uri, which the request supplies.
+// It returns no schema, and no error, for a meta-schema whose compile
+// encloses this one (a $schema cycle, such as the $schema of a
+// self-describing meta-schema): checking against it would start that
+// compile again, forever, so the document being compiled as a
+// meta-schema is not checked against it.
 func (c *jsCompiler) customMeta(uri string) (*Schema, error) {
-	text := c.opts.Resources[uri]
-	if text == nil {
-		text = c.opts.Resources[uri+"#"]
+	if slices.Contains(c.opts.metas, uri) {
+		return nil, nil
 	}
-	res := compileJSONSchema(c.stop, text, Options{Resources: c.opts.Resources, AnyDocument: true, Limits: c.opts.Limits})
+	metas := append(slices.Clip(c.opts.metas), uri)
+	res := compileJSONSchema(c.stop, c.reg.pending[uri], Options{Resources: c.opts.Resources, AnyDocument: true, Limits: c.opts.Limits, metas: metas})
 	if c.stop.now() {
 		return nil, c.stop.err // the compile is given up: this is not used
 	}

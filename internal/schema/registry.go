@@ -34,6 +34,10 @@ type document struct {
 	failed  error          // why it could not be parsed
 	checked bool           // checked against its meta-schema
 	indexed bool
+	// indexing is true while index walks the document: a $schema that
+	// names it then has led back to it (see jsCompiler.metaDialect).
+	indexing bool
+	indexErr error // why indexing failed, for every later call of index
 }
 
 // resource is one schema resource: a document root or a subschema with
@@ -165,14 +169,16 @@ func (r *registry) parse(d *document) error {
 // the referrer gives it (its own $schema wins).
 func (r *registry) index(d *document, dialect Dialect) error {
 	if d.indexed {
-		return nil
+		return d.indexErr
 	}
 	if err := r.parse(d); err != nil {
 		return err
 	}
-	d.indexed, d.dialect = true, dialect
+	d.indexed, d.dialect, d.indexing = true, dialect, true
+	defer func() { d.indexing = false }()
 	root := location{doc: d, v: d.root}
 	if err := r.walk(root, d.uri, nil, dialect, true); err != nil {
+		d.indexErr = err
 		return err
 	}
 	if _, ok := r.resources[d.uri]; !ok { // found at one URI, identified by another
