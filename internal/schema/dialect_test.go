@@ -289,6 +289,8 @@ func TestCheckResources(t *testing.T) {
 		{[]string{"https://example.com/a.json#anchor"}, `has a fragment`},
 		{[]string{"http://[::1/a"}, `"http://[::1/a" is not an absolute URI`},
 		{[]string{"https://example.com/a.json#", "https://example.com/a.json"}, `"https://example.com/a.json" and "https://example.com/a.json#" name the same document`},
+		{[]string{"https://example.com/a/../b.json", "https://example.com/b.json"}, `"https://example.com/a/../b.json" and "https://example.com/b.json" name the same document`},
+		{[]string{"HTTPS://example.com/b.json", "https://example.com/./b.json"}, `"HTTPS://example.com/b.json" and "https://example.com/./b.json" name the same document`},
 	} {
 		resources := map[string][]byte{}
 		for _, k := range tc.keys {
@@ -321,17 +323,20 @@ func TestResourcesTwoKeysForOneDocument(t *testing.T) {
 
 // TestMetaSchemaURISchemes: a $schema that names a dialect's meta-schema
 // with the other scheme of json-schema.org (real schemas write
-// https://json-schema.org/draft-07/schema#) names that dialect; another
-// host does not.
+// https://json-schema.org/draft-07/schema#) names that dialect, and so
+// does one written with an upper-case scheme or dot segments, as a $ref
+// to it would find it; another host does not.
 func TestMetaSchemaURISchemes(t *testing.T) {
 	t.Parallel()
 	tuple := `"properties":{"a":{"items":[{"type":"string"}]}}` // the array form of items: not in 2020-12
 	for uri, tuples := range map[string]bool{
-		"https://json-schema.org/draft-07/schema#":    true,
-		"https://json-schema.org/draft-07/schema":     true,
-		"https://json-schema.org/draft-04/schema#":    true,
-		"http://json-schema.org/draft/2019-09/schema": true,
-		"http://json-schema.org/draft/2020-12/schema": false,
+		"https://json-schema.org/draft-07/schema#":           true,
+		"https://json-schema.org/draft-07/schema":            true,
+		"https://json-schema.org/draft-04/schema#":           true,
+		"http://json-schema.org/draft/2019-09/schema":        true,
+		"http://json-schema.org/draft/2020-12/schema":        false,
+		"HTTP://json-schema.org/draft-07/schema#":            true,
+		"http://json-schema.org/draft-06/../draft-07/schema": true,
 	} {
 		res := schema.Compile(schema.JSONSchema, []byte(`{"$schema":"`+uri+`",`+tuple+`}`))
 		if tuples {

@@ -69,7 +69,7 @@ func (c *jsCompiler) vocabularyAt(loc location, dialect Dialect) (*vocabulary, *
 	if sv == nil || sv.Kind != jsontok.String {
 		return &vocabulary{dialect: dialect, metaURI: dialects[dialect].metaURI}, nil
 	}
-	uri := stripFragment(sv.Str)
+	uri := documentURI(sv.Str) // as a $ref to it would find it
 	if d, ok := dialectByMetaURI(uri); ok {
 		return &vocabulary{dialect: d, metaURI: dialects[d].metaURI}, nil
 	}

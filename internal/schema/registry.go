@@ -87,7 +87,7 @@ func newRegistry(c *jsCompiler, pending map[string][]byte) *registry {
 	for _, uri := range slices.Sorted(maps.Keys(pending)) {
 		// In key order, the first of two keys for one document wins (see
 		// CheckResources), so that no compile depends on map order.
-		if doc := stripFragment(uri); r.pending[doc] == nil {
+		if doc := documentURI(uri); r.pending[doc] == nil {
 			r.pending[doc] = pending[uri]
 		}
 	}
@@ -102,8 +102,31 @@ func stripFragment(uri string) string {
 	return uri
 }
 
+// normalURI writes the absolute URI u as the registry finds documents
+// and resources by it: without dot segments (RFC 3986 §5.2.2 removes them
+// from an absolute reference as from the result of resolving a relative
+// one), and as url.URL writes a URI, which is how a resolved reference
+// was always written: the scheme in lower case, the host and the
+// percent-encoding as given.
+func normalURI(u *url.URL) string {
+	return new(url.URL).ResolveReference(u).String() // an absolute reference keeps all but its dot segments
+}
+
+// documentURI returns the document uri names, written as normalURI
+// writes it, without its fragment; a uri that is no absolute URI, only
+// without its fragment.
+func documentURI(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil || !u.IsAbs() {
+		return stripFragment(uri)
+	}
+	return stripFragment(normalURI(u))
+}
+
 // resolveURI resolves ref against base, both absolute URIs or references
-// as $id and $ref give them.
+// as $id and $ref give them, into a URI as normalURI writes it: an
+// absolute $id or $ref with dot segments names the document that one
+// without them does, as a relative one always did.
 func resolveURI(base, ref string) (string, error) {
 	if strings.HasPrefix(ref, "#") {
 		return stripFragment(base) + ref, nil
@@ -117,7 +140,7 @@ func resolveURI(base, ref string) (string, error) {
 		return "", err
 	}
 	if r.IsAbs() {
-		return r.String(), nil
+		return normalURI(r), nil
 	}
 	b, err := url.Parse(base)
 	if err != nil {
@@ -263,7 +286,7 @@ func (r *registry) walk(loc location, base string, res *resource, dialect Dialec
 // whose vocabulary then decides the rest.
 func ownDialect(v *jsondoc.Value, dialect Dialect) Dialect {
 	if sv := v.Get("$schema"); sv != nil && sv.Kind == jsontok.String {
-		if d, ok := dialectByMetaURI(stripFragment(sv.Str)); ok {
+		if d, ok := dialectByMetaURI(documentURI(sv.Str)); ok {
 			return d
 		}
 	}
