@@ -216,7 +216,10 @@ type vocabulary struct {
 	dialect Dialect
 	metaURI string          // the meta-schema that decides it
 	active  map[string]bool // nil: every keyword of the dialect
-	format  bool            // format asserts (format-assertion vocabulary)
+	// standard lists the URIs of the dialect's vocabularies that active
+	// holds the keywords of, sorted (nil when active is).
+	standard []string
+	format   bool // format asserts (format-assertion vocabulary)
 }
 
 // isActive reports whether keyword kw is in effect. dependencies, which no

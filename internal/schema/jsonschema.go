@@ -46,6 +46,10 @@ type jsCompiler struct {
 	// unknown maps the schema path of each unknown keyword warned about
 	// to its warning in compiler.warnings (see noteReferenced).
 	unknown map[string]int
+	// metaFound holds the schema path and message of each violation of a
+	// meta-schema found, so that one that two checks report is one
+	// finding (see checkSchema).
+	metaFound map[string]bool
 }
 
 // enterKey is one call of enter: a context entering a resource.
@@ -81,7 +85,7 @@ func compileJSONSchema(stop *stopper, doc []byte, opts Options) *Result {
 	}
 	c := &jsCompiler{compiler: &compiler{level: -1, regexps: newRegexps(opts), maxFindings: opts.MaxFindings, stop: stop,
 		maxPathBytes: pathBudget(opts.Limits, size)}, opts: opts, memo: map[nodeKey]*Node{}, ctxs: map[string]*dynContext{},
-		entered: map[enterKey]*dynContext{}}
+		entered: map[enterKey]*dynContext{}, metaFound: map[string]bool{}}
 	c.empty = c.intern(&dynContext{anchors: map[string]location{}})
 	if len(doc) > opts.Limits.MaxBytes {
 		c.limit("", "The schema is %d bytes, past the limit of %d.", len(doc), opts.Limits.MaxBytes)

@@ -61,11 +61,68 @@ func builtinMeta(uri string) (*Schema, error) {
 	return entry.schema, entry.err
 }
 
+// vocabularyMetas caches the compiled meta-schemas of sets of standard
+// vocabularies, by dialect and vocabulary URIs (see standardMeta).
+var vocabularyMetas sync.Map
+
+// standardMeta returns the meta-schema that the standard vocabularies in
+// effect in vocab define: its dialect's meta-schema when every vocabulary
+// is, else one written as that meta-schema is, with the allOf of the
+// meta-schemas of just those vocabularies (core's always), beside the
+// "definitions" it checks too, and "dependencies" while that is in
+// effect. Like the built-in meta-schemas, it is compiled once per process.
+func standardMeta(vocab *vocabulary) (*Schema, error) {
+	if vocab.active == nil {
+		return builtinMeta(dialects[vocab.dialect].metaURI)
+	}
+	key := vocab.dialect.String() + " " + strings.Join(vocab.standard, " ")
+	e, _ := vocabularyMetas.LoadOrStore(key, &metaEntry{})
+	entry := e.(*metaEntry)
+	entry.once.Do(func() {
+		text := vocabulariesMetaText(vocab.dialect, vocab.standard, vocab.isActive("dependencies"))
+		res := compileJSONSchema(nil, text, Options{Dialect: vocab.dialect, AnyDocument: true, trusted: true}) // kept for every compile: never stopped
+		if res.Schema == nil {
+			entry.err = fmt.Errorf("the meta-schema of the vocabularies %v does not compile: %+v", vocab.standard, res.Errors)
+			return
+		}
+		entry.schema = res.Schema
+	})
+	return entry.schema, entry.err
+}
+
+// vocabulariesMetaText writes the meta-schema of the standard
+// vocabularies vocabs of dialect d (2020-12 or 2019-09) for standardMeta.
+// Each subschema comes back to its root through the dynamic anchor (the
+// recursive one in 2019-09), as in the official meta-schemas, so that
+// every vocabulary applies at every depth.
+func vocabulariesMetaText(d Dialect, vocabs []string, dependencies bool) []byte {
+	anchor, again := `"$dynamicAnchor":"meta"`, `{"$dynamicRef":"#meta"}`
+	if d == Draft2019 {
+		anchor, again = `"$recursiveAnchor":true`, `{"$recursiveRef":"#"}`
+	}
+	refs := make([]string, len(vocabs))
+	for i, v := range vocabs {
+		refs[i] = fmt.Sprintf(`{"$ref":%q}`, strings.Replace(v, "/vocab/", "/meta/", 1))
+	}
+	props := `"definitions":{"type":"object","additionalProperties":` + again + `}`
+	if dependencies {
+		validation := strings.Replace(dialects[d].metaURI, "/schema", "/meta/validation", 1)
+		props += `,"dependencies":{"type":"object","additionalProperties":{"anyOf":[` + again + `,{"$ref":"` + validation + `#/$defs/stringArray"}]}}`
+	}
+	return fmt.Appendf(nil, `{"$schema":%q,%s,"type":["object","boolean"],"allOf":[%s],"properties":{%s}}`,
+		dialects[d].metaURI, anchor, strings.Join(refs, ","), props)
+}
+
 // vocabularyAt reads the $schema of the resource root at loc: the
 // dialect it selects and the vocabularies its meta-schema turns on. A
-// resource without $schema takes dialect, with every vocabulary.
-func (c *jsCompiler) vocabularyAt(loc location, dialect Dialect) (*vocabulary, *refError) {
+// resource without $schema takes outer, the vocabulary of the resource it
+// is embedded in (the one its document is checked in), or, as a
+// document's root (outer nil), dialect with every vocabulary.
+func (c *jsCompiler) vocabularyAt(loc location, dialect Dialect, outer *vocabulary) (*vocabulary, *refError) {
 	sv := loc.v.Get("$schema")
+	if (sv == nil || sv.Kind != jsontok.String) && outer != nil {
+		return outer, nil
+	}
 	if sv == nil || sv.Kind != jsontok.String {
 		return &vocabulary{dialect: dialect, metaURI: dialects[dialect].metaURI}, nil
 	}
@@ -172,6 +229,7 @@ func metaVocabulary(root *jsondoc.Value, uri string, d Dialect) (*vocabulary, *r
 		for _, k := range kws {
 			vocab.active[k] = true
 		}
+		vocab.standard = append(vocab.standard, m.Name)
 		if strings.HasSuffix(m.Name, "/format-assertion") {
 			vocab.format = true
 		}
@@ -180,6 +238,9 @@ func metaVocabulary(root *jsondoc.Value, uri string, d Dialect) (*vocabulary, *r
 	for _, k := range known[core] {
 		vocab.active[k] = true // core is always in effect
 	}
+	vocab.standard = append(vocab.standard, core)
+	slices.Sort(vocab.standard)
+	vocab.standard = slices.Compact(vocab.standard)
 	return vocab, nil
 }
 
@@ -217,31 +278,74 @@ func (c *jsCompiler) checkDocument(d *document) *refError {
 // checkResource checks text, resource r's schema, against r's
 // meta-schema.
 func (c *jsCompiler) checkResource(d *document, r *resource, text []byte) *refError {
-	var meta *Schema
-	var err error
-	if _, ok := builtinDocuments[r.vocab.metaURI]; ok {
-		meta, err = builtinMeta(r.vocab.metaURI)
-	} else {
-		meta, err = c.customMeta(r.vocab.metaURI)
-	}
+	return c.checkSchema(d, r.loc.ptr, r.vocab, text)
+}
+
+// checkSchema checks text, the schema at ptr in d, written in vocab,
+// against the meta-schema its $schema names and, unless that is its
+// dialect's own, against the meta-schemas of the standard vocabularies
+// vocab has in effect (see standardMeta). Each violation becomes a
+// VALIDATION finding at its place in d, once, however many of them
+// report it.
+//
+// The second check is what "malformed" means under a custom
+// meta-schema: a keyword of a vocabulary in effect must have the value
+// that vocabulary defines, whatever the meta-schema's own text says. An
+// official meta-schema holds the allOf of its vocabularies'
+// meta-schemas; a custom one may leave it out, and "minimum": "zz" is
+// malformed under the validation vocabulary all the same (validation
+// §6.2.4: it MUST be a number); compiled, it would be dropped.
+func (c *jsCompiler) checkSchema(d *document, ptr string, vocab *vocabulary, text []byte) *refError {
+	metas, err := c.metaSchemas(vocab)
 	if err != nil {
-		return &refError{CodeUnsupported, fmt.Sprintf("its meta-schema %q cannot be used: %v", r.vocab.metaURI, err)}
-	}
-	if meta == nil {
-		return nil // a $schema cycle: see customMeta
+		return &refError{CodeUnsupported, fmt.Sprintf("its meta-schema %q cannot be used: %v", vocab.metaURI, err)}
 	}
 	if metaValidator == nil {
 		panic("schema: no MetaValidator registered (import package validator)")
 	}
-	for _, f := range metaValidator(meta, text, c.stop.now) {
-		if c.dropError(CodeValidation) {
-			continue
+	for _, meta := range metas {
+		for _, f := range metaValidator(meta, text, c.stop.now) {
+			path := d.name + ptr + f.InstancePath
+			key := path + "\x00" + f.Message
+			if c.metaFound[key] {
+				continue
+			}
+			c.metaFound[key] = true
+			if c.dropError(CodeValidation) {
+				continue
+			}
+			c.keepError(Finding{Code: CodeValidation, Keyword: keywordAt(vocab.dialect, f.InstancePath), SchemaPath: path, Offset: -1,
+				Message: fmt.Sprintf("The schema does not follow JSON Schema %s: %s", vocab.dialect, lowerSubject(f.Message))})
 		}
-		c.keepError(Finding{Code: CodeValidation, Keyword: keywordAt(r.vocab.dialect, f.InstancePath),
-			SchemaPath: d.name + r.loc.ptr + f.InstancePath, Offset: -1,
-			Message: fmt.Sprintf("The schema does not follow JSON Schema %s: %s", r.vocab.dialect, lowerSubject(f.Message))})
 	}
 	return nil
+}
+
+// metaSchemas returns the meta-schemas a schema written in vocab is
+// checked against (see checkSchema).
+func (c *jsCompiler) metaSchemas(vocab *vocabulary) ([]*Schema, error) {
+	var metas []*Schema
+	var own *Schema
+	var err error
+	if _, ok := builtinDocuments[vocab.metaURI]; ok {
+		own, err = builtinMeta(vocab.metaURI)
+	} else {
+		own, err = c.customMeta(vocab.metaURI)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if own != nil { // nil: a $schema cycle, see customMeta
+		metas = append(metas, own)
+	}
+	if vocab.metaURI != dialects[vocab.dialect].metaURI {
+		std, err := standardMeta(vocab)
+		if err != nil {
+			return nil, err
+		}
+		metas = append(metas, std)
+	}
+	return metas, nil
 }
 
 // customMeta compiles the meta-schema at uri, which the request supplies.

@@ -236,7 +236,11 @@ func (r *registry) walk(loc location, base string, res *resource, dialect Dialec
 		base, isRoot = stripFragment(abs), true
 	}
 	if isRoot {
-		vocab, err := r.c.vocabularyAt(loc, dialect)
+		var outer *vocabulary
+		if res != nil {
+			outer = res.vocab
+		}
+		vocab, err := r.c.vocabularyAt(loc, dialect, outer)
 		if err != nil {
 			return indexErrorAt(loc, "$schema", err.code, err.msg)
 		}
