@@ -352,12 +352,13 @@ func TestMetaSchemaURISchemes(t *testing.T) {
 // TestUnknownKeywordHoldingReferencedSchemas: an unknown keyword is
 // ignored, and its warning asks for its spelling, unless a $ref names a
 // subschema under it (OpenAPI's components): that warning says the
-// referenced subschemas apply, and they do. One whose subschemas no $ref
-// names keeps the usual warning.
+// referenced subschemas apply, and they do; or unless a $ref names its
+// value (before, that one's warning said it was ignored). One whose
+// subschemas no $ref names keeps the usual warning.
 func TestUnknownKeywordHoldingReferencedSchemas(t *testing.T) {
 	t.Parallel()
 	res := schema.Compile(schema.JSONSchema, []byte(`{"$ref":"#/components/schemas/Pet","components":{"schemas":{"Pet":{"required":["name"]}}},`+
-		`"x-defs":{"Unused":{"type":"string"}},"minimun":3}`))
+		`"x-defs":{"Unused":{"type":"string"}},"minimun":3,"properties":{"s":{"$ref":"#/x-self"}},"x-self":{"type":"string"}}`))
 	require.Empty(t, res.Errors)
 	messages := map[string]string{}
 	for _, w := range res.Warnings {
@@ -367,6 +368,8 @@ func TestUnknownKeywordHoldingReferencedSchemas(t *testing.T) {
 		"/components": `The keyword "components" is not part of JSON Schema 2020-12, so it is not applied to the value; the subschemas under it that a $ref names are (as $defs would hold them).`,
 		"/x-defs":     `The keyword "x-defs" is not part of JSON Schema 2020-12, so it is ignored (no value is checked against it); check its spelling.`,
 		"/minimun":    `The keyword "minimun" is not part of JSON Schema 2020-12, so it is ignored (no value is checked against it); check its spelling.`,
+		"/x-self":     `The keyword "x-self" is not part of JSON Schema 2020-12, so it is not applied to the value where it stands; its value is a schema a $ref names, and applies there (as a $defs entry would).`,
 	}, messages)
 	assert.False(t, validator.Validate(res.Schema, []byte(`{"age":1}`), validator.Options{}).Valid(), "the referenced schema applies")
+	assert.False(t, validator.Validate(res.Schema, []byte(`{"name":"n","s":1}`), validator.Options{}).Valid(), "so does the referenced value")
 }

@@ -427,6 +427,10 @@ func (c *jsCompiler) ref(s *nodeScope, kw string, v *jsondoc.Value) {
 		return
 	}
 	target = c.dynamicTarget(s, kw, uri, target)
+	if rerr := c.checkTarget(target); rerr != nil {
+		c.errorf(rerr.code, path, kw, "The reference %q cannot be followed: %s.", v.Str, rerr.msg)
+		return
+	}
 	s.n.Refs = append(s.n.Refs, Ref{Keyword: kw, Target: c.node(target, kw, s.ctx)})
 }
 

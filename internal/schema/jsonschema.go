@@ -50,6 +50,13 @@ type jsCompiler struct {
 	// meta-schema found, so that one that two checks report is one
 	// finding (see checkSchema).
 	metaFound map[string]bool
+	// targets holds each schema object a reference compiles, with the
+	// vocabulary checkTarget checked it in, or nil when its document's
+	// check had reached it.
+	targets map[*jsondoc.Value]*vocabulary
+	// targetBytes is what is left of the bytes checkTarget may check
+	// (see targetBudget).
+	targetBytes int64
 }
 
 // enterKey is one call of enter: a context entering a resource.
@@ -85,7 +92,8 @@ func compileJSONSchema(stop *stopper, doc []byte, opts Options) *Result {
 	}
 	c := &jsCompiler{compiler: &compiler{level: -1, regexps: newRegexps(opts), maxFindings: opts.MaxFindings, stop: stop,
 		maxPathBytes: pathBudget(opts.Limits, size)}, opts: opts, memo: map[nodeKey]*Node{}, ctxs: map[string]*dynContext{},
-		entered: map[enterKey]*dynContext{}, metaFound: map[string]bool{}}
+		entered: map[enterKey]*dynContext{}, metaFound: map[string]bool{},
+		targets: map[*jsondoc.Value]*vocabulary{}, targetBytes: targetBudget(size)}
 	c.empty = c.intern(&dynContext{anchors: map[string]location{}})
 	if len(doc) > opts.Limits.MaxBytes {
 		c.limit("", "The schema is %d bytes, past the limit of %d.", len(doc), opts.Limits.MaxBytes)
@@ -347,13 +355,17 @@ func (c *jsCompiler) node(loc location, keyword string, ctx *dynContext) *Node {
 		c.malformed(loc.path(), "schema", "A schema must be an object or a boolean, not %s.", article(loc.v.TypeName()))
 		return n
 	}
-	vocab := &vocabulary{dialect: c.opts.Dialect}
-	if pos != nil && pos.res != nil {
-		vocab = pos.res.vocab
-	}
-	s := &nodeScope{loc: loc, pos: pos, vocab: vocab, ctx: ctx, n: n}
+	s := &nodeScope{loc: loc, pos: pos, vocab: c.vocabOf(pos), ctx: ctx, n: n}
 	c.keywords(s)
 	return n
+}
+
+// vocabOf returns the vocabulary in effect at pos: its resource's.
+func (c *jsCompiler) vocabOf(pos *position) *vocabulary {
+	if pos == nil || pos.res == nil {
+		return &vocabulary{dialect: c.opts.Dialect, metaURI: dialects[c.opts.Dialect].metaURI}
+	}
+	return pos.res.vocab
 }
 
 // keywords compiles every keyword of the schema object s.loc.
@@ -409,34 +421,42 @@ func (c *jsCompiler) warnUnknown(path, name string, d Dialect) {
 }
 
 // The ends of the warning about an unknown keyword: it is ignored, or (see
-// noteReferenced) holds subschemas a $ref names.
+// noteReferenced) holds subschemas a $ref names, or is one.
 const (
 	unknownIgnored    = "so it is ignored (no value is checked against it); check its spelling."
 	unknownReferenced = "so it is not applied to the value; the subschemas under it that a $ref names are (as $defs would hold them)."
+	unknownApplied    = "so it is not applied to the value where it stands; its value is a schema a $ref names, and applies there (as a $defs entry would)."
 )
 
-// noteReferenced rewrites the warning about an unknown keyword that holds
-// subschemas a $ref names (OpenAPI's "components", a "definitions" of a
-// dialect without it): it is not applied to the value, but they are, so
-// "check its spelling" would mislead. Only a $ref reaches a subschema
-// under an unknown keyword, so a compiled node whose path runs through
+// noteReferenced rewrites the warning about an unknown keyword whose value
+// a $ref names as a schema, or that holds subschemas a $ref names
+// (OpenAPI's "components", a "definitions" of a dialect without it): it
+// is not applied to the value, but they are, so "ignored" and "check its
+// spelling" would mislead. Only a $ref reaches a subschema under an
+// unknown keyword, so a compiled node whose path is one or runs through
 // one is such a subschema. It costs a look-up per "/" of each compiled
 // node's path, and nothing when no unknown keyword was met.
 func (c *jsCompiler) noteReferenced() {
 	if len(c.unknown) == 0 {
 		return
 	}
+	ends := map[string]string{} // by the unknown keyword's path
 	for _, n := range c.memo {
-		for i := len(n.Path) - 1; i > 0 && len(c.unknown) > 0; i-- {
+		if _, ok := c.unknown[n.Path]; ok {
+			ends[n.Path] = unknownApplied // the keyword's value itself: this wins
+		}
+		for i := len(n.Path) - 1; i > 0; i-- {
 			if n.Path[i] != '/' {
 				continue
 			}
-			if w, ok := c.unknown[n.Path[:i]]; ok {
-				f := &c.warnings[w]
-				f.Message = strings.TrimSuffix(f.Message, unknownIgnored) + unknownReferenced
-				delete(c.unknown, n.Path[:i])
+			if _, ok := c.unknown[n.Path[:i]]; ok && ends[n.Path[:i]] == "" {
+				ends[n.Path[:i]] = unknownReferenced
 			}
 		}
+	}
+	for path, end := range ends {
+		f := &c.warnings[c.unknown[path]]
+		f.Message = strings.TrimSuffix(f.Message, unknownIgnored) + end
 	}
 }
 
@@ -583,15 +603,12 @@ func keywordAt(d Dialect, ptr string) string {
 		if !subschemaKeyword(d, kw) {
 			return keyword
 		}
-		switch kw {
-		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies",
-			"allOf", "anyOf", "oneOf", "prefixItems":
+		switch {
+		case severalSubschemas[kw]:
 			i++ // the member name or index that leads to the subschema
-		case "items":
-			if i < len(tokens) {
-				if _, err := strconv.Atoi(tokens[i]); err == nil && d != Draft2020 {
-					i++
-				}
+		case kw == "items" && i < len(tokens):
+			if _, err := strconv.Atoi(tokens[i]); err == nil && d != Draft2020 {
+				i++
 			}
 		}
 		if i >= len(tokens) {

@@ -263,16 +263,123 @@ func (c *jsCompiler) checkDocument(d *document) *refError {
 	if len(embedded) == 0 {
 		return c.checkResource(d, root, d.text)
 	}
-	omit := map[*jsondoc.Value]bool{}
+	d.own = map[*jsondoc.Value]bool{}
 	for _, r := range embedded {
-		omit[r.loc.v] = true
+		d.own[r.loc.v] = true
 	}
 	for _, r := range append([]*resource{root}, embedded...) {
-		if err := c.checkResource(d, r, jsondoc.AppendCanonicalOmitting(nil, r.loc.v, omit)); err != nil {
+		if err := c.checkResource(d, r, jsondoc.AppendCanonicalOmitting(nil, r.loc.v, d.own)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// checkTarget checks the schema at loc, which a reference compiles,
+// against the meta-schemas of its vocabulary, unless the check of its
+// document reached it as a schema already (see metaChecked). A reference
+// may name any place, such as the value of an unknown keyword, or a
+// keyword's map of subschemas ("$ref": "#/properties"), which no
+// meta-schema treats as a schema; what it names is compiled as one, so it
+// must be well-formed as one (DESIGN §8: malformed is VALIDATION, and
+// nothing is enforced by stripping), or its malformed keywords would be
+// dropped. Each place is looked at once, and a place checked here checks
+// the schemas under it as the meta-schema does.
+func (c *jsCompiler) checkTarget(loc location) *refError {
+	if loc.v.Kind != jsontok.Object || c.opts.trusted {
+		return nil // a boolean is a schema; anything else is refused when compiled
+	}
+	if _, seen := c.targets[loc.v]; seen {
+		return nil
+	}
+	c.targets[loc.v] = nil
+	if c.metaChecked(loc) {
+		return nil
+	}
+	vocab := c.vocabOf(c.reg.positionOf(loc))
+	c.targets[loc.v] = vocab
+	if c.targetBytes < 0 {
+		return nil // past the limit, reported once: the compile has failed
+	}
+	if c.targetBytes -= loc.v.End - loc.v.Start + 1; c.targetBytes < 0 {
+		c.limit(loc.path(), "The places the schema's references name that no meta-schema check reached as schemas, each checked on its own, "+
+			"hold more bytes together than %d times the schema's, past the limit: they nest in one another. Move them under $defs.", targetBytesRatio)
+		return nil
+	}
+	return c.checkSchema(loc.doc, loc.ptr, vocab, jsondoc.AppendCanonicalOmitting(nil, loc.v, loc.doc.own))
+}
+
+// targetBytesRatio bounds the bytes checkTarget checks, together, per
+// byte of the schema and its resources: places that nest in one another
+// are each checked whole, so a chain of them under unknown keywords
+// would cost work that grows with the square of the schema's size (100
+// of them around one 900 KB value cost 0.5 s). Real schemas name such
+// places rarely and apart, each checked once.
+const targetBytesRatio = 8
+
+// targetBudget returns the bytes checkTarget may check, counted as
+// written, for a schema of n bytes with its resources: targetBytesRatio
+// per byte, and 1 MiB.
+func targetBudget(n int) int64 { return targetBytesRatio*int64(n) + pathBytesFree }
+
+// metaChecked reports whether a meta-schema check has reached the schema
+// object at loc as a schema: on the way from a checked schema (its
+// document's root, a resource in it with a $schema of its own, a place
+// checkTarget checked), every step is one the meta-schema in effect takes
+// into a subschema (see metaStep).
+func (c *jsCompiler) metaChecked(loc location) bool {
+	d := loc.doc
+	if d.builtin {
+		return true
+	}
+	v, tokens := d.root, pointerTokens(loc.ptr)
+	var vocab *vocabulary // of the check that reached v; nil: none did
+	if d.checked {
+		vocab = c.reg.positions[v].res.vocab
+	}
+	for {
+		if d.own[v] {
+			vocab = c.reg.positions[v].res.vocab
+		} else if vv := c.targets[v]; vv != nil {
+			vocab = vv
+		}
+		if len(tokens) == 0 {
+			return vocab != nil
+		}
+		n := 1
+		if vocab != nil {
+			// A step past the end ends at the keyword's map or array of
+			// subschemas, which the check takes as none.
+			if n = metaStep(vocab, v, tokens); n == 0 || n > len(tokens) {
+				vocab, n = nil, 1
+			}
+		}
+		for _, tok := range tokens[:n] {
+			if v = childValue(v, tok); v == nil {
+				return false
+			}
+		}
+		tokens = tokens[n:]
+	}
+}
+
+// metaStep returns how many of tokens lead from the schema v, checked in
+// vocab, to a subschema the check takes as one: 1 for the value of a
+// keyword that holds a schema, 2 for a member or item of one that holds
+// several, 0 when the first token names no keyword of vocab that holds
+// subschemas (the meta-schemas check "definitions" in every dialect).
+func metaStep(vocab *vocabulary, v *jsondoc.Value, tokens []string) int {
+	kw := tokens[0]
+	if v.Kind != jsontok.Object || kw != "definitions" && !(subschemaKeyword(vocab.dialect, kw) && vocab.isActive(kw)) {
+		return 0
+	}
+	if severalSubschemas[kw] {
+		return 2
+	}
+	if items := v.Get(kw); kw == "items" && items != nil && items.Kind == jsontok.Array && vocab.dialect != Draft2020 {
+		return 2
+	}
+	return 1
 }
 
 // checkResource checks text, resource r's schema, against r's

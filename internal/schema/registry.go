@@ -33,6 +33,10 @@ type document struct {
 	dialect Dialect        // the dialect it defaults to, from whoever refers to it first
 	failed  error          // why it could not be parsed
 	checked bool           // checked against its meta-schema
+	// own holds the roots of the resources embedded in it that name a
+	// $schema of their own, each checked against that one (see
+	// jsCompiler.checkDocument).
+	own     map[*jsondoc.Value]bool
 	indexed bool
 	// indexing is true while index walks the document: a $schema that
 	// names it then has led back to it (see jsCompiler.metaDialect).
@@ -359,6 +363,12 @@ var subschemaKeywords = setOf("additionalProperties", "propertyNames", "items", 
 	"properties", "patternProperties", "allOf", "anyOf", "oneOf", "additionalItems", "definitions", "dependencies",
 	"$defs", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties", "contentSchema", "prefixItems")
 
+// severalSubschemas are the keywords that hold several subschemas, each
+// under a member name or an index (and items, in the dialects before
+// 2020-12, when it is an array).
+var severalSubschemas = setOf("properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies",
+	"allOf", "anyOf", "oneOf", "prefixItems")
+
 // subschema is one subschema value under a keyword, with the pointer
 // suffix that leads to it from the keyword.
 type subschema struct {
@@ -414,12 +424,15 @@ func (r *registry) lookup(uri string, dialect Dialect) (location, *refError) {
 		if err := r.index(d, dialect); err != nil {
 			return location{}, &refError{CodeValidation, fmt.Sprintf("the document %q it refers to cannot be used: %v", docURI, err)}
 		}
-		if err := r.c.checkDocument(d); err != nil {
-			return location{}, err
-		}
 		if res = r.resources[docURI]; res == nil {
 			return location{}, &refError{CodeValidation, fmt.Sprintf("the document %q it refers to is not a schema", docURI)}
 		}
+	}
+	// A document indexed only as a meta-schema (by a $schema) is checked
+	// as a schema when a $ref first compiles part of it (see
+	// jsCompiler.metaChecked).
+	if err := r.c.checkDocument(res.loc.doc); err != nil {
+		return location{}, err
 	}
 	if frag == "" {
 		return res.loc, nil
@@ -481,27 +494,41 @@ func schemaAt(path string) string {
 // pointerLocation follows an RFC 6901 pointer from base.
 func pointerLocation(base location, ptr string) (location, bool) {
 	v := base.v
-	tokens := strings.Split(ptr, "/")[1:]
-	for _, raw := range tokens {
-		tok := strings.ReplaceAll(strings.ReplaceAll(raw, "~1", "/"), "~0", "~")
-		switch v.Kind {
-		case jsontok.Object:
-			next := v.Get(tok)
-			if next == nil {
-				return location{}, false
-			}
-			v = next
-		case jsontok.Array:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(v.Items) || tok != strconv.Itoa(i) {
-				return location{}, false
-			}
-			v = v.Items[i]
-		default:
+	for _, tok := range pointerTokens(ptr) {
+		if v = childValue(v, tok); v == nil {
 			return location{}, false
 		}
 	}
 	return location{doc: base.doc, ptr: base.ptr + ptr, v: v}, true
+}
+
+// pointerTokens returns the reference tokens of an RFC 6901 pointer,
+// unescaped.
+func pointerTokens(ptr string) []string {
+	if ptr == "" {
+		return nil
+	}
+	tokens := strings.Split(ptr, "/")[1:]
+	for i, raw := range tokens {
+		tokens[i] = strings.ReplaceAll(strings.ReplaceAll(raw, "~1", "/"), "~0", "~")
+	}
+	return tokens
+}
+
+// childValue returns the member or item of v that the unescaped pointer
+// token tok names, or nil when there is none.
+func childValue(v *jsondoc.Value, tok string) *jsondoc.Value {
+	switch v.Kind {
+	case jsontok.Object:
+		return v.Get(tok)
+	case jsontok.Array:
+		i, err := strconv.Atoi(tok)
+		if err != nil || i < 0 || i >= len(v.Items) || tok != strconv.Itoa(i) {
+			return nil
+		}
+		return v.Items[i]
+	}
+	return nil
 }
 
 // positionOf returns what holds at loc: its own indexed position, or that
@@ -511,25 +538,10 @@ func (r *registry) positionOf(loc location) *position {
 	if p := r.positions[loc.v]; p != nil {
 		return p
 	}
-	var best *position
 	v := loc.doc.root
-	tokens := strings.Split(loc.ptr, "/")
-	if p := r.positions[v]; p != nil {
-		best = p
-	}
-	for _, raw := range tokens[1:] {
-		tok := strings.ReplaceAll(strings.ReplaceAll(raw, "~1", "/"), "~0", "~")
-		switch v.Kind {
-		case jsontok.Object:
-			v = v.Get(tok)
-		case jsontok.Array:
-			i, _ := strconv.Atoi(tok)
-			if i < 0 || i >= len(v.Items) {
-				return best
-			}
-			v = v.Items[i]
-		}
-		if v == nil {
+	best := r.positions[v]
+	for _, tok := range pointerTokens(loc.ptr) {
+		if v = childValue(v, tok); v == nil {
 			return best
 		}
 		if p := r.positions[v]; p != nil {
