@@ -183,10 +183,10 @@ func TestCompileToolsetToolsList(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, []toolOutcome{
 			{"a", compiles, nil},
-			{"deep", malformed, []finding{{malformed, "json", ""}}},
+			{"deep", unsupported, []finding{{unsupported, "limit", ""}}},
 			{"b", compiles, nil},
 		}, outcomesOf(resp.GetTools()))
-		assert.Contains(t, resp.GetTools()[1].GetErrors()[0].GetMessage(), "nesting deeper than the limit of 64")
+		assert.Equal(t, "The schema nests deeper than the limit of 64.", resp.GetTools()[1].GetErrors()[0].GetMessage())
 		assert.Equal(t, []string{"a", "b"}, mapsKeys(resp.GetBind()))
 	})
 	t.Run("an empty list", func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/internal/fixtures"
 	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/schema"
 )
@@ -443,4 +444,54 @@ func TestDynamicScopesAreBounded(t *testing.T) {
 	res = schema.CompileWith(schema.JSONSchema, small, schema.Options{Limits: schema.Limits{MaxNodes: 1000}})
 	require.Len(t, res.Errors, 1, "%v", res.Errors)
 	assert.Contains(t, res.Errors[0].Message, "bind more than 1000 dynamic anchors")
+}
+
+// TestSubsetDepthLimit: a subset profile's schema may nest
+// schema.DefaultMaxDepth levels of JSON; a deeper one is valid JSON and
+// valid JSON Schema past the profile's limit, so it is refused as the JSON
+// Schema profile refuses one past its own (UNSUPPORTED_CAPABILITY, keyword
+// "limit", the same message), not as malformed JSON, however the depth is
+// reached (a deep examples or default value too).
+func TestSubsetDepthLimit(t *testing.T) {
+	t.Parallel()
+	// chain(n) nests 2n+1 levels: n object schemas, each in the last
+	// one's properties, around a string schema. A value under a property
+	// of the root is 3 levels deep.
+	chain := func(n int) string {
+		return strings.Repeat(`{"type":"object","properties":{"a":`, n) + `{"type":"string"}` + strings.Repeat(`}}`, n)
+	}
+	// nested(n) is an array value n levels deep.
+	nested := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	for _, tc := range []struct {
+		name    string
+		profile schema.Profile
+		schema  string
+		tooDeep bool
+	}{
+		{"tool input at the limit", schema.ToolInput, `{"type":"object","properties":{"a":{"type":"array","enum":[` + nested(60) + `]}}}`, false},
+		{"tool input past it", schema.ToolInput, chain(32), true},
+		{"tool input, far past it", schema.ToolInput, chain(500), true},
+		{"tool input, a deep default", schema.ToolInput, `{"type":"object","properties":{"a":{"type":"array","default":` + nested(62) + `}}}`, true},
+		{"bindable at the limit", schema.OutputBindable, `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"},"examples":` + nested(61) + `}}}`, false},
+		{"bindable past it", schema.OutputBindable, chain(32), true},
+		{"bindable, a deep examples value", schema.OutputBindable, `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"},"examples":` + nested(62) + `}}}`, true},
+		{"bindable, a deep default value", schema.OutputBindable, `{"type":"object","properties":{"a":{"type":"string","default":` + nested(62) + `}}}`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res := schema.Compile(tc.profile, []byte(tc.schema))
+			if !tc.tooDeep {
+				assert.Empty(t, res.Errors)
+				assert.NotNil(t, res.Schema)
+				return
+			}
+			assert.Nil(t, res.Schema)
+			assert.Equal(t, []fixtures.SchemaFinding{fixtures.Unsupported("limit", "")}, fixtures.SchemaFindings(res.Errors))
+			assert.Equal(t, schema.CodeUnsupported, res.Code())
+			js := schema.CompileWith(schema.JSONSchema, []byte(tc.schema), schema.Options{Limits: schema.Limits{MaxDepth: schema.DefaultMaxDepth}})
+			require.Len(t, js.Errors, 1)
+			assert.Equal(t, js.Errors[0], res.Errors[0], "as the JSON Schema profile says it")
+			assert.Equal(t, "The schema nests deeper than the limit of 64.", res.Errors[0].Message)
+		})
+	}
 }

@@ -15,7 +15,8 @@ import (
 	"github.com/toolgate/toolgate/internal/pattern"
 )
 
-// DefaultMaxDepth bounds the nesting of schema documents.
+// DefaultMaxDepth bounds the nesting of a subset profile's schema
+// document (the JSON Schema profile's is Limits.MaxDepth).
 const DefaultMaxDepth = 64
 
 // DefaultMaxFindings is Options.MaxFindings's default, as many as the
@@ -229,7 +230,9 @@ func Compile(profile Profile, doc []byte) *Result { return CompileWith(profile, 
 // CompileWith checks a whole schema document against profile and compiles
 // it. Every finding is reported, not just the first; a schema with any
 // error yields no Schema. A subset profile's document may nest at most
-// DefaultMaxDepth levels. doc is only read (the server hands it a
+// DefaultMaxDepth levels (its examples and default values included): a
+// deeper one is UNSUPPORTED_CAPABILITY with keyword "limit", its only
+// finding. doc is only read (the server hands it a
 // request's string in place), which the conformance suite checks on
 // read-only memory.
 func CompileWith(profile Profile, doc []byte, opts Options) *Result {
@@ -253,6 +256,13 @@ func compileWith(stop *stopper, profile Profile, doc []byte, opts Options) *Resu
 	c := &compiler{rules: rules, level: -1, regexps: newRegexps(opts), maxFindings: opts.MaxFindings, stop: stop,
 		maxPathBytes: pathBudget(opts.Limits, len(doc))}
 	v, err := jsondoc.ParseUntil(doc, DefaultMaxDepth, stop.now)
+	if se, ok := err.(*jsontok.SyntaxError); ok && se.TooDeep {
+		// Valid JSON and valid JSON Schema past this profile's limit, as
+		// the JSON Schema profile reports its own.
+		c.unsupported("", "limit", "The schema nests deeper than the limit of %d.", DefaultMaxDepth)
+		c.report(res)
+		return res
+	}
 	if err != nil {
 		res.Errors = append(res.Errors, parseFinding(err))
 		return res

@@ -45,6 +45,7 @@ var fuzzSeeds = []string{
 	// Malformed documents.
 	``, `{`, `[]`, `"object"`, `null`, `true`, `1`, `{"type":"object",}`, `{"type":"object","type":"string"}`,
 	`{"type":"object"} {}`, "{\"type\":\"obj\xC3\x28ect\"}", `{"type":"\uD800"}`,
+	// Valid JSON nested past the limit.
 	strings.Repeat(`{"type":"object","properties":{"a":`, 70) + `{"type":"string"}` + strings.Repeat(`}}`, 70),
 }
 
@@ -115,7 +116,10 @@ func checkResult(t *testing.T, doc []byte, res *schema.Result) {
 			t.Fatalf("%q: Canonical is set, but the document does not parse: %v", doc, err)
 		}
 	}
-	hasJSON := false
+	// unread: the document was not read, as it is not JSON (a "json"
+	// finding, VALIDATION) or nests past schema.DefaultMaxDepth (a
+	// "limit" finding, UNSUPPORTED_CAPABILITY); either is its only finding.
+	unread := false
 	for _, f := range res.Errors {
 		if f.Code != schema.CodeUnsupported && f.Code != schema.CodeValidation {
 			t.Fatalf("%q: finding with code %v: %+v", doc, f.Code, f)
@@ -130,9 +134,16 @@ func checkResult(t *testing.T, doc []byte, res *schema.Result) {
 			t.Fatalf("%q: schema finding with an argument offset or path: %+v", doc, f)
 		}
 		if f.Keyword == "json" {
-			hasJSON = true
+			unread = true
 			if f.Code != schema.CodeValidation {
 				t.Fatalf("%q: a JSON problem must be VALIDATION: %+v", doc, f)
+			}
+			continue
+		}
+		if f.Keyword == "limit" && res.Canonical == nil {
+			unread = true
+			if f.Code != schema.CodeUnsupported || f.SchemaPath != "" {
+				t.Fatalf("%q: a document past the depth limit is UNSUPPORTED_CAPABILITY at the root: %+v", doc, f)
 			}
 			continue
 		}
@@ -143,11 +154,11 @@ func checkResult(t *testing.T, doc []byte, res *schema.Result) {
 			t.Fatalf("%q: finding path %q does not point into the schema: %+v", doc, f.SchemaPath, f)
 		}
 	}
-	if (res.Canonical == nil) != hasJSON {
-		t.Fatalf("%q: Canonical %v, json finding %v", doc, res.Canonical != nil, hasJSON)
+	if (res.Canonical == nil) != unread {
+		t.Fatalf("%q: Canonical %v, json or depth finding %v", doc, res.Canonical != nil, unread)
 	}
-	if hasJSON && len(res.Errors) != 1 {
-		t.Fatalf("%q: a document that is not JSON has exactly one finding: %+v", doc, res.Errors)
+	if unread && len(res.Errors) != 1 {
+		t.Fatalf("%q: a document that is not read has exactly one finding: %+v", doc, res.Errors)
 	}
 }
 

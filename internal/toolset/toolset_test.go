@@ -246,15 +246,16 @@ func TestCompileRepeatedMember(t *testing.T) {
 }
 
 // TestCompileDeepSchema checks that a schema nested deeper than a schema
-// may is its own tool's finding, not the document's error: the document
-// may nest up to 4096 levels.
+// may is its own tool's finding (past the profile's limit:
+// UNSUPPORTED_CAPABILITY, keyword "limit"), not the document's error: the
+// document may nest up to 4096 levels.
 func TestCompileDeepSchema(t *testing.T) {
 	t.Parallel()
 	// A chain of 32 schemas nests 64 levels, the most a schema may; one
 	// more is too deep.
 	require.Equal(t, `{"type": "object", "properties": {"a": {"type": "object", "properties": {}}}}`, chain(2))
 	assert.Equal(t, schema.CodeNone, schema.Compile(schema.ToolInput, []byte(chain(32))).Code())
-	assert.Equal(t, schema.CodeValidation, schema.Compile(schema.ToolInput, []byte(chain(33))).Code())
+	assert.Equal(t, schema.CodeUnsupported, schema.Compile(schema.ToolInput, []byte(chain(33))).Code())
 	for _, c := range []struct {
 		name   string
 		schema string
@@ -276,8 +277,8 @@ func TestCompileDeepSchema(t *testing.T) {
 				assert.Equal(t, schema.CodeNone, results[i].Code(), "%s: %v", results[i].Name, results[i].Findings())
 				assert.NotNil(t, results[i].Compiled.Schema)
 			}
-			assert.Equal(t, []fixtures.SchemaFinding{fixtures.Malformed("json", "")}, fixtures.SchemaFindings(results[1].Findings()))
-			assert.Contains(t, results[1].Findings()[0].Message, "nesting deeper than the limit of 64")
+			assert.Equal(t, []fixtures.SchemaFinding{fixtures.Unsupported("limit", "")}, fixtures.SchemaFindings(results[1].Findings()))
+			assert.Equal(t, "The schema nests deeper than the limit of 64.", results[1].Findings()[0].Message)
 			assert.Nil(t, results[1].Compiled.Schema)
 		})
 	}
