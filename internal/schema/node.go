@@ -101,7 +101,14 @@ type Node struct {
 	// to explain a false schema.
 	Keyword string
 
-	// Types are the value types the node accepts (AnyType without "type").
+	// Types are the value types the node's "type" accepts: AnyType
+	// without one, except at a subset profile's root, where an omitted
+	// type means object. A value of another type is a "type" finding at
+	// the node's /type, that root's included (its documented meaning,
+	// though it writes no type). A type a profile only derives from
+	// another keyword (the bindable profile types an enum-only node by its
+	// choices) is not kept here: that keyword refuses a value of another
+	// type itself, so the finding is the enum's, at /enum.
 	Types Types
 	// Never is set for the false schema: no value is valid.
 	Never bool

@@ -141,14 +141,17 @@ func compilePattern(c *compiler, n *Node, v *jsondoc.Value, path string) {
 func checkBindableNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
 	finishKeys(n)
 	// declared is the node's type as the schema states it (an enum of
-	// primitives types itself), or 0 for an untyped node.
+	// primitives types itself), or 0 for an untyped node. A type derived
+	// from the enum is not written into n.Types: the enum alone refuses a
+	// value of another type, so that the finding is the enum's, at the
+	// keyword the schema has, and says what the closed set is (see
+	// Node.Types).
 	var declared Types
 	switch {
 	case obj.Get("type") != nil:
 		declared = n.Types
 	case n.Enum != nil:
 		declared = enumTypes(n.Enum)
-		n.Types = declared
 	case root && n.Types != AnyType:
 		declared = n.Types // the root's implied object type
 	}

@@ -53,6 +53,49 @@ func TestOutputBindableEnforcement(t *testing.T) {
 	})
 }
 
+// TestOutputBindableEnumOnly: an enum without type is typed by its
+// choices for the profile's rules, but a value is checked against the
+// enum alone: one of another type is the enum's finding, at the enum the
+// schema has (it has no type to point at), and its message names the
+// closed set.
+func TestOutputBindableEnumOnly(t *testing.T) {
+	t.Parallel()
+	s := compileFor(t, schema.OutputBindable, `{"type":"object","properties":{
+		"level":{"enum":["low","high"]},
+		"maybe":{"enum":["a",null]},
+		"picks":{"type":"array","items":{"enum":[1,2]}}
+	}}`)
+	for _, tc := range []struct {
+		name, doc string
+		want      []violation // nil: valid
+		message   string
+		offset    int64 // the deciding byte
+	}{
+		{"its choices", `{"level":"low","maybe":null,"picks":[1,2.0]}`, nil, "", 0},
+		{"another string", `{"level":"medium"}`, []violation{{"enum", "/properties/level/enum", "/level"}}, `/level must be one of "low", "high"; got "medium".`, 10},
+		{"a number", `{"level":1}`, []violation{{"enum", "/properties/level/enum", "/level"}}, `/level must be one of "low", "high"; got a number.`, 9},
+		{"null", `{"level":null}`, []violation{{"enum", "/properties/level/enum", "/level"}}, `/level must be one of "low", "high"; got null.`, 9},
+		{"an array", `{"level":["low"]}`, []violation{{"enum", "/properties/level/enum", "/level"}}, `/level must be one of "low", "high"; got an array.`, 9},
+		{"a boolean where null is a choice", `{"maybe":true}`, []violation{{"enum", "/properties/maybe/enum", "/maybe"}}, `/maybe must be one of "a", null; got true.`, 9},
+		{"an item of another type", `{"picks":[1,"2"]}`, []violation{{"enum", "/properties/picks/items/enum", "/picks/1"}}, `/picks/1 must be one of 1, 2; got a string.`, 12},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res := validator.Validate(s, []byte(tc.doc), validator.Options{})
+			if tc.want == nil {
+				assert.True(t, res.Valid(), "findings: %+v", res.Findings)
+				return
+			}
+			assert.Equal(t, tc.want, stable(res.Findings))
+			assert.Equal(t, schema.CodeValidation, res.Code())
+			if assert.Len(t, res.Findings, 1) {
+				assert.Equal(t, tc.message, res.Findings[0].Message)
+				assert.Equal(t, tc.offset, res.Findings[0].Offset)
+			}
+		})
+	}
+}
+
 // TestOutputBindablePatternIsECMA262: a bindable pattern means what
 // ECMA-262 (JSON Schema's dialect) says, where Go's RE2 syntax would say
 // otherwise: \u escapes, "." that excludes \r, \s that holds U+00A0.

@@ -110,6 +110,20 @@ func TestRootMustBeObject(t *testing.T) {
 	})
 }
 
+// TestRootEnumOnly: the one enum-only node the tool input profile
+// compiles is the root (below it, one is refused as untyped), and a root
+// without type means object, enum or not: a value of another type is the
+// root's type finding at /type, though the enum has a choice of that type
+// ("x" here); an object outside the choices is the enum's finding.
+func TestRootEnumOnly(t *testing.T) {
+	t.Parallel()
+	runRules(t, `{"enum":[{"a":1},"x"]}`, []ruleCase{
+		{"a choice", `{"a":1.0}`, nil},
+		{"another object", `{"a":2}`, []violation{{"enum", "/enum", ""}}},
+		{"a string choice is no object", `"x"`, []violation{{"type", "/type", ""}}},
+	})
+}
+
 func TestPropertiesRequiredAdditional(t *testing.T) {
 	t.Parallel()
 	runRules(t, `{"type":"object","properties":{
