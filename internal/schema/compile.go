@@ -316,6 +316,11 @@ type rules struct {
 	keywords map[string]keyword
 	// types reads the node's "type" value (nil when absent).
 	types func(c *compiler, v *jsondoc.Value, path string) Types
+	// declared, when set, returns the type of the node obj (n its node,
+	// its "type" read) that its keywords must be able to constrain, where
+	// the profile derives one that "type" does not say (0: none to check
+	// against); nil means n.Types.
+	declared func(n *Node, obj *jsondoc.Value, root bool) Types
 	// check applies the profile's rules to a compiled node.
 	check func(c *compiler, n *Node, obj *jsondoc.Value, root bool)
 	// unknown explains why a keyword outside the table is refused.
@@ -508,6 +513,10 @@ func (c *compiler) node(v *jsondoc.Value, path, keyword string) *Node {
 	} else if root && v.Get("oneOf") == nil {
 		n.Types = TypeObject
 	}
+	applied := n.Types // the type the keywords must be able to constrain
+	if c.rules.declared != nil {
+		applied = c.rules.declared(n, v, root)
+	}
 	for _, m := range v.Members {
 		kpath := child(path, m.Name)
 		kw, ok := c.rules.keywords[m.Name]
@@ -523,8 +532,8 @@ func (c *compiler) node(v *jsondoc.Value, path, keyword string) *Node {
 		case kw.ignored:
 			c.warn(kpath, m.Name, "The keyword %q is accepted but not enforced by the %s profile: values are not checked against it.", m.Name, profileTitle(c.rules.profile))
 		}
-		if kw.applies != 0 && n.Types != 0 && n.Types&kw.applies == 0 {
-			c.unsupported(kpath, m.Name, "The keyword %q does not apply to type %s; this profile does not allow keywords that cannot constrain the value.", m.Name, n.Types)
+		if kw.applies != 0 && applied != 0 && applied&kw.applies == 0 {
+			c.unsupported(kpath, m.Name, "The keyword %q does not apply to type %s; this profile does not allow keywords that cannot constrain the value.", m.Name, applied)
 		}
 		if kw.compile != nil {
 			kw.compile(c, n, m.Value, kpath)

@@ -34,9 +34,10 @@ var outputBindableRules = &rules{
 		"exclusiveMinimum":     {ignored: true},
 		"additionalProperties": {ignored: true},
 	},
-	types:   bindableType,
-	check:   checkBindableNode,
-	unknown: bindableUnknown,
+	types:    bindableType,
+	declared: bindableDeclared,
+	check:    checkBindableNode,
+	unknown:  bindableUnknown,
 }
 
 // primitiveTypes are the types a bindable property or item may have, alone
@@ -140,25 +141,11 @@ func compilePattern(c *compiler, n *Node, v *jsondoc.Value, path string) {
 // null only beside a primitive.
 func checkBindableNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
 	finishKeys(n)
-	// declared is the node's type as the schema states it (an enum of
-	// primitives types itself), or 0 for an untyped node. A type derived
-	// from the enum is not written into n.Types: the enum alone refuses a
-	// value of another type, so that the finding is the enum's, at the
-	// keyword the schema has, and says what the closed set is (see
-	// Node.Types).
-	var declared Types
-	switch {
-	case obj.Get("type") != nil:
-		declared = n.Types
-	case n.Enum != nil:
-		declared = enumTypes(n.Enum)
-	case root && n.Types != AnyType:
-		declared = n.Types // the root's implied object type
-	}
+	declared := bindableDeclared(n, obj, root)
 	switch {
 	case n.Enum != nil && len(n.Enum.Composite) > 0:
 		c.unsupported(child(n.Path, "enum"), "enum", "Enum choices must be strings, numbers or booleans to be bindable, not objects or arrays.")
-	case !root && n.Enum != nil && enumTypes(n.Enum) == TypeNull:
+	case !root && n.Enum != nil && enumTypes(obj.Get("enum")) == TypeNull:
 		// The value could only be null: type "null" under another name.
 		c.unsupported(child(n.Path, "enum"), "enum", "An enum whose only choice is null is not bindable, as type \"null\" is not: "+
 			"give it a string, number or boolean choice, and keep null beside it for a nullable property.")
@@ -186,20 +173,47 @@ func checkBindableNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
 	}
 }
 
-// enumTypes returns the types of an enum's primitive choices.
-func enumTypes(e *Enum) Types {
+// bindableDeclared returns the type of the node obj as the schema states
+// it (n is its node, its "type" read): what type says, or without type,
+// the types of its enum's choices (an enum of primitives types itself),
+// the root's implied object, or 0 for an untyped node. The profile's
+// rules see this type, and so does the check that each keyword applies
+// to it: minimum on an enum of strings is refused as on "type": "string".
+// A type derived from the enum is not written into n.Types: the enum
+// alone refuses a value of another type, so that the finding is the
+// enum's, at the keyword the schema has, and says what the closed set is
+// (see Node.Types).
+func bindableDeclared(n *Node, obj *jsondoc.Value, root bool) Types {
+	switch e := obj.Get("enum"); {
+	case obj.Get("type") != nil:
+		return n.Types
+	case e != nil && e.Kind == jsontok.Array:
+		return enumTypes(e)
+	case root && n.Types != AnyType:
+		return n.Types // the root's implied object type
+	}
+	return 0
+}
+
+// enumTypes returns the types of the primitive choices of an enum value
+// (0 when it is not an array); objects and arrays, which are refused as
+// choices, count for none.
+func enumTypes(e *jsondoc.Value) Types {
 	var t Types
-	if e.Strings.Len() > 0 {
-		t |= TypeString
+	if e == nil || e.Kind != jsontok.Array {
+		return 0
 	}
-	if len(e.Numbers) > 0 {
-		t |= TypeNumber
-	}
-	if e.True || e.False {
-		t |= TypeBoolean
-	}
-	if e.Null {
-		t |= TypeNull
+	for _, choice := range e.Items {
+		switch choice.Kind {
+		case jsontok.String:
+			t |= TypeString
+		case jsontok.Number:
+			t |= TypeNumber
+		case jsontok.True, jsontok.False:
+			t |= TypeBoolean
+		case jsontok.Null:
+			t |= TypeNull
+		}
 	}
 	return t
 }

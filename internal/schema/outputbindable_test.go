@@ -63,6 +63,17 @@ func TestOutputBindableRules(t *testing.T) {
 		{"unknown keyword", prop(`{"type":"string","x-ui":"wide"}`), []fixtures.SchemaFinding{fixtures.Unsupported("x-ui", "/properties/p/x-ui")}},
 		{"keyword on the wrong type", prop(`{"type":"number","minLength":1}`), []fixtures.SchemaFinding{fixtures.Unsupported("minLength", "/properties/p/minLength")}},
 		{"required below the root", `{"type":"object","properties":{"p":{"type":"string","required":["x"]}}}`, []fixtures.SchemaFinding{fixtures.Unsupported("required", "/properties/p/required")}},
+		// An enum-only property has its choices' type for this rule too,
+		// as if written.
+		{"minimum on an enum of strings", prop(`{"enum":["a","b"],"minimum":5}`), []fixtures.SchemaFinding{fixtures.Unsupported("minimum", "/properties/p/minimum")}},
+		{"required on an enum of strings", prop(`{"enum":["a","b"],"required":["x"]}`), []fixtures.SchemaFinding{fixtures.Unsupported("required", "/properties/p/required")}},
+		{"items on an enum of strings", prop(`{"enum":["a","b"],"items":{"type":"string"}}`), []fixtures.SchemaFinding{fixtures.Unsupported("items", "/properties/p/items")}},
+		{"properties on an enum of strings", prop(`{"enum":["a","b"],"properties":{"b":{"type":"string"}}}`), []fixtures.SchemaFinding{fixtures.Unsupported("properties", "/properties/p/properties")}},
+		{"pattern on an enum of numbers", prop(`{"enum":[1,2],"pattern":"x"}`), []fixtures.SchemaFinding{fixtures.Unsupported("pattern", "/properties/p/pattern")}},
+		{"minLength on an enum of booleans", prop(`{"enum":[true],"minLength":1}`), []fixtures.SchemaFinding{fixtures.Unsupported("minLength", "/properties/p/minLength")}},
+		{"minimum on an items enum of strings", prop(`{"type":"array","items":{"enum":["a"],"minimum":1}}`), []fixtures.SchemaFinding{fixtures.Unsupported("minimum", "/properties/p/items/minimum")}},
+		{"enum-only keywords that apply", prop(`{"enum":["a",null],"minLength":1,"pattern":"a"}`), nil},
+		{"enum-only numeric bounds", prop(`{"enum":[1,2.5],"minimum":0,"maximum":3}`), nil},
 
 		// Enforced keywords and their shapes.
 		{"string constraints", prop(`{"type":"string","minLength":1,"maxLength":20,"pattern":"^[A-Z]{3}-\\d+$"}`), nil},
