@@ -135,10 +135,12 @@ func compilePattern(c *compiler, n *Node, v *jsondoc.Value, path string) {
 // checkBindableNode applies the node rules of the bindable output profile:
 // the root is a flat object with properties; a property is a primitive (or
 // primitive with null), a closed enum of primitives, or an array of
-// primitives; an item is a primitive. Null is never a value's only
-// choice, whether type says so ("null", refused by bindableType) or enum
-// does ([null], with or without a nullable type): DESIGN.md §4 allows
-// null only beside a primitive.
+// primitives; an item is a primitive, which may have its own enum, and is
+// never null (the seed's "Must be a primitive": its primitive-or-null is
+// a kind of property, not of item). Null is never a value's only choice,
+// whether type says so ("null", refused by bindableType) or enum does
+// ([null], with or without a nullable type): DESIGN.md §4 allows null only
+// beside a primitive.
 func checkBindableNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
 	finishKeys(n)
 	declared := bindableDeclared(n, obj, root)
@@ -168,6 +170,12 @@ func checkBindableNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
 		}
 	case c.level >= 2 && declared&(TypeObject|TypeArray) != 0:
 		c.unsupported(n.Path, "type", "Arrays of objects or of arrays are not bindable: use an array of primitives, or separate top-level properties.")
+	case c.level == 2 && n.Keyword == "items" && declared&TypeNull != 0 && declared != TypeNull: // a property's items; null alone is refused above
+		kw := "type"
+		if obj.Get("type") == nil {
+			kw = "enum"
+		}
+		c.unsupported(child(n.Path, kw), kw, "An array's items are bindable only as one primitive type, never null: remove null from the items' %s (an empty array says there are no values).", kw)
 	case declared == 0 && obj.Get("type") == nil:
 		c.unsupported(n.Path, "type", "This property has no type; give it a primitive type, a type with null, an enum or an array of primitives.")
 	}
