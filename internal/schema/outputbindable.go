@@ -45,6 +45,11 @@ var outputBindableRules = &rules{
 const primitiveTypes = TypeString | TypeNumber | TypeInteger | TypeBoolean
 
 // bindableType reads a "type" value: one name, or a primitive and "null".
+// A type list is checked as JSON Schema defines one first (a non-empty
+// array of distinct type names; else it is malformed, VALIDATION), and
+// only then as this profile binds it: a well-formed list other than a
+// primitive and "null" is legal JSON Schema the profile cannot bind,
+// UNSUPPORTED_CAPABILITY.
 func bindableType(c *compiler, v *jsondoc.Value, path string) Types {
 	switch v.Kind {
 	case jsontok.String:
@@ -55,10 +60,18 @@ func bindableType(c *compiler, v *jsondoc.Value, path string) Types {
 		}
 		return t
 	case jsontok.Array:
+		if len(v.Items) == 0 {
+			c.malformed(path, "type", "A type list must not be empty; give one type, or a primitive and \"null\" like [\"string\", \"null\"].")
+			return 0
+		}
 		var t Types
 		for i, item := range v.Items {
 			if item.Kind != jsontok.String || typeByName(item.Str) == 0 {
 				c.malformed(child(path, fmt.Sprint(i)), "type", "A type list must hold type names.")
+				return 0
+			}
+			if t&typeByName(item.Str) != 0 {
+				c.malformed(child(path, fmt.Sprint(i)), "type", "A type list must name each type once; %q is repeated.", item.Str)
 				return 0
 			}
 			t |= typeByName(item.Str)

@@ -35,6 +35,12 @@ func TestOutputBindableRules(t *testing.T) {
 		{"three types", prop(`{"type":["string","number","null"]}`), []fixtures.SchemaFinding{fixtures.Unsupported("type", "/properties/p/type")}},
 		{"null alone", prop(`{"type":"null"}`), []fixtures.SchemaFinding{fixtures.Unsupported("type", "/properties/p/type")}},
 		{"type list with a non-name", prop(`{"type":["string",1]}`), []fixtures.SchemaFinding{fixtures.Malformed("type", "/properties/p/type/1")}},
+		// JSON Schema's type list is non-empty and names each type once.
+		{"empty type list", prop(`{"type":[]}`), []fixtures.SchemaFinding{fixtures.Malformed("type", "/properties/p/type")}},
+		{"type list with a repeat", prop(`{"type":["string","string"]}`), []fixtures.SchemaFinding{fixtures.Malformed("type", "/properties/p/type/1")}},
+		{"type list of null twice", prop(`{"type":["null","null"]}`), []fixtures.SchemaFinding{fixtures.Malformed("type", "/properties/p/type/1")}},
+		{"type list with a late repeat", prop(`{"type":["string","null","string"]}`), []fixtures.SchemaFinding{fixtures.Malformed("type", "/properties/p/type/2")}},
+		{"type list of a primitive alone", prop(`{"type":["string"]}`), []fixtures.SchemaFinding{fixtures.Unsupported("type", "/properties/p/type")}},
 		{"type not a string", prop(`{"type":5}`), []fixtures.SchemaFinding{fixtures.Malformed("type", "/properties/p/type")}},
 		{"closed string enum", prop(`{"type":"string","enum":["low","normal","high"]}`), nil},
 		{"number and boolean enums", `{"type":"object","properties":{"n":{"type":"number","enum":[1,2.5]},"b":{"type":"boolean","enum":[true]}}}`, nil},

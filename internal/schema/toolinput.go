@@ -33,7 +33,14 @@ var toolInputRules = &rules{
 // toolInputTypes are the types a tool input schema may name.
 const toolInputTypes = TypeObject | TypeArray | TypeString | TypeInteger | TypeNumber | TypeBoolean
 
-// toolInputType reads a "type" value: one name of toolInputTypes.
+// toolInputType reads a "type" value: one name of toolInputTypes. What is
+// refused is decided as DESIGN.md §3 decides it, by what the profile can
+// use, not by JSON Schema's shape of type first: another name ("int",
+// which JSON Schema does not define either) and any list of types are
+// UNSUPPORTED_CAPABILITY, an empty or repeating list too, since the
+// profile takes no list at all; only a value neither a string nor an
+// array is VALIDATION. (The bindable profile, which binds some lists,
+// checks a list's shape first; see bindableType.)
 func toolInputType(c *compiler, v *jsondoc.Value, path string) Types {
 	switch v.Kind {
 	case jsontok.String:

@@ -80,6 +80,8 @@ func TestToolInputRules(t *testing.T) {
 		{"every allowed type", `{"type":"object","properties":{"o":{"type":"object"},"a":{"type":"array","items":{"type":"string"}},"s":{"type":"string"},"i":{"type":"integer"},"n":{"type":"number"},"b":{"type":"boolean"}}}`, nil},
 		{"type null", `{"type":"object","properties":{"a":{"type":"null"}}}`, []fixtures.SchemaFinding{fixtures.Unsupported("type", "/properties/a/type")}},
 		{"type list", `{"type":"object","properties":{"a":{"type":["string","null"]}}}`, []fixtures.SchemaFinding{fixtures.Unsupported("type", "/properties/a/type")}},
+		{"empty type list, as any list", `{"type":"object","properties":{"a":{"type":[]}}}`, []fixtures.SchemaFinding{fixtures.Unsupported("type", "/properties/a/type")}},
+		{"type list with a repeat, as any list", `{"type":"object","properties":{"a":{"type":["string","string"]}}}`, []fixtures.SchemaFinding{fixtures.Unsupported("type", "/properties/a/type")}},
 		{"type unknown name", `{"type":"object","properties":{"a":{"type":"int"}}}`, []fixtures.SchemaFinding{fixtures.Unsupported("type", "/properties/a/type")}},
 
 		// Untyped nodes and boolean schemas below the root.
