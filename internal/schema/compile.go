@@ -256,10 +256,7 @@ func compileWith(stop *stopper, profile Profile, doc []byte, opts Options) *Resu
 	c := &compiler{rules: rules, level: -1, regexps: newRegexps(opts), maxFindings: opts.MaxFindings, stop: stop,
 		maxPathBytes: pathBudget(opts.Limits, len(doc))}
 	v, err := jsondoc.ParseUntil(doc, DefaultMaxDepth, stop.now)
-	if se, ok := err.(*jsontok.SyntaxError); ok && se.TooDeep {
-		// Valid JSON and valid JSON Schema past this profile's limit, as
-		// the JSON Schema profile reports its own.
-		c.unsupported("", "limit", "The schema nests deeper than the limit of %d.", DefaultMaxDepth)
+	if c.tooDeep(err, DefaultMaxDepth) {
 		c.report(res)
 		return res
 	}
@@ -463,6 +460,18 @@ func (c *compiler) addWarning(f Finding) {
 func (c *compiler) report(res *Result) {
 	res.Errors, res.ErrorsOmitted = c.errors, c.errorsOmitted
 	res.Warnings, res.WarningsOmitted = c.warnings, c.warningsOmitted
+}
+
+// tooDeep reports whether err is the parser's refusal of a document that
+// nests past max levels, and records it then: valid JSON and valid JSON
+// Schema past a limit, so UNSUPPORTED_CAPABILITY keyword "limit" (every
+// profile), not a "json" finding.
+func (c *compiler) tooDeep(err error, max int) bool {
+	se, ok := err.(*jsontok.SyntaxError)
+	if ok && se.TooDeep {
+		c.unsupported("", "limit", "The schema nests deeper than the limit of %d.", max)
+	}
+	return ok && se.TooDeep
 }
 
 func (c *compiler) unsupported(path, kw, format string, args ...any) {

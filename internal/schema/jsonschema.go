@@ -104,8 +104,7 @@ func compileJSONSchema(stop *stopper, doc []byte, opts Options) *Result {
 	root := &document{uri: opts.rootURI(), text: doc}
 	c.reg.docs[root.uri] = root
 	if err := c.reg.parse(root); err != nil {
-		if se, ok := err.(*jsontok.SyntaxError); ok && se.TooDeep {
-			c.limit("", "The schema nests deeper than the limit of %d.", opts.Limits.MaxDepth)
+		if c.tooDeep(err, opts.Limits.MaxDepth) {
 			c.report(res)
 			return res
 		}
