@@ -203,3 +203,38 @@ func TestValidateOutputStreamOptions(t *testing.T) {
 	assert.Equal(t, []verdict{{CallID: "output/0", Early: true, Keyword: "json"}, {CallID: "toolu_1", Tool: "todo", Valid: true}}, verdicts(results),
 		"the text \"On it.\" is no JSON answer; the call is validated")
 }
+
+// TestValidateOutputStreamErrorEventWithoutData: an "error" event cuts the
+// answer it ends whatever its data, none at all included: the Stainless
+// SDKs' decoders dispatch a block with only an "event:" field, and
+// anthropic-sdk-python raises on the name, openai-python on data that is
+// not JSON. An unnamed block with empty data is skipped, as before.
+func TestValidateOutputStreamErrorEventWithoutData(t *testing.T) {
+	t.Parallel()
+	c := dialReplica(t, newReplica(t, server.Config{}))
+	const schemaJSON = `{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`
+	anthropic := sseBody(anthropicStart[0],
+		sseEvent{"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`},
+		sseEvent{"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"{\"city\":\"Oslo\"}"}}`})
+	chat := sseBody(sseEvent{"", `{"choices":[{"index":0,"delta":{"content":"{\"city\":\"Oslo\"}"},"finish_reason":null}]}`})
+	cut := []verdict{{CallID: "output/0", Keyword: "finish_reason"}}
+	for _, tc := range []struct {
+		name string
+		p    toolgatev1.Provider
+		body string
+		want []verdict
+	}{
+		{"anthropic, no data line", client.Anthropic, anthropic + "event: error\n\n", cut},
+		{"anthropic, empty data", client.Anthropic, anthropic + "event: error\ndata:\n\n", cut},
+		{"openai chat, no data line", client.OpenAIChat, chat + "event: error\r\n\r\n", cut},
+		{"openai chat, empty data", client.OpenAIChat, chat + "event: error\ndata: \n\n", cut},
+		{"openai chat, unnamed empty data", client.OpenAIChat, chat + "data:\n\n", []verdict{{CallID: "output/0", Valid: true}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			results, err := collect(t, c.ValidateOutputStream(t.Context(), tc.p, strings.NewReader(tc.body), schemaJSON))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, verdicts(results))
+		})
+	}
+}

@@ -24,7 +24,8 @@ type SSEEvent struct {
 	// none (the HTML standard calls that type "message").
 	Type string
 	// Data is the values of the event's "data:" lines joined with "\n":
-	// for a provider stream, one JSON payload.
+	// for a provider stream, one JSON payload. It is empty for an event
+	// that has a type and no data line (see SSEReader).
 	Data string
 	// ID is the stream's last event ID: the value of the latest "id:"
 	// field so far, in this event or an earlier one.
@@ -38,7 +39,17 @@ type SSEEvent struct {
 // byte order mark is skipped; a "data:" line's value is appended to the
 // event's data ("\n" between two lines), and one space after the colon is
 // dropped. Fields other than event, data and id (retry, unknown names) are
-// ignored, as are blank-line-terminated blocks without any data line.
+// ignored.
+//
+// A blank-line-terminated block without any data line is dropped, as the
+// HTML standard says, unless it has an "event:" field with a non-empty
+// value: an SSEReader returns that event, with empty Data. This departs
+// from the standard on purpose: the providers' SDKs (openai-python and
+// anthropic-sdk-python, whose decoders dispatch a block with only an event
+// name) read such an event, and raise on an "error" event without data,
+// so dropping it would hide from toolgate an error that the application
+// sees. An "event:" field whose value is empty names no event, and a block
+// with only id or retry fields is dropped.
 //
 // An SSEReader does not decode UTF-8: an event's fields hold the stream's
 // bytes as they are, even where they are not valid UTF-8 (which the HTML
@@ -93,8 +104,7 @@ func (r *SSEReader) Next() (SSEEvent, error) {
 			return SSEEvent{}, err
 		}
 		if len(line) == 0 { // dispatch
-			if !r.hasData {
-				r.typ = ""
+			if !r.hasData && r.typ == "" {
 				continue
 			}
 			ev := SSEEvent{Type: r.typ, Data: string(r.data), ID: r.id}

@@ -163,9 +163,12 @@ var errIteratedTwice = errors.New("client: the stream sequence can be iterated o
 // and WithToolset's tools, and sends each event's data, with its name (the
 // "event:" field, which the server checks against the data), as a
 // ProviderEvent as soon as the event has arrived ("[DONE]", OpenAI's end
-// marker, and events without data are skipped). Meanwhile it yields each CallResult as soon as the
-// server sends it: an early rejection (Early true, Errors[0].Offset the
-// first byte no valid completion could follow) arrives while the provider
+// marker, and events with neither a name nor data are skipped; a named
+// event is sent even without data, so that an "error" event ends the
+// stream's calls and answers whatever its data, as the SDKs raise on it).
+// Meanwhile it yields each CallResult as soon as the server sends it: an
+// early rejection (Early true, Errors[0].Offset the first byte no valid
+// completion could follow) arrives while the provider
 // is still generating, so the caller can stop the generation. When body
 // ends, the stream is half-closed, so the server ends the calls still open
 // (an incomplete one is VALIDATION with keyword "json"), and the sequence
@@ -346,7 +349,7 @@ func (r *providerStream) read(events chan<- SSEEvent) {
 			r.fail(&BodyError{Err: err})
 			return
 		}
-		if skipEvent(ev.Data) {
+		if skipEvent(ev) {
 			continue
 		}
 		select {
@@ -404,11 +407,12 @@ func checkUTF8(ev SSEEvent, n int) error {
 	return fmt.Errorf("%w: byte %d of the %s of event %d (%q)", ErrInvalidUTF8, at, field, n, ev.Type)
 }
 
-// skipEvent reports whether an event's data is not a provider event: empty,
-// or OpenAI's "[DONE]" end marker.
-func skipEvent(data string) bool {
-	data = strings.TrimSpace(data)
-	return data == "" || data == "[DONE]"
+// skipEvent reports whether ev is not a provider event: OpenAI's "[DONE]"
+// end marker, or an event without a name whose data is empty (a named
+// one goes to the server, which reads its name: see SSEReader).
+func skipEvent(ev SSEEvent) bool {
+	data := strings.TrimSpace(ev.Data)
+	return (data == "" && ev.Type == "") || data == "[DONE]"
 }
 
 // fail records err as the stream's failure unless one was recorded

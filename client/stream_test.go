@@ -696,8 +696,10 @@ func TestSSEReader(t *testing.T) {
 		{"multi-line data", "data: {\"a\":\ndata: 1}\n\n", []ev{{Data: "{\"a\":\n1}"}}},
 		{"one space dropped", "data:x\ndata:  y\ndata\n\n", []ev{{Data: "x\n y\n"}}},
 		{"empty data line dispatches", "data:\n\n", []ev{{Data: ""}}},
-		{"comments and blocks without data", ": hi\n\nevent: lone\n\n:\ndata: 1\n\n", []ev{{Data: "1"}}},
-		{"type does not carry over", "event: a\n\ndata: 1\n\n", []ev{{Data: "1"}}},
+		{"comments and blocks with neither data nor a type dropped", ": hi\n\nevent:\n\nid: 3\n\nretry: 5\n\n:\ndata: 1\n\n", []ev{{Data: "1", ID: "3"}}},
+		// Unlike the HTML standard, as the Stainless SDKs' decoders.
+		{"a type without data is an event", "event: error\n\nevent: lone\r\n\r\nevent: a\nevent:\n\n", []ev{{Type: "error"}, {Type: "lone"}}},
+		{"type does not carry over", "event: a\n\ndata: 1\n\n", []ev{{Type: "a"}, {Data: "1"}}},
 		{"id persists, NUL id ignored", "id: 7\ndata: 1\n\ndata: 2\n\nid: a\x00b\ndata: 3\n\nid\ndata: 4\n\n",
 			[]ev{{Data: "1", ID: "7"}, {Data: "2", ID: "7"}, {Data: "3", ID: "7"}, {Data: "4"}}},
 		{"unknown fields and retry", "retry: 10\nfoo: bar\ndata: 1\n\n", []ev{{Data: "1"}}},

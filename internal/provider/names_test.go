@@ -96,3 +96,74 @@ func TestChatErrorEventName(t *testing.T) {
 		assert.Empty(t, a.Close(nil), "%s: nothing left open", c.name)
 	}
 }
+
+// TestErrorEventWithoutPayload: an event named "error" whose data is
+// empty, or only white space, ends every call and cuts every output, as
+// one with a payload does: anthropic-sdk-python raises on the name alone,
+// and openai-python and openai-node on data that is not JSON. Any other
+// event without payload carries nothing, named or not; Gemini's and
+// Cohere's SDKs read no names, and Bedrock's name must be the member that
+// wraps a payload.
+func TestErrorEventWithoutPayload(t *testing.T) {
+	t.Parallel()
+	const (
+		anthropicText  = `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"{}"}}`
+		responsesText  = `{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"{}"}`
+		chatText       = `{"choices":[{"index":0,"delta":{"content":"{}"}}]}`
+		geminiText     = `{"candidates":[{"index":0,"content":{"parts":[{"text":"{}"}]}}]}`
+		chatCall       = `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","function":{"name":"f","arguments":"{"}}]}}]}`
+		anthropicBlock = `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}`
+	)
+	cut := []string{"textend output/0 error"}
+	for _, c := range []struct {
+		name        string
+		p           provider.Provider
+		first       string
+		event, data string
+		want        []string // the events of the last one; nil for none
+		refused     bool
+	}{
+		{"chat, no data", provider.OpenAIChat, chatText, "error", "", cut, false},
+		{"chat, white space", provider.OpenAIChat, chatText, "error", " \r\n\t", cut, false},
+		{"chat, during a call", provider.OpenAIChat, chatCall, "error", "", []string{"end choice0/tool0 "}, false},
+		{"anthropic, no data", provider.Anthropic, anthropicText, "error", "", cut, false},
+		{"anthropic, during a call", provider.Anthropic, anthropicBlock, "error", "\n", []string{"delta msg0/block0 ", "end msg0/block0 "}, false},
+		{"responses, no data", provider.OpenAIResponses, responsesText, "error", "", cut, false},
+		{"chat, unnamed", provider.OpenAIChat, chatText, "", "", nil, false},
+		{"chat, the default name", provider.OpenAIChat, chatText, "message", " ", nil, false},
+		{"chat, a name chat streams do not use", provider.OpenAIChat, chatText, "ping", "", nil, true},
+		{"anthropic ping", provider.Anthropic, anthropicText, "ping", "", nil, false},
+		{"responses, another name", provider.OpenAIResponses, responsesText, "response.output_text.delta", "", nil, false},
+		{"gemini reads no names", provider.Gemini, geminiText, "error", "", nil, false},
+		{"bedrock, a name that wraps nothing", provider.Bedrock, `{"messageStart":{"role":"assistant"}}`, "error", "", nil, true},
+	} {
+		a, err := provider.New(c.p)
+		require.NoError(t, err)
+		_, err = a.Feed(nil, []byte(c.first))
+		require.NoError(t, err, c.name)
+		evs, err := a.FeedNamed(nil, c.event, []byte(c.data))
+		var got []string
+		for _, ev := range evs {
+			got = append(got, ev.Kind.String()+" "+ev.Key+" "+ev.Cut)
+		}
+		assert.Equal(t, c.want, got, c.name)
+		if c.refused {
+			var ee *provider.EventError
+			assert.ErrorAs(t, err, &ee, c.name)
+			continue
+		}
+		require.NoError(t, err, c.name)
+		if c.want != nil {
+			assert.Empty(t, a.Close(nil), "%s: nothing left open", c.name)
+		}
+	}
+	for _, p := range allProviders {
+		a, err := provider.New(p)
+		require.NoError(t, err)
+		for _, data := range []string{"", " \r\n\t"} {
+			evs, err := a.Feed(nil, []byte(data))
+			require.NoError(t, err, "%s %q", p, data)
+			assert.Empty(t, evs, "%s %q", p, data)
+		}
+	}
+}

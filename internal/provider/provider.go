@@ -287,6 +287,12 @@ func (a *Adapter) Feed(dst []Event, event []byte) ([]Event, error) {
 // error chunk does, whatever its payload. The Gemini and Cohere SDKs
 // read the payload alone, and so does FeedNamed. An empty name says
 // nothing: the payload alone is read.
+//
+// An event without payload (empty, or only white space) produces nothing,
+// unless it is named "error": an OpenAI Chat, Responses or Anthropic event
+// of that name ends every call and cuts every output without payload too,
+// since the SDKs raise on it all the same (anthropic-sdk-python on the
+// name alone, openai-python and openai-node on data that is not JSON).
 func (a *Adapter) FeedNamed(dst []Event, name string, event []byte) ([]Event, error) {
 	if a.f == nil {
 		return dst, &EventError{Provider: a.t.p, Reason: "adapter not made by New", Err: ErrUnknownProvider}
@@ -301,6 +307,9 @@ func (a *Adapter) FeedNamed(dst []Event, name string, event []byte) ([]Event, er
 		}
 	case Gemini, Cohere:
 		name = ""
+	}
+	if name != "error" && firstByte(event) < 0 {
+		return dst, nil // no payload, and no name that says the stream failed
 	}
 	a.t.out, a.t.name = dst, name
 	err := a.f.feed(&a.t, event)
@@ -418,8 +427,12 @@ type probe struct {
 }
 
 // eventType decodes the "type" of a typed event (Anthropic, Responses,
-// Cohere); an event without one is not of the provider's shape.
+// Cohere); an event without one is not of the provider's shape. An event
+// named "error" without payload is of type "error".
 func (t *tracker) eventType(event []byte) (string, error) {
+	if t.name == "error" && firstByte(event) < 0 {
+		return "error", nil // an error event without data: the SDKs raise all the same (see FeedNamed)
+	}
 	var p probe
 	if err := t.decode(event, &p); err != nil {
 		return "", err

@@ -237,6 +237,51 @@ func TestOutputStoppedEarly(t *testing.T) {
 	}
 }
 
+// TestOutputErrorEventWithoutPayload: an event named "error" cuts every
+// open answer at once whatever its payload, an empty one included, as the
+// SDKs raise on it (anthropic-sdk-python on the name alone, openai-python
+// on data that is not JSON); another event without payload changes
+// nothing, named or not.
+func TestOutputErrorEventWithoutPayload(t *testing.T) {
+	t.Parallel()
+	const (
+		anthropicText = `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"{\"x\":1}"}}`
+		responsesItem = `{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"m","content":[]}}`
+		responsesText = `{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"{\"x\":1}"}`
+	)
+	for _, c := range []struct {
+		name        string
+		p           provider.Provider
+		events      []string
+		event, data string
+		cut         bool
+	}{
+		{"chat, no data", provider.OpenAIChat, []string{string(chatText(0, `{"x":1}`))}, "error", "", true},
+		{"chat, white space", provider.OpenAIChat, []string{string(chatText(0, `{"x":1}`))}, "error", "\n", true},
+		{"anthropic, no data", provider.Anthropic, []string{anthropicText}, "error", "", true},
+		{"responses, no data", provider.OpenAIResponses, []string{responsesItem, responsesText}, "error", "", true},
+		{"chat, unnamed", provider.OpenAIChat, []string{string(chatText(0, `{"x":1}`))}, "", "", false},
+		{"chat, the default name", provider.OpenAIChat, []string{string(chatText(0, `{"x":1}`))}, "message", "", false},
+		{"anthropic ping", provider.Anthropic, []string{anthropicText}, "ping", "", false},
+	} {
+		h := outputSession(t, pointSchema, false)
+		for _, ev := range c.events {
+			require.NoError(t, h.ProviderEvent(c.p, []byte(ev)), c.name)
+		}
+		require.NoError(t, h.NamedProviderEvent(c.p, c.event, []byte(c.data)), c.name)
+		if !c.cut {
+			h.Close()
+			require.Len(t, h.results, 1, c.name)
+			assert.True(t, h.results[0].Valid(), "%s: %+v", c.name, h.results[0].Findings)
+			continue
+		}
+		require.Len(t, h.results, 1, "%s: the answer ends at the error event", c.name)
+		require.Len(t, h.results[0].Findings, 1, c.name)
+		assert.Equal(t, "finish_reason", h.results[0].Findings[0].Keyword, c.name)
+		assert.Contains(t, h.results[0].Findings[0].Message, "(error)", c.name)
+	}
+}
+
 // TestOutputRefusal: a refusal is its own finding, at once.
 func TestOutputRefusal(t *testing.T) {
 	t.Parallel()

@@ -43,11 +43,13 @@ type providerKey struct {
 // is its "refusal" verdict, and the output ends with the provider's end of
 // the choice, candidate, item or message (see package provider).
 //
-// An empty payload and OpenAI's "[DONE]" sentinel carry no event and are
-// ignored, so a runtime may forward every SSE data payload as it is. An
-// event the adapter cannot use is an InvalidArgument error, unless it
-// concerns one call or output (a final copy that contradicts the deltas):
-// that one is refused (keyword "provider_event") and the stream goes on.
+// OpenAI's "[DONE]" sentinel carries no event and is ignored, and so is a
+// payload that is empty or only white space, unless its event is named
+// "error" (see NamedProviderEvent): a runtime may forward every SSE data
+// payload as it is. An event the adapter cannot use is an InvalidArgument
+// error, unless it concerns one call or output (a final copy that
+// contradicts the deltas): that one is refused (keyword "provider_event")
+// and the stream goes on.
 // An event that names more choices, candidates or output items than
 // Limits.MaxPlaces allows is a ResourceExhausted error.
 // Once the session's context is done, it returns the context's error.
@@ -59,9 +61,12 @@ func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
 // (a server-sent event's "event:" field, Bedrock's :event-type header),
 // which must agree with its payload (see provider.Adapter.FeedNamed): an
 // event the provider's SDK would read as another event is an
-// InvalidArgument error. An empty name is ProviderEvent.
+// InvalidArgument error. An empty name is ProviderEvent. An event named
+// "error" ends every call and cuts every answer of an OpenAI Chat,
+// Responses or Anthropic stream even without payload: the SDKs raise on
+// it all the same.
 func (s *Session) NamedProviderEvent(p provider.Provider, name string, event []byte) error {
-	if trimmed := bytes.TrimSpace(event); len(trimmed) == 0 || string(trimmed) == "[DONE]" {
+	if string(bytes.TrimSpace(event)) == "[DONE]" {
 		return nil
 	}
 	pa := &s.adapter

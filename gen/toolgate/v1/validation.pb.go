@@ -1333,7 +1333,9 @@ type ProviderEvent struct {
 	// One stream event as UTF-8 JSON text: the payload of one server-sent
 	// event's `data:` lines (without the `data: ` prefix), or one event of a
 	// provider's event stream as JSON. Identical events may repeat
-	// legitimately and are never de-duplicated.
+	// legitimately and are never de-duplicated. Empty or only white space:
+	// no event, ignored, unless `event_name` is "error" (see below) or a
+	// name the provider's streams do not use.
 	EventJson string `protobuf:"bytes,2,opt,name=event_json,json=eventJson,proto3" json:"event_json,omitempty"`
 	// The event's name, when the stream names its events: the server-sent
 	// event's `event:` field, or Bedrock's `:event-type` header. Where the
@@ -1346,8 +1348,11 @@ type ProviderEvent struct {
 	// named one differently, so a Chat event may be named only "message",
 	// the server-sent events default, or "error" (Groq's mid-stream error),
 	// which the SDKs raise on: it ends every call and cuts every output, as
-	// an error chunk does. The Gemini and Cohere SDKs read the
-	// payload alone, and so does toolgate. Empty: the payload alone is read.
+	// an error chunk does, whatever its payload. So does an Anthropic or
+	// OpenAI Responses event named "error" whose `event_json` is empty: the
+	// SDKs raise on it all the same (anthropic-sdk-python on the name
+	// alone). The Gemini and Cohere SDKs read the payload alone, and so does
+	// toolgate. Empty: the payload alone is read.
 	EventName     string `protobuf:"bytes,3,opt,name=event_name,json=eventName,proto3" json:"event_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
