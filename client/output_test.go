@@ -238,3 +238,27 @@ func TestValidateOutputStreamErrorEventWithoutData(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateOutputStreamEndsAtDone: the client sends OpenAI's [DONE],
+// and the server ends the answer there, as openai-python and openai-node
+// stop reading at it: the application's answer is the text before it
+// (here an incomplete document), and a Chat event after it fails the
+// stream with codes.InvalidArgument rather than pass for that answer.
+func TestValidateOutputStreamEndsAtDone(t *testing.T) {
+	t.Parallel()
+	c := dialReplica(t, newReplica(t, server.Config{}))
+	const schemaJSON = `{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`
+	chunk := func(delta, finish string) sseEvent {
+		return sseEvent{"", `{"choices":[{"index":0,"delta":` + delta + `,"finish_reason":` + finish + `}]}`}
+	}
+	head := []sseEvent{chunk(`{"content":"{\"city\":"}`, "null"), {"", "[DONE]"}}
+	results, err := collect(t, c.ValidateOutputStream(t.Context(), client.OpenAIChat, strings.NewReader(sseBody(head...)), schemaJSON))
+	require.NoError(t, err)
+	assert.Equal(t, []verdict{{CallID: "output/0", Keyword: "json"}}, verdicts(results))
+
+	body := sseBody(append(head, chunk(`{"content":"\"Oslo\"}"}`, "null"), chunk(`{}`, `"stop"`))...)
+	results, err = collect(t, c.ValidateOutputStream(t.Context(), client.OpenAIChat, strings.NewReader(body), schemaJSON))
+	assert.Equal(t, codes.InvalidArgument, status.Code(err), "%v", err)
+	assert.ErrorContains(t, err, "after [DONE]")
+	assert.Equal(t, []verdict{{CallID: "output/0", Keyword: "json"}}, verdicts(results), "the answer before [DONE]")
+}

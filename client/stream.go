@@ -162,10 +162,13 @@ var errIteratedTwice = errors.New("client: the stream sequence can be iterated o
 // Ranging over the returned sequence opens one ValidateStream, binds tools
 // and WithToolset's tools, and sends each event's data, with its name (the
 // "event:" field, which the server checks against the data), as a
-// ProviderEvent as soon as the event has arrived ("[DONE]", OpenAI's end
-// marker, and events with neither a name nor data are skipped; a named
-// event is sent even without data, so that an "error" event ends the
-// stream's calls and answers whatever its data, as the SDKs raise on it).
+// ProviderEvent as soon as the event has arrived (events with neither a
+// name nor data are skipped; a named event is sent even without data, so
+// that an "error" event ends the stream's calls and answers whatever its
+// data, as the SDKs raise on it; "[DONE]", OpenAI's end marker, is sent
+// too: the server ends an OpenAI Chat or Responses stream's calls and
+// answers there, as the OpenAI SDKs stop reading at it, and refuses a
+// later event).
 // Meanwhile it yields each CallResult as soon as the server sends it: an
 // early rejection (Early true, Errors[0].Offset the first byte no valid
 // completion could follow) arrives while the provider
@@ -185,8 +188,9 @@ var errIteratedTwice = errors.New("client: the stream sequence can be iterated o
 // (ErrInvalidUTF8), or body ended with lines but not one event
 // (ErrNoEvents: it is not an event stream), and otherwise the gRPC status
 // error of the stream: codes.InvalidArgument for an event the server
-// cannot parse or a malformed handle, codes.ResourceExhausted past a
-// server limit, codes.Canceled or codes.DeadlineExceeded when ctx ends,
+// cannot parse, an OpenAI Chat or Responses event after "[DONE]" or a
+// malformed handle, codes.ResourceExhausted past a server limit,
+// codes.Canceled or codes.DeadlineExceeded when ctx ends,
 // codes.Internal when the server (or a proxy) ends the stream with OK
 // before body has ended, and so on. A failure ends the stream at once;
 // calls still open get no result.
@@ -407,12 +411,13 @@ func checkUTF8(ev SSEEvent, n int) error {
 	return fmt.Errorf("%w: byte %d of the %s of event %d (%q)", ErrInvalidUTF8, at, field, n, ev.Type)
 }
 
-// skipEvent reports whether ev is not a provider event: OpenAI's "[DONE]"
-// end marker, or an event without a name whose data is empty (a named
-// one goes to the server, which reads its name: see SSEReader).
+// skipEvent reports whether ev is not a provider event: one without a
+// name whose data is empty. A named one goes to the server, which reads
+// its name (see SSEReader), and so does OpenAI's "[DONE]", which ends an
+// OpenAI stream there: the server decides what each provider's SDKs make
+// of an event.
 func skipEvent(ev SSEEvent) bool {
-	data := strings.TrimSpace(ev.Data)
-	return (data == "" && ev.Type == "") || data == "[DONE]"
+	return ev.Type == "" && strings.TrimSpace(ev.Data) == ""
 }
 
 // fail records err as the stream's failure unless one was recorded

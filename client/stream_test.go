@@ -189,7 +189,7 @@ func TestValidateProviderStream(t *testing.T) {
 	}{
 		{"anthropic valid", client.Anthropic, validAnthropic,
 			[]verdict{{CallID: "toolu_1", Tool: "todo", Valid: true}}},
-		{"openai chat valid, [DONE] skipped", client.OpenAIChat,
+		{"openai chat valid, ended by [DONE]", client.OpenAIChat,
 			openAIStream("call_1", "todo", `{"act`, `ion":"list"}`),
 			[]verdict{{CallID: "call_1", Tool: "todo", Valid: true}}},
 		// The missing key is known at the closing brace, before the

@@ -9,7 +9,9 @@
 // # Contract
 //
 // Every call gets exactly one Start before its Deltas and at most one End;
-// Close ends the calls still open. End comes as soon as the provider's own
+// Close ends the calls still open, and so does OpenAI's "[DONE]" in an
+// OpenAI Chat or Responses stream, after which an event is an *EventError
+// (see Adapter.FeedNamed). End comes as soon as the provider's own
 // end-of-call event arrives. Event.Key names the call and is never reused
 // within a stream. Events that carry no tool-call data are accepted and
 // ignored; identical events are never de-duplicated (the same fragment, ping

@@ -167,3 +167,66 @@ func TestErrorEventWithoutPayload(t *testing.T) {
 		}
 	}
 }
+
+// TestDoneEndsOpenAIStreams: OpenAI's [DONE] ends an OpenAI Chat or
+// Responses stream as Close does, whatever its name: openai-python and
+// openai-node, which read both APIs with one stream class, stop reading
+// there. An event after it is refused whole, since clients disagree (the
+// Vercel AI SDK skips [DONE] and reads on); another [DONE], or an event
+// without payload, is nothing. Other providers send no [DONE] and ignore
+// it.
+func TestDoneEndsOpenAIStreams(t *testing.T) {
+	t.Parallel()
+	const (
+		chatText      = `{"choices":[{"index":0,"delta":{"content":"{}"}}]}`
+		chatCall      = `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","function":{"name":"f","arguments":"{"}}]}}]}`
+		responsesText = `{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"{}"}`
+		anthropicText = `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"{}"}}`
+	)
+	for _, c := range []struct {
+		name        string
+		p           provider.Provider
+		first       string
+		event, done string
+		want        []string // the events of [DONE]
+		after       string   // read after [DONE]: refused when want is not nil
+	}{
+		{"chat, an answer", provider.OpenAIChat, chatText, "", "[DONE]", []string{"textend output/0"}, chatText},
+		{"chat, a call", provider.OpenAIChat, chatCall, "", "[DONE]", []string{"end choice0/tool0"}, `{"choices":[]}`},
+		{"chat, white space around", provider.OpenAIChat, chatText, "", " [DONE]\r\n", []string{"textend output/0"}, chatText},
+		{"chat, named", provider.OpenAIChat, chatText, "message", "[DONE]", []string{"textend output/0"}, chatText},
+		{"responses", provider.OpenAIResponses, responsesText, "", "[DONE]", []string{"textend output/0"}, `{"type":"response.completed"}`},
+		{"anthropic", provider.Anthropic, anthropicText, "", "[DONE]", nil, `{"type":"message_stop"}`},
+		{"gemini", provider.Gemini, `{"candidates":[{"index":0,"content":{"parts":[{"text":"{}"}]}}]}`, "", "[DONE]", nil, `{"candidates":[{"index":0,"finishReason":"STOP"}]}`},
+	} {
+		a, err := provider.New(c.p)
+		require.NoError(t, err)
+		_, err = a.Feed(nil, []byte(c.first))
+		require.NoError(t, err, c.name)
+		evs, err := a.FeedNamed(nil, c.event, []byte(c.done))
+		require.NoError(t, err, c.name)
+		var got []string
+		if len(evs) > 0 {
+			got = kinds(evs)
+		}
+		assert.Equal(t, c.want, got, c.name)
+		if c.want == nil {
+			evs, err = a.Feed(nil, []byte(c.after))
+			require.NoError(t, err, c.name)
+			assert.Equal(t, []string{"textend output/0"}, kinds(evs), "%s: the stream goes on", c.name)
+			continue
+		}
+		for _, ev := range []string{"[DONE]", "", "\n"} {
+			evs, err = a.Feed(nil, []byte(ev))
+			require.NoError(t, err, "%s: %q after [DONE]", c.name, ev)
+			assert.Empty(t, evs, c.name)
+		}
+		evs, err = a.Feed(nil, []byte(c.after))
+		var ee *provider.EventError
+		require.ErrorAs(t, err, &ee, c.name)
+		assert.Empty(t, ee.Key, "%s: refused whole", c.name)
+		assert.Contains(t, ee.Reason, "after [DONE]", c.name)
+		assert.Empty(t, evs, c.name)
+		assert.Empty(t, a.Close(nil), "%s: nothing left open", c.name)
+	}
+}

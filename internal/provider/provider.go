@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -189,6 +190,9 @@ func (e *EventError) Unwrap() error { return e.Err }
 type Adapter struct {
 	t tracker
 	f feeder
+	// done is set once OpenAI's "[DONE]" has ended the stream (see
+	// FeedNamed).
+	done bool
 }
 
 // feeder is the provider-specific half of an Adapter.
@@ -293,9 +297,22 @@ func (a *Adapter) Feed(dst []Event, event []byte) ([]Event, error) {
 // of that name ends every call and cuts every output without payload too,
 // since the SDKs raise on it all the same (anthropic-sdk-python on the
 // name alone, openai-python and openai-node on data that is not JSON).
+//
+// OpenAI's "[DONE]" (white space around it allowed), whatever its name,
+// ends an OpenAI Chat or Responses stream as Close does: openai-python
+// and openai-node, which read both APIs' streams with one class, stop
+// reading there, so what the application gets is what came before. Any
+// event after it but another "[DONE]" or one without payload is an
+// *EventError without Key: clients disagree about it (the Vercel AI SDK
+// and many a hand-written reader skip "[DONE]" and read on), so no
+// reading of it is safe to validate. Other providers send no "[DONE]",
+// and their adapters ignore it.
 func (a *Adapter) FeedNamed(dst []Event, name string, event []byte) ([]Event, error) {
 	if a.f == nil {
 		return dst, &EventError{Provider: a.t.p, Reason: "adapter not made by New", Err: ErrUnknownProvider}
+	}
+	if string(bytes.TrimSpace(event)) == "[DONE]" {
+		return a.sentinel(dst), nil
 	}
 	switch a.t.p {
 	case OpenAIChat:
@@ -311,10 +328,24 @@ func (a *Adapter) FeedNamed(dst []Event, name string, event []byte) ([]Event, er
 	if name != "error" && firstByte(event) < 0 {
 		return dst, nil // no payload, and no name that says the stream failed
 	}
+	if a.done {
+		return dst, a.t.errorf("", "the event came after [DONE], where the OpenAI SDKs stop reading the stream and other clients read on")
+	}
 	a.t.out, a.t.name = dst, name
 	err := a.f.feed(&a.t, event)
 	dst, a.t.out = a.t.out, nil
 	return dst, err
+}
+
+// sentinel handles OpenAI's "[DONE]" (see FeedNamed): it ends an OpenAI
+// Chat or Responses stream as Close does, and is nothing to the other
+// providers.
+func (a *Adapter) sentinel(dst []Event) []Event {
+	if a.t.p != OpenAIChat && a.t.p != OpenAIResponses {
+		return dst
+	}
+	a.done = true
+	return a.Close(dst)
 }
 
 // quoteName quotes an event name for a reason, cut to a length no reason

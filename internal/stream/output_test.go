@@ -282,6 +282,26 @@ func TestOutputErrorEventWithoutPayload(t *testing.T) {
 	}
 }
 
+// TestOutputEndsAtDone: an OpenAI Chat answer ends at [DONE], where
+// openai-python and openai-node stop reading: the application's answer is
+// the text before it, here an incomplete document, and text after it
+// ends the stream (InvalidArgument) rather than pass for that answer's.
+func TestOutputEndsAtDone(t *testing.T) {
+	t.Parallel()
+	h := outputSession(t, pointSchema, false)
+	require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatText(0, `{"x":`)))
+	require.NoError(t, h.ProviderEvent(provider.OpenAIChat, []byte("[DONE]")))
+	require.Len(t, h.results, 1, "[DONE] ends the answer")
+	r := h.results[0]
+	require.Len(t, r.Findings, 1)
+	assert.Equal(t, "json", r.Findings[0].Keyword)
+	assert.Equal(t, int64(5), r.Findings[0].Offset)
+	assert.False(t, r.Early)
+	assert.Equal(t, stream.InvalidArgument, kinds(h.ProviderEvent(provider.OpenAIChat, chatText(0, `1}`))))
+	h.Close()
+	assert.Len(t, h.results, 1)
+}
+
 // TestOutputRefusal: a refusal is its own finding, at once.
 func TestOutputRefusal(t *testing.T) {
 	t.Parallel()

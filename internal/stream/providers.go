@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"maps"
@@ -43,13 +42,16 @@ type providerKey struct {
 // is its "refusal" verdict, and the output ends with the provider's end of
 // the choice, candidate, item or message (see package provider).
 //
-// OpenAI's "[DONE]" sentinel carries no event and is ignored, and so is a
-// payload that is empty or only white space, unless its event is named
-// "error" (see NamedProviderEvent): a runtime may forward every SSE data
-// payload as it is. An event the adapter cannot use is an InvalidArgument
-// error, unless it concerns one call or output (a final copy that
-// contradicts the deltas): that one is refused (keyword "provider_event")
-// and the stream goes on.
+// OpenAI's "[DONE]" sentinel ends an OpenAI Chat or Responses stream as
+// Close does (its open calls and answers end), since the OpenAI SDKs stop
+// reading there, and a later event of that provider is an InvalidArgument
+// error (see provider.Adapter.FeedNamed); to other providers it is
+// nothing. A payload that is empty or only white space is ignored, unless
+// its event is named "error" (see NamedProviderEvent): a runtime may
+// forward every SSE data payload as it is. An event the adapter cannot
+// use is an InvalidArgument error, unless it concerns one call or output
+// (a final copy that contradicts the deltas): that one is refused
+// (keyword "provider_event") and the stream goes on.
 // An event that names more choices, candidates or output items than
 // Limits.MaxPlaces allows is a ResourceExhausted error.
 // Once the session's context is done, it returns the context's error.
@@ -66,9 +68,6 @@ func (s *Session) ProviderEvent(p provider.Provider, event []byte) error {
 // Responses or Anthropic stream even without payload: the SDKs raise on
 // it all the same.
 func (s *Session) NamedProviderEvent(p provider.Provider, name string, event []byte) error {
-	if string(bytes.TrimSpace(event)) == "[DONE]" {
-		return nil
-	}
 	pa := &s.adapter
 	a, ok := pa.adapters[p]
 	if !ok {

@@ -275,13 +275,60 @@ func TestGeminiCallCutOffIsIncomplete(t *testing.T) {
 	}
 }
 
-func TestProviderSentinelsAreIgnored(t *testing.T) {
+// TestProviderSentinels: OpenAI's [DONE] ends an OpenAI Chat or Responses
+// stream as the half-close does, since openai-python and openai-node stop
+// reading there: its open calls get their results at once, and a later
+// event of that provider is InvalidArgument, since other clients read on
+// (another [DONE] and empty payloads change nothing). Other providers
+// send no [DONE] and ignore it. An empty payload is ignored.
+func TestProviderSentinels(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, stream.Limits{})
-	for _, ev := range []string{"[DONE]", " [DONE]\n", "", "  "} {
-		assert.NoError(t, h.ProviderEvent(provider.OpenAIChat, []byte(ev)), "%q", ev)
+	const (
+		chatCall       = `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","function":{"name":"todo","arguments":"{\"action\":\"list\"}"}}]}}]}`
+		responsesAdded = `{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"c1","name":"todo","arguments":""}}`
+		responsesDelta = `{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":0,"delta":"{\"action\":\"list\"}"}`
+	)
+	anthropic := anthropicTodo(`{"action":"list"}`)
+	for _, c := range []struct {
+		name   string
+		p      provider.Provider
+		before []string
+		done   string
+		after  string // an event after [DONE]
+		ended  bool   // [DONE] ended the call; else after is read
+	}{
+		{"chat", provider.OpenAIChat, []string{chatCall}, "[DONE]", `{"choices":[]}`, true},
+		{"chat, white space around", provider.OpenAIChat, []string{chatCall}, " [DONE]\n", chatCall, true},
+		{"responses", provider.OpenAIResponses, []string{responsesAdded, responsesDelta}, "[DONE]", `{"type":"response.completed"}`, true},
+		{"anthropic", provider.Anthropic, anthropic[:len(anthropic)-2], "[DONE]", anthropic[len(anthropic)-2], false},
+	} {
+		h := newHarness(t, stream.Limits{})
+		for _, ev := range c.before {
+			require.NoError(t, h.ProviderEvent(c.p, []byte(ev)), c.name)
+		}
+		require.NoError(t, h.ProviderEvent(c.p, []byte("")), c.name)
+		require.Empty(t, h.results, c.name)
+		require.NoError(t, h.ProviderEvent(c.p, []byte(c.done)), c.name)
+		if !c.ended {
+			assert.Empty(t, h.results, "%s: [DONE] is nothing", c.name)
+			require.NoError(t, h.ProviderEvent(c.p, []byte(c.after)), c.name)
+			require.Len(t, h.results, 1, c.name)
+			continue
+		}
+		require.Len(t, h.results, 1, "%s: [DONE] ends the call", c.name)
+		assert.True(t, h.results[0].Valid(), c.name)
+		for _, ev := range []string{"[DONE]", "", " "} {
+			assert.NoError(t, h.ProviderEvent(c.p, []byte(ev)), "%s: %q after [DONE]", c.name, ev)
+		}
+		err := h.ProviderEvent(c.p, []byte(c.after))
+		assert.Equal(t, stream.InvalidArgument, kinds(err), c.name)
+		assert.ErrorContains(t, err, "after [DONE]", c.name)
+		h.Close()
+		assert.Len(t, h.results, 1, c.name)
 	}
+	h := newHarness(t, stream.Limits{})
 	assert.Equal(t, stream.InvalidArgument, kinds(h.ProviderEvent(provider.OpenAIChat, []byte("[DONE"))))
+	assert.Equal(t, stream.InvalidArgument, kinds(h.ProviderEvent(provider.OpenAIChat, []byte("[DONE]x"))))
 }
 
 // unnamedChat is an OpenAI Chat chunk with a tool_calls entry at index i

@@ -1335,7 +1335,11 @@ type ProviderEvent struct {
 	// provider's event stream as JSON. Identical events may repeat
 	// legitimately and are never de-duplicated. Empty or only white space:
 	// no event, ignored, unless `event_name` is "error" (see below) or a
-	// name the provider's streams do not use.
+	// name the provider's streams do not use. OpenAI's `[DONE]` ends an
+	// OpenAI Chat or Responses stream as the half-close does (its open
+	// calls and answers end), since the OpenAI SDKs stop reading there: a
+	// later event of that provider, but another `[DONE]` or an empty one,
+	// fails the RPC with INVALID_ARGUMENT. Other providers ignore `[DONE]`.
 	EventJson string `protobuf:"bytes,2,opt,name=event_json,json=eventJson,proto3" json:"event_json,omitempty"`
 	// The event's name, when the stream names its events: the server-sent
 	// event's `event:` field, or Bedrock's `:event-type` header. Where the
