@@ -45,7 +45,10 @@ func WithStripCodeFence() StreamOption {
 // there is one, or an OpenAI Responses message's output_index, 1 after a
 // reasoning item) and an empty ToolName: at the first byte no valid answer
 // could follow (Early true, Errors[0].Offset that byte), which lets the
-// caller stop the generation, or when the message ends. Reasoning is never
+// caller stop the generation, or when the message ends (an OpenAI Chat
+// choice's with the stream, at "[DONE]" or the body's end, since
+// openai-python appends text that comes after a choice's finish_reason to
+// its message). Reasoning is never
 // part of the answer; a refusal is a result whose Errors[0] has keyword
 // "refusal"; an answer cut off by the token limit is incomplete (keyword
 // "json"). A model that writes no text (it only calls tools) yields no

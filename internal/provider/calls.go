@@ -17,7 +17,7 @@ import (
 type call struct {
 	base  string // the provider key (block index, item id, ...)
 	key   string // Event.Key (see claim)
-	group string // base up to its first "/" ("choice0/"), for endGroup
+	group string // base up to its first "/" ("choice0/"), for endGroup and endCalls
 
 	// The call's places in the tracker's list of active calls and in its
 	// group's, while it is active.
@@ -64,9 +64,9 @@ type tracker struct {
 	active list             // calls not yet ended, in the order they began
 	groups map[string]*list // the same, by group
 	// work counts bookkeeping steps whose number depends on the stream:
-	// calls visited by endAll and endGroup, keys tried by claim, Gemini
-	// candidate lookups. Every
-	// step is O(1), and a test holds work linear in the events.
+	// calls visited by endAll, endGroup and endCalls, keys tried by claim,
+	// Gemini candidate lookups. Every step is O(1), and a test holds work
+	// linear in the events.
 	work int
 	// finalCopies is set for providers that repeat a call's whole text at
 	// its end (Responses), which complete compares with what streamed.
@@ -501,6 +501,23 @@ func (t *tracker) endGroup(group string) {
 	for g != nil && g.head != nil {
 		t.work++
 		t.end(g.head) // may delete g from t.groups; g stays valid here
+	}
+}
+
+// endCalls ends, in the order they began, the open calls of group (see
+// endGroup), and leaves its output open.
+func (t *tracker) endCalls(group string) {
+	g := t.groups[group]
+	if g == nil {
+		return
+	}
+	for c := g.head; c != nil; {
+		t.work++
+		next := grouped(c).next
+		if !c.output {
+			t.end(c) // may delete g from t.groups; g and next stay valid here
+		}
+		c = next
 	}
 }
 

@@ -40,7 +40,8 @@
 // blocks; "#2", ... when n is used again, as by a second response in one
 // stream). An output begins at its first non-empty Text or its Refusal, so
 // a choice that only calls tools has none, and ends with TextEnd at the
-// provider's end of the choice, candidate, item or message, or at Close.
+// provider's end of the candidate, item or message, at the end of the
+// stream for an OpenAI Chat choice (see Providers), or at Close.
 // Text is the answer only, never reasoning: OpenAI reasoning_content and
 // reasoning, Anthropic thinking_delta and signature_delta, Gemini parts with
 // thought: true, Responses reasoning items, Bedrock reasoningContent, Cohere
@@ -89,9 +90,16 @@
 // or (Mistral's reasoning models) an array of parts whose "text" parts are
 // the text. A custom tool's call (type "custom") is a call whose input is
 // free text: it gets a Start without a name and an Unreadable.
-// A choice's finish_reason ends that choice's calls; the usage chunk with no
-// choices is ignored. The legacy delta.function_call form (the functions
-// API) is one call per choice, key "choice<i>/function", without an id.
+// A choice's finish_reason ends that choice's calls, but not its output:
+// openai-python's stream state finds a choice by index and appends the
+// delta.content that comes after a finish_reason to its one message (and
+// some gateways send "stop" on every chunk), so the output is all the
+// choice's text up to "[DONE]", Close or an error, and text after it
+// ended is ignored: a choice never has a second output. A reason that
+// cuts the choice stays, whatever reason comes later. The usage chunk
+// with no choices is ignored. The legacy delta.function_call form (the
+// functions API) is one call per choice, key "choice<i>/function",
+// without an id.
 // openai-python's stream helper finds choices and tool calls by position
 // in its snapshot, not by index, so a chunk with a choice or tool call
 // whose index is not where it would place it (negative, past the next

@@ -17,6 +17,9 @@ type openAIChat struct {
 	// count before the chunk changed it, so that a refused chunk changes
 	// nothing.
 	undo []chatCount
+	// cuts holds, for each choice a finish_reason has cut, the first such
+	// reason (see finish): at most one entry per choice that tools counts.
+	cuts map[int]string
 }
 
 // chatCount is the number of tool calls of one choice.
@@ -141,11 +144,13 @@ func (c *chatContent) UnmarshalJSON(b []byte) error {
 // without choices (the usage chunk) is ignored.
 // The legacy delta.function_call form is one call per choice, keyed
 // "choice0/function", with no call id. A choice's delta.content is its
-// output's text ("output/<choice index>") and delta.refusal a Refusal; the
-// finish_reason ends the output too, and any reason but stop, tool_calls
-// and function_call cuts it (see chatFinished). reasoning_content and reasoning are never text. A chunk
-// with an error member, or an event named "error", ends every call and
-// cuts every output, as Responses' response.failed does.
+// output's text ("output/<choice index>") and delta.refusal a Refusal;
+// the choice's finish_reason does not end the output, which is all the
+// choice's text, before and after it, up to the stream's end (see
+// finish), but any reason but stop, tool_calls and function_call cuts it
+// (see chatFinished). reasoning_content and reasoning are never text. A
+// chunk with an error member, or an event named "error", ends every call
+// and cuts every output, as Responses' response.failed does.
 func (a *openAIChat) feed(t *tracker, event []byte) error {
 	if t.name == "error" {
 		// Groq names its mid-stream error "error" (tool_use_failed):
@@ -168,12 +173,13 @@ func (a *openAIChat) feed(t *tracker, event []byte) error {
 	for _, ch := range ev.Choices {
 		prefix := numbered("choice", ch.Index) + "/"
 		if d := &ch.Delta; (d.Content != nil && d.Content.text != "") || (d.Refusal != nil && *d.Refusal != "") {
-			out := t.output(prefix+"output", ch.Index)
-			if d.Content != nil {
-				t.write(out, d.Content.text)
-			}
-			if d.Refusal != nil && *d.Refusal != "" {
-				t.refuse(out, *d.Refusal)
+			if out := a.output(t, prefix, ch.Index); out != nil {
+				if d.Content != nil {
+					t.write(out, d.Content.text)
+				}
+				if d.Refusal != nil && *d.Refusal != "" {
+					t.refuse(out, *d.Refusal)
+				}
 			}
 		}
 		for pos, tc := range ch.Delta.ToolCalls {
@@ -207,13 +213,50 @@ func (a *openAIChat) feed(t *tracker, event []byte) error {
 			t.write(c, fc.Arguments)
 		}
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
-			if r := *ch.FinishReason; !chatFinished(r) {
-				t.cut(prefix, r)
-			}
-			t.endGroup(prefix)
+			a.finish(t, prefix, ch.Index, *ch.FinishReason)
 		}
 	}
 	return nil
+}
+
+// output returns choice i's output (prefix is the choice's key prefix),
+// begun at its first text, or nil once the output has ended: a choice is
+// one message, so it has one answer for the stream's life, and text that
+// comes after that answer's end (an error event) is ignored, as a late
+// fragment of an ended call is. An output begun after a finish_reason
+// that cut the choice is cut too (see finish).
+func (a *openAIChat) output(t *tracker, prefix string, i int) *call {
+	base := prefix + "output"
+	if c := t.calls[base]; c != nil && c.ended {
+		return nil
+	}
+	c := t.output(base, i)
+	if r := a.cuts[i]; r != "" {
+		c.cut = r
+	}
+	return c
+}
+
+// finish applies choice i's finish_reason r: it ends the choice's calls,
+// and cuts its output unless r is a normal end (see chatFinished), but
+// does not end the output. openai-python's stream state finds a choice by
+// its index and appends every delta.content that comes after a
+// finish_reason to the same message, and some gateways put "stop" on
+// every chunk, so the answer is all the choice's text up to the stream's
+// end ([DONE], Close) or an error. The first reason that cuts a choice
+// stays, whatever reason comes after it: openai-python's stream helper
+// raises at a "length" or "content_filter" finish at once.
+func (a *openAIChat) finish(t *tracker, prefix string, i int, r string) {
+	if !chatFinished(r) {
+		if a.cuts == nil {
+			a.cuts = map[int]string{}
+		}
+		if a.cuts[i] == "" {
+			a.cuts[i] = r
+		}
+		t.cut(prefix, a.cuts[i])
+	}
+	t.endCalls(prefix)
 }
 
 // order checks that openai-python's stream helper

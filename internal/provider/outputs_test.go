@@ -68,14 +68,43 @@ func TestOutputQuirks(t *testing.T) {
 		{name: "openai chat: null and empty content are no output", p: provider.OpenAIChat,
 			events: []string{chat(0, `{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"{}"}}]}`, "null"),
 				chat(0, `{"content":""}`, "null"), chat(0, `{}`, `"tool_calls"`)}},
-		{name: "openai chat: reasoning is never text; finish_reason ends the choice's output", p: provider.OpenAIChat,
+		{name: "openai chat: reasoning is never text; the choice's output ends with the stream", p: provider.OpenAIChat,
 			events: []string{chat(0, `{"role":"assistant","content":"","reasoning_content":"let me think"}`, "null"),
 				chat(0, `{"reasoning":"more","content":"{\"a\""}`, "null"), chat(1, `{"content":"[1"}`, "null"),
 				chat(0, `{"content":":1}"}`, "null"), chat(0, `{}`, `"stop"`), chat(1, `{"content":"]"}`, `"length"`)},
 			want: []output{{Key: "output/0", Text: `{"a":1}`}, {Key: "output/1", Text: `[1]`}},
 			check: func(t *testing.T, per [][]provider.Event) {
-				assert.Equal(t, []string{"textend output/0"}, kinds(per[4]))
-				assert.Equal(t, []string{"text output/1", "textend output/1"}, kinds(per[5]))
+				assert.Empty(t, per[4], "a finish_reason does not end the output")
+				assert.Equal(t, []string{"text output/1"}, kinds(per[5]))
+				require.Equal(t, []string{"textend output/0", "textend output/1"}, kinds(per[6]))
+				assert.Equal(t, []string{"", "length"}, []string{per[6][0].Cut, per[6][1].Cut})
+			}},
+		// openai-python's stream state appends the delta.content of a
+		// choice to its one message, finish_reason or not; some gateways
+		// (QuantumNous/new-api#378, su-kaka/gcli2api#403) put "stop" on
+		// every chunk.
+		{name: "openai chat: text after a finish_reason is the same answer", p: provider.OpenAIChat,
+			events: []string{chat(0, `{"content":"{\"a\":"}`, `"stop"`), chat(0, `{"content":"1}"}`, `"stop"`),
+				chat(0, `{"content":"\n"}`, `"stop"`)},
+			want: []output{{Key: "output/0", Text: "{\"a\":1}\n"}},
+			check: func(t *testing.T, per [][]provider.Event) {
+				require.Equal(t, []string{"textend output/0"}, kinds(per[3]), "it ends with the stream")
+				assert.Empty(t, per[3][0].Cut)
+			}},
+		{name: "openai chat: the first reason that cuts a choice stays", p: provider.OpenAIChat,
+			events: []string{chat(0, `{"content":"{}"}`, `"length"`), chat(0, `{"content":" "}`, `"stop"`),
+				chat(1, `{}`, `"content_filter"`), chat(1, `{"content":"[]"}`, `"stop"`)},
+			want: []output{{Key: "output/0", Text: "{} "}, {Key: "output/1", Text: "[]"}},
+			check: func(t *testing.T, per [][]provider.Event) {
+				require.Equal(t, []string{"textend output/0", "textend output/1"}, kinds(per[4]))
+				assert.Equal(t, []string{"length", "content_filter"}, []string{per[4][0].Cut, per[4][1].Cut})
+			}},
+		{name: "openai chat: text after an error is no second answer", p: provider.OpenAIChat,
+			events: []string{chat(0, `{"content":"{}"}`, "null"), `{"error":{"message":"overloaded"}}`, chat(0, `{"content":"[]"}`, `"stop"`)},
+			want:   []output{{Key: "output/0", Text: "{}"}},
+			check: func(t *testing.T, per [][]provider.Event) {
+				assert.Equal(t, []string{"textend output/0"}, kinds(per[1]))
+				assert.Empty(t, per[2], "ignored, as a late fragment of an ended call is")
 			}},
 		// Mistral's reasoning models (mistral-small-latest, recorded in
 		// vercel/ai's issue-13703-mistral-thinking fixture) send content as

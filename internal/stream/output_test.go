@@ -146,7 +146,8 @@ func TestOutputCutByTokenLimit(t *testing.T) {
 // mode's runaway white space ends so); keyword "finish_reason", at its end.
 // Only the providers' normal ends keep the answer valid: a reason toolgate
 // does not know (DeepSeek's insufficient_system_resource, pause_turn, none
-// at all) fails closed.
+// at all) fails closed. (An OpenAI Chat answer ends with the stream, at
+// [DONE]: see TestOutputChatTextAfterFinish.)
 func TestOutputStoppedEarly(t *testing.T) {
 	t.Parallel()
 	const doc = `{"x":1,"tag":"a"}`
@@ -158,12 +159,12 @@ func TestOutputStoppedEarly(t *testing.T) {
 		events []string
 		cut    string // the reason in the message, or "" for a valid answer
 	}{
-		{"chat length", provider.OpenAIChat, []string{string(chatText(0, doc+"   ")), string(chatFinish(0, "length"))}, "length"},
-		{"chat content_filter", provider.OpenAIChat, []string{string(chatText(0, doc)), string(chatFinish(0, "content_filter"))}, "content_filter"},
-		{"chat stop", provider.OpenAIChat, []string{string(chatText(0, doc)), string(chatFinish(0, "stop"))}, ""},
-		{"chat tool_calls", provider.OpenAIChat, []string{string(chatText(0, doc)), string(chatFinish(0, "tool_calls"))}, ""},
-		{"chat insufficient_system_resource", provider.OpenAIChat, []string{string(chatText(0, doc)), string(chatFinish(0, "insufficient_system_resource"))}, "insufficient_system_resource"},
-		{"chat abort", provider.OpenAIChat, []string{string(chatText(0, doc)), string(chatFinish(0, "abort"))}, "abort"},
+		{"chat length", provider.OpenAIChat, []string{string(chatText(0, doc+"   ")), string(chatFinish(0, "length")), "[DONE]"}, "length"},
+		{"chat content_filter", provider.OpenAIChat, []string{string(chatText(0, doc)), string(chatFinish(0, "content_filter")), "[DONE]"}, "content_filter"},
+		{"chat stop", provider.OpenAIChat, []string{string(chatText(0, doc)), string(chatFinish(0, "stop")), "[DONE]"}, ""},
+		{"chat tool_calls", provider.OpenAIChat, []string{string(chatText(0, doc)), string(chatFinish(0, "tool_calls")), "[DONE]"}, ""},
+		{"chat insufficient_system_resource", provider.OpenAIChat, []string{string(chatText(0, doc)), string(chatFinish(0, "insufficient_system_resource")), "[DONE]"}, "insufficient_system_resource"},
+		{"chat abort", provider.OpenAIChat, []string{string(chatText(0, doc)), string(chatFinish(0, "abort")), "[DONE]"}, "abort"},
 		{"responses incomplete", provider.OpenAIResponses, []string{
 			`{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"m","content":[]}}`,
 			`{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":` + q + `}`,
@@ -300,6 +301,58 @@ func TestOutputEndsAtDone(t *testing.T) {
 	assert.Equal(t, stream.InvalidArgument, kinds(h.ProviderEvent(provider.OpenAIChat, chatText(0, `1}`))))
 	h.Close()
 	assert.Len(t, h.results, 1)
+}
+
+// TestOutputChatTextAfterFinish: an OpenAI Chat choice has one answer,
+// its text up to the stream's end ([DONE], or the half-close), whatever
+// finish_reasons come between: openai-python's stream state appends every
+// delta.content of a choice to its one message, and some gateways put
+// "stop" on every chunk. So one result per choice, on the text the
+// application joins; an early rejection still comes at its byte, and the
+// first reason that cut the choice stays.
+func TestOutputChatTextAfterFinish(t *testing.T) {
+	t.Parallel()
+	type want struct {
+		keyword string // "" when valid
+		offset  int64
+		early   bool
+	}
+	chunk := func(text, finish string) []byte {
+		b, _ := json.Marshal(text)
+		return []byte(fmt.Sprintf(`{"choices":[{"index":0,"delta":{"content":%s},"finish_reason":%q}]}`, b, finish))
+	}
+	for _, c := range []struct {
+		name   string
+		events [][]byte
+		done   bool // [DONE] ends the stream, else the half-close
+		want   want
+	}{
+		{"a newline after the finish", [][]byte{chunk(`{"x":1}`, "stop"), chunk("\n", "stop")}, true, want{}},
+		{"stop on every chunk", [][]byte{chunk(`{"x":`, "stop"), chunk(`1}`, "stop")}, true, want{}},
+		{"text that breaks the document after the finish", [][]byte{chunk(`{"x":1}`, "stop"), chunk(`x`, "stop")}, true, want{"json", 7, true}},
+		{"a cut, then a normal end", [][]byte{chunk(`{"x":1}`, "length"), chunk(` `, "stop")}, true, want{"finish_reason", 8, false}},
+		{"the half-close ends it", [][]byte{chunk(`{"x":1}`, "stop")}, false, want{}},
+	} {
+		h := outputSession(t, pointSchema, false)
+		for _, ev := range c.events {
+			require.NoError(t, h.ProviderEvent(provider.OpenAIChat, ev), c.name)
+		}
+		if !c.want.early {
+			assert.Empty(t, h.results, "%s: no verdict before the stream's end", c.name)
+		}
+		if c.done {
+			require.NoError(t, h.ProviderEvent(provider.OpenAIChat, []byte("[DONE]")), c.name)
+		}
+		h.Close()
+		require.Len(t, h.results, 1, "%s: one choice, one result: %+v", c.name, h.results)
+		r := h.results[0]
+		assert.Equal(t, "output/0", r.CallID, c.name)
+		got := want{early: r.Early}
+		if !r.Valid() {
+			got.keyword, got.offset = r.Findings[0].Keyword, r.Findings[0].Offset
+		}
+		assert.Equal(t, c.want, got, "%s: %+v", c.name, r.Findings)
+	}
 }
 
 // TestOutputRefusal: a refusal is its own finding, at once.

@@ -40,7 +40,9 @@ type providerKey struct {
 // While an output is bound (BindOutput), the message text of each provider
 // output is one document, with the result's CallID "output/<n>"; a refusal
 // is its "refusal" verdict, and the output ends with the provider's end of
-// the choice, candidate, item or message (see package provider).
+// the candidate, item or message, or, for an OpenAI Chat choice, with the
+// stream ("[DONE]", Close): openai-python appends text that comes after a
+// choice's finish_reason to its message (see package provider).
 //
 // OpenAI's "[DONE]" sentinel ends an OpenAI Chat or Responses stream as
 // Close does (its open calls and answers end), since the OpenAI SDKs stop
