@@ -230,3 +230,68 @@ func TestDoneEndsOpenAIStreams(t *testing.T) {
 		assert.Empty(t, a.Close(nil), "%s: nothing left open", c.name)
 	}
 }
+
+// TestDoneThenAnotherResponse: an agent loop may send each step's stream,
+// each ending with its "[DONE]", to one ValidateStream. After "[DONE]", an
+// event that begins another response — an OpenAI Chat chunk of another
+// completion (another, non-empty id), a Responses response.created —
+// begins it as the first did: its calls and answers are new ones, each
+// with its own key. Any other event is still refused: a chunk with the
+// ended completion's id or none, a Responses event of the ended response.
+func TestDoneThenAnotherResponse(t *testing.T) {
+	t.Parallel()
+	chat := func(id, delta string) string {
+		return `{"id":"` + id + `","choices":[{"index":0,"delta":` + delta + `}]}`
+	}
+	const (
+		text        = `{"content":"{}"}`
+		createdResp = `{"type":"response.created","response":{"output":[]}}`
+		respText    = `{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"{}"}`
+	)
+	call := func(id string) string {
+		return `{"tool_calls":[{"index":0,"id":"` + id + `","function":{"name":"f","arguments":"{}"}}]}`
+	}
+	for _, c := range []struct {
+		name   string
+		p      provider.Provider
+		first  []string
+		second string   // after [DONE]
+		want   []string // its events; nil: refused
+	}{
+		{"chat, another completion's answer", provider.OpenAIChat, []string{chat("cmpl-1", text)}, chat("cmpl-2", text), []string{"text output/0#2"}},
+		{"chat, another completion's call", provider.OpenAIChat, []string{chat("cmpl-1", call("c1"))}, chat("cmpl-2", call("c2")),
+			[]string{"start completion1/choice0/tool0", "delta completion1/choice0/tool0"}},
+		{"chat, the ended completion", provider.OpenAIChat, []string{chat("cmpl-1", text)}, chat("cmpl-1", text), nil},
+		{"chat, no id", provider.OpenAIChat, []string{chat("cmpl-1", text)}, `{"choices":[{"index":0,"delta":{"content":"{}"}}]}`, nil},
+		{"chat, an id after none", provider.OpenAIChat, []string{`{"choices":[{"index":0,"delta":{"content":"{}"}}]}`}, chat("cmpl-2", text), []string{"text output/0#2"}},
+		{"responses, response.created", provider.OpenAIResponses, []string{createdResp, respText}, createdResp, []string{}},
+		{"responses, an event of the ended response", provider.OpenAIResponses, []string{createdResp, respText}, respText, nil},
+	} {
+		a, err := provider.New(c.p)
+		require.NoError(t, err)
+		for _, ev := range c.first {
+			_, err = a.Feed(nil, []byte(ev))
+			require.NoError(t, err, c.name)
+		}
+		_, err = a.Feed(nil, []byte("[DONE]"))
+		require.NoError(t, err, c.name)
+		evs, err := a.Feed(nil, []byte(c.second))
+		if c.want == nil {
+			var ee *provider.EventError
+			require.ErrorAs(t, err, &ee, c.name)
+			assert.Contains(t, ee.Reason, "after [DONE]", c.name)
+			continue
+		}
+		require.NoError(t, err, c.name)
+		assert.Equal(t, c.want, kinds(evs), c.name)
+		// The second response ends at its own [DONE], and a third may follow.
+		_, err = a.Feed(nil, []byte("[DONE]"))
+		require.NoError(t, err, c.name)
+		stale := c.second
+		if c.p == provider.OpenAIResponses {
+			stale = respText
+		}
+		_, err = a.Feed(nil, []byte(stale))
+		assert.Error(t, err, "%s: the second response's event after its own [DONE]", c.name)
+	}
+}

@@ -20,6 +20,12 @@ type openAIChat struct {
 	// cuts holds, for each choice a finish_reason has cut, the first such
 	// reason (see finish): at most one entry per choice that tools counts.
 	cuts map[int]string
+	// completion is the id of the completion the chunks read last belong
+	// to, and prefix begins the keys of its calls and outputs: "" for the
+	// stream's first, "completion<n>/" for the n-th begun after a "[DONE]"
+	// (see begins).
+	completion, prefix string
+	restarts           int
 }
 
 // chatCount is the number of tool calls of one choice.
@@ -30,6 +36,8 @@ type chatChunk struct {
 	// send in place of a chunk when generation fails mid-stream;
 	// openai-python raises on it.
 	Error   json.RawMessage `json:"error"`
+	// ID is the completion's, the same on each of its chunks.
+	ID      string `json:"id"`
 	Choices []struct {
 		Index int `json:"index"`
 		Delta struct {
@@ -170,8 +178,11 @@ func (a *openAIChat) feed(t *tracker, event []byte) error {
 	if err := a.order(t, &ev); err != nil {
 		return err
 	}
+	if ev.ID != "" {
+		a.completion = ev.ID
+	}
 	for _, ch := range ev.Choices {
-		prefix := numbered("choice", ch.Index) + "/"
+		prefix := a.prefix + numbered("choice", ch.Index) + "/"
 		if d := &ch.Delta; (d.Content != nil && d.Content.text != "") || (d.Refusal != nil && *d.Refusal != "") {
 			if out := a.output(t, prefix, ch.Index); out != nil {
 				if d.Content != nil {
@@ -358,3 +369,22 @@ func chatFinished(reason string) bool {
 }
 
 func (*openAIChat) close(*tracker) {}
+
+// begins reports whether a chunk that came after "[DONE]" is of another
+// completion than the one "[DONE]" ended (its id is another, non-empty
+// one), and if so makes ready for it: its choices count from 0 again, and
+// its calls and answers are new ones ("output/0#2"), each with its own
+// result, as a client that reads each step's stream on its own sees them.
+// A chunk without an id, or with the ended completion's, is not.
+func (a *openAIChat) begins(event []byte) bool {
+	var ev struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(event, &ev) != nil || ev.ID == "" || ev.ID == a.completion {
+		return false
+	}
+	a.restarts++
+	a.prefix = numbered("completion", a.restarts) + "/"
+	a.tools, a.cuts = a.tools[:0], nil
+	return true
+}

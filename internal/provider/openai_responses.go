@@ -321,6 +321,16 @@ func (a *openAIResponses) item(t *tracker, typ, id string, at int) error {
 	return a.place(t, typ, id, at)
 }
 
+// begins reports whether an event that came after "[DONE]" begins
+// another response: a response.created, which makes ready for it (see
+// created).
+func (*openAIResponses) begins(event []byte) bool {
+	var ev struct {
+		Type string `json:"type"`
+	}
+	return json.Unmarshal(event, &ev) == nil && ev.Type == "response.created"
+}
+
 // created begins a response: the calls still open end, the places of the
 // response before it are forgotten, and the items of
 // its output — normally none — are the first the SDKs hold. Each

@@ -204,6 +204,15 @@ type feeder interface {
 	close(t *tracker)
 }
 
+// restarter is a feeder whose stream may carry another response after
+// "[DONE]": an agent loop that sends each step's stream to one
+// ValidateStream, each ending with its "[DONE]".
+type restarter interface {
+	// begins reports whether event, which came after "[DONE]", begins
+	// another response, and if so makes ready for it.
+	begins(event []byte) bool
+}
+
 // New returns an Adapter for provider p. For Unspecified or an unknown value
 // it returns an *EventError wrapping ErrUnknownProvider.
 func New(p Provider) (*Adapter, error) {
@@ -301,12 +310,14 @@ func (a *Adapter) Feed(dst []Event, event []byte) ([]Event, error) {
 // OpenAI's "[DONE]" (white space around it allowed), whatever its name,
 // ends an OpenAI Chat or Responses stream as Close does: openai-python
 // and openai-node, which read both APIs' streams with one class, stop
-// reading there, so what the application gets is what came before. Any
-// event after it but another "[DONE]" or one without payload is an
-// *EventError without Key: clients disagree about it (the Vercel AI SDK
-// and many a hand-written reader skip "[DONE]" and read on), so no
-// reading of it is safe to validate. Other providers send no "[DONE]",
-// and their adapters ignore it.
+// reading there, so what the application gets is what came before. An
+// event after it that begins another response (see restarter: an agent
+// loop's steps sharing one stream) begins it as the first did; any other
+// event but another "[DONE]" or one without payload is an *EventError
+// without Key: clients disagree about it (the Vercel AI SDK and many a
+// hand-written reader skip "[DONE]" and read on), so no reading of it is
+// safe to validate. Other providers send no "[DONE]", and their adapters
+// ignore it.
 func (a *Adapter) FeedNamed(dst []Event, name string, event []byte) ([]Event, error) {
 	if a.f == nil {
 		return dst, &EventError{Provider: a.t.p, Reason: "adapter not made by New", Err: ErrUnknownProvider}
@@ -329,7 +340,11 @@ func (a *Adapter) FeedNamed(dst []Event, name string, event []byte) ([]Event, er
 		return dst, nil // no payload, and no name that says the stream failed
 	}
 	if a.done {
-		return dst, a.t.errorf("", "the event came after [DONE], where the OpenAI SDKs stop reading the stream and other clients read on")
+		if r, ok := a.f.(restarter); !ok || !r.begins(event) {
+			return dst, a.t.errorf("", "the event came after [DONE], where the OpenAI SDKs stop reading the stream and other clients read on, "+
+				"and begins no other response")
+		}
+		a.done = false
 	}
 	a.t.out, a.t.name = dst, name
 	err := a.f.feed(&a.t, event)

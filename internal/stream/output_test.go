@@ -303,6 +303,27 @@ func TestOutputEndsAtDone(t *testing.T) {
 	assert.Len(t, h.results, 1)
 }
 
+// TestOutputAgentLoopAfterDone: an agent loop that sends two steps'
+// streams, each ending with its [DONE], to one stream gets a result for
+// each step's answer, on that step's text alone (the second completion's
+// chunks carry another id).
+func TestOutputAgentLoopAfterDone(t *testing.T) {
+	t.Parallel()
+	h := outputSession(t, pointSchema, false)
+	step := func(id, text string) {
+		b, _ := json.Marshal(text)
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, []byte(`{"id":"`+id+`","choices":[{"index":0,"delta":{"content":`+string(b)+`},"finish_reason":"stop"}]}`)))
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, []byte("[DONE]")))
+	}
+	step("cmpl-1", `{"x":"one"}`)
+	step("cmpl-2", `{"x":2}`)
+	h.Close()
+	require.Len(t, h.results, 2, "one result per step's answer")
+	assert.False(t, h.results[0].Valid(), "the first step's answer")
+	assert.True(t, h.results[1].Valid(), "the second step's answer, not joined to the first's")
+	assert.NotEqual(t, h.results[0].CallID, h.results[1].CallID)
+}
+
 // TestOutputChatTextAfterFinish: an OpenAI Chat choice has one answer,
 // its text up to the stream's end ([DONE], or the half-close), whatever
 // finish_reasons come between: openai-python's stream state appends every
