@@ -35,7 +35,7 @@ type chatChunk struct {
 	// Error is what OpenAI-compatible servers (vLLM, LiteLLM, OpenRouter)
 	// send in place of a chunk when generation fails mid-stream;
 	// openai-python raises on it.
-	Error   json.RawMessage `json:"error"`
+	Error json.RawMessage `json:"error"`
 	// ID is the completion's, the same on each of its chunks.
 	ID      string `json:"id"`
 	Choices []struct {
