@@ -294,7 +294,8 @@ func (v *Validator) outcome(e *eval, rel relation, depth int) *branchOutcome {
 		k, st := v.kidStatus(e, rel, int32(i))
 		switch {
 		case st == passed:
-			out.matched = append(out.matched, b.Positions...)
+			out.matchedCount += len(b.Positions)
+			out.matched = mergeSmallest(out.matched, b.Positions, shownPositions)
 		case st == failed:
 			if out.failed++; len(out.reasons) <= maxReasons {
 				out.reasons = append(out.reasons, v.explain(k, depth))
@@ -302,7 +303,6 @@ func (v *Validator) outcome(e *eval, rel relation, depth int) *branchOutcome {
 			}
 		}
 	}
-	sortInts(out.matched)
 	return out
 }
 
@@ -322,10 +322,26 @@ func (v *Validator) explain(k *eval, depth int) violation {
 	return r
 }
 
-func sortInts(xs []int) {
-	for i := 1; i < len(xs); i++ {
-		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
-			xs[j], xs[j-1] = xs[j-1], xs[j]
+// shownPositions is how many matched positions a message quotes.
+const shownPositions = 16
+
+// mergeSmallest returns the n smallest of have and more, both ascending
+// (a branch's Positions are), in ascending order: a message quotes only
+// the first n of the positions that matched, so that explaining a oneOf
+// costs what its distinct branches do, not its positions (a oneOf of 4,000
+// positions alternating between two branches took 0.36 s a document when
+// every position was gathered and sorted).
+func mergeSmallest(have, more []int, n int) []int {
+	out := make([]int, 0, min(n, len(have)+len(more)))
+	i, j := 0, 0
+	for len(out) < n && (i < len(have) || j < len(more)) {
+		if j == len(more) || i < len(have) && have[i] < more[j] {
+			out = append(out, have[i])
+			i++
+		} else {
+			out = append(out, more[j])
+			j++
 		}
 	}
+	return out
 }

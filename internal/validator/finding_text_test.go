@@ -340,3 +340,41 @@ func TestBranchReasonsNameTheirValues(t *testing.T) {
 		}
 	}
 }
+
+// TestOneOfMatchedPositions: a oneOf that more than one branch matched,
+// explained in a later finding (a then's), names the positions that
+// matched, ascending, the first 16 of them and how many more: positions of
+// one distinct branch interleave with another's ("a", "b", "a", …) and
+// still come out in order. A oneOf's own finding names the positions that
+// decided it; an anyOf that matched none names each failed branch's
+// positions the same way.
+func TestOneOfMatchedPositions(t *testing.T) {
+	t.Parallel()
+	alternate := func(n int, a, b string) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = a
+			if i%2 == 1 {
+				parts[i] = b
+			}
+		}
+		return strings.Join(parts, ",")
+	}
+	const object, nullable = `{"type":"object"}`, `{"type":["object","null"]}`
+	for _, tc := range []struct{ schema, doc, says string }{
+		{`{"if":{"required":["x"]},"then":{"oneOf":[` + alternate(5, object, nullable) + `]}}`, `{"x":1}`,
+			"must match exactly one of 5 oneOf branches; it matched branches 0 and 1 and 2 and 3 and 4."},
+		{`{"if":{"required":["x"]},"then":{"oneOf":[` + alternate(40, object, nullable) + `]}}`, `{"x":1}`,
+			"it matched branches 0 and 1 and 2 and 3 and 4 and 5 and 6 and 7 and 8 and 9 and 10 and 11 and 12 and 13 and 14 and 15 and 24 more."},
+		{`{"oneOf":[` + alternate(40, object, nullable) + `]}`, `{}`,
+			"it matched branches 0 and 2 and 4 and 6 and 8 and 10 and 12 and 14 and 16 and 18 and 20 and 22 and 24 and 26 and 28 and 30 and 4 more."},
+		{`{"properties":{"a":{"anyOf":[` + alternate(40, `{"type":"array"}`, `{"type":"string"}`) + `]}}}`, `{"a":1}`,
+			"(branch 0 and 2 and 4 and 6 and 8 and 10 and 12 and 14 and 16 and 18 and 20 and 22 and 24 and 26 and 28 and 30 and 4 more: must be an array"},
+	} {
+		res := schema.Compile(schema.JSONSchema, []byte(tc.schema))
+		require.Empty(t, res.Errors, tc.schema)
+		got := validator.Validate(res.Schema, []byte(tc.doc), validator.Options{})
+		require.Len(t, got.Findings, 1, tc.schema)
+		assert.Contains(t, got.Findings[0].Message, tc.says, tc.schema)
+	}
+}

@@ -198,10 +198,11 @@ const (
 
 // branchOutcome explains a failed anyOf or oneOf.
 type branchOutcome struct {
-	matched  []int       // oneOf: positions that matched (when more than one)
-	reasons  []violation // why failed branches failed (the first maxReasons+1)
-	branchOf []int       // the branch of each reason
-	failed   int         // how many branches failed
+	matched      []int       // oneOf: the first shownPositions positions that matched (when more than one)
+	matchedCount int         // how many positions matched
+	reasons      []violation // why failed branches failed (the first maxReasons+1)
+	branchOf     []int       // the branch of each reason
+	failed       int         // how many branches failed
 }
 
 // maxReasons is how many branch failures a message explains before it
@@ -392,7 +393,7 @@ func (v *violation) describeBranches(depth int, base string) string {
 	}
 	switch {
 	case v.count > 1 && o != nil:
-		return fmt.Sprintf("must match exactly one of %d oneOf branches; it matched branches %s", total, joinInts(o.matched))
+		return fmt.Sprintf("must match exactly one of %d oneOf branches; it matched branches %s", total, joinInts(o.matched, o.matchedCount))
 	case v.count > 1:
 		return fmt.Sprintf("must match exactly one of %d oneOf branches; it matched %d", total, v.count)
 	case depth >= maxNesting || o == nil:
@@ -408,7 +409,8 @@ func (v *violation) describeBranches(depth int, base string) string {
 			parts = append(parts, fmt.Sprintf("and %d more", o.failed-maxReasons))
 			break
 		}
-		parts = append(parts, fmt.Sprintf("branch %s: %s", joinInts(branches[o.branchOf[i]].Positions), r.nested(depth+1, base)))
+		pos := branches[o.branchOf[i]].Positions
+		parts = append(parts, fmt.Sprintf("branch %s: %s", joinInts(pos, len(pos)), r.nested(depth+1, base)))
 	}
 	return fmt.Sprintf("must match %s of %d %s branches; it matched none (%s)", phrase, total, kw, strings.Join(parts, "; "))
 }
@@ -542,14 +544,16 @@ func quoteList(names []string) string {
 	return schema.Truncate(strings.Join(parts, ", "), 200)
 }
 
-func joinInts(xs []int) string {
-	parts := make([]string, 0, min(len(xs), 16))
-	for i, x := range xs {
-		if i == 16 {
-			parts = append(parts, fmt.Sprintf("%d more", len(xs)-16))
-			break
-		}
+// joinInts quotes the first shownPositions of xs, ascending, and says how
+// many more of total there are.
+func joinInts(xs []int, total int) string {
+	xs = xs[:min(len(xs), shownPositions)]
+	parts := make([]string, 0, len(xs)+1)
+	for _, x := range xs {
 		parts = append(parts, strconv.Itoa(x))
+	}
+	if total > len(xs) {
+		parts = append(parts, fmt.Sprintf("%d more", total-len(xs)))
 	}
 	return strings.Join(parts, " and ")
 }
