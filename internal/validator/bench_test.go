@@ -180,6 +180,11 @@ func BenchmarkObjectKeywords(b *testing.B) {
 		{"dependentSchemas", func(n int) string {
 			return `{"dependentSchemas":{` + entries(n, func(i int) string { return fmt.Sprintf(`"k%05d":{"required":["k00000"]}`, i) }) + `}}`
 		}, withMember, []int{1, 998}},
+		// An object against an enum of n arrays and one object: its kind
+		// is found at the sorted choices' end, not by a scan.
+		{"enum", func(n int) string {
+			return `{"enum":[` + entries(n, func(i int) string { return fmt.Sprintf(`[%d]`, i) }) + `,{}]}`
+		}, objects(2_000, func(int) string { return "{}" }), []int{1, 20_000}},
 	} {
 		for _, n := range keyword.sizes {
 			b.Run(fmt.Sprintf("%s/%d", keyword.name, n), func(b *testing.B) {

@@ -378,3 +378,34 @@ func TestOneOfMatchedPositions(t *testing.T) {
 		assert.Contains(t, got.Findings[0].Message, tc.says, tc.schema)
 	}
 }
+
+// TestEnumCompositeKinds: an array or an object that an enum has no
+// choice of its kind for is refused at its first byte, and one it has a
+// choice of that kind for is not refused there, for every mix of kinds
+// and in any order the schema lists them (Enum.HasComposite reads the
+// sorted choices' ends rather than scanning them).
+func TestEnumCompositeKinds(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		enum            string
+		arrays, objects bool
+	}{
+		{`[1, "a", null]`, false, false},
+		{`[[1]]`, true, false},
+		{`[{}]`, false, true},
+		{`[{"b":1}, [2], "x", {"a":[]}, [], 3]`, true, true},
+		{`[{"z":1}, {"a":1}, {"y":2}]`, false, true},
+		{`[[3], [1], [[]], [5]]`, true, false},
+	} {
+		s := compileFor(t, schema.JSONSchema, `{"properties":{"p":{"enum":`+tc.enum+`}}}`)
+		for _, v := range []struct {
+			doc  string
+			kind bool
+		}{{`{"p":[9]}`, tc.arrays}, {`{"p":{"q":9}}`, tc.objects}} {
+			r := validator.Validate(s, []byte(v.doc), validator.Options{StopAtFirst: true})
+			require.Len(t, r.Findings, 1, "%s on %s", tc.enum, v.doc)
+			atFirstByte := r.Findings[0].Offset == 5
+			assert.Equal(t, !v.kind, atFirstByte, "%s on %s: refused at the value's first byte (%d) iff no choice is of its kind", tc.enum, v.doc, r.Findings[0].Offset)
+		}
+	}
+}
