@@ -13,10 +13,12 @@ provider's response, and nothing more is sent or paid for.
 
 Events are raw provider stream events (``str`` or ``bytes``: the payload of
 one server-sent event's ``data:`` lines, with ``provider`` naming the API;
-OpenAI's ``[DONE]`` and empty payloads are ignored by the server), such a
-payload with its event name (``Named``: send it when the stream names its
-events, as Anthropic's does, so that the server reads each event as the
-provider's SDK does), or explicit ``Start``, ``Delta`` and ``End`` events
+send OpenAI's ``[DONE]`` too, which ends an OpenAI stream where the SDKs
+stop reading; empty payloads are ignored by the server), such a payload
+with its event name (``Named``: send it when the stream names its events,
+as Anthropic's does, so that the server reads each event as the provider's
+SDK does; an ``error`` event without data as ``Named("error", "")``, which
+cuts the answer as the SDKs raise on it), or explicit ``Start``, ``Delta`` and ``End`` events
 for calls that the caller assembles itself. The kinds may be mixed.
 """
 
