@@ -13,7 +13,6 @@ import (
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/metadata"
@@ -204,10 +203,8 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 	// serving a second server) came first.
 	srv := grpc.NewServer(opts...)
 	srv.RegisterService(decode.wrap(&toolgatev1.ValidationService_ServiceDesc), svc)
-	hs := health.NewServer()
-	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
-	hs.SetServingStatus(toolgatev1.ValidationService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
-	srv.RegisterService(decode.wrap(&healthpb.Health_ServiceDesc), hs)
+	svc.health = newDrainingHealth()
+	srv.RegisterService(decode.wrap(&healthpb.Health_ServiceDesc), svc.health)
 	reflection.Register(srv)
 	cfg.Metrics.serve(srv)
 	return srv, svc

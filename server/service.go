@@ -35,9 +35,24 @@ type Service struct {
 	// state bounds the validation state of streams' open calls.
 	state   *stream.HeldBytes
 	metrics *Metrics // nil: none
+	// health is the grpc.Server's health service, when NewGRPCServer
+	// made one (see Drain).
+	health *drainingHealth
 	// progress, when set (by tests), is told after each bounded step of a
 	// unary request's work how far it got; see step.
 	progress func(ctx context.Context, done int64)
+}
+
+// Drain readies the server NewGRPCServer made with s to stop: its health
+// checks answer NOT_SERVING from now on, and each health Watch gets
+// NOT_SERVING and ends, so that clients' health checking learns at once
+// that the replica is leaving and an open Watch does not hold
+// grpc.Server.GracefulStop. Call it before GracefulStop; it does nothing
+// for a Service that serves no health service.
+func (s *Service) Drain() {
+	if s.health != nil {
+		s.health.Drain()
+	}
 }
 
 // NewService returns a Service with its own schema store.

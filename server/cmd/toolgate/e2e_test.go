@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,6 +16,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	"github.com/toolgate/toolgate/client"
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
@@ -179,6 +183,42 @@ func TestSIGTERMDrains(t *testing.T) {
 	p := startBinary(t, "--shutdown-grace", "5s")
 	assert.NoError(t, p.stop(t), "exit status after SIGTERM; stderr:\n%s", p.log())
 	assert.Contains(t, p.log(), "shutting down")
+}
+
+// TestHealthWatchDoesNotHoldTheDrain: with no call in flight but a
+// client's health Watch (client-side health checking keeps one per
+// replica), SIGTERM tells the watcher NOT_SERVING and the drain ends at
+// once, not after --shutdown-grace with "closing remaining calls".
+func TestHealthWatchDoesNotHoldTheDrain(t *testing.T) {
+	t.Parallel()
+	p := startBinary(t, "--shutdown-grace", "10m")
+	conn, err := grpc.NewClient(p.addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	require.NoError(t, err)
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second) // bounds the wait below when the drain fails
+	defer cancel()
+	w, err := healthpb.NewHealthClient(conn).Watch(ctx, &healthpb.HealthCheckRequest{Service: "toolgate.v1.ValidationService"})
+	require.NoError(t, err)
+	first, err := w.Recv()
+	require.NoError(t, err)
+	require.Equal(t, healthpb.HealthCheckResponse_SERVING, first.GetStatus())
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	var last healthpb.HealthCheckResponse_ServingStatus
+	for {
+		r, err := w.Recv()
+		if err != nil {
+			break
+		}
+		last = r.GetStatus()
+	}
+	assert.Equal(t, healthpb.HealthCheckResponse_NOT_SERVING, last, "the watcher heard the replica is leaving")
+	select {
+	case <-p.exited:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("a health Watch held the drain; stderr:\n%s", p.log())
+	}
+	assert.NoError(t, p.err)
+	assert.NotContains(t, p.log(), "grace period over", "a health Watch is no call to wait for")
 }
 
 // TestSecondSignalEndsTheDrain checks that a drain waits for a stream in

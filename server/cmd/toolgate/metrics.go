@@ -20,9 +20,21 @@ type metricsServer struct {
 	srv *http.Server
 }
 
-// metricsHeaderTimeout bounds how long a scraper may take to send its
-// request headers, so that idle connections cannot pile up.
-const metricsHeaderTimeout = 10 * time.Second
+// The metrics listener's time limits, so that connections cannot pile up
+// (each is a goroutine and a file descriptor of the process that serves
+// gRPC): a scraper has metricsHeaderTimeout to send its request's headers
+// and metricsReadTimeout for the whole request; a keep-alive connection
+// waiting for its next request is closed after metricsIdleTimeout (without
+// it nothing bounds that wait: 500 connections that each made one request
+// stayed open, and their goroutines, for as long as they liked); and an
+// answer must be taken within metricsWriteTimeout (net/http/pprof extends
+// it by a profile's ?seconds=).
+const (
+	metricsHeaderTimeout = 10 * time.Second
+	metricsReadTimeout   = 15 * time.Second
+	metricsIdleTimeout   = 60 * time.Second
+	metricsWriteTimeout  = 2 * time.Minute
+)
 
 // metricsShutdownTimeout bounds how long stopping waits for scrapes in
 // flight.
@@ -55,6 +67,9 @@ func (c *config) startMetrics(announce, logger *slog.Logger) (*metricsServer, er
 	ms := &metricsServer{m: m, srv: &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: metricsHeaderTimeout,
+		ReadTimeout:       metricsReadTimeout,
+		IdleTimeout:       metricsIdleTimeout,
+		WriteTimeout:      metricsWriteTimeout,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}}
 	go func() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -221,4 +223,25 @@ func TestVersionFromVCS(t *testing.T) {
 	// The version is a pseudo-version that go derives from the commit (with
 	// +dirty for a modified work tree), or (devel).
 	assert.Regexp(t, `^toolgate \S+, revision `+rev+` \(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ(, modified)?\), go1\.\S+ \S+/\S+\n$`, string(out))
+}
+
+// TestMetricsListenerTimeouts: the metrics listener bounds every wait a
+// connection can make it do — its headers, its whole request, the idle
+// time before its next request (without IdleTimeout nothing bounds that:
+// 500 connections that each made one request stayed open, a goroutine and
+// a file descriptor each, for as long as they liked) and the time to take
+// an answer.
+func TestMetricsListenerTimeouts(t *testing.T) {
+	t.Parallel()
+	discard := slog.New(slog.DiscardHandler)
+	ms, err := (&config{metricsAddr: "127.0.0.1:0"}).startMetrics(discard, discard)
+	require.NoError(t, err)
+	defer ms.stop()
+	for name, d := range map[string]time.Duration{
+		"ReadHeaderTimeout": ms.srv.ReadHeaderTimeout, "ReadTimeout": ms.srv.ReadTimeout,
+		"IdleTimeout": ms.srv.IdleTimeout, "WriteTimeout": ms.srv.WriteTimeout,
+	} {
+		assert.Positive(t, d, name)
+		assert.LessOrEqual(t, d, 2*time.Minute, name)
+	}
 }

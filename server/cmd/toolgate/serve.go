@@ -94,7 +94,7 @@ func serve(signals <-chan os.Signal, c *config, stderr io.Writer) error {
 		return err
 	}
 	defer metrics.stop()
-	srv, _ := server.NewGRPCServer(server.Config{
+	srv, svc := server.NewGRPCServer(server.Config{
 		Options: c.opts, Logger: logger, BearerToken: token,
 		MaxMessageBytes: c.maxMessageBytes, MaxConcurrentStreams: c.maxConcurrentStreams, MaxHeaderBytes: c.maxHeaderBytes, RPCWorkers: c.rpcWorkers, Keepalive: c.keepalive, ServerOptions: serverOpts,
 		Metrics: metrics.metrics(),
@@ -114,6 +114,7 @@ func serve(signals <-chan os.Signal, c *config, stderr io.Writer) error {
 	case sig := <-signals:
 		announce.Info("shutting down", "signal", sig.String(), "grace", c.shutdownGrace)
 	}
+	svc.Drain() // health says NOT_SERVING, and its Watches end
 	drained := make(chan struct{})
 	go func() {
 		srv.GracefulStop()

@@ -1,0 +1,68 @@
+package server
+
+import (
+	"context"
+	"sync"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
+
+	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
+)
+
+// drainingHealth is the server's grpc.health.v1.Health: grpc-go's health
+// server, serving "" and toolgate.v1.ValidationService, whose Drain tells
+// every checker that the server is leaving. grpc-go's Watch runs until its
+// caller leaves, so on its own an open Watch (a client's health checking
+// keeps one per replica) would hold GracefulStop for all of
+// --shutdown-grace; after Drain each Watch sends NOT_SERVING and ends.
+type drainingHealth struct {
+	*health.Server
+	draining context.Context // done once Drain has run
+	drain    context.CancelFunc
+	once     sync.Once
+}
+
+func newDrainingHealth() *drainingHealth {
+	h := &drainingHealth{Server: health.NewServer()}
+	h.draining, h.drain = context.WithCancel(context.Background())
+	h.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+	h.SetServingStatus(toolgatev1.ValidationService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	return h
+}
+
+// Drain makes every service NOT_SERVING for good and ends every Watch,
+// the ones to come included, each after it sent NOT_SERVING. Idempotent.
+func (h *drainingHealth) Drain() {
+	h.once.Do(func() {
+		h.Shutdown()
+		h.drain()
+	})
+}
+
+// Watch is grpc-go's, ended by Drain.
+func (h *drainingHealth) Watch(req *healthpb.HealthCheckRequest, stream healthpb.Health_WatchServer) error {
+	ctx, cancel := context.WithCancel(stream.Context())
+	defer cancel()
+	defer context.AfterFunc(h.draining, cancel)()
+	err := h.Server.Watch(req, watchStream{stream, ctx})
+	if h.draining.Err() == nil || stream.Context().Err() != nil {
+		return err
+	}
+	// grpc-go's Watch may have ended on the cancel before it sent the
+	// update Shutdown made: say it once more (the stream is still open).
+	if err := stream.Send(&healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_NOT_SERVING}); err != nil {
+		return err
+	}
+	return status.Error(codes.Unavailable, "the server is shutting down")
+}
+
+// watchStream is a Watch stream whose context Drain can end.
+type watchStream struct {
+	healthpb.Health_WatchServer
+	ctx context.Context
+}
+
+func (s watchStream) Context() context.Context { return s.ctx }
