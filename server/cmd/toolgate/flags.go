@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net"
 	"os"
 	"slices"
 	"strings"
@@ -160,7 +161,31 @@ func parseFlags(args []string) (*config, error) {
 		// nobody asked for (an empty TOOLGATE_ADDR from a template).
 		return nil, usageError{errors.New("--addr is empty; give host:port (port 0 picks a free one)")}
 	}
+	if _, _, err := net.SplitHostPort(c.addr); err != nil {
+		return nil, usageError{fmt.Errorf("--addr %q: %w; give host:port", c.addr, err)}
+	}
+	if err := emptySecurityFlags(fs); err != nil {
+		return nil, usageError{err}
+	}
 	return c, nil
+}
+
+// securityFlags turn a protection on. Given empty (an empty variable from
+// a template or a secret reference that rendered nothing), each would
+// turn it off without a word, so that is a usage error, as an empty
+// --addr is: leave a flag out to go without it.
+var securityFlags = []string{"token-file", "tls-cert", "tls-key", "client-ca"}
+
+// emptySecurityFlags reports each of securityFlags that a flag or a
+// variable set to "".
+func emptySecurityFlags(fs *flag.FlagSet) error {
+	var errs []error
+	fs.Visit(func(f *flag.Flag) {
+		if slices.Contains(securityFlags, f.Name) && f.Value.String() == "" {
+			errs = append(errs, fmt.Errorf("--%s (or %s) is set but empty, which would turn it off; leave it out to go without it", f.Name, envName(f.Name)))
+		}
+	})
+	return errors.Join(errs...)
 }
 
 // mayBeZero lists the number and duration flags for which zero or less

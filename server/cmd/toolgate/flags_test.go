@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -137,6 +140,30 @@ func TestFlagLimitsMustMeanSomething(t *testing.T) {
 		_, err = parseFlags([]string{"--addr", ""})
 		require.ErrorAs(t, err, &ue)
 	})
+	t.Run("an address that is no host:port", func(t *testing.T) {
+		// It failed only at net.Listen, exit 1, as if it could not start.
+		for _, addr := range []string{" ", "127.0.0.1", "::1"} {
+			_, err := parseFlags([]string{"--addr", addr})
+			var ue usageError
+			require.ErrorAs(t, err, &ue, "%q", addr)
+			assert.ErrorContains(t, err, "give host:port", "%q", addr)
+		}
+	})
+	t.Run("an empty security flag", func(t *testing.T) {
+		// An empty variable from a template turned the protection off:
+		// TOOLGATE_TOKEN_FILE= served without a token, TLS_CERT= plaintext.
+		for _, name := range []string{"token-file", "tls-cert", "tls-key", "client-ca"} {
+			var ue usageError
+			t.Run(name, func(t *testing.T) {
+				t.Setenv(envName(name), "")
+				_, err := parseFlags(nil)
+				require.ErrorAs(t, err, &ue)
+				assert.ErrorContains(t, err, "--"+name+" (or "+envName(name)+") is set but empty")
+			})
+			_, err := parseFlags([]string{"--" + name, ""})
+			require.ErrorAs(t, err, &ue, name)
+		}
+	})
 	t.Run("from the environment", func(t *testing.T) {
 		t.Setenv("TOOLGATE_MAX_NAME_BYTES", "-1")
 		_, err := parseFlags(nil)
@@ -150,4 +177,34 @@ func TestFlagLimitsMustMeanSomething(t *testing.T) {
 	c, err = parseFlags([]string{"--rpc-workers", "1024"})
 	require.NoError(t, err)
 	assert.Equal(t, 1024, c.rpcWorkers)
+}
+
+// TestTokenFileMustBeSendable: a token a gRPC client cannot send (a
+// control byte or a byte past ASCII inside it) is refused at startup; the
+// server used to start, pass its probes (health needs no token) and
+// answer every call UNAUTHENTICATED. White space around it is trimmed.
+func TestTokenFileMustBeSendable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for i, tc := range []struct {
+		text, want string // want "" : accepted as that token
+		token      string
+	}{
+		{text: "s3cret\n", token: "s3cret"},
+		{text: "  a b  \r\n", token: "a b"},
+		{text: "a\nb\n", want: "byte 1"},
+		{text: "\xff\xfe\n", want: "byte 0"},
+		{text: "tök\n", want: "byte 1"},
+	} {
+		path := filepath.Join(dir, fmt.Sprint("token", i))
+		require.NoError(t, os.WriteFile(path, []byte(tc.text), 0o600))
+		token, err := (&config{token: path}).bearerToken()
+		if tc.want == "" {
+			require.NoError(t, err, "%q", tc.text)
+			assert.Equal(t, tc.token, token)
+			continue
+		}
+		assert.ErrorContains(t, err, "holds a byte no client can send", "%q", tc.text)
+		assert.ErrorContains(t, err, tc.want, "%q", tc.text)
+	}
 }

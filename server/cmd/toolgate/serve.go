@@ -69,6 +69,11 @@ func (c *config) bearerToken() (string, error) {
 	if token == "" {
 		return "", fmt.Errorf("--token-file: %s is empty", c.token)
 	}
+	if i := strings.IndexFunc(token, func(r rune) bool { return r < ' ' || r > '~' }); i >= 0 {
+		// gRPC clients refuse to send such a header: every call would be
+		// UNAUTHENTICATED while the probes, which need no token, pass.
+		return "", fmt.Errorf("--token-file: %s holds a byte no client can send in an authorization header (byte %d: only printable ASCII can)", c.token, i)
+	}
 	return token, nil
 }
 
