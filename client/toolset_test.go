@@ -462,3 +462,25 @@ func (b bindRecorder) SendMsg(m any) error {
 	}
 	return b.ClientStream.SendMsg(m)
 }
+
+// TestLoadToolsetLongRefusedName: a tool whose name is past the server's
+// --max-name-bytes is refused, and the server echoes its name cut; the
+// tools that compiled still travel inline to any replica (that one name
+// used to make LoadToolset keep no schema at all, so another replica
+// answered the bound tool's calls NOT_FOUND).
+func TestLoadToolsetLongRefusedName(t *testing.T) {
+	t.Parallel()
+	c := dialReplica(t, newReplica(t, server.Config{}))
+	long := strings.Repeat("x", 2000)
+	doc := `{"tools":[{"name":"todo","inputSchema":` + todoSchema + `},{"name":"` + long + `","inputSchema":{"type":"object"}}]}`
+	ts, err := c.LoadToolset(t.Context(), doc)
+	require.NoError(t, err)
+	require.Equal(t, []string{"todo"}, sortedKeys(ts.Bind()))
+	require.Len(t, ts.Refused(), 1)
+
+	other := dialReplica(t, newReplica(t, server.Config{}))
+	body := anthropicStream(anthropicCall{id: "toolu_1", name: "todo", fragments: []string{`{"action":"list"}`}})
+	results, err := collect(t, other.ValidateProviderStream(t.Context(), client.Anthropic, strings.NewReader(body), nil, client.WithToolset(ts)))
+	require.NoError(t, err)
+	assert.Equal(t, []verdict{{CallID: "toolu_1", Tool: "todo", Valid: true}}, verdicts(results), "todo's schema traveled inline")
+}

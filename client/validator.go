@@ -2,8 +2,11 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"google.golang.org/grpc/codes"
@@ -40,17 +43,47 @@ type schemaKey struct {
 	profile         toolgatev1.Profile
 	json            string
 	formatAssertion bool
-	resources       string // the extra documents as a JSON object (keys sorted); "" for none
+	resources       string // the extra documents, see packResources; "" for none
 }
 
 // keyOf returns the key of schemaJSON compiled as cfg says.
 func keyOf(schemaJSON string, cfg compileConfig) schemaKey {
-	k := schemaKey{profile: cfg.profile, json: schemaJSON, formatAssertion: cfg.formatAssertion}
-	if len(cfg.resources) > 0 {
-		b, _ := json.Marshal(cfg.resources) // a map[string]string always marshals, its keys sorted
-		k.resources = string(b)
+	return schemaKey{profile: cfg.profile, json: schemaJSON, formatAssertion: cfg.formatAssertion, resources: packResources(cfg.resources)}
+}
+
+// packResources writes documents, URI to text, as one comparable string:
+// each URI in order and its text, each preceded by its length. The bytes
+// are kept as they are (as json.Marshal would not keep invalid UTF-8: the
+// server would have compiled a document the caller never wrote).
+func packResources(documents map[string]string) string {
+	var b []byte
+	for _, uri := range slices.Sorted(maps.Keys(documents)) {
+		for _, part := range []string{uri, documents[uri]} {
+			b = append(strconv.AppendInt(b, int64(len(part)), 10), ':')
+			b = append(b, part...)
+		}
 	}
-	return k
+	return string(b)
+}
+
+// unpackResources reads what packResources wrote.
+func unpackResources(packed string) map[string]string {
+	if packed == "" {
+		return nil
+	}
+	documents := map[string]string{}
+	next := func() string {
+		n, rest, _ := strings.Cut(packed, ":")
+		size, _ := strconv.Atoi(n)
+		part := rest[:size]
+		packed = rest[size:]
+		return part
+	}
+	for packed != "" {
+		uri := next()
+		documents[uri] = next()
+	}
+	return documents
 }
 
 // request returns the CompileSchemaRequest that compiles the key's schema.
@@ -60,9 +93,7 @@ func (k schemaKey) request() *toolgatev1.CompileSchemaRequest {
 		Schema:          &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: k.json},
 		FormatAssertion: k.formatAssertion,
 	}
-	if k.resources != "" {
-		_ = json.Unmarshal([]byte(k.resources), &req.Resources) // keyOf wrote it
-	}
+	req.Resources = unpackResources(k.resources)
 	return req
 }
 
@@ -142,7 +173,15 @@ func (v *Validator) ValidateSchema(ctx context.Context, schemaJSON, argumentsJSO
 	forgets := v.forgets
 	v.mu.RUnlock()
 	if ok {
-		return v.Validate(ctx, handle, argumentsJSON)
+		resp, err := v.Validate(ctx, handle, argumentsJSON)
+		if status.Code(err) != codes.NotFound {
+			return resp, err
+		}
+		// Forget ran while the call was in flight, so Validate had no
+		// schema to send again: this call has it.
+		v.mu.RLock()
+		forgets = v.forgets
+		v.mu.RUnlock()
 	}
 	return v.validateInline(ctx, key, argumentsJSON, forgets)
 }

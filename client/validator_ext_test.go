@@ -310,3 +310,59 @@ func TestValidatorForgetWins(t *testing.T) {
 		assert.Equal(t, []string{"inline", "inline"}, f.Calls(), "the handle was not remembered")
 	})
 }
+
+// TestValidateSchemaForgetInFlight: a ValidateSchema by a remembered
+// handle whose handle another goroutine forgets while the call is in
+// flight, on a replica that answers NOT_FOUND, still validates: it holds
+// the schema and sends it inline (it returned the NOT_FOUND, as Validate
+// had nothing to send again).
+func TestValidateSchemaForgetInFlight(t *testing.T) {
+	t.Parallel()
+	handle := "tg1_" + strings.Repeat("b", 64)
+	var v *client.Validator
+	c := dialFake(t, &fakeService{
+		validate: func(_ context.Context, req *toolgatev1.ValidateRequest) (*toolgatev1.ValidateResponse, error) {
+			if req.GetInline() != nil {
+				return &toolgatev1.ValidateResponse{Valid: true, Handle: handle}, nil
+			}
+			v.Forget(handle) // another goroutine forgets while this call is in flight
+			return nil, status.Error(codes.NotFound, "no such handle")
+		},
+	})
+	v = c.Validator()
+	_, err := v.ValidateSchema(t.Context(), weatherSchema, `{"city":"Oslo"}`) // inline: learns the handle
+	require.NoError(t, err)
+	resp, err := v.ValidateSchema(t.Context(), weatherSchema, `{"city":"Oslo"}`) // by handle
+	require.NoError(t, err, "ValidateSchema holds its schema: it never fails with NOT_FOUND")
+	assert.True(t, resp.GetValid())
+}
+
+// TestResourcesSentAsWritten: documents given WithResources reach the
+// server byte for byte, through Compile, Register and ValidateSchema
+// alike: one that is not UTF-8 is refused as CompileTools refuses it
+// (the Validator's memory used to write it through encoding/json, which
+// turned the bad byte into U+FFFD, so another document was compiled).
+func TestResourcesSentAsWritten(t *testing.T) {
+	t.Parallel()
+	c := dialReplica(t, newReplica(t, server.Config{}))
+	opts := []client.CompileOption{client.WithProfile(toolgatev1.Profile_PROFILE_JSON_SCHEMA),
+		client.WithResources(map[string]string{"https://example.com/c.json": "{\"const\":\"a\xffb\"}", "https://example.com/d.json": `{"type":"string"}`})}
+	const schema = `{"type":"object","properties":{"s":{"$ref":"https://example.com/c.json"}}}`
+	resp, err := c.Compile(t.Context(), schema, opts...)
+	assert.True(t, err != nil || resp.GetHandle() == "", "a resource that is not UTF-8 compiled as another document: %v", resp)
+	_, _, err = c.Validator().Register(t.Context(), schema, opts...)
+	assert.Error(t, err)
+	// Well-formed documents, several of them, arrive as written.
+	good := []client.CompileOption{client.WithProfile(toolgatev1.Profile_PROFILE_JSON_SCHEMA),
+		client.WithResources(map[string]string{"https://example.com/c.json": `{"const":"a:b"}`, "https://example.com/9:x.json": `{"type":"integer"}`})}
+	const both = `{"type":"object","properties":{"s":{"$ref":"https://example.com/c.json"},"n":{"$ref":"https://example.com/9:x.json"}}}`
+	v := c.Validator()
+	for _, args := range []struct {
+		json  string
+		valid bool
+	}{{`{"s":"a:b","n":1}`, true}, {`{"s":"a:c"}`, false}, {`{"n":"1"}`, false}} {
+		r, err := v.ValidateSchema(t.Context(), both, args.json, good...)
+		require.NoError(t, err)
+		assert.Equal(t, args.valid, r.GetValid(), "%s: %v", args.json, r.GetErrors())
+	}
+}
