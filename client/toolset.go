@@ -249,8 +249,10 @@ func (ts *Toolset) Bind() map[string]string {
 // (ERROR_CODE_UNSUPPORTED_CAPABILITY when the schema uses something outside
 // the profile, ERROR_CODE_VALIDATION when the schema or the tool itself is
 // malformed), and in its errors every finding, each fit to show to a person
-// or to log (see also errors_truncated). It returns nil when every tool can
-// be enforced.
+// or to log (see also errors_truncated). Under ADMISSION_STRICT, when a
+// tool did not compile, none is bound: the tools that compiled are here
+// too, with code ERROR_CODE_UNSPECIFIED and no errors. It returns nil when
+// every tool can be enforced.
 func (ts *Toolset) Refused() []*toolgatev1.ToolResult {
 	bind := ts.Bind()
 	var refused []*toolgatev1.ToolResult
