@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"sync"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/health"
@@ -22,7 +21,6 @@ type drainingHealth struct {
 	*health.Server
 	draining context.Context // done once Drain has run
 	drain    context.CancelFunc
-	once     sync.Once
 }
 
 func newDrainingHealth() *drainingHealth {
@@ -34,12 +32,11 @@ func newDrainingHealth() *drainingHealth {
 }
 
 // Drain makes every service NOT_SERVING for good and ends every Watch,
-// the ones to come included, each after it sent NOT_SERVING. Idempotent.
+// the ones to come included, each after it sent NOT_SERVING. Idempotent,
+// as Shutdown and a CancelFunc are.
 func (h *drainingHealth) Drain() {
-	h.once.Do(func() {
-		h.Shutdown()
-		h.drain()
-	})
+	h.Shutdown()
+	h.drain()
 }
 
 // Watch is grpc-go's, ended by Drain.
