@@ -147,6 +147,15 @@ func (e *BodyError) Unwrap() error { return e.Err }
 // the way) ended with OK before the provider body ended.
 var errEndedEarly = status.Error(codes.Internal, "client: the server ended the stream before the provider body ended")
 
+// errNoReceipt is the failure of a stream that ended with OK after the body
+// without the server's receipt (StreamEnd): a proxy may have ended it
+// without toolgate reading the events.
+var errNoReceipt = status.Error(codes.Internal, "client: the stream ended without the server's receipt for the events sent")
+
+// errAfterReceipt is the failure of a stream that sent a message after its
+// receipt, which is the last.
+var errAfterReceipt = status.Error(codes.Internal, "client: the server sent a message after the stream's receipt")
+
 // errIteratedTwice is yielded by a stream sequence ranged over a second
 // time.
 var errIteratedTwice = errors.New("client: the stream sequence can be iterated only once")
@@ -192,7 +201,8 @@ var errIteratedTwice = errors.New("client: the stream sequence can be iterated o
 // malformed handle, codes.ResourceExhausted past a server limit,
 // codes.Canceled or codes.DeadlineExceeded when ctx ends,
 // codes.Internal when the server (or a proxy) ends the stream with OK
-// before body has ended, and so on. A failure ends the stream at once;
+// before body has ended, or without a receipt (StreamEnd) that counts
+// every event sent and every result received, and so on. A failure ends the stream at once;
 // calls still open get no result.
 //
 // The sequence owns body: ranging reads it to its end or until the loop
@@ -246,6 +256,9 @@ type providerStream struct {
 	// halfClosed is set when the sender half-closes the stream: a server
 	// that ends the stream with OK before then ended it too early.
 	halfClosed atomic.Bool
+	// sent counts the messages sent, binds included: the events the
+	// server's receipt must count.
+	sent atomic.Int64
 
 	mu  sync.Mutex
 	err error // the first failure, reported to the caller
@@ -287,11 +300,14 @@ func (r *providerStream) results(parent context.Context, api toolgatev1.Validati
 	// A bind that fails to send (io.EOF) means the stream already failed:
 	// skip the body and let Recv say why.
 	if sendBinds(stream, binds) == nil {
+		r.sent.Store(int64(len(binds)))
 		events := make(chan SSEEvent)
 		senderDone = make(chan struct{})
 		go r.read(events)
 		go r.send(events, senderDone)
 	}
+	var receipt *toolgatev1.StreamEnd
+	var results int64
 	for {
 		resp, err := stream.Recv()
 		if err != nil {
@@ -302,13 +318,39 @@ func (r *providerStream) results(parent context.Context, api toolgatev1.Validati
 				// The calls still open would get no result, and the end
 				// would look clean: fail closed.
 				r.fail(errEndedEarly)
+			default:
+				if err := checkReceipt(receipt, r.sent.Load(), results); err != nil {
+					r.fail(err)
+				}
 			}
 			return false
 		}
-		if res := resp.GetResult(); res != nil && !yield(res, nil) {
-			return true
-		} // a response without a result is a kind of event this client does not know
+		if receipt != nil {
+			r.fail(errAfterReceipt)
+			return false
+		}
+		receipt = resp.GetEnd()
+		if res := resp.GetResult(); res != nil {
+			results++
+			if !yield(res, nil) {
+				return true
+			}
+		} // a response with neither is a kind of event this client does not know
 	}
+}
+
+// checkReceipt returns nil when receipt, the last message of a stream that
+// ended with OK, counts the messages sent and the results received, and
+// otherwise the error that fails the stream closed.
+func checkReceipt(receipt *toolgatev1.StreamEnd, sent, results int64) error {
+	switch {
+	case receipt == nil:
+		return errNoReceipt
+	case receipt.GetEvents() != sent || receipt.GetResults() != results:
+		return status.Errorf(codes.Internal, "client: the server's receipt counts %d events and %d results; the client sent %d and received %d",
+			receipt.GetEvents(), receipt.GetResults(), sent, results)
+	}
+	return nil
 }
 
 // sendBinds sends the bind messages, and stops at the first that fails.
@@ -384,6 +426,7 @@ func (r *providerStream) send(events <-chan SSEEvent, done chan<- struct{}) {
 			if err != nil {
 				return // io.EOF: the stream ended, and Recv reports why
 			}
+			r.sent.Add(1)
 		case <-r.ctx.Done():
 			return
 		}

@@ -240,6 +240,19 @@ func TestValidateProviderStream(t *testing.T) {
 	}
 }
 
+// toolgateStream is the server's side of a ValidateStream.
+type toolgateStream = grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]
+
+// receipt is a StreamEnd message counting events and results.
+func receipt(events, results int64) *toolgatev1.ValidateStreamResponse {
+	return &toolgatev1.ValidateStreamResponse{Event: &toolgatev1.ValidateStreamResponse_End{End: &toolgatev1.StreamEnd{Events: events, Results: results}}}
+}
+
+// fakeResult is a valid CallResult for the call id.
+func fakeResult(id string) *toolgatev1.ValidateStreamResponse {
+	return &toolgatev1.ValidateStreamResponse{Event: &toolgatev1.ValidateStreamResponse_Result{Result: &toolgatev1.CallResult{CallId: id, Valid: true}}}
+}
+
 // eventEnd returns the length of body up to the end of the event holding s.
 func eventEnd(body, s string) int {
 	i := strings.Index(body, s)
@@ -585,6 +598,66 @@ func TestValidateProviderStreamStops(t *testing.T) {
 		requireClientGoroutines(t, 0)
 		assert.True(t, body.aborted(), "the body was closed")
 	})
+
+	// A server, or a proxy, that reads the whole body and ends with OK
+	// must say what it read: a receipt counting every event sent and every
+	// result received, as the stream's last message. Without one the end
+	// is not clean.
+	for _, tc := range []struct {
+		name string
+		// answer sends what the fake sends after reading n events (the
+		// bind and the body's), up to the client's half-close.
+		answer func(s toolgateStream, n int64) error
+		err    string // "" for a clean end
+	}{
+		{"the receipt: a clean end", func(s toolgateStream, n int64) error { return s.Send(receipt(n, 0)) }, ""},
+		{"a result and its receipt", func(s toolgateStream, n int64) error {
+			if err := s.Send(fakeResult("c")); err != nil {
+				return err
+			}
+			return s.Send(receipt(n, 1))
+		}, ""},
+		{"no receipt", func(toolgateStream, int64) error { return nil }, "the stream ended without the server's receipt"},
+		{"an event not counted", func(s toolgateStream, n int64) error { return s.Send(receipt(n-1, 0)) },
+			"receipt counts 2 events and 0 results; the client sent 3 and received 0"},
+		{"a result not counted", func(s toolgateStream, n int64) error {
+			if err := s.Send(fakeResult("c")); err != nil {
+				return err
+			}
+			return s.Send(receipt(n, 0))
+		}, "receipt counts 3 events and 0 results; the client sent 3 and received 1"},
+		{"a result after the receipt", func(s toolgateStream, n int64) error {
+			if err := s.Send(receipt(n, 0)); err != nil {
+				return err
+			}
+			return s.Send(fakeResult("c"))
+		}, "a message after the stream's receipt"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := dialFake(t, &fakeService{stream: func(s toolgateStream) error {
+				var n int64
+				for {
+					_, err := s.Recv()
+					if errors.Is(err, io.EOF) {
+						return tc.answer(s, n)
+					}
+					if err != nil {
+						return err
+					}
+					n++
+				}
+			}})
+			body := sseBody(sseEvent{"ping", `{"type":"ping"}`}, sseEvent{"message_stop", `{"type":"message_stop"}`})
+			_, err := collect(t, fake.ValidateProviderStream(t.Context(), client.Anthropic, strings.NewReader(body), tools))
+			if tc.err == "" {
+				assert.NoError(t, err)
+			} else {
+				assert.Equal(t, codes.Internal, status.Code(err), "%v", err)
+				assert.ErrorContains(t, err, tc.err)
+			}
+			requireClientGoroutines(t, 0)
+		})
+	}
 
 	t.Run("body read error", func(t *testing.T) {
 		body := newBlockingBody(t)

@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -181,8 +180,7 @@ func TestMetricsStream(t *testing.T) {
 	send(t, s, delta("call_1", `ate"}`), end("call_1"))
 	require.NoError(t, s.CloseSend())
 	require.True(t, recvResult(t, s).GetValid())
-	_, err = s.Recv()
-	require.ErrorIs(t, err, io.EOF)
+	recvEnd(t, s, 9, 3)
 
 	got := moved(before, scrape(t, url))
 	for key, want := range map[string]float64{
@@ -283,8 +281,7 @@ func TestREADMEListsEveryMetric(t *testing.T) {
 		providerEvent(toolgatev1.Provider_PROVIDER_ANTHROPIC, `{"type":"ping"}`))
 	require.NoError(t, s.CloseSend())
 	require.True(t, recvResult(t, s).GetEarly())
-	_, err = s.Recv()
-	require.ErrorIs(t, err, io.EOF)
+	recvEnd(t, s, 4, 1)
 
 	exported := map[string]bool{}
 	for key := range scrape(t, url) {

@@ -211,14 +211,22 @@ func soakStream(ctx context.Context, c toolgatev1.ValidationServiceClient, handl
 	if err := s.CloseSend(); err != nil {
 		return err
 	}
+	results := 0
 	for {
 		resp, err := s.Recv()
-		if errors.Is(err, io.EOF) {
+		if err != nil {
+			return err // io.EOF too: the receipt comes first
+		}
+		if end := resp.GetEnd(); end != nil {
+			if end.GetEvents() != int64(len(reqs)) || end.GetResults() != int64(results) {
+				return fmt.Errorf("receipt %v for %d events and %d results", end, len(reqs), results)
+			}
+			if _, err := s.Recv(); !errors.Is(err, io.EOF) {
+				return fmt.Errorf("after the receipt: %v", err)
+			}
 			break
 		}
-		if err != nil {
-			return err
-		}
+		results++
 		r := resp.GetResult()
 		valid, ok := want[r.GetCallId()]
 		if !ok || r.GetValid() != valid {

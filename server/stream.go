@@ -26,13 +26,16 @@ type validateStream = grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest,
 // read it longer than Options.StreamSendTimeout, so that neither an
 // abandoned stream nor a client that stopped reading holds the handler.
 // Once the stream's context is done, validation stops within a few KiB of
-// the delta it is in.
+// the delta it is in. A stream the client half-closes ends, once every call
+// has its result, with a StreamEnd receipt counting the requests read and
+// the results sent, and OK.
 func (s *Service) ValidateStream(srv validateStream) error {
 	ctx := srv.Context()
 	sm := s.metrics.openStream()
 	defer sm.close()
 	out := newResultSender(srv, s.opts.StreamSendTimeout, s.opts.answer)
 	defer out.close()
+	var receipt toolgatev1.StreamEnd // the requests read and results sent
 	sess := stream.NewSession(ctx, stream.Limits{
 		MaxCalls:     s.opts.MaxCallsPerStream,
 		MaxCallBytes: s.opts.MaxCallBytes,
@@ -45,6 +48,7 @@ func (s *Service) ValidateStream(srv validateStream) error {
 		Validator:    s.opts.validatorOptions(),
 	}, func(r *stream.Result) {
 		sm.result(r)
+		receipt.Results++
 		out.send(r)
 	})
 	sm.watch(sess)
@@ -68,6 +72,7 @@ func (s *Service) ValidateStream(srv validateStream) error {
 		idle.Reset(s.opts.StreamIdleTimeout)
 		if errors.Is(in.err, io.EOF) {
 			sess.Close()
+			out.end(&receipt)
 			return out.flush()
 		}
 		if in.err != nil {
@@ -75,6 +80,7 @@ func (s *Service) ValidateStream(srv validateStream) error {
 		}
 		err := s.streamEvent(ctx, sess, holds, in.req)
 		sm.event(in.req)
+		receipt.Events++
 		if err != nil {
 			// The results made before the bad event are the client's: send
 			// them (within the send timeout) before the error ends the stream.
@@ -324,8 +330,17 @@ func newResultSender(srv validateStream, timeout time.Duration, ans func() *answ
 // sender takes one or the stream stalls or fails; a result that cannot be
 // queued then is dropped, and failure reports why.
 func (r *resultSender) send(res *stream.Result) {
+	r.enqueue(callResultToProto(res, r.answer()))
+}
+
+// end queues the stream's receipt, its last message.
+func (r *resultSender) end(receipt *toolgatev1.StreamEnd) {
+	r.enqueue(&toolgatev1.ValidateStreamResponse{Event: &toolgatev1.ValidateStreamResponse_End{End: receipt}})
+}
+
+func (r *resultSender) enqueue(resp *toolgatev1.ValidateStreamResponse) {
 	select {
-	case r.queue <- callResultToProto(res, r.answer()):
+	case r.queue <- resp:
 	case <-r.stalled:
 	case <-r.done:
 	}

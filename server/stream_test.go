@@ -75,7 +75,22 @@ func recvResult(t *testing.T, s bidi) *toolgatev1.CallResult {
 	t.Helper()
 	resp, err := s.Recv()
 	require.NoError(t, err)
+	require.NotNil(t, resp.GetResult(), "a result, not %v", resp)
 	return resp.GetResult()
+}
+
+// recvEnd reads a half-closed stream's last message, its receipt, which
+// must count the events the test sent and the results it read, and then
+// the stream's OK end.
+func recvEnd(t *testing.T, s bidi, events, results int64) {
+	t.Helper()
+	resp, err := s.Recv()
+	require.NoError(t, err)
+	require.NotNil(t, resp.GetEnd(), "the receipt, not %v", resp)
+	assert.Equal(t, events, resp.GetEnd().GetEvents(), "events read")
+	assert.Equal(t, results, resp.GetEnd().GetResults(), "results sent")
+	_, err = s.Recv()
+	require.ErrorIs(t, err, io.EOF)
 }
 
 func compileTodo(t *testing.T, c toolgatev1.ValidationServiceClient) string {
@@ -108,8 +123,7 @@ func TestStreamDeltas(t *testing.T) {
 	assert.True(t, ok.Valid)
 	assert.False(t, ok.Early)
 	require.NoError(t, s.CloseSend())
-	_, err := s.Recv()
-	assert.ErrorIs(t, err, io.EOF, "exactly one result per call")
+	recvEnd(t, s, 9, 2) // exactly one result per call
 }
 
 func TestStreamHalfCloseEndsOpenCalls(t *testing.T) {
@@ -122,8 +136,7 @@ func TestStreamHalfCloseEndsOpenCalls(t *testing.T) {
 	assert.Equal(t, "json", cut.Errors[0].Keyword)
 	none := recvResult(t, s)
 	assert.Equal(t, "required", none.Errors[0].Keyword, "no bytes is {}")
-	_, err := s.Recv()
-	assert.ErrorIs(t, err, io.EOF)
+	recvEnd(t, s, 3, 2)
 }
 
 func TestStreamUnknownToolName(t *testing.T) {
@@ -289,8 +302,7 @@ func TestStreamOnAnyReplica(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, v.Valid)
 	require.NoError(t, s.CloseSend())
-	_, err = s.Recv()
-	assert.ErrorIs(t, err, io.EOF)
+	recvEnd(t, s, 13, 5)
 }
 
 // returnIntake is the bindable output schema of a return-intake extraction
@@ -351,7 +363,8 @@ func TestStreamOutput(t *testing.T) {
 			s, err := c.ValidateStream(t.Context())
 			require.NoError(t, err)
 			send(t, s, &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: tc.bind}})
-			for _, ev := range anthropicText(tc.pieces...) {
+			events := anthropicText(tc.pieces...)
+			for _, ev := range events {
 				send(t, s, providerEvent(toolgatev1.Provider_PROVIDER_ANTHROPIC, ev))
 			}
 			r := recvResult(t, s)
@@ -365,8 +378,7 @@ func TestStreamOutput(t *testing.T) {
 				assert.Equal(t, tc.offset, r.Errors[0].Offset)
 			}
 			require.NoError(t, s.CloseSend())
-			_, err = s.Recv()
-			assert.ErrorIs(t, err, io.EOF, "one result for the one output")
+			recvEnd(t, s, 1+int64(len(events)), 1) // one result for the one output
 		})
 	}
 }

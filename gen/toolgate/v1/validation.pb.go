@@ -1421,6 +1421,7 @@ type ValidateStreamResponse struct {
 	// Types that are valid to be assigned to Event:
 	//
 	//	*ValidateStreamResponse_Result
+	//	*ValidateStreamResponse_End
 	Event         isValidateStreamResponse_Event `protobuf_oneof:"event"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1472,6 +1473,15 @@ func (x *ValidateStreamResponse) GetResult() *CallResult {
 	return nil
 }
 
+func (x *ValidateStreamResponse) GetEnd() *StreamEnd {
+	if x != nil {
+		if x, ok := x.Event.(*ValidateStreamResponse_End); ok {
+			return x.End
+		}
+	}
+	return nil
+}
+
 type isValidateStreamResponse_Event interface {
 	isValidateStreamResponse_Event()
 }
@@ -1481,7 +1491,76 @@ type ValidateStreamResponse_Result struct {
 	Result *CallResult `protobuf:"bytes,1,opt,name=result,proto3,oneof"`
 }
 
+type ValidateStreamResponse_End struct {
+	// The stream's receipt: the last message of a stream the server ends
+	// with OK, sent once the client has half-closed it and every call has
+	// its result. A client fails closed on an OK end without it, or with
+	// counts other than its own: a proxy (or a server) that ended the
+	// stream without reading it would otherwise look like one that read
+	// every event and found no calls.
+	End *StreamEnd `protobuf:"bytes,2,opt,name=end,proto3,oneof"`
+}
+
 func (*ValidateStreamResponse_Result) isValidateStreamResponse_Event() {}
+
+func (*ValidateStreamResponse_End) isValidateStreamResponse_Event() {}
+
+// StreamEnd is the receipt of a ValidateStream stream that ended with OK.
+type StreamEnd struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The request messages the server read and applied, every kind counted
+	// (binds, starts, deltas, ends and provider events): the number the
+	// client sent.
+	Events int64 `protobuf:"varint,1,opt,name=events,proto3" json:"events,omitempty"`
+	// The CallResults the server sent on the stream before this receipt.
+	Results       int64 `protobuf:"varint,2,opt,name=results,proto3" json:"results,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StreamEnd) Reset() {
+	*x = StreamEnd{}
+	mi := &file_toolgate_v1_validation_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StreamEnd) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StreamEnd) ProtoMessage() {}
+
+func (x *StreamEnd) ProtoReflect() protoreflect.Message {
+	mi := &file_toolgate_v1_validation_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StreamEnd.ProtoReflect.Descriptor instead.
+func (*StreamEnd) Descriptor() ([]byte, []int) {
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *StreamEnd) GetEvents() int64 {
+	if x != nil {
+		return x.Events
+	}
+	return 0
+}
+
+func (x *StreamEnd) GetResults() int64 {
+	if x != nil {
+		return x.Results
+	}
+	return 0
+}
 
 // CallResult is the verdict on one streamed tool call, sent as soon as it is
 // known.
@@ -1528,7 +1607,7 @@ type CallResult struct {
 
 func (x *CallResult) Reset() {
 	*x = CallResult{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[12]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1540,7 +1619,7 @@ func (x *CallResult) String() string {
 func (*CallResult) ProtoMessage() {}
 
 func (x *CallResult) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[12]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1553,7 +1632,7 @@ func (x *CallResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallResult.ProtoReflect.Descriptor instead.
 func (*CallResult) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{12}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CallResult) GetCallId() string {
@@ -1640,7 +1719,7 @@ type CompileToolsetRequest struct {
 
 func (x *CompileToolsetRequest) Reset() {
 	*x = CompileToolsetRequest{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[13]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1652,7 +1731,7 @@ func (x *CompileToolsetRequest) String() string {
 func (*CompileToolsetRequest) ProtoMessage() {}
 
 func (x *CompileToolsetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[13]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1665,7 +1744,7 @@ func (x *CompileToolsetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompileToolsetRequest.ProtoReflect.Descriptor instead.
 func (*CompileToolsetRequest) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{13}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *CompileToolsetRequest) GetProfile() Profile {
@@ -1759,7 +1838,7 @@ type ToolList struct {
 
 func (x *ToolList) Reset() {
 	*x = ToolList{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[14]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1771,7 +1850,7 @@ func (x *ToolList) String() string {
 func (*ToolList) ProtoMessage() {}
 
 func (x *ToolList) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[14]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1784,7 +1863,7 @@ func (x *ToolList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolList.ProtoReflect.Descriptor instead.
 func (*ToolList) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{14}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ToolList) GetTools() []*ToolSchema {
@@ -1807,7 +1886,7 @@ type ToolSchema struct {
 
 func (x *ToolSchema) Reset() {
 	*x = ToolSchema{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[15]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1819,7 +1898,7 @@ func (x *ToolSchema) String() string {
 func (*ToolSchema) ProtoMessage() {}
 
 func (x *ToolSchema) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[15]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1832,7 +1911,7 @@ func (x *ToolSchema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolSchema.ProtoReflect.Descriptor instead.
 func (*ToolSchema) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{15}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ToolSchema) GetName() string {
@@ -1876,7 +1955,7 @@ type CompileToolsetResponse struct {
 
 func (x *CompileToolsetResponse) Reset() {
 	*x = CompileToolsetResponse{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[16]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1888,7 +1967,7 @@ func (x *CompileToolsetResponse) String() string {
 func (*CompileToolsetResponse) ProtoMessage() {}
 
 func (x *CompileToolsetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[16]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1901,7 +1980,7 @@ func (x *CompileToolsetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompileToolsetResponse.ProtoReflect.Descriptor instead.
 func (*CompileToolsetResponse) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{16}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *CompileToolsetResponse) GetTools() []*ToolResult {
@@ -1962,7 +2041,7 @@ type ToolResult struct {
 
 func (x *ToolResult) Reset() {
 	*x = ToolResult{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[17]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1974,7 +2053,7 @@ func (x *ToolResult) String() string {
 func (*ToolResult) ProtoMessage() {}
 
 func (x *ToolResult) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[17]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1987,7 +2066,7 @@ func (x *ToolResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolResult.ProtoReflect.Descriptor instead.
 func (*ToolResult) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{17}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ToolResult) GetName() string {
@@ -2119,10 +2198,14 @@ const file_toolgate_v1_validation_proto_rawDesc = "" +
 	"\n" +
 	"event_json\x18\x02 \x01(\tR\teventJson\x12\x1d\n" +
 	"\n" +
-	"event_name\x18\x03 \x01(\tR\teventName\"T\n" +
+	"event_name\x18\x03 \x01(\tR\teventName\"\x80\x01\n" +
 	"\x16ValidateStreamResponse\x121\n" +
-	"\x06result\x18\x01 \x01(\v2\x17.toolgate.v1.CallResultH\x00R\x06resultB\a\n" +
-	"\x05event\"\x87\x02\n" +
+	"\x06result\x18\x01 \x01(\v2\x17.toolgate.v1.CallResultH\x00R\x06result\x12*\n" +
+	"\x03end\x18\x02 \x01(\v2\x16.toolgate.v1.StreamEndH\x00R\x03endB\a\n" +
+	"\x05event\"=\n" +
+	"\tStreamEnd\x12\x16\n" +
+	"\x06events\x18\x01 \x01(\x03R\x06events\x12\x18\n" +
+	"\aresults\x18\x02 \x01(\x03R\aresults\"\x87\x02\n" +
 	"\n" +
 	"CallResult\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x1b\n" +
@@ -2210,7 +2293,7 @@ func file_toolgate_v1_validation_proto_rawDescGZIP() []byte {
 }
 
 var file_toolgate_v1_validation_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_toolgate_v1_validation_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_toolgate_v1_validation_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
 var file_toolgate_v1_validation_proto_goTypes = []any{
 	(Profile)(0),                   // 0: toolgate.v1.Profile
 	(ErrorCode)(0),                 // 1: toolgate.v1.ErrorCode
@@ -2228,29 +2311,30 @@ var file_toolgate_v1_validation_proto_goTypes = []any{
 	(*CallEnd)(nil),                // 13: toolgate.v1.CallEnd
 	(*ProviderEvent)(nil),          // 14: toolgate.v1.ProviderEvent
 	(*ValidateStreamResponse)(nil), // 15: toolgate.v1.ValidateStreamResponse
-	(*CallResult)(nil),             // 16: toolgate.v1.CallResult
-	(*CompileToolsetRequest)(nil),  // 17: toolgate.v1.CompileToolsetRequest
-	(*ToolList)(nil),               // 18: toolgate.v1.ToolList
-	(*ToolSchema)(nil),             // 19: toolgate.v1.ToolSchema
-	(*CompileToolsetResponse)(nil), // 20: toolgate.v1.CompileToolsetResponse
-	(*ToolResult)(nil),             // 21: toolgate.v1.ToolResult
-	nil,                            // 22: toolgate.v1.CompileSchemaRequest.ResourcesEntry
-	nil,                            // 23: toolgate.v1.StreamBind.ToolsEntry
-	nil,                            // 24: toolgate.v1.StreamBind.SchemasEntry
-	nil,                            // 25: toolgate.v1.CompileToolsetRequest.ResourcesEntry
-	nil,                            // 26: toolgate.v1.CompileToolsetResponse.BindEntry
-	(*structpb.Struct)(nil),        // 27: google.protobuf.Struct
+	(*StreamEnd)(nil),              // 16: toolgate.v1.StreamEnd
+	(*CallResult)(nil),             // 17: toolgate.v1.CallResult
+	(*CompileToolsetRequest)(nil),  // 18: toolgate.v1.CompileToolsetRequest
+	(*ToolList)(nil),               // 19: toolgate.v1.ToolList
+	(*ToolSchema)(nil),             // 20: toolgate.v1.ToolSchema
+	(*CompileToolsetResponse)(nil), // 21: toolgate.v1.CompileToolsetResponse
+	(*ToolResult)(nil),             // 22: toolgate.v1.ToolResult
+	nil,                            // 23: toolgate.v1.CompileSchemaRequest.ResourcesEntry
+	nil,                            // 24: toolgate.v1.StreamBind.ToolsEntry
+	nil,                            // 25: toolgate.v1.StreamBind.SchemasEntry
+	nil,                            // 26: toolgate.v1.CompileToolsetRequest.ResourcesEntry
+	nil,                            // 27: toolgate.v1.CompileToolsetResponse.BindEntry
+	(*structpb.Struct)(nil),        // 28: google.protobuf.Struct
 }
 var file_toolgate_v1_validation_proto_depIdxs = []int32{
 	1,  // 0: toolgate.v1.Error.code:type_name -> toolgate.v1.ErrorCode
 	0,  // 1: toolgate.v1.CompileSchemaRequest.profile:type_name -> toolgate.v1.Profile
-	27, // 2: toolgate.v1.CompileSchemaRequest.schema_struct:type_name -> google.protobuf.Struct
-	22, // 3: toolgate.v1.CompileSchemaRequest.resources:type_name -> toolgate.v1.CompileSchemaRequest.ResourcesEntry
+	28, // 2: toolgate.v1.CompileSchemaRequest.schema_struct:type_name -> google.protobuf.Struct
+	23, // 3: toolgate.v1.CompileSchemaRequest.resources:type_name -> toolgate.v1.CompileSchemaRequest.ResourcesEntry
 	1,  // 4: toolgate.v1.CompileSchemaResponse.code:type_name -> toolgate.v1.ErrorCode
 	4,  // 5: toolgate.v1.CompileSchemaResponse.errors:type_name -> toolgate.v1.Error
 	4,  // 6: toolgate.v1.CompileSchemaResponse.warnings:type_name -> toolgate.v1.Error
 	5,  // 7: toolgate.v1.ValidateRequest.inline:type_name -> toolgate.v1.CompileSchemaRequest
-	27, // 8: toolgate.v1.ValidateRequest.arguments_struct:type_name -> google.protobuf.Struct
+	28, // 8: toolgate.v1.ValidateRequest.arguments_struct:type_name -> google.protobuf.Struct
 	1,  // 9: toolgate.v1.ValidateResponse.code:type_name -> toolgate.v1.ErrorCode
 	4,  // 10: toolgate.v1.ValidateResponse.errors:type_name -> toolgate.v1.Error
 	10, // 11: toolgate.v1.ValidateStreamRequest.bind:type_name -> toolgate.v1.StreamBind
@@ -2258,38 +2342,39 @@ var file_toolgate_v1_validation_proto_depIdxs = []int32{
 	12, // 13: toolgate.v1.ValidateStreamRequest.delta:type_name -> toolgate.v1.CallDelta
 	13, // 14: toolgate.v1.ValidateStreamRequest.end:type_name -> toolgate.v1.CallEnd
 	14, // 15: toolgate.v1.ValidateStreamRequest.provider_event:type_name -> toolgate.v1.ProviderEvent
-	23, // 16: toolgate.v1.StreamBind.tools:type_name -> toolgate.v1.StreamBind.ToolsEntry
-	24, // 17: toolgate.v1.StreamBind.schemas:type_name -> toolgate.v1.StreamBind.SchemasEntry
+	24, // 16: toolgate.v1.StreamBind.tools:type_name -> toolgate.v1.StreamBind.ToolsEntry
+	25, // 17: toolgate.v1.StreamBind.schemas:type_name -> toolgate.v1.StreamBind.SchemasEntry
 	5,  // 18: toolgate.v1.StreamBind.output_schema:type_name -> toolgate.v1.CompileSchemaRequest
 	5,  // 19: toolgate.v1.CallStart.inline:type_name -> toolgate.v1.CompileSchemaRequest
 	2,  // 20: toolgate.v1.ProviderEvent.provider:type_name -> toolgate.v1.Provider
-	16, // 21: toolgate.v1.ValidateStreamResponse.result:type_name -> toolgate.v1.CallResult
-	1,  // 22: toolgate.v1.CallResult.code:type_name -> toolgate.v1.ErrorCode
-	4,  // 23: toolgate.v1.CallResult.errors:type_name -> toolgate.v1.Error
-	0,  // 24: toolgate.v1.CompileToolsetRequest.profile:type_name -> toolgate.v1.Profile
-	18, // 25: toolgate.v1.CompileToolsetRequest.tools:type_name -> toolgate.v1.ToolList
-	3,  // 26: toolgate.v1.CompileToolsetRequest.admission:type_name -> toolgate.v1.Admission
-	25, // 27: toolgate.v1.CompileToolsetRequest.resources:type_name -> toolgate.v1.CompileToolsetRequest.ResourcesEntry
-	19, // 28: toolgate.v1.ToolList.tools:type_name -> toolgate.v1.ToolSchema
-	21, // 29: toolgate.v1.CompileToolsetResponse.tools:type_name -> toolgate.v1.ToolResult
-	26, // 30: toolgate.v1.CompileToolsetResponse.bind:type_name -> toolgate.v1.CompileToolsetResponse.BindEntry
-	1,  // 31: toolgate.v1.ToolResult.code:type_name -> toolgate.v1.ErrorCode
-	4,  // 32: toolgate.v1.ToolResult.errors:type_name -> toolgate.v1.Error
-	4,  // 33: toolgate.v1.ToolResult.warnings:type_name -> toolgate.v1.Error
-	5,  // 34: toolgate.v1.StreamBind.SchemasEntry.value:type_name -> toolgate.v1.CompileSchemaRequest
-	5,  // 35: toolgate.v1.ValidationService.CompileSchema:input_type -> toolgate.v1.CompileSchemaRequest
-	7,  // 36: toolgate.v1.ValidationService.Validate:input_type -> toolgate.v1.ValidateRequest
-	9,  // 37: toolgate.v1.ValidationService.ValidateStream:input_type -> toolgate.v1.ValidateStreamRequest
-	17, // 38: toolgate.v1.ValidationService.CompileToolset:input_type -> toolgate.v1.CompileToolsetRequest
-	6,  // 39: toolgate.v1.ValidationService.CompileSchema:output_type -> toolgate.v1.CompileSchemaResponse
-	8,  // 40: toolgate.v1.ValidationService.Validate:output_type -> toolgate.v1.ValidateResponse
-	15, // 41: toolgate.v1.ValidationService.ValidateStream:output_type -> toolgate.v1.ValidateStreamResponse
-	20, // 42: toolgate.v1.ValidationService.CompileToolset:output_type -> toolgate.v1.CompileToolsetResponse
-	39, // [39:43] is the sub-list for method output_type
-	35, // [35:39] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	17, // 21: toolgate.v1.ValidateStreamResponse.result:type_name -> toolgate.v1.CallResult
+	16, // 22: toolgate.v1.ValidateStreamResponse.end:type_name -> toolgate.v1.StreamEnd
+	1,  // 23: toolgate.v1.CallResult.code:type_name -> toolgate.v1.ErrorCode
+	4,  // 24: toolgate.v1.CallResult.errors:type_name -> toolgate.v1.Error
+	0,  // 25: toolgate.v1.CompileToolsetRequest.profile:type_name -> toolgate.v1.Profile
+	19, // 26: toolgate.v1.CompileToolsetRequest.tools:type_name -> toolgate.v1.ToolList
+	3,  // 27: toolgate.v1.CompileToolsetRequest.admission:type_name -> toolgate.v1.Admission
+	26, // 28: toolgate.v1.CompileToolsetRequest.resources:type_name -> toolgate.v1.CompileToolsetRequest.ResourcesEntry
+	20, // 29: toolgate.v1.ToolList.tools:type_name -> toolgate.v1.ToolSchema
+	22, // 30: toolgate.v1.CompileToolsetResponse.tools:type_name -> toolgate.v1.ToolResult
+	27, // 31: toolgate.v1.CompileToolsetResponse.bind:type_name -> toolgate.v1.CompileToolsetResponse.BindEntry
+	1,  // 32: toolgate.v1.ToolResult.code:type_name -> toolgate.v1.ErrorCode
+	4,  // 33: toolgate.v1.ToolResult.errors:type_name -> toolgate.v1.Error
+	4,  // 34: toolgate.v1.ToolResult.warnings:type_name -> toolgate.v1.Error
+	5,  // 35: toolgate.v1.StreamBind.SchemasEntry.value:type_name -> toolgate.v1.CompileSchemaRequest
+	5,  // 36: toolgate.v1.ValidationService.CompileSchema:input_type -> toolgate.v1.CompileSchemaRequest
+	7,  // 37: toolgate.v1.ValidationService.Validate:input_type -> toolgate.v1.ValidateRequest
+	9,  // 38: toolgate.v1.ValidationService.ValidateStream:input_type -> toolgate.v1.ValidateStreamRequest
+	18, // 39: toolgate.v1.ValidationService.CompileToolset:input_type -> toolgate.v1.CompileToolsetRequest
+	6,  // 40: toolgate.v1.ValidationService.CompileSchema:output_type -> toolgate.v1.CompileSchemaResponse
+	8,  // 41: toolgate.v1.ValidationService.Validate:output_type -> toolgate.v1.ValidateResponse
+	15, // 42: toolgate.v1.ValidationService.ValidateStream:output_type -> toolgate.v1.ValidateStreamResponse
+	21, // 43: toolgate.v1.ValidationService.CompileToolset:output_type -> toolgate.v1.CompileToolsetResponse
+	40, // [40:44] is the sub-list for method output_type
+	36, // [36:40] is the sub-list for method input_type
+	36, // [36:36] is the sub-list for extension type_name
+	36, // [36:36] is the sub-list for extension extendee
+	0,  // [0:36] is the sub-list for field type_name
 }
 
 func init() { file_toolgate_v1_validation_proto_init() }
@@ -2316,8 +2401,9 @@ func file_toolgate_v1_validation_proto_init() {
 	}
 	file_toolgate_v1_validation_proto_msgTypes[11].OneofWrappers = []any{
 		(*ValidateStreamResponse_Result)(nil),
+		(*ValidateStreamResponse_End)(nil),
 	}
-	file_toolgate_v1_validation_proto_msgTypes[13].OneofWrappers = []any{
+	file_toolgate_v1_validation_proto_msgTypes[14].OneofWrappers = []any{
 		(*CompileToolsetRequest_ToolsListJson)(nil),
 		(*CompileToolsetRequest_Tools)(nil),
 	}
@@ -2327,7 +2413,7 @@ func file_toolgate_v1_validation_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_toolgate_v1_validation_proto_rawDesc), len(file_toolgate_v1_validation_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   23,
+			NumMessages:   24,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -204,6 +204,14 @@ class StreamBind(_message.Message):
     tools: _containers.ScalarMap[str, str]
     def __init__(self, tools: _Optional[_Mapping[str, str]] = ..., output_handle: _Optional[str] = ..., strip_code_fence: bool = ..., schemas: _Optional[_Mapping[str, CompileSchemaRequest]] = ..., output_schema: _Optional[_Union[CompileSchemaRequest, _Mapping]] = ...) -> None: ...
 
+class StreamEnd(_message.Message):
+    __slots__ = ["events", "results"]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    events: int
+    results: int
+    def __init__(self, events: _Optional[int] = ..., results: _Optional[int] = ...) -> None: ...
+
 class ToolList(_message.Message):
     __slots__ = ["tools"]
     TOOLS_FIELD_NUMBER: _ClassVar[int]
@@ -277,10 +285,12 @@ class ValidateStreamRequest(_message.Message):
     def __init__(self, bind: _Optional[_Union[StreamBind, _Mapping]] = ..., start: _Optional[_Union[CallStart, _Mapping]] = ..., delta: _Optional[_Union[CallDelta, _Mapping]] = ..., end: _Optional[_Union[CallEnd, _Mapping]] = ..., provider_event: _Optional[_Union[ProviderEvent, _Mapping]] = ...) -> None: ...
 
 class ValidateStreamResponse(_message.Message):
-    __slots__ = ["result"]
+    __slots__ = ["end", "result"]
+    END_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
+    end: StreamEnd
     result: CallResult
-    def __init__(self, result: _Optional[_Union[CallResult, _Mapping]] = ...) -> None: ...
+    def __init__(self, result: _Optional[_Union[CallResult, _Mapping]] = ..., end: _Optional[_Union[StreamEnd, _Mapping]] = ...) -> None: ...
 
 class Profile(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
