@@ -108,6 +108,9 @@
 //
 // OpenAI Responses: key = the function_call item id ("fc_..."), since deltas
 // carry neither call_id nor name; both come from response.output_item.added.
+// An mcp_approval_request item (a remote MCP tool's call that OpenAI makes
+// once the client approves it) is a call too, keyed and identified by its
+// item id, its arguments whole in each copy of the item.
 // The other items a client runs (custom_tool_call, computer_call,
 // local_shell_call, shell_call, apply_patch_call, a client-run
 // tool_search_call, and an unknown "*_call" type) are calls whose input is

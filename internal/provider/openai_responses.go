@@ -107,10 +107,10 @@ func (a *openAIResponses) locate(t *tracker, typ, id string, at int) error {
 	return a.place(t, typ, id, at)
 }
 
-// responsesItem is an output item. Only function_call items are calls with
-// JSON arguments; other item types carry "arguments" of other JSON types
-// (tool_search_call sends an object), so it is decoded only for function
-// calls. The other calls a client runs are refused (see unreadable).
+// responsesItem is an output item. Only function_call and
+// mcp_approval_request items are calls with JSON arguments (see function);
+// other item types carry "arguments" of other JSON types (tool_search_call
+// sends an object), so it is decoded only for those. The other calls a client runs are refused (see unreadable).
 type responsesItem struct {
 	Type      string          `json:"type"`
 	ID        string          `json:"id"`
@@ -217,7 +217,7 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 			return err
 		}
 		var args *string
-		if it.Type == "function_call" {
+		if it.function() {
 			if args, err = callArguments(t, typ, it); err != nil {
 				return err
 			}
@@ -244,11 +244,11 @@ func (a *openAIResponses) feed(t *tracker, event []byte) error {
 		if it.Type == "message" && typ == "response.output_item.done" {
 			return messageDone(t, it, max(ev.OutputIndex, 0))
 		}
-		if it.Type != "function_call" {
+		if !it.function() {
 			return nil
 		}
 		if typ == "response.output_item.added" {
-			c := t.open(it.ID, it.CallID, it.Name)
+			c := t.open(it.ID, it.callID(), it.Name)
 			if args != nil {
 				t.write(c, *args) // normally ""
 			}
@@ -372,8 +372,25 @@ func callDone(t *tracker, it *responsesItem, args *string) error {
 	if c == nil {
 		return nil // a late copy of an item that response.completed (or a new response) ended
 	}
-	t.identify(c, it.CallID, it.Name)
+	t.identify(c, it.callID(), it.Name)
 	return t.finish(c, args)
+}
+
+// function reports whether item it is a call with JSON arguments that a
+// client runs or authorises: a function_call, or an mcp_approval_request
+// (a call to a remote MCP server's tool that OpenAI makes only once the
+// client approves it, so the client's approval is where it is checked).
+func (it *responsesItem) function() bool {
+	return it.Type == "function_call" || it.Type == "mcp_approval_request"
+}
+
+// callID is the id a client answers item it with: a function_call's
+// call_id, an mcp_approval_request's own id (its approval_request_id).
+func (it *responsesItem) callID() string {
+	if it.Type == "mcp_approval_request" {
+		return it.ID
+	}
+	return it.CallID
 }
 
 // unreadableItems are the output items that are calls a client runs but
@@ -414,7 +431,7 @@ var hostedCalls = map[string]bool{
 // the API later — fails closed, as one a client runs.
 func (it *responsesItem) unreadable() string {
 	switch {
-	case it.Type == "function_call" || hostedCalls[it.Type]:
+	case it.function() || hostedCalls[it.Type]:
 		return ""
 	case unreadableItems[it.Type] != "":
 		return unreadableItems[it.Type]
@@ -463,14 +480,14 @@ func (it *responsesItem) finalAnswer() bool { return it.Phase == "" || it.Phase 
 // none.
 func callArguments(t *tracker, typ string, it *responsesItem) (*string, error) {
 	if it.ID == "" {
-		return nil, t.errorf("", "%s function_call item without id", typ)
+		return nil, t.errorf("", "%s %s item without id", typ, it.Type)
 	}
 	if len(it.Arguments) == 0 || string(it.Arguments) == "null" {
 		return nil, nil
 	}
 	args := new(string)
 	if json.Unmarshal(it.Arguments, args) != nil {
-		return nil, t.errorf("", "%s function_call item arguments are not a string", typ)
+		return nil, t.errorf("", "%s %s item arguments are not a string", typ, it.Type)
 	}
 	return args, nil
 }
@@ -519,7 +536,7 @@ func (a *openAIResponses) completed(t *tracker, event []byte) error {
 			if err := unreadableCall(t, false, it, it.unreadable()); err != nil {
 				return err
 			}
-		case it.Type == "function_call":
+		case it.function():
 			args, err := callArguments(t, "response.completed", it)
 			if err != nil {
 				return err
