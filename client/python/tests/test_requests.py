@@ -1,5 +1,6 @@
 """The request iterator of a stream, as gRPC's sending thread pulls from it:
-binds first, events as pulled, and closing that never races a pull. No
+binds first, events as pulled, closing that never races a pull, and the
+count of what it handed to gRPC (what the server's receipt must count). No
 server needed: the call is a stand-in that records cancel()."""
 
 import threading
@@ -67,6 +68,7 @@ class RequestsTest(unittest.TestCase):
         ])
         self.assertFalse(call.cancelled.is_set())
         self.assertIsNone(requests.failure)
+        self.assertEqual(requests.sent, 7, "the binds and the events")
 
     def test_close_between_pulls_closes_the_events_at_once(self):
         events = Events([Start("c", "t"), End("c")])
@@ -93,6 +95,7 @@ class RequestsTest(unittest.TestCase):
         self.assertFalse(sender.is_alive())
         self.assertTrue(events.closed.is_set(), "closed when the pull returned")
         self.assertEqual(pulled, [], "what the pull returned after close is not sent")
+        self.assertEqual(requests.sent, 2, "the bind and the start; not what the pull returned after close")
         self.assertFalse(call.cancelled.is_set())
         self.assertIsNone(requests.failure)
 
@@ -113,6 +116,7 @@ class RequestsTest(unittest.TestCase):
                 requests = _Requests([], events, provider)
                 call = Call()
                 requests.attach(call)
-                list(requests)
+                sent = list(requests)
+                self.assertEqual(requests.sent, len(sent))
                 self.assertIsInstance(requests.failure, error)
                 self.assertTrue(call.cancelled.is_set())

@@ -16,7 +16,9 @@ Schemas and arguments travel as exact JSON text (``str``, or a ``dict``
 written by ``json.dumps``), never as a lossy protobuf Struct; results are
 frozen dataclasses with enums as names (``ErrorCode.VALIDATION ==
 "ERROR_CODE_VALIDATION"``). Schema and argument problems are answers; failed
-calls raise ``grpc.RpcError``. The generated stubs are in ``toolgate.v1``.
+calls raise ``grpc.RpcError`` (a stream that the server ended without its
+receipt for what was sent raises ``ReceiptError``, one with code
+``INTERNAL``). The generated stubs are in ``toolgate.v1``.
 
 ``toolgate.aio`` is the same client on asyncio (``grpc.aio``): coroutines
 for the calls, async iteration for streams.
@@ -27,7 +29,7 @@ Needs ``grpcio`` and ``protobuf`` (Debian: python3-grpcio, python3-protobuf).
 from toolgate.client import Client
 from toolgate.enums import Admission, ErrorCode, Profile, Provider
 from toolgate.results import CallResult, CompileResult, Finding, ToolResult, ToolsetResult, ValidationResult
-from toolgate.stream import Delta, End, Named, ResultStream, Start
+from toolgate.stream import Delta, End, Named, ReceiptError, ResultStream, Start
 from toolgate.validator import SchemaError, Validator
 
 __all__ = [
@@ -42,6 +44,7 @@ __all__ = [
     "Named",
     "Profile",
     "Provider",
+    "ReceiptError",
     "ResultStream",
     "SchemaError",
     "Start",

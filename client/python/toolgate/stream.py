@@ -28,6 +28,8 @@ import queue
 import sys
 import threading
 
+import grpc
+
 from toolgate.enums import Provider, to_number
 from toolgate.results import CallResult, from_message
 from toolgate.v1 import validation_pb2 as pb
@@ -66,6 +68,45 @@ class Named:
 
     name: str
     data: "str | bytes"
+
+
+class ReceiptError(grpc.RpcError):
+    """The failure of a stream that the server ended with OK, but not as a
+    server that read every event does: without its receipt (the
+    ``StreamEnd`` it sends last), with a receipt whose counts differ from
+    the client's own (the request messages it sent, binds included; the
+    results it received), or with a message after the receipt. A proxy (or
+    a server) that ended the stream without reading it would otherwise look
+    like one that read every event and found no calls.
+
+    A ``grpc.RpcError``, as the stream's other failures: ``code()`` is
+    ``grpc.StatusCode.INTERNAL`` and ``details()`` says which of the three.
+    """
+
+    def code(self):
+        """Returns ``grpc.StatusCode.INTERNAL``."""
+        return grpc.StatusCode.INTERNAL
+
+    def details(self):
+        """Returns what was wrong with the end of the stream."""
+        return str(self)
+
+
+NO_RECEIPT = "the stream ended without the server's receipt for the events sent"
+AFTER_RECEIPT = "the server sent a message after the stream's receipt"
+
+
+def receipt_failure(receipt, sent, results):
+    """Returns the ``ReceiptError`` of a stream that ended with OK after the
+    client sent ``sent`` request messages and received ``results``
+    CallResults, given its ``receipt`` (a ``StreamEnd``, None when none came),
+    or None when the receipt counts both."""
+    if receipt is None:
+        return ReceiptError(NO_RECEIPT)
+    if receipt.events != sent or receipt.results != results:
+        return ReceiptError(f"the server's receipt counts {receipt.events} events and {receipt.results} results; "
+                            f"the client sent {sent} and received {results}")
+    return None
 
 
 # Dropping the call: once a stream is closed or over, neither its
@@ -109,7 +150,11 @@ class ResultStream:
     for a schema that does not compile (naming the tool and its first
     finding), a malformed handle, a provider event the server cannot parse
     or a repeated call id, ``RESOURCE_EXHAUSTED`` past the server's limits,
-    ``DEADLINE_EXCEEDED`` past ``timeout``.
+    ``DEADLINE_EXCEEDED`` past ``timeout``; or, for a stream that ended with
+    OK but without the server's receipt for what was sent and received (the
+    ``StreamEnd`` it sends last, which is never yielded), with a receipt
+    whose counts are not the client's, or with a message after it, a
+    ``ReceiptError`` (a ``grpc.RpcError`` with code ``INTERNAL``).
     """
 
     def __init__(self, call, requests):
@@ -185,11 +230,30 @@ def _receive(call, requests, responses):
     stream ends rather than when the caller next looks. Closing before the
     ``_End`` settles ``requests.failure`` before the caller reads it; what
     closing the events raises ends a stream that ended well.
+
+    The receipt (``StreamEnd``) is kept, not queued: a call that ends with
+    OK without it, or with counts other than ``requests.sent`` and the
+    results queued, fails with a ``ReceiptError``, and so does one that
+    sends a message after it, which cancels the call. A server ends with OK
+    only once the client has half-closed, after the last request was
+    pulled, so ``requests.sent`` is final by then.
     """
     error = None
+    receipt = None  # the StreamEnd, once received
+    results = 0
     try:
         for response in call:
+            if receipt is not None:
+                error = ReceiptError(AFTER_RECEIPT)
+                call.cancel()
+                break
+            if response.HasField("end"):
+                receipt = response.end
+                continue
+            results += response.HasField("result")
             responses.put(response)
+        else:
+            error = receipt_failure(receipt, requests.sent, results)
     except Exception as err:  # noqa: BLE001 - raised to the reader of results
         error = err
     try:
@@ -218,6 +282,11 @@ class _Requests:
     reaching gRPC, which would log it and end the call with UNKNOWN.
     ``close`` stops the pulls and closes the events; a lock keeps it from
     closing them while a pull is in progress, which closes them instead.
+
+    ``sent`` counts the requests handed to gRPC, binds included: what the
+    server's receipt must count. gRPC sends each one it pulls unless the
+    call is already over, and half-closes the call only after the pull that
+    ends the iteration.
     """
 
     def __init__(self, binds, events, provider):
@@ -230,6 +299,7 @@ class _Requests:
         self._pulling = False
         self._closed = False
         self.failure = None
+        self.sent = 0  # written only by gRPC's sending thread, the one that pulls
 
     def attach(self, call):
         """Gives the iterator the call to cancel on failure."""
@@ -253,6 +323,7 @@ class _Requests:
 
     def __next__(self):
         if self._binds:
+            self.sent += 1
             return self._binds.popleft()
         with self._lock:
             if self._closed:
@@ -272,6 +343,7 @@ class _Requests:
             _close(self._events)
         if closed or request is None:
             raise StopIteration
+        self.sent += 1
         return request
 
     def _fail(self, err):

@@ -28,7 +28,7 @@ import inspect
 import grpc
 
 from toolgate.results import CallResult, from_message
-from toolgate.stream import event_request, provider_number
+from toolgate.stream import AFTER_RECEIPT, ReceiptError, event_request, provider_number, receipt_failure
 
 
 class ResultStream:
@@ -52,7 +52,12 @@ class ResultStream:
       not compile (naming the tool and its first finding), a malformed
       handle, a provider event the server cannot parse or a repeated call
       id, ``RESOURCE_EXHAUSTED`` past the server's limits,
-      ``DEADLINE_EXCEEDED`` past ``timeout``.
+      ``DEADLINE_EXCEEDED`` past ``timeout``; or, for a stream that ended
+      with OK but without the server's receipt for what was sent and
+      received (the ``StreamEnd`` it sends last, which is never yielded),
+      with a receipt whose counts are not the client's, or with a message
+      after it, a ``toolgate.ReceiptError`` (a ``grpc.RpcError`` with code
+      ``INTERNAL``).
     - Once the stream is over (its last result, an error, its timeout),
       nothing more is pulled from ``events`` and ``events`` is closed then,
       even while the caller is busy elsewhere, before the iteration ends.
@@ -159,7 +164,8 @@ class _Session:
     stream's failure, raised before the call's); ``closed`` says the
     caller ended the stream, which then has no failure. The stream ends
     once, in ``_finish``: the call cancelled, the sender stopped and the
-    events closed.
+    events closed. ``sent`` counts the requests the call took, binds
+    included: what the server's receipt must count.
     """
 
     def __init__(self, call, binds, events, provider):
@@ -168,6 +174,7 @@ class _Session:
         self.failure = None
         self.closed = False
         self.close_error = None  # what a pull raised while the stream ended
+        self.sent = 0
         self._events = events
         self._is_async = hasattr(events, "__anext__")
         self._provider = provider
@@ -270,6 +277,8 @@ class _Session:
         except Exception as err:  # noqa: BLE001 - reported to the reader of results
             self._fail(err)
             return False
+        if request is not None:
+            self.sent += 1
         return True
 
     def _fail(self, err):
@@ -288,13 +297,30 @@ class _Session:
         read) and ends the stream when the call ends rather than when the
         caller next looks. Ending before the ``_End`` settles ``failure``
         before the caller reads it.
+
+        The receipt (``StreamEnd``) is kept, not queued: a call that ends
+        with OK (``EOF``) without it, or with counts other than ``sent`` and
+        the results queued, fails with a ``ReceiptError``, and so does one
+        that sends a message after it, which ends the stream at once. A
+        server ends with OK only once the sender has half-closed, after its
+        last write, so ``sent`` is final by then.
         """
         error = None
+        receipt = None  # the StreamEnd, once received
+        results = 0
         try:
             while True:
                 response = await self.call.read()
                 if response is grpc.aio.EOF:
+                    error = receipt_failure(receipt, self.sent, results)
                     break
+                if receipt is not None:
+                    error = ReceiptError(AFTER_RECEIPT)
+                    break  # _finish cancels the call
+                if response.HasField("end"):
+                    receipt = response.end
+                    continue
+                results += response.HasField("result")
                 self.responses.put_nowait(response)
         except asyncio.CancelledError:
             if asyncio.current_task().cancelling():
