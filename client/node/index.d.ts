@@ -2,7 +2,7 @@
 // lib/: no name here shadows a global (a finding is a Finding, not an
 // Error), and test/types.test.ts is type-checked by `npm run typecheck`.
 
-import type { ChannelCredentials, ClientOptions, ServiceError, status as grpcStatus } from '@grpc/grpc-js';
+import type { ChannelCredentials, ClientOptions, Metadata, ServiceError, status as grpcStatus } from '@grpc/grpc-js';
 import type { Options as LoaderOptions, PackageDefinition } from '@grpc/proto-loader';
 
 /** gRPC status codes (`err.code` of a failed call), from @grpc/grpc-js. */
@@ -416,11 +416,35 @@ export declare class SchemaError extends Error {
   readonly result: CompileResult;
 }
 
-/** The CallResult of each call of one ValidateStream, as they arrive; iterate once. */
+/**
+ * The CallResult of each call of one ValidateStream, as they arrive;
+ * iterate once. The iteration throws the stream's failure after the
+ * results that arrived before it: the events' own error, a TypeError for
+ * an event that cannot be sent, the stream's grpc-js ServiceError, or a
+ * StreamReceiptError when the stream ended with OK without the server's
+ * receipt for every request sent and every result received.
+ */
 export declare class ResultStream implements AsyncIterable<CallResult> {
   /** Ends the stream now; idempotent. */
   close(): void;
   [Symbol.asyncIterator](): AsyncGenerator<CallResult, void, undefined>;
+}
+
+/**
+ * A ValidateStream ended with OK without the server's receipt (StreamEnd)
+ * counting every request the client sent, binds included, and every result
+ * it received, or with a message after the receipt: a proxy or a broken
+ * server may have ended it without reading the events. Shaped as a grpc-js
+ * ServiceError (`err.code` is status.INTERNAL), so it is also a CallError.
+ */
+export declare class StreamReceiptError extends Error implements ServiceError {
+  constructor(details: string, metadata?: Metadata);
+  /** Always status.INTERNAL. */
+  readonly code: typeof grpcStatus.INTERNAL;
+  /** What was wrong: no receipt, its counts against the client's, or a message after it. */
+  readonly details: string;
+  /** The stream's trailers; empty when its status had not arrived. */
+  readonly metadata: Metadata;
 }
 
 /** Returns a schema or arguments as exact JSON text; throws a TypeError for what JSON cannot hold. */

@@ -8,5 +8,5 @@ export { definition, LOADER_OPTIONS, ValidationServiceClient } from './lib/api.j
 export { Client } from './lib/client.js';
 export { Admission, ErrorCode, Profile, Provider } from './lib/enums.js';
 export { jsonText } from './lib/json.js';
-export { ResultStream } from './lib/stream.js';
+export { ResultStream, StreamReceiptError } from './lib/stream.js';
 export { SchemaError, Validator } from './lib/validator.js';

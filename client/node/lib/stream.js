@@ -13,6 +13,8 @@
 
 import { once } from 'node:events';
 
+import * as grpc from '@grpc/grpc-js';
+
 import { checkName, describe, Provider } from './enums.js';
 import { checkText } from './json.js';
 import { checkSignal } from './messages.js';
@@ -36,6 +38,32 @@ const EVENT_FIELDS = Object.freeze({
 // a fragment to Requests, which joins a surrogate pair split between two
 // fragments, and a named event's data to toRequest as the raw event it is.
 const CHECKED_ELSEWHERE = new Set(['delta.fragment', 'named.data']);
+
+// The details of a StreamReceiptError, as the Go client words them.
+const NO_RECEIPT = "the stream ended without the server's receipt for the events sent";
+const AFTER_RECEIPT = "the server sent a message after the stream's receipt";
+
+/**
+ * The failure of a ValidateStream that the server (or a proxy on the way)
+ * ended with OK without the server's receipt (StreamEnd) counting every
+ * request the client sent, binds included, and every result it received,
+ * or that sent a message after the receipt, which is the last. Without the
+ * receipt, a proxy or a broken server that ended the stream without reading
+ * the events would look like a server that read them and found no calls, so
+ * the stream fails closed. It is shaped as a grpc-js ServiceError, as the
+ * stream's other failures are: `code` is status.INTERNAL, `details` says
+ * what was wrong, and `metadata` holds the stream's trailers (empty when
+ * its status had not arrived).
+ */
+export class StreamReceiptError extends Error {
+  constructor(details, metadata = new grpc.Metadata()) {
+    super(`${grpc.status.INTERNAL} INTERNAL: ${details}`);
+    this.name = 'StreamReceiptError';
+    this.code = grpc.status.INTERNAL;
+    this.details = details;
+    this.metadata = metadata;
+  }
+}
 
 /**
  * The CallResult of each call of one ValidateStream, as they arrive: an
@@ -68,7 +96,12 @@ const CHECKED_ELSEWHERE = new Set(['delta.fragment', 'named.data']);
  * INVALID_ARGUMENT for a schema that does not compile (naming the tool and
  * its first finding), a malformed handle, a provider event the server
  * cannot parse or a repeated call id, RESOURCE_EXHAUSTED past the server's
- * limits, DEADLINE_EXCEEDED past `deadline`.
+ * limits, DEADLINE_EXCEEDED past `deadline`. A stream that ends with OK
+ * must end with the server's receipt (StreamEnd, which is never yielded),
+ * counting every request written, binds included, and every result
+ * received: one that ends without it, with other counts, or with a message
+ * after it throws a StreamReceiptError (`code` INTERNAL, like a grpc-js
+ * ServiceError), after the results that had arrived before it.
  */
 export class ResultStream {
   #client;
@@ -80,7 +113,10 @@ export class ResultStream {
   #signal;
   #onAbort = () => this.close();
   #iterated = false;
-  #state = { closed: false, failure: undefined, ended: new AbortController() }; // ended: aborted by close() and by the call's status
+  #status; // the call's, once it arrived
+  // ended: aborted by close() and by the call's status; sent: the requests
+  // written, binds included, which the server's receipt must count.
+  #state = { closed: false, failure: undefined, ended: new AbortController(), sent: 0 };
 
   /**
    * Checks the provider and the events (a TypeError for either) and returns
@@ -127,13 +163,29 @@ export class ResultStream {
       }
       this.#call = this.#client.stub.ValidateStream(this.#client.metadata(), { deadline: this.#options.deadline });
       this.#call.on('error', () => {}); // reported by the loop below; an unheard error event would crash
-      this.#call.on('status', () => this.#state.ended.abort()); // the server's end stops the pump at once
+      this.#call.on('status', (status) => {
+        this.#status = status;
+        this.#state.ended.abort(); // the server's end stops the pump at once
+      });
       this.#untrack = this.#client.track(this.#call); // Client.close() cancels it: the loop throws CANCELLED
       pump(this.#call, this.#binds, this.#events, this.#options.provider, this.#state);
+      let receipt;
+      let results = 0;
       for await (const response of this.#call) {
-        if (response.result) {
+        if (receipt !== undefined) {
+          throw new StreamReceiptError(AFTER_RECEIPT, this.#status?.metadata);
+        }
+        if (response.end !== undefined && response.end !== null) {
+          receipt = response.end;
+        } else if (response.result) {
+          results++;
           yield fromMessage('CallResult', response.result);
         } // a response of a kind this client does not know is skipped
+      }
+      // The call ended with OK: an error status would have thrown above.
+      const failure = receiptFailure(receipt, this.#state.sent, results);
+      if (failure !== undefined) {
+        throw new StreamReceiptError(failure, this.#status?.metadata);
       }
     } catch (err) {
       if (this.#state.closed) {
@@ -154,8 +206,8 @@ export class ResultStream {
  * return() is called at once, even while a pull is in progress: that pull
  * is left to settle unheard. A failure before then (the events' own, or an
  * event that cannot be sent) is kept in state.failure and cancels the
- * call; a later one is not heard, the stream's end came first. Never
- * rejects.
+ * call; a later one is not heard, the stream's end came first. Counts
+ * each request written in state.sent. Never rejects.
  */
 async function pump(call, binds, events, provider, state) {
   const { signal: ended } = state.ended;
@@ -163,7 +215,7 @@ async function pump(call, binds, events, provider, state) {
   let open = false; // whether the events were left before their end, to be returned
   try {
     for (const bind of binds) {
-      await send(call, bind, ended);
+      await send(call, bind, state);
     }
     iterator = asyncIterator(events);
     const requests = new Requests(provider);
@@ -179,7 +231,7 @@ async function pump(call, binds, events, provider, state) {
         call.end();
         return;
       }
-      await send(call, requests.of(step.value), ended);
+      await send(call, requests.of(step.value), state);
     }
   } catch (err) {
     if (!ended.aborted) {
@@ -229,11 +281,61 @@ function closeEvents(iterator) {
   }
 }
 
-/** Writes `request`, waiting for the stream to drain when it is full; nothing once `ended` aborts. */
-async function send(call, request, ended) {
-  if (!ended.aborted && !call.write(request)) {
+/**
+ * Writes `request` and counts it in state.sent, waiting for the stream to
+ * drain when it is full; nothing once state.ended aborts.
+ */
+async function send(call, request, state) {
+  const { signal: ended } = state.ended;
+  if (ended.aborted) {
+    return;
+  }
+  state.sent++;
+  if (!call.write(request)) {
     await once(call, 'drain', { signal: ended });
   }
+}
+
+/**
+ * Why `receipt`, the last message of a stream that ended with OK (undefined
+ * if there was none), fails the stream: the details of its
+ * StreamReceiptError, or undefined when it counts the `sent` requests and
+ * the `results` received.
+ */
+function receiptFailure(receipt, sent, results) {
+  if (receipt === undefined) {
+    return NO_RECEIPT;
+  }
+  const events = int64(receipt.events);
+  const sentResults = int64(receipt.results);
+  if (events === BigInt(sent) && sentResults === BigInt(results)) {
+    return undefined;
+  }
+  const text = (count, raw) => (count === undefined ? JSON.stringify(String(raw)) : String(count));
+  return `the server's receipt counts ${text(events, receipt.events)} events and ${text(sentResults, receipt.results)} results; the client sent ${sent} and received ${results}`;
+}
+
+/**
+ * An int64 field as a BigInt, whichever way the loader's `longs` option
+ * gave it: a decimal string (String, this client's), a number (Number) or
+ * a Long (the default); unset (the loader's defaults off) is 0. Anything
+ * else is undefined, which counts nothing.
+ */
+function int64(value) {
+  if (value === undefined || value === null) {
+    return 0n;
+  }
+  if (typeof value === 'string') {
+    return /^-?[0-9]+$/.test(value) ? BigInt(value) : undefined;
+  }
+  if (typeof value === 'number') {
+    return Number.isInteger(value) ? BigInt(value) : undefined;
+  }
+  if (typeof value === 'object' && Number.isInteger(value.low) && Number.isInteger(value.high)) {
+    const bits = (BigInt(value.high >>> 0) << 32n) | BigInt(value.low >>> 0);
+    return value.unsigned ? bits : BigInt.asIntN(64, bits);
+  }
+  return undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
-// What the interop tests share: the replicas, unique schemas, the recording.
+// What the interop tests share: the replicas, unique schemas, the recording;
+// and a fake in-process server for what a real replica never does.
 
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -6,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 import * as grpc from '@grpc/grpc-js';
 
-import { Client } from '../index.js';
+import { Client, ValidationServiceClient } from '../index.js';
 
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -175,4 +176,29 @@ export class SwitchChannel {
       channel.close();
     }
   }
+}
+
+/**
+ * Starts an in-process grpc-js ValidationService on a free loopback port,
+ * whose ValidateStream is `handler` (a grpc-js bidi handler, given the
+ * server's call); the other methods are UNIMPLEMENTED. Resolves to its
+ * `address` and a `client` connected to it (plaintext); close() closes
+ * both.
+ */
+export async function fakeServer(handler) {
+  const server = new grpc.Server();
+  server.addService(ValidationServiceClient.service, { ValidateStream: handler });
+  const port = await new Promise((resolve, reject) => {
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+  });
+  const address = `127.0.0.1:${port}`;
+  const client = new Client(address, { insecure: true });
+  return {
+    address,
+    client,
+    close() {
+      client.close();
+      server.forceShutdown();
+    },
+  };
 }

@@ -2,8 +2,8 @@
 // uses of the API as a TypeScript program would write them. Each line after
 // an expect-error directive must fail to type-check, or tsc reports it.
 
-import { Admission, Client, ErrorCode, jsonText, Profile, Provider, SchemaError, status } from 'toolgate';
-import type { CallResult, Finding, JSONInput, StreamEvent, ToolResult, ToolsetResult, ToolsListDocument, ValidationResult } from 'toolgate';
+import { Admission, Client, ErrorCode, jsonText, Profile, Provider, SchemaError, status, StreamReceiptError } from 'toolgate';
+import type { CallError, CallResult, Finding, JSONInput, StreamEvent, ToolResult, ToolsetResult, ToolsListDocument, ValidationResult } from 'toolgate';
 
 // Declared types of JSON input: an interface has no index signature, and
 // `as const` makes readonly arrays; both are checked member by member.
@@ -92,6 +92,20 @@ export async function uses(client: Client): Promise<void> {
   for await (const r of client.validateStream(events, { tools: { t: { type: 'object' } } })) {
     const callResult: CallResult = r;
     console.log(callResult.early, callResult.bytes + 1);
+  }
+  // A stream without the server's receipt fails as a ServiceError would.
+  try {
+    for await (const r of client.validateStream(events)) {
+      console.log(r.call_id);
+      // @ts-expect-error: the receipt is never yielded: a result has no end
+      console.log(r.end);
+    }
+  } catch (err) {
+    if (err instanceof StreamReceiptError) {
+      const failed: CallError = err;
+      const internal: typeof status.INTERNAL = err.code;
+      console.log(failed.details, internal, err.metadata.getMap());
+    }
   }
   const raw = client.validateStream(['{}'], { provider: Provider.ANTHROPIC });
   raw.close();

@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { Admission, Client, definition, ErrorCode, jsonText, LOADER_OPTIONS, Profile, Provider, ResultStream, status, ValidationServiceClient } from '../index.js';
+import { Admission, Client, definition, ErrorCode, jsonText, LOADER_OPTIONS, Profile, Provider, ResultStream, status, StreamReceiptError, ValidationServiceClient } from '../index.js';
 import { bindRequests } from '../lib/binds.js';
 import { checkName } from '../lib/enums.js';
 import { compileRequest, toolsetRequest } from '../lib/messages.js';
@@ -349,8 +349,10 @@ describe('lone surrogates', () => {
 
 /**
  * A stand-in for the grpc-js call of a ValidateStream: it records the
- * requests written, and finish() ends it as grpc-js reports a status (the
- * messages end, then an error for any code but OK, then the status).
+ * requests written, receipt() sends the receipt a server ends with (the
+ * requests written so far, and `results`), and finish() ends it as grpc-js
+ * reports a status (the messages end, then an error for any code but OK,
+ * then the status).
  */
 class FakeCall extends Duplex {
   written = [];
@@ -368,6 +370,10 @@ class FakeCall extends Duplex {
 
   cancel() {
     this.finish(status.CANCELLED);
+  }
+
+  receipt(results = 0) {
+    this.push({ end: { events: String(this.written.length), results: String(results) }, event: 'end' });
   }
 
   finish(code) {
@@ -460,6 +466,58 @@ describe('stream pump', () => {
   });
 });
 
+describe('stream receipt', () => {
+  // The receipt's int64 counts, as each proto-loader `longs` option gives
+  // them: a decimal string (this client's), a number, or a Long; unset
+  // when the loader's defaults are off.
+  const long = (high, low, unsigned = false) => ({ high, low, unsigned });
+  /** What iterating a stream of one end event throws when the server ends it with OK after `receipt`. */
+  async function failure(receipt) {
+    const call = new FakeCall();
+    const done = collect(fakeStream(call, [{ end: { call_id: 'c' } }]));
+    await turns(3);
+    assert.equal(call.written.length, 1);
+    call.push({ result: { call_id: 'c', errors: [], bytes: '0' } });
+    call.push({ end: receipt });
+    call.finish(status.OK);
+    try {
+      assert.deepEqual((await done).map((r) => r.call_id), ['c']);
+      return undefined;
+    } catch (err) {
+      return err;
+    }
+  }
+
+  test('counts as strings, numbers and Longs', async () => {
+    const cases = [
+      ['strings', { events: '1', results: '1' }],
+      ['numbers', { events: 1, results: 1 }],
+      ['Longs', { events: long(0, 1), results: long(0, 1, true) }],
+    ];
+    for (const [name, receipt] of cases) {
+      assert.equal(await failure(receipt), undefined, name);
+    }
+  });
+
+  test('counts that differ, whatever their form, fail the stream exactly', async () => {
+    const cases = [
+      ['unset: zero', {}, '0 events and 0 results'],
+      ['zero', { events: 0, results: '0' }, '0 events and 0 results'],
+      ['a Long of the high word', { events: long(1, 1), results: 1 }, '4294967297 events and 1 results'],
+      ['a negative Long', { events: long(-1, -1), results: 1 }, '-1 events and 1 results'],
+      ['an unsigned Long', { events: long(-1, -1, true), results: 1 }, '18446744073709551615 events and 1 results'],
+      ['a fraction', { events: 1.5, results: 1 }, '"1.5" events and 1 results'],
+      ['not a number', { events: 'one', results: 1 }, '"one" events and 1 results'],
+    ];
+    for (const [name, receipt, counts] of cases) {
+      const err = await failure(receipt);
+      assert.ok(err instanceof StreamReceiptError, `${name}: ${err}`);
+      assert.equal(err.code, status.INTERNAL, name);
+      assert.equal(err.details, `the server's receipt counts ${counts}; the client sent 1 and received 1`, name);
+    }
+  });
+});
+
 describe('validateOutputStream binds', () => {
   /** A Client whose ValidateStream is `call`; `opened` counts the streams it opened. */
   function fakeClient(call) {
@@ -480,6 +538,7 @@ describe('validateOutputStream binds', () => {
     });
     const done = collect(results);
     await turns(3);
+    call.receipt();
     call.finish(status.OK);
     assert.deepEqual(await done, []);
     // The profile defaults to the output's for the answer, toolProfile is the
@@ -497,6 +556,7 @@ describe('validateOutputStream binds', () => {
     const { client } = fakeClient(call);
     const done = collect(client.validateOutputStream([], {}, { tools: { t: {} }, profile: Profile.JSON_SCHEMA }));
     await turns(3);
+    call.receipt();
     call.finish(status.OK);
     await done;
     assert.deepEqual(call.written.map(({ bind }) => (bind.output_schema ?? bind.schemas.t).profile), ['PROFILE_JSON_SCHEMA', 'PROFILE_UNSPECIFIED']);
