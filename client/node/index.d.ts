@@ -421,8 +421,9 @@ export declare class SchemaError extends Error {
  * iterate once. The iteration throws the stream's failure after the
  * results that arrived before it: the events' own error, a TypeError for
  * an event that cannot be sent, the stream's grpc-js ServiceError, or a
- * StreamReceiptError when the stream ended with OK without the server's
- * receipt for every request sent and every result received.
+ * StreamReceiptError when the stream ended with OK before the events, or
+ * without the server's receipt for every request sent and every result
+ * received.
  */
 export declare class ResultStream implements AsyncIterable<CallResult> {
   /** Ends the stream now; idempotent. */
@@ -431,17 +432,18 @@ export declare class ResultStream implements AsyncIterable<CallResult> {
 }
 
 /**
- * A ValidateStream ended with OK without the server's receipt (StreamEnd)
- * counting every request the client sent, binds included, and every result
- * it received, or with a message after the receipt: a proxy or a broken
- * server may have ended it without reading the events. Shaped as a grpc-js
+ * A ValidateStream ended with OK before the events ended, or without the
+ * server's receipt (StreamEnd) counting every request the client sent,
+ * binds included, and every result it received, or with a message after
+ * the receipt: a proxy or a broken server may have ended it without
+ * reading the events. Shaped as a grpc-js
  * ServiceError (`err.code` is status.INTERNAL), so it is also a CallError.
  */
 export declare class StreamReceiptError extends Error implements ServiceError {
   constructor(details: string, metadata?: Metadata);
   /** Always status.INTERNAL. */
   readonly code: typeof grpcStatus.INTERNAL;
-  /** What was wrong: no receipt, its counts against the client's, or a message after it. */
+  /** What was wrong: an end before the events', no receipt, its counts against the client's, or a message after it. */
   readonly details: string;
   /** The stream's trailers; empty when its status had not arrived. */
   readonly metadata: Metadata;

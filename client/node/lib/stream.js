@@ -42,12 +42,14 @@ const CHECKED_ELSEWHERE = new Set(['delta.fragment', 'named.data']);
 // The details of a StreamReceiptError, as the Go client words them.
 const NO_RECEIPT = "the stream ended without the server's receipt for the events sent";
 const AFTER_RECEIPT = "the server sent a message after the stream's receipt";
+const ENDED_EARLY = 'the server ended the stream before the events ended';
 
 /**
  * The failure of a ValidateStream that the server (or a proxy on the way)
- * ended with OK without the server's receipt (StreamEnd) counting every
- * request the client sent, binds included, and every result it received,
- * or that sent a message after the receipt, which is the last. Without the
+ * ended with OK before the events ended (the client had not half-closed
+ * it), or without the server's receipt (StreamEnd) counting every request
+ * the client sent, binds included, and every result it received, or that
+ * sent a message after the receipt, which is the last. Without the
  * receipt, a proxy or a broken server that ended the stream without reading
  * the events would look like a server that read them and found no calls, so
  * the stream fails closed. It is shaped as a grpc-js ServiceError, as the
@@ -97,10 +99,11 @@ export class StreamReceiptError extends Error {
  * its first finding), a malformed handle, a provider event the server
  * cannot parse or a repeated call id, RESOURCE_EXHAUSTED past the server's
  * limits, DEADLINE_EXCEEDED past `deadline`. A stream that ends with OK
- * must end with the server's receipt (StreamEnd, which is never yielded),
- * counting every request written, binds included, and every result
- * received: one that ends without it, with other counts, or with a message
- * after it throws a StreamReceiptError (`code` INTERNAL, like a grpc-js
+ * must end after the events did, with the server's receipt (StreamEnd,
+ * which is never yielded) counting every request written, binds included,
+ * and every result received: one that ends before the events, without the
+ * receipt, with other counts, or with a message after it throws a
+ * StreamReceiptError (`code` INTERNAL, like a grpc-js
  * ServiceError), after the results that had arrived before it.
  */
 export class ResultStream {
@@ -115,8 +118,9 @@ export class ResultStream {
   #iterated = false;
   #status; // the call's, once it arrived
   // ended: aborted by close() and by the call's status; sent: the requests
-  // written, binds included, which the server's receipt must count.
-  #state = { closed: false, failure: undefined, ended: new AbortController(), sent: 0 };
+  // written, binds included, which the server's receipt must count;
+  // halfClosed: set once the events ended and the call was half-closed.
+  #state = { closed: false, failure: undefined, ended: new AbortController(), sent: 0, halfClosed: false };
 
   /**
    * Checks the provider and the events (a TypeError for either) and returns
@@ -183,7 +187,7 @@ export class ResultStream {
         } // a response of a kind this client does not know is skipped
       }
       // The call ended with OK: an error status would have thrown above.
-      const failure = receiptFailure(receipt, this.#state.sent, results);
+      const failure = this.#state.halfClosed ? receiptFailure(receipt, this.#state.sent, results) : ENDED_EARLY;
       if (failure !== undefined) {
         throw new StreamReceiptError(failure, this.#status?.metadata);
       }
@@ -207,7 +211,8 @@ export class ResultStream {
  * is left to settle unheard. A failure before then (the events' own, or an
  * event that cannot be sent) is kept in state.failure and cancels the
  * call; a later one is not heard, the stream's end came first. Counts
- * each request written in state.sent. Never rejects.
+ * each request written in state.sent, and sets state.halfClosed as it
+ * half-closes. Never rejects.
  */
 async function pump(call, binds, events, provider, state) {
   const { signal: ended } = state.ended;
@@ -228,6 +233,7 @@ async function pump(call, binds, events, provider, state) {
       }
       if (step.done) {
         requests.end();
+        state.halfClosed = true;
         call.end();
         return;
       }

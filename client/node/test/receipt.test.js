@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { status, StreamReceiptError } from '../index.js';
-import { fakeServer } from './support.js';
+import { collect, fakeServer } from './support.js';
 
 // One bind (the tool, inline) and five events: six requests, two calls.
 const TOOLS = { t: { type: 'object' } };
@@ -122,6 +122,50 @@ describe("the stream's receipt", () => {
       const { seen, error } = await run(reply);
       assert.deepEqual(seen, yielded, name);
       assertReceiptError(error, "the server sent a message after the stream's receipt");
+    }
+  });
+
+  test('an end with OK before the events ended fails the stream, even after a receipt of what was read', async () => {
+    // The events stall after their first, as a silent provider does; the
+    // server ends the stream without waiting for the client to half-close it.
+    const stalled = () => ({
+      pulls: 0,
+      returned: false,
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+      next() {
+        this.pulls++;
+        return this.pulls === 1 ? Promise.resolve({ value: EVENTS[0], done: false }) : new Promise(() => {});
+      },
+      return() {
+        this.returned = true;
+        return Promise.resolve({ value: undefined, done: true });
+      },
+    });
+    for (const withReceipt of [false, true]) {
+      const events = stalled();
+      const server = await fakeServer((call) => {
+        const read = [];
+        call.on('data', (request) => {
+          read.push(request);
+          if (read.length === 2) { // the bind and the start: every request the client will write
+            if (withReceipt) {
+              call.write(receipt(read));
+            }
+            call.end();
+          }
+        });
+      });
+      try {
+        await assert.rejects(collect(server.client.validateStream(events, { tools: TOOLS, deadline: Date.now() + 10_000 })), (error) => {
+          assertReceiptError(error, 'the server ended the stream before the events ended');
+          return true;
+        }, `with a receipt: ${withReceipt}`);
+        assert.equal(events.returned, true, 'the events were returned');
+      } finally {
+        server.close();
+      }
     }
   });
 });
