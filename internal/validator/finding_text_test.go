@@ -409,3 +409,21 @@ func TestEnumCompositeKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestMessagesQuoteAsJSON: a message quotes what the model sent, and the
+// schema's names, as JSON strings, the notation the model writes: control
+// characters as \u00XX, never Go's \x00, \a or \v.
+func TestMessagesQuoteAsJSON(t *testing.T) {
+	t.Parallel()
+	compiled := schema.Compile(schema.JSONSchema, []byte(`{"properties":{"a":{"enum":["x"]},"b":{"maxLength":1},"c":{"required":["\u0007bell"]}}}`))
+	require.Empty(t, compiled.Errors)
+	for doc, want := range map[string]string{
+		`{"a":"\u0000\u0007\u000b\u007f"}`: `/a must be one of "x"; got "\u0000\u0007\u000b\u007f".`,
+		`{"b":"\u0000\u0007\u000b\u007f"}`: `/b must be at most 1 character long; got "\u0000\u0007\u000b\u007f".`,
+		`{"c":{}}`:                         `/c is missing the required property "\u0007bell".`,
+	} {
+		res := validator.Validate(compiled.Schema, []byte(doc), validator.Options{})
+		require.Len(t, res.Findings, 1, doc)
+		assert.Equal(t, want, res.Findings[0].Message, doc)
+	}
+}

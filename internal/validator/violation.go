@@ -67,7 +67,7 @@ func (e *excerpt) set(p []byte) {
 // quoted renders the excerpt as a JSON string, marking a cut with "…".
 // complete is false while the value is still arriving.
 func (e *excerpt) quoted(complete bool) string {
-	s := strconv.Quote(e.whole())
+	s := jsonQuote(e.whole())
 	if e.more || !complete {
 		s = s[:len(s)-1] + `…"`
 	}
@@ -281,18 +281,18 @@ func (v *violation) describeAt(depth int, base string) string {
 	case "maxLength":
 		return fmt.Sprintf("must be at most %s long; got %s", countOf(n, "maxLength", n.MaxLength, "character"), v.excerpt.quoted(v.complete))
 	case "pattern":
-		return fmt.Sprintf("must match the pattern %q; got %s", brief(n.Pattern.Source), v.excerpt.quoted(v.complete))
+		return fmt.Sprintf("must match the pattern %s; got %s", jsonQuote(brief(n.Pattern.Source)), v.excerpt.quoted(v.complete))
 	case "format":
 		return fmt.Sprintf("must be a valid %s; got %s", n.Format.Name, v.excerpt.quoted(v.complete))
 	case "required":
 		if slices.Contains(n.RequiredForbidden, v.name) {
-			return fmt.Sprintf("requires the property %q, which additionalProperties: false forbids, so no value is valid", brief(v.name))
+			return fmt.Sprintf("requires the property %s, which additionalProperties: false forbids, so no value is valid", jsonQuote(brief(v.name)))
 		}
-		return fmt.Sprintf("is missing the required property %q", brief(v.name))
+		return fmt.Sprintf("is missing the required property %s", jsonQuote(brief(v.name)))
 	case "dependentRequired":
-		return fmt.Sprintf("has the property %q, which requires the property %q, but it is missing", brief(v.name), v.excerpt.whole())
+		return fmt.Sprintf("has the property %s, which requires the property %s, but it is missing", jsonQuote(brief(v.name)), jsonQuote(v.excerpt.whole()))
 	case "dependentSchemas":
-		return fmt.Sprintf("has the property %q, so it must match the schema for it, but %s", brief(v.name), v.reasonText(depth, base))
+		return fmt.Sprintf("has the property %s, so it must match the schema for it, but %s", jsonQuote(brief(v.name)), v.reasonText(depth, base))
 	case "additionalProperties":
 		allowed := allowedNames(n).Names()
 		if len(allowed) == 0 && n.PatternProperties == nil && !v.complete && v.excerpt.whole() == "" {
@@ -338,7 +338,7 @@ func (v *violation) describeAt(depth int, base string) string {
 	case "else":
 		return fmt.Sprintf("does not match the if schema, so it must match else, but %s", v.reasonText(depth, base))
 	case "json": // the only "json" violation a schema-independent check makes
-		return fmt.Sprintf("has the property %q more than once; duplicate names are not allowed", brief(v.name))
+		return fmt.Sprintf("has the property %s more than once; duplicate names are not allowed", jsonQuote(brief(v.name)))
 	}
 	return "is invalid"
 }
@@ -351,7 +351,7 @@ func (v *violation) describeNever() string {
 	case "":
 		return "is not allowed: the schema is false, so no value is valid"
 	}
-	return fmt.Sprintf("is not allowed here: the schema at %s is false", strconv.Quote(brief(v.node.Path)))
+	return fmt.Sprintf("is not allowed here: the schema at %s is false", jsonQuote(brief(v.node.Path)))
 }
 
 func (v *violation) describeContains() string {
@@ -539,7 +539,7 @@ func quoteList(names []string) string {
 		if len(parts) == 32 {
 			break
 		}
-		parts = append(parts, strconv.Quote(brief(n)))
+		parts = append(parts, jsonQuote(brief(n)))
 	}
 	return schema.Truncate(strings.Join(parts, ", "), 200)
 }
