@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -445,6 +446,9 @@ func (c *jsCompiler) dynamicTarget(s *nodeScope, kw, uri string, target location
 		_, frag, _ := strings.Cut(uri, "#")
 		if frag == "" || strings.HasPrefix(frag, "/") {
 			return target
+		}
+		if anchor, err := url.PathUnescape(frag); err == nil { // as resolve reads it
+			frag = anchor
 		}
 		a := target.v.Get("$dynamicAnchor")
 		if a == nil || a.Kind != jsontok.String || a.Str != frag {

@@ -477,10 +477,13 @@ func (c *jsCompiler) customMeta(uri string) (*Schema, error) {
 }
 
 // lowerSubject makes a validator message continue a sentence: "The
-// arguments object …" becomes "the schema …".
+// arguments object …" (the root of an object) and "The arguments …" (the
+// root of any other value) become "the schema …".
 func lowerSubject(msg string) string {
-	if rest, ok := strings.CutPrefix(msg, "The arguments object "); ok {
-		return "the schema " + rest
+	for _, subject := range []string{"The arguments object ", "The arguments "} {
+		if rest, ok := strings.CutPrefix(msg, subject); ok {
+			return "the schema " + rest
+		}
 	}
 	return msg
 }

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/jsontok"
@@ -26,18 +27,30 @@ var outputBindableRules = &rules{
 		"minimum":     {applies: TypeInteger | TypeNumber, compile: compileMinimum},
 		"maximum":     {applies: TypeInteger | TypeNumber, compile: compileMaximum},
 
-		"examples":             {ignored: true},
-		"title":                {ignored: true},
+		"examples":             {ignored: true, compile: shapeOnly("examples", "an array", jsontok.Array)},
+		"title":                {ignored: true, compile: shapeOnly("title", "a string", jsontok.String)},
 		"default":              {ignored: true},
 		"const":                {ignored: true},
-		"format":               {ignored: true},
-		"exclusiveMinimum":     {ignored: true},
-		"additionalProperties": {ignored: true},
+		"format":               {ignored: true, compile: shapeOnly("format", "a string", jsontok.String)},
+		"exclusiveMinimum":     {ignored: true, compile: shapeOnly("exclusiveMinimum", "a number", jsontok.Number)},
+		"additionalProperties": {ignored: true, compile: shapeOnly("additionalProperties", "a schema (an object or a boolean)", jsontok.Object, jsontok.True, jsontok.False)},
 	},
 	types:    bindableType,
 	declared: bindableDeclared,
 	check:    checkBindableNode,
 	unknown:  bindableUnknown,
+}
+
+// shapeOnly is the compile function of a keyword the profile accepts
+// without enforcing it: a value of another JSON kind than JSON Schema
+// gives the keyword is still a malformed schema (VALIDATION, as in the
+// other profiles), though a well-formed value is not checked further.
+func shapeOnly(kw, want string, kinds ...jsontok.Kind) func(*compiler, *Node, *jsondoc.Value, string) {
+	return func(c *compiler, _ *Node, v *jsondoc.Value, path string) {
+		if !slices.Contains(kinds, v.Kind) {
+			c.malformed(path, kw, "%s must be %s, not %s.", kw, want, article(v.TypeName()))
+		}
+	}
 }
 
 // primitiveTypes are the types a bindable property or item may have, alone

@@ -448,9 +448,13 @@ func (r *registry) lookup(uri string, dialect Dialect) (location, *refError) {
 		}
 		return loc, nil
 	}
-	loc, ok := r.anchors[docURI+"#"+frag]
+	anchor, err := url.PathUnescape(frag) // "#f%6Fo" names the anchor "foo" (RFC 3986)
+	if err != nil {
+		return location{}, &refError{CodeValidation, fmt.Sprintf("its fragment %q is not percent-encoded correctly", frag)}
+	}
+	loc, ok := r.anchors[docURI+"#"+anchor]
 	if !ok {
-		return location{}, &refError{CodeValidation, fmt.Sprintf("no schema in %q has the anchor %q", docURI, frag)}
+		return location{}, &refError{CodeValidation, fmt.Sprintf("no schema in %q has the anchor %q", docURI, anchor)}
 	}
 	return loc, nil
 }
