@@ -188,6 +188,7 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 			logging.UnaryServerInterceptor(slogAdapter(logger), logOpts...),
 			cut.unary,
 			auth.unary,
+			requestTimeLimit(svc.opts.MaxRequestTime),
 			recovery.UnaryServerInterceptor(recoverOpts...),
 		),
 		grpc.ChainStreamInterceptor(

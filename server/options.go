@@ -117,6 +117,14 @@ type Options struct {
 	// flow control holds results a client does not read). Default 30
 	// seconds.
 	StreamSendTimeout time.Duration
+	// MaxRequestTime bounds the time one unary call (CompileSchema,
+	// Validate, CompileToolset), or one ValidateStream event, may take
+	// to process: past it the call, or the stream, ends with
+	// DEADLINE_EXCEEDED, whatever deadline the client set or did not set.
+	// Work per argument byte is bounded by the schema's width
+	// (MaxWidth), but a schema at that bound and megabytes of arguments
+	// still take minutes of CPU. Default 1 minute.
+	MaxRequestTime time.Duration
 
 	// The schema limits below make a schema past them
 	// UNSUPPORTED_CAPABILITY with keyword "limit" and the measured figure
@@ -199,6 +207,8 @@ const (
 	DefaultStreamIdleTimeout = 5 * time.Minute
 	// DefaultStreamSendTimeout is Options.StreamSendTimeout's default.
 	DefaultStreamSendTimeout = 30 * time.Second
+	// DefaultMaxRequestTime is Options.MaxRequestTime's default.
+	DefaultMaxRequestTime = time.Minute
 )
 
 // HeapBound is the most heap, in bytes, that the pools o bounds over all
@@ -282,6 +292,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.StreamSendTimeout <= 0 {
 		o.StreamSendTimeout = DefaultStreamSendTimeout
+	}
+	if o.MaxRequestTime <= 0 {
+		o.MaxRequestTime = DefaultMaxRequestTime
 	}
 	return o
 }

@@ -26,11 +26,14 @@ type validateStream = grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest,
 // read it longer than Options.StreamSendTimeout, so that neither an
 // abandoned stream nor a client that stopped reading holds the handler.
 // Once the stream's context is done, validation stops within a few KiB of
-// the delta it is in. A stream the client half-closes ends, once every call
+// the delta it is in, and so does it when one event has taken longer than
+// Options.MaxRequestTime (DEADLINE_EXCEEDED). A stream the client half-closes ends, once every call
 // has its result, with a StreamEnd receipt counting the requests read and
 // the results sent, and OK.
 func (s *Service) ValidateStream(srv validateStream) error {
-	ctx := srv.Context()
+	clock, release := newEventClock(srv.Context(), s.opts.MaxRequestTime)
+	defer release()
+	ctx := context.Context(clock.ctx) // the stream's, whose Err also says when one event took too long
 	sm := s.metrics.openStream()
 	defer sm.close()
 	out := newResultSender(srv, s.opts.StreamSendTimeout, s.opts.answer)
@@ -71,16 +74,26 @@ func (s *Service) ValidateStream(srv validateStream) error {
 		}
 		idle.Reset(s.opts.StreamIdleTimeout)
 		if errors.Is(in.err, io.EOF) {
+			clock.start()
 			sess.Close()
+			clock.stop()
+			if clock.over() {
+				return overTime(clock.limit)
+			}
 			out.end(&receipt)
 			return out.flush()
 		}
 		if in.err != nil {
 			return in.err
 		}
+		clock.start()
 		err := s.streamEvent(ctx, sess, holds, in.req)
+		clock.stop()
 		sm.event(in.req)
 		receipt.Events++
+		if clock.over() {
+			err = overTime(clock.limit)
+		}
 		if err != nil {
 			// The results made before the bad event are the client's: send
 			// them (within the send timeout) before the error ends the stream.

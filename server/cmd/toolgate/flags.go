@@ -80,6 +80,7 @@ func serverFlags(c *config, output io.Writer) *flag.FlagSet {
 	dur(&c.shutdownGrace, "shutdown-grace", "10s", "how long SIGTERM waits for calls in flight")
 	dur(&c.opts.StreamIdleTimeout, "stream-idle-timeout", "5m", "end a ValidateStream that sends nothing for this long")
 	dur(&c.opts.StreamSendTimeout, "stream-send-timeout", "30s", "end a ValidateStream whose client leaves a result unread this long")
+	dur(&c.opts.MaxRequestTime, "max-request-time", server.DefaultMaxRequestTime.String(), "end a unary call, or a ValidateStream, that takes longer than this to process one request or event")
 	dur(&c.keepalive.MinTime, "keepalive-min-time", server.DefaultKeepaliveMinTime.String(), "shortest interval at which clients may ping")
 	dur(&c.keepalive.Time, "keepalive-time", server.DefaultKeepaliveTime.String(), "ping a client whose connection is silent this long")
 	dur(&c.keepalive.Timeout, "keepalive-timeout", server.DefaultKeepaliveTimeout.String(), "close a connection whose ping is not answered in this time")
