@@ -202,8 +202,8 @@ var errIteratedTwice = errors.New("client: the stream sequence can be iterated o
 // codes.Canceled or codes.DeadlineExceeded when ctx ends,
 // codes.Internal when the server (or a proxy) ends the stream with OK
 // before body has ended, or without a receipt (StreamEnd) that counts
-// every event sent and every result received, and so on. A failure ends the stream at once;
-// calls still open get no result.
+// every event sent and every result received, and so on. A failure ends
+// the stream at once; calls still open get no result.
 //
 // The sequence owns body: ranging reads it to its end or until the loop
 // ends, and when the loop ends — body read through, a failure, ctx done,

@@ -25,11 +25,11 @@ type validateStream = grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest,
 // Options.StreamIdleTimeout, or when a result has waited for the client to
 // read it longer than Options.StreamSendTimeout, so that neither an
 // abandoned stream nor a client that stopped reading holds the handler.
-// Once the stream's context is done, validation stops within a few KiB of
-// the delta it is in, and so does it when one event has taken longer than
-// Options.MaxRequestTime (DEADLINE_EXCEEDED). A stream the client half-closes ends, once every call
-// has its result, with a StreamEnd receipt counting the requests read and
-// the results sent, and OK.
+// Once the stream's context is done, or one event has taken longer than
+// Options.MaxRequestTime (then DEADLINE_EXCEEDED), validation stops
+// within a few KiB of the delta it is in. A stream the client half-closes
+// ends, once every call has its result, with a StreamEnd receipt counting
+// the requests read and the results sent, and OK.
 func (s *Service) ValidateStream(srv validateStream) error {
 	clock, release := newEventClock(srv.Context(), s.opts.MaxRequestTime)
 	defer release()
