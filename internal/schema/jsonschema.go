@@ -118,7 +118,9 @@ func compileJSONSchema(stop *stopper, doc []byte, opts Options) *Result {
 	if err := c.reg.index(root, opts.Dialect); err != nil {
 		c.reportIndexError(err)
 	} else if rerr := c.checkDocument(root); rerr != nil {
-		c.addError(Finding{Code: rerr.code, Keyword: "$schema", SchemaPath: "/$schema", Message: rerr.msg + ".", Offset: -1})
+		// The message may begin "its meta-schema …" (see checkSchema).
+		msg := strings.ToUpper(rerr.msg[:1]) + rerr.msg[1:] + "."
+		c.addError(Finding{Code: rerr.code, Keyword: "$schema", SchemaPath: "/$schema", Message: msg, Offset: -1})
 	}
 	if c.stop.now() {
 		return res // given up: CompileContext returns no Result

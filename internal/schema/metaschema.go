@@ -405,7 +405,12 @@ func (c *jsCompiler) checkResource(d *document, r *resource, text []byte) *refEr
 func (c *jsCompiler) checkSchema(d *document, ptr string, vocab *vocabulary, text []byte) *refError {
 	metas, err := c.metaSchemas(vocab)
 	if err != nil {
-		return &refError{CodeUnsupported, fmt.Sprintf("its meta-schema %q cannot be used: %v", vocab.metaURI, err)}
+		code := CodeUnsupported
+		var bad *refError // a supplied meta-schema that does not compile, with its own code
+		if errors.As(err, &bad) {
+			code = bad.code
+		}
+		return &refError{code, fmt.Sprintf("its meta-schema %q cannot be used: %s", vocab.metaURI, strings.TrimSuffix(err.Error(), "."))}
 	}
 	if metaValidator == nil {
 		panic("schema: no MetaValidator registered (import package validator)")
@@ -471,7 +476,10 @@ func (c *jsCompiler) customMeta(uri string) (*Schema, error) {
 		return nil, c.stop.err // the compile is given up: this is not used
 	}
 	if res.Schema == nil {
-		return nil, fmt.Errorf("%s", res.Errors[0].Message)
+		// A meta-schema the request supplies is part of the request: one
+		// that breaks JSON Schema is VALIDATION, one toolgate cannot
+		// honour UNSUPPORTED_CAPABILITY, as the schema would be.
+		return nil, &refError{res.Code(), res.Errors[0].Message}
 	}
 	return res.Schema, nil
 }
