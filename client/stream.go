@@ -168,7 +168,8 @@ var errIteratedTwice = errors.New("client: the stream sequence can be iterated o
 // tool name the model may call to the handle of its compiled input schema
 // (it may be nil when WithToolset names the tools).
 //
-// Ranging over the returned sequence opens one ValidateStream, binds tools
+// Ranging over the returned sequence opens one ValidateStream, asks for
+// its receipt (see ValidateStreamResponse.end), binds tools
 // and WithToolset's tools, and sends each event's data, with its name (the
 // "event:" field, which the server checks against the data), as a
 // ProviderEvent as soon as the event has arrived (events with neither a
@@ -297,10 +298,10 @@ func (r *providerStream) results(parent context.Context, api toolgatev1.Validati
 		return false
 	}
 	r.stream = stream
-	// A bind that fails to send (io.EOF) means the stream already failed:
-	// skip the body and let Recv say why.
-	if sendBinds(stream, binds) == nil {
-		r.sent.Store(int64(len(binds)))
+	// A request that fails to send (io.EOF) means the stream already
+	// failed: skip the body and let Recv say why.
+	if sendFirst(stream, binds) == nil {
+		r.sent.Store(int64(1 + len(binds)))
 		events := make(chan SSEEvent)
 		senderDone = make(chan struct{})
 		go r.read(events)
@@ -353,8 +354,12 @@ func checkReceipt(receipt *toolgatev1.StreamEnd, sent, results int64) error {
 	return nil
 }
 
-// sendBinds sends the bind messages, and stops at the first that fails.
-func sendBinds(stream grpc.BidiStreamingClient[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse], binds []*toolgatev1.StreamBind) error {
+// sendFirst asks for the stream's receipt, then sends the bind messages,
+// and stops at the first request that fails.
+func sendFirst(stream grpc.BidiStreamingClient[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse], binds []*toolgatev1.StreamBind) error {
+	if err := stream.Send(&toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Receipt{Receipt: &toolgatev1.ReceiptRequest{}}}); err != nil {
+		return err
+	}
 	for _, b := range binds {
 		if err := stream.Send(&toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: b}}); err != nil {
 			return err

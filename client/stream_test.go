@@ -606,7 +606,8 @@ func TestValidateProviderStreamStops(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		// answer sends what the fake sends after reading n events (the
-		// bind and the body's), up to the client's half-close.
+		// receipt request, the bind and the body's), up to the client's
+		// half-close.
 		answer func(s toolgateStream, n int64) error
 		err    string // "" for a clean end
 	}{
@@ -619,13 +620,13 @@ func TestValidateProviderStreamStops(t *testing.T) {
 		}, ""},
 		{"no receipt", func(toolgateStream, int64) error { return nil }, "the stream ended without the server's receipt"},
 		{"an event not counted", func(s toolgateStream, n int64) error { return s.Send(receipt(n-1, 0)) },
-			"receipt counts 2 events and 0 results; the client sent 3 and received 0"},
+			"receipt counts 3 events and 0 results; the client sent 4 and received 0"},
 		{"a result not counted", func(s toolgateStream, n int64) error {
 			if err := s.Send(fakeResult("c")); err != nil {
 				return err
 			}
 			return s.Send(receipt(n, 0))
-		}, "receipt counts 3 events and 0 results; the client sent 3 and received 1"},
+		}, "receipt counts 4 events and 0 results; the client sent 4 and received 1"},
 		{"a result after the receipt", func(s toolgateStream, n int64) error {
 			if err := s.Send(receipt(n, 0)); err != nil {
 				return err
@@ -637,12 +638,15 @@ func TestValidateProviderStreamStops(t *testing.T) {
 			fake := dialFake(t, &fakeService{stream: func(s toolgateStream) error {
 				var n int64
 				for {
-					_, err := s.Recv()
+					req, err := s.Recv()
 					if errors.Is(err, io.EOF) {
 						return tc.answer(s, n)
 					}
 					if err != nil {
 						return err
+					}
+					if n == 0 && req.GetReceipt() == nil {
+						return status.Error(codes.FailedPrecondition, "the first request does not ask for the receipt")
 					}
 					n++
 				}

@@ -48,7 +48,7 @@ func TestStreamSchemaBytes(t *testing.T) {
 
 	first, err := c.ValidateStream(ctx)
 	require.NoError(t, err)
-	send(t, first, bindInline(map[string]string{"a": a}), startCall("1", "a", ""), delta("1", `{"a":"x"}`), end("1"))
+	send(t, first, askReceipt(), bindInline(map[string]string{"a": a}), startCall("1", "a", ""), delta("1", `{"a":"x"}`), end("1"))
 	require.True(t, recvResult(t, first).GetValid())
 	assert.Equal(t, aBytes, held())
 
@@ -66,7 +66,7 @@ func TestStreamSchemaBytes(t *testing.T) {
 	assert.Equal(t, aBytes, held(), "the first stream still holds a")
 
 	require.NoError(t, first.CloseSend())
-	recvEnd(t, first, 4, 1)
+	recvEnd(t, first, 5, 1)
 	assert.Eventually(t, func() bool { return held() == 0 }, 5*time.Second, time.Millisecond, "streams give back what they held")
 
 	third, err := c.ValidateStream(ctx)

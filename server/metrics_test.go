@@ -159,7 +159,7 @@ func TestMetricsStream(t *testing.T) {
 	require.NoError(t, err)
 
 	first := `{"action": "update", "status": "do` // rejected at the d, byte 32 of 34
-	send(t, s, bind(map[string]string{"todo": handle}),
+	send(t, s, askReceipt(), bind(map[string]string{"todo": handle}),
 		startCall("call_1", "todo", ""), startCall("call_2", "todo", ""),
 		delta("call_1", `{"action": "upd`), delta("call_2", first))
 	r := recvResult(t, s)
@@ -180,7 +180,7 @@ func TestMetricsStream(t *testing.T) {
 	send(t, s, delta("call_1", `ate"}`), end("call_1"))
 	require.NoError(t, s.CloseSend())
 	require.True(t, recvResult(t, s).GetValid())
-	recvEnd(t, s, 9, 3)
+	recvEnd(t, s, 10, 3)
 
 	got := moved(before, scrape(t, url))
 	for key, want := range map[string]float64{
@@ -277,11 +277,11 @@ func TestREADMEListsEveryMetric(t *testing.T) {
 	require.NoError(t, err)
 	s, err := c.ValidateStream(t.Context())
 	require.NoError(t, err)
-	send(t, s, startCall("c", "", handle), delta("c", `{"action":"x`), delta("c", `"}`),
+	send(t, s, askReceipt(), startCall("c", "", handle), delta("c", `{"action":"x`), delta("c", `"}`),
 		providerEvent(toolgatev1.Provider_PROVIDER_ANTHROPIC, `{"type":"ping"}`))
 	require.NoError(t, s.CloseSend())
 	require.True(t, recvResult(t, s).GetEarly())
-	recvEnd(t, s, 4, 1)
+	recvEnd(t, s, 5, 1)
 
 	exported := map[string]bool{}
 	for key := range scrape(t, url) {

@@ -94,7 +94,7 @@ func TestTodoThroughProviderStreams(t *testing.T) {
 			t.Run("invalid status rejected early", func(t *testing.T) {
 				s, err := c.ValidateStream(t.Context())
 				require.NoError(t, err)
-				send(t, s, bind(map[string]string{"todo": h}))
+				send(t, s, askReceipt(), bind(map[string]string{"todo": h}))
 				events := pv.events(invalid)
 				sent := 0
 				for _, ev := range events {
@@ -116,7 +116,7 @@ func TestTodoThroughProviderStreams(t *testing.T) {
 					send(t, s, providerEvent(pv.p, ev))
 				}
 				require.NoError(t, s.CloseSend())
-				recvEnd(t, s, 1+int64(len(events)), 1) // no second result for the call
+				recvEnd(t, s, 2+int64(len(events)), 1) // no second result for the call
 			})
 		})
 	}
@@ -132,7 +132,7 @@ func TestToolNameSplitAcrossDeltas(t *testing.T) {
 	c, s := openStream(t, server.Config{})
 	permissive, err := c.CompileSchema(t.Context(), compileJSON(`{"type":"object"}`))
 	require.NoError(t, err)
-	send(t, s, bind(map[string]string{"to": permissive.Handle, "todo": compileTodo(t, c)}))
+	send(t, s, askReceipt(), bind(map[string]string{"to": permissive.Handle, "todo": compileTodo(t, c)}))
 	chunk := func(delta string) *toolgatev1.ValidateStreamRequest {
 		return providerEvent(toolgatev1.Provider_PROVIDER_OPENAI_CHAT,
 			`{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[`+delta+`]},"finish_reason":null}]}`)
@@ -149,5 +149,5 @@ func TestToolNameSplitAcrossDeltas(t *testing.T) {
 	assert.Contains(t, r.Errors[0].Message, "changed during the call")
 	assert.True(t, r.Early)
 	require.NoError(t, s.CloseSend())
-	recvEnd(t, s, 4, 1) // exactly one result
+	recvEnd(t, s, 5, 1) // exactly one result
 }

@@ -186,7 +186,7 @@ func soakStream(ctx context.Context, c toolgatev1.ValidationServiceClient, handl
 	for i, h := range handles {
 		tools[fmt.Sprintf("tool%d", i)] = h
 	}
-	reqs := []*toolgatev1.ValidateStreamRequest{{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: &toolgatev1.StreamBind{Tools: tools}}}}
+	reqs := []*toolgatev1.ValidateStreamRequest{askReceipt(), {Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: &toolgatev1.StreamBind{Tools: tools}}}}
 	want := map[string]bool{}
 	for i, sch := range soakSchemas {
 		for _, arg := range []struct {

@@ -28,8 +28,9 @@ type validateStream = grpc.BidiStreamingServer[toolgatev1.ValidateStreamRequest,
 // Once the stream's context is done, or one event has taken longer than
 // Options.MaxRequestTime (then DEADLINE_EXCEEDED), validation stops
 // within a few KiB of the delta it is in. A stream the client half-closes
-// ends, once every call has its result, with a StreamEnd receipt counting
-// the requests read and the results sent, and OK.
+// ends, once every call has its result, with OK, after a StreamEnd receipt
+// counting the requests read and the results sent when the client asked
+// for one (a ReceiptRequest).
 func (s *Service) ValidateStream(srv validateStream) error {
 	clock, release := newEventClock(srv.Context(), s.opts.MaxRequestTime)
 	defer release()
@@ -39,6 +40,7 @@ func (s *Service) ValidateStream(srv validateStream) error {
 	out := newResultSender(srv, s.opts.StreamSendTimeout, s.opts.answer)
 	defer out.close()
 	var receipt toolgatev1.StreamEnd // the requests read and results sent
+	wantReceipt := false             // a receipt request came
 	sess := stream.NewSession(ctx, stream.Limits{
 		MaxCalls:     s.opts.MaxCallsPerStream,
 		MaxCallBytes: s.opts.MaxCallBytes,
@@ -80,11 +82,18 @@ func (s *Service) ValidateStream(srv validateStream) error {
 			if clock.over() {
 				return overTime(clock.limit)
 			}
-			out.end(&receipt)
+			if wantReceipt {
+				out.end(&receipt)
+			}
 			return out.flush()
 		}
 		if in.err != nil {
 			return in.err
+		}
+		if in.req.GetReceipt() != nil {
+			wantReceipt = true
+			receipt.Events++
+			continue
 		}
 		clock.start()
 		err := s.streamEvent(ctx, sess, holds, in.req)

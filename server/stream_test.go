@@ -79,9 +79,15 @@ func recvResult(t *testing.T, s bidi) *toolgatev1.CallResult {
 	return resp.GetResult()
 }
 
-// recvEnd reads a half-closed stream's last message, its receipt, which
-// must count the events the test sent and the results it read, and then
-// the stream's OK end.
+// askReceipt asks for the stream's receipt (see recvEnd).
+func askReceipt() *toolgatev1.ValidateStreamRequest {
+	return &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Receipt{Receipt: &toolgatev1.ReceiptRequest{}}}
+}
+
+// recvEnd reads the last message of a half-closed stream that asked for
+// its receipt, the receipt, which must count the events the test sent
+// (the request for it included) and the results it read, and then the
+// stream's OK end.
 func recvEnd(t *testing.T, s bidi, events, results int64) {
 	t.Helper()
 	resp, err := s.Recv()
@@ -106,7 +112,7 @@ func TestStreamDeltas(t *testing.T) {
 	h := compileTodo(t, c)
 	doc := `{"action":"add","status":"blocked","content":"x"}`
 	cut := strings.Index(doc, "blocked") + 2
-	send(t, s, bind(map[string]string{"todo": h}),
+	send(t, s, askReceipt(), bind(map[string]string{"todo": h}),
 		startCall("ok", "todo", ""), startCall("bad", "", h),
 		delta("ok", `{"action":`), delta("bad", doc[:cut]))
 	bad := recvResult(t, s)
@@ -123,20 +129,41 @@ func TestStreamDeltas(t *testing.T) {
 	assert.True(t, ok.Valid)
 	assert.False(t, ok.Early)
 	require.NoError(t, s.CloseSend())
-	recvEnd(t, s, 9, 2) // exactly one result per call
+	recvEnd(t, s, 10, 2) // exactly one result per call
+}
+
+// TestStreamReceiptOnlyWhenAsked: a stream that did not ask for its
+// receipt ends with OK after its last result, as before receipts were;
+// one that asked gets it, counting its events and results, even when it
+// had neither a call nor a result.
+func TestStreamReceiptOnlyWhenAsked(t *testing.T) {
+	t.Parallel()
+	c, s := openStream(t, server.Config{})
+	h := compileTodo(t, c)
+	send(t, s, startCall("c", "", h), delta("c", `{"action":"list"}`), end("c"))
+	assert.True(t, recvResult(t, s).GetValid())
+	require.NoError(t, s.CloseSend())
+	_, err := s.Recv()
+	require.ErrorIs(t, err, io.EOF, "no receipt unasked")
+
+	s, err = c.ValidateStream(t.Context())
+	require.NoError(t, err)
+	send(t, s, askReceipt())
+	require.NoError(t, s.CloseSend())
+	recvEnd(t, s, 1, 0)
 }
 
 func TestStreamHalfCloseEndsOpenCalls(t *testing.T) {
 	t.Parallel()
 	c, s := openStream(t, server.Config{})
 	h := compileTodo(t, c)
-	send(t, s, startCall("cut", "", h), delta("cut", `{"action":"li`), startCall("none", "", h))
+	send(t, s, askReceipt(), startCall("cut", "", h), delta("cut", `{"action":"li`), startCall("none", "", h))
 	require.NoError(t, s.CloseSend())
 	cut := recvResult(t, s)
 	assert.Equal(t, "json", cut.Errors[0].Keyword)
 	none := recvResult(t, s)
 	assert.Equal(t, "required", none.Errors[0].Keyword, "no bytes is {}")
-	recvEnd(t, s, 3, 2)
+	recvEnd(t, s, 4, 2)
 }
 
 func TestStreamUnknownToolName(t *testing.T) {
@@ -267,7 +294,7 @@ func TestStreamOnAnyReplica(t *testing.T) {
 	handle := compileTodo(t, a)
 	s, err := b.ValidateStream(t.Context())
 	require.NoError(t, err)
-	send(t, s, bind(map[string]string{"todo": handle}), startCall("by-handle", "todo", ""), startCall("start-handle", "", handle))
+	send(t, s, askReceipt(), bind(map[string]string{"todo": handle}), startCall("by-handle", "todo", ""), startCall("start-handle", "", handle))
 	for _, id := range []string{"by-handle", "start-handle"} {
 		r := recvResult(t, s)
 		assert.Equal(t, id, r.CallId)
@@ -302,7 +329,7 @@ func TestStreamOnAnyReplica(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, v.Valid)
 	require.NoError(t, s.CloseSend())
-	recvEnd(t, s, 13, 5)
+	recvEnd(t, s, 14, 5)
 }
 
 // returnIntake is the bindable output schema of a return-intake extraction
@@ -362,7 +389,7 @@ func TestStreamOutput(t *testing.T) {
 			t.Parallel()
 			s, err := c.ValidateStream(t.Context())
 			require.NoError(t, err)
-			send(t, s, &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: tc.bind}})
+			send(t, s, askReceipt(), &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: tc.bind}})
 			events := anthropicText(tc.pieces...)
 			for _, ev := range events {
 				send(t, s, providerEvent(toolgatev1.Provider_PROVIDER_ANTHROPIC, ev))
@@ -378,7 +405,7 @@ func TestStreamOutput(t *testing.T) {
 				assert.Equal(t, tc.offset, r.Errors[0].Offset)
 			}
 			require.NoError(t, s.CloseSend())
-			recvEnd(t, s, 1+int64(len(events)), 1) // one result for the one output
+			recvEnd(t, s, 2+int64(len(events)), 1) // one result for the one output
 		})
 	}
 }

@@ -623,7 +623,7 @@ func TestToolsetEndToEnd(t *testing.T) {
 		defer cancel()
 		s, err := c.ValidateStream(ctx)
 		require.NoError(t, err)
-		send(t, s, bind(resp.GetBind()))
+		send(t, s, askReceipt(), bind(resp.GetBind()))
 
 		// decides maps a substring of the event that decides a call to the
 		// check of that call's result.
@@ -675,7 +675,7 @@ func TestToolsetEndToEnd(t *testing.T) {
 		}
 		require.Equal(t, len(decides), next, "every deciding event was sent")
 		require.NoError(t, s.CloseSend())
-		recvEnd(t, s, 1+int64(len(events)), 3) // exactly three results
+		recvEnd(t, s, 2+int64(len(events)), 3) // exactly three results
 	})
 
 	t.Run("the tool that did not compile is not bound", func(t *testing.T) {
@@ -683,7 +683,7 @@ func TestToolsetEndToEnd(t *testing.T) {
 		defer cancel()
 		s, err := c.ValidateStream(ctx)
 		require.NoError(t, err)
-		send(t, s, bind(resp.GetBind()),
+		send(t, s, askReceipt(), bind(resp.GetBind()),
 			providerEvent(anthropic, `{"type":"message_start","message":{"id":"msg_2","type":"message","role":"assistant","content":[]}}`),
 			providerEvent(anthropic, `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_04Fetch","name":"fetch_url","input":{}}}`),
 			providerEvent(anthropic, `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"url\": \"https://example.com\"}"}}`),
@@ -697,7 +697,7 @@ func TestToolsetEndToEnd(t *testing.T) {
 		assert.Equal(t, malformed, r.GetCode())
 		require.Len(t, r.GetErrors(), 1)
 		assert.Equal(t, "tool_name", r.GetErrors()[0].GetKeyword())
-		recvEnd(t, s, 6, 1)
+		recvEnd(t, s, 7, 1)
 	})
 }
 

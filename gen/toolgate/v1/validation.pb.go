@@ -903,6 +903,7 @@ type ValidateStreamRequest struct {
 	//	*ValidateStreamRequest_Delta
 	//	*ValidateStreamRequest_End
 	//	*ValidateStreamRequest_ProviderEvent
+	//	*ValidateStreamRequest_Receipt
 	Event         isValidateStreamRequest_Event `protobuf_oneof:"event"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -990,6 +991,15 @@ func (x *ValidateStreamRequest) GetProviderEvent() *ProviderEvent {
 	return nil
 }
 
+func (x *ValidateStreamRequest) GetReceipt() *ReceiptRequest {
+	if x != nil {
+		if x, ok := x.Event.(*ValidateStreamRequest_Receipt); ok {
+			return x.Receipt
+		}
+	}
+	return nil
+}
+
 type isValidateStreamRequest_Event interface {
 	isValidateStreamRequest_Event()
 }
@@ -1020,6 +1030,14 @@ type ValidateStreamRequest_ProviderEvent struct {
 	ProviderEvent *ProviderEvent `protobuf:"bytes,5,opt,name=provider_event,json=providerEvent,proto3,oneof"`
 }
 
+type ValidateStreamRequest_Receipt struct {
+	// Asks for the stream's receipt: a stream that ends with OK then ends
+	// with a StreamEnd message (see ValidateStreamResponse.end). Send it
+	// first; the Go, Python and Node clients do, and fail closed without
+	// the receipt.
+	Receipt *ReceiptRequest `protobuf:"bytes,6,opt,name=receipt,proto3,oneof"`
+}
+
 func (*ValidateStreamRequest_Bind) isValidateStreamRequest_Event() {}
 
 func (*ValidateStreamRequest_Start) isValidateStreamRequest_Event() {}
@@ -1029,6 +1047,45 @@ func (*ValidateStreamRequest_Delta) isValidateStreamRequest_Event() {}
 func (*ValidateStreamRequest_End) isValidateStreamRequest_Event() {}
 
 func (*ValidateStreamRequest_ProviderEvent) isValidateStreamRequest_Event() {}
+
+func (*ValidateStreamRequest_Receipt) isValidateStreamRequest_Event() {}
+
+// ReceiptRequest asks for a stream's receipt (StreamEnd).
+type ReceiptRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReceiptRequest) Reset() {
+	*x = ReceiptRequest{}
+	mi := &file_toolgate_v1_validation_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReceiptRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReceiptRequest) ProtoMessage() {}
+
+func (x *ReceiptRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_toolgate_v1_validation_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReceiptRequest.ProtoReflect.Descriptor instead.
+func (*ReceiptRequest) Descriptor() ([]byte, []int) {
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{6}
+}
 
 // StreamBind maps tool names to schema handles for the rest of the stream.
 // A later bind adds to the map; a name bound again takes the newer handle.
@@ -1066,7 +1123,7 @@ type StreamBind struct {
 
 func (x *StreamBind) Reset() {
 	*x = StreamBind{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[6]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1078,7 +1135,7 @@ func (x *StreamBind) String() string {
 func (*StreamBind) ProtoMessage() {}
 
 func (x *StreamBind) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[6]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1091,7 +1148,7 @@ func (x *StreamBind) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamBind.ProtoReflect.Descriptor instead.
 func (*StreamBind) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{6}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *StreamBind) GetTools() map[string]string {
@@ -1159,7 +1216,7 @@ type CallStart struct {
 
 func (x *CallStart) Reset() {
 	*x = CallStart{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[7]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1171,7 +1228,7 @@ func (x *CallStart) String() string {
 func (*CallStart) ProtoMessage() {}
 
 func (x *CallStart) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[7]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1184,7 +1241,7 @@ func (x *CallStart) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallStart.ProtoReflect.Descriptor instead.
 func (*CallStart) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{7}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *CallStart) GetCallId() string {
@@ -1231,7 +1288,7 @@ type CallDelta struct {
 
 func (x *CallDelta) Reset() {
 	*x = CallDelta{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[8]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1243,7 +1300,7 @@ func (x *CallDelta) String() string {
 func (*CallDelta) ProtoMessage() {}
 
 func (x *CallDelta) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[8]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1256,7 +1313,7 @@ func (x *CallDelta) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallDelta.ProtoReflect.Descriptor instead.
 func (*CallDelta) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{8}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *CallDelta) GetCallId() string {
@@ -1285,7 +1342,7 @@ type CallEnd struct {
 
 func (x *CallEnd) Reset() {
 	*x = CallEnd{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[9]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1297,7 +1354,7 @@ func (x *CallEnd) String() string {
 func (*CallEnd) ProtoMessage() {}
 
 func (x *CallEnd) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[9]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1310,7 +1367,7 @@ func (x *CallEnd) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallEnd.ProtoReflect.Descriptor instead.
 func (*CallEnd) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{9}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *CallEnd) GetCallId() string {
@@ -1364,7 +1421,7 @@ type ProviderEvent struct {
 
 func (x *ProviderEvent) Reset() {
 	*x = ProviderEvent{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[10]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1376,7 +1433,7 @@ func (x *ProviderEvent) String() string {
 func (*ProviderEvent) ProtoMessage() {}
 
 func (x *ProviderEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[10]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1389,7 +1446,7 @@ func (x *ProviderEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProviderEvent.ProtoReflect.Descriptor instead.
 func (*ProviderEvent) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{10}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ProviderEvent) GetProvider() Provider {
@@ -1429,7 +1486,7 @@ type ValidateStreamResponse struct {
 
 func (x *ValidateStreamResponse) Reset() {
 	*x = ValidateStreamResponse{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[11]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1441,7 +1498,7 @@ func (x *ValidateStreamResponse) String() string {
 func (*ValidateStreamResponse) ProtoMessage() {}
 
 func (x *ValidateStreamResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[11]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1454,7 +1511,7 @@ func (x *ValidateStreamResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateStreamResponse.ProtoReflect.Descriptor instead.
 func (*ValidateStreamResponse) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{11}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ValidateStreamResponse) GetEvent() isValidateStreamResponse_Event {
@@ -1492,9 +1549,10 @@ type ValidateStreamResponse_Result struct {
 }
 
 type ValidateStreamResponse_End struct {
-	// The stream's receipt: the last message of a stream the server ends
-	// with OK, sent once the client has half-closed it and every call has
-	// its result. A client fails closed on an OK end without it, or with
+	// The stream's receipt, when the client asked for it (a receipt
+	// request): the last message of a stream the server ends with OK,
+	// sent once the client has half-closed it and every call has its
+	// result. A client fails closed on an OK end without it, or with
 	// counts other than its own: a proxy (or a server) that ended the
 	// stream without reading it would otherwise look like one that read
 	// every event and found no calls.
@@ -1509,8 +1567,8 @@ func (*ValidateStreamResponse_End) isValidateStreamResponse_Event() {}
 type StreamEnd struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The request messages the server read and applied, every kind counted
-	// (binds, starts, deltas, ends and provider events): the number the
-	// client sent.
+	// (the receipt request, binds, starts, deltas, ends and provider
+	// events): the number the client sent.
 	Events int64 `protobuf:"varint,1,opt,name=events,proto3" json:"events,omitempty"`
 	// The CallResults the server sent on the stream before this receipt.
 	Results       int64 `protobuf:"varint,2,opt,name=results,proto3" json:"results,omitempty"`
@@ -1520,7 +1578,7 @@ type StreamEnd struct {
 
 func (x *StreamEnd) Reset() {
 	*x = StreamEnd{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[12]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1532,7 +1590,7 @@ func (x *StreamEnd) String() string {
 func (*StreamEnd) ProtoMessage() {}
 
 func (x *StreamEnd) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[12]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1545,7 +1603,7 @@ func (x *StreamEnd) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreamEnd.ProtoReflect.Descriptor instead.
 func (*StreamEnd) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{12}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *StreamEnd) GetEvents() int64 {
@@ -1607,7 +1665,7 @@ type CallResult struct {
 
 func (x *CallResult) Reset() {
 	*x = CallResult{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[13]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1619,7 +1677,7 @@ func (x *CallResult) String() string {
 func (*CallResult) ProtoMessage() {}
 
 func (x *CallResult) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[13]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1632,7 +1690,7 @@ func (x *CallResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallResult.ProtoReflect.Descriptor instead.
 func (*CallResult) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{13}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *CallResult) GetCallId() string {
@@ -1719,7 +1777,7 @@ type CompileToolsetRequest struct {
 
 func (x *CompileToolsetRequest) Reset() {
 	*x = CompileToolsetRequest{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[14]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1731,7 +1789,7 @@ func (x *CompileToolsetRequest) String() string {
 func (*CompileToolsetRequest) ProtoMessage() {}
 
 func (x *CompileToolsetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[14]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1744,7 +1802,7 @@ func (x *CompileToolsetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompileToolsetRequest.ProtoReflect.Descriptor instead.
 func (*CompileToolsetRequest) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{14}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *CompileToolsetRequest) GetProfile() Profile {
@@ -1838,7 +1896,7 @@ type ToolList struct {
 
 func (x *ToolList) Reset() {
 	*x = ToolList{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[15]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1850,7 +1908,7 @@ func (x *ToolList) String() string {
 func (*ToolList) ProtoMessage() {}
 
 func (x *ToolList) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[15]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1863,7 +1921,7 @@ func (x *ToolList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolList.ProtoReflect.Descriptor instead.
 func (*ToolList) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{15}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ToolList) GetTools() []*ToolSchema {
@@ -1886,7 +1944,7 @@ type ToolSchema struct {
 
 func (x *ToolSchema) Reset() {
 	*x = ToolSchema{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[16]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1898,7 +1956,7 @@ func (x *ToolSchema) String() string {
 func (*ToolSchema) ProtoMessage() {}
 
 func (x *ToolSchema) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[16]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1911,7 +1969,7 @@ func (x *ToolSchema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolSchema.ProtoReflect.Descriptor instead.
 func (*ToolSchema) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{16}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ToolSchema) GetName() string {
@@ -1955,7 +2013,7 @@ type CompileToolsetResponse struct {
 
 func (x *CompileToolsetResponse) Reset() {
 	*x = CompileToolsetResponse{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[17]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1967,7 +2025,7 @@ func (x *CompileToolsetResponse) String() string {
 func (*CompileToolsetResponse) ProtoMessage() {}
 
 func (x *CompileToolsetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[17]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1980,7 +2038,7 @@ func (x *CompileToolsetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompileToolsetResponse.ProtoReflect.Descriptor instead.
 func (*CompileToolsetResponse) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{17}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *CompileToolsetResponse) GetTools() []*ToolResult {
@@ -2041,7 +2099,7 @@ type ToolResult struct {
 
 func (x *ToolResult) Reset() {
 	*x = ToolResult{}
-	mi := &file_toolgate_v1_validation_proto_msgTypes[18]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2053,7 +2111,7 @@ func (x *ToolResult) String() string {
 func (*ToolResult) ProtoMessage() {}
 
 func (x *ToolResult) ProtoReflect() protoreflect.Message {
-	mi := &file_toolgate_v1_validation_proto_msgTypes[18]
+	mi := &file_toolgate_v1_validation_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2066,7 +2124,7 @@ func (x *ToolResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolResult.ProtoReflect.Descriptor instead.
 func (*ToolResult) Descriptor() ([]byte, []int) {
-	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{18}
+	return file_toolgate_v1_validation_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ToolResult) GetName() string {
@@ -2161,14 +2219,16 @@ const file_toolgate_v1_validation_proto_rawDesc = "" +
 	"\x04code\x18\x02 \x01(\x0e2\x16.toolgate.v1.ErrorCodeR\x04code\x12*\n" +
 	"\x06errors\x18\x03 \x03(\v2\x12.toolgate.v1.ErrorR\x06errors\x12\x16\n" +
 	"\x06handle\x18\x04 \x01(\tR\x06handle\x12)\n" +
-	"\x10errors_truncated\x18\x05 \x01(\bR\x0ferrorsTruncated\"\x9e\x02\n" +
+	"\x10errors_truncated\x18\x05 \x01(\bR\x0ferrorsTruncated\"\xd7\x02\n" +
 	"\x15ValidateStreamRequest\x12-\n" +
 	"\x04bind\x18\x01 \x01(\v2\x17.toolgate.v1.StreamBindH\x00R\x04bind\x12.\n" +
 	"\x05start\x18\x02 \x01(\v2\x16.toolgate.v1.CallStartH\x00R\x05start\x12.\n" +
 	"\x05delta\x18\x03 \x01(\v2\x16.toolgate.v1.CallDeltaH\x00R\x05delta\x12(\n" +
 	"\x03end\x18\x04 \x01(\v2\x14.toolgate.v1.CallEndH\x00R\x03end\x12C\n" +
-	"\x0eprovider_event\x18\x05 \x01(\v2\x1a.toolgate.v1.ProviderEventH\x00R\rproviderEventB\a\n" +
-	"\x05event\"\xb6\x03\n" +
+	"\x0eprovider_event\x18\x05 \x01(\v2\x1a.toolgate.v1.ProviderEventH\x00R\rproviderEvent\x127\n" +
+	"\areceipt\x18\x06 \x01(\v2\x1b.toolgate.v1.ReceiptRequestH\x00R\areceiptB\a\n" +
+	"\x05event\"\x10\n" +
+	"\x0eReceiptRequest\"\xb6\x03\n" +
 	"\n" +
 	"StreamBind\x128\n" +
 	"\x05tools\x18\x01 \x03(\v2\".toolgate.v1.StreamBind.ToolsEntryR\x05tools\x12#\n" +
@@ -2293,7 +2353,7 @@ func file_toolgate_v1_validation_proto_rawDescGZIP() []byte {
 }
 
 var file_toolgate_v1_validation_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_toolgate_v1_validation_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_toolgate_v1_validation_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_toolgate_v1_validation_proto_goTypes = []any{
 	(Profile)(0),                   // 0: toolgate.v1.Profile
 	(ErrorCode)(0),                 // 1: toolgate.v1.ErrorCode
@@ -2305,76 +2365,78 @@ var file_toolgate_v1_validation_proto_goTypes = []any{
 	(*ValidateRequest)(nil),        // 7: toolgate.v1.ValidateRequest
 	(*ValidateResponse)(nil),       // 8: toolgate.v1.ValidateResponse
 	(*ValidateStreamRequest)(nil),  // 9: toolgate.v1.ValidateStreamRequest
-	(*StreamBind)(nil),             // 10: toolgate.v1.StreamBind
-	(*CallStart)(nil),              // 11: toolgate.v1.CallStart
-	(*CallDelta)(nil),              // 12: toolgate.v1.CallDelta
-	(*CallEnd)(nil),                // 13: toolgate.v1.CallEnd
-	(*ProviderEvent)(nil),          // 14: toolgate.v1.ProviderEvent
-	(*ValidateStreamResponse)(nil), // 15: toolgate.v1.ValidateStreamResponse
-	(*StreamEnd)(nil),              // 16: toolgate.v1.StreamEnd
-	(*CallResult)(nil),             // 17: toolgate.v1.CallResult
-	(*CompileToolsetRequest)(nil),  // 18: toolgate.v1.CompileToolsetRequest
-	(*ToolList)(nil),               // 19: toolgate.v1.ToolList
-	(*ToolSchema)(nil),             // 20: toolgate.v1.ToolSchema
-	(*CompileToolsetResponse)(nil), // 21: toolgate.v1.CompileToolsetResponse
-	(*ToolResult)(nil),             // 22: toolgate.v1.ToolResult
-	nil,                            // 23: toolgate.v1.CompileSchemaRequest.ResourcesEntry
-	nil,                            // 24: toolgate.v1.StreamBind.ToolsEntry
-	nil,                            // 25: toolgate.v1.StreamBind.SchemasEntry
-	nil,                            // 26: toolgate.v1.CompileToolsetRequest.ResourcesEntry
-	nil,                            // 27: toolgate.v1.CompileToolsetResponse.BindEntry
-	(*structpb.Struct)(nil),        // 28: google.protobuf.Struct
+	(*ReceiptRequest)(nil),         // 10: toolgate.v1.ReceiptRequest
+	(*StreamBind)(nil),             // 11: toolgate.v1.StreamBind
+	(*CallStart)(nil),              // 12: toolgate.v1.CallStart
+	(*CallDelta)(nil),              // 13: toolgate.v1.CallDelta
+	(*CallEnd)(nil),                // 14: toolgate.v1.CallEnd
+	(*ProviderEvent)(nil),          // 15: toolgate.v1.ProviderEvent
+	(*ValidateStreamResponse)(nil), // 16: toolgate.v1.ValidateStreamResponse
+	(*StreamEnd)(nil),              // 17: toolgate.v1.StreamEnd
+	(*CallResult)(nil),             // 18: toolgate.v1.CallResult
+	(*CompileToolsetRequest)(nil),  // 19: toolgate.v1.CompileToolsetRequest
+	(*ToolList)(nil),               // 20: toolgate.v1.ToolList
+	(*ToolSchema)(nil),             // 21: toolgate.v1.ToolSchema
+	(*CompileToolsetResponse)(nil), // 22: toolgate.v1.CompileToolsetResponse
+	(*ToolResult)(nil),             // 23: toolgate.v1.ToolResult
+	nil,                            // 24: toolgate.v1.CompileSchemaRequest.ResourcesEntry
+	nil,                            // 25: toolgate.v1.StreamBind.ToolsEntry
+	nil,                            // 26: toolgate.v1.StreamBind.SchemasEntry
+	nil,                            // 27: toolgate.v1.CompileToolsetRequest.ResourcesEntry
+	nil,                            // 28: toolgate.v1.CompileToolsetResponse.BindEntry
+	(*structpb.Struct)(nil),        // 29: google.protobuf.Struct
 }
 var file_toolgate_v1_validation_proto_depIdxs = []int32{
 	1,  // 0: toolgate.v1.Error.code:type_name -> toolgate.v1.ErrorCode
 	0,  // 1: toolgate.v1.CompileSchemaRequest.profile:type_name -> toolgate.v1.Profile
-	28, // 2: toolgate.v1.CompileSchemaRequest.schema_struct:type_name -> google.protobuf.Struct
-	23, // 3: toolgate.v1.CompileSchemaRequest.resources:type_name -> toolgate.v1.CompileSchemaRequest.ResourcesEntry
+	29, // 2: toolgate.v1.CompileSchemaRequest.schema_struct:type_name -> google.protobuf.Struct
+	24, // 3: toolgate.v1.CompileSchemaRequest.resources:type_name -> toolgate.v1.CompileSchemaRequest.ResourcesEntry
 	1,  // 4: toolgate.v1.CompileSchemaResponse.code:type_name -> toolgate.v1.ErrorCode
 	4,  // 5: toolgate.v1.CompileSchemaResponse.errors:type_name -> toolgate.v1.Error
 	4,  // 6: toolgate.v1.CompileSchemaResponse.warnings:type_name -> toolgate.v1.Error
 	5,  // 7: toolgate.v1.ValidateRequest.inline:type_name -> toolgate.v1.CompileSchemaRequest
-	28, // 8: toolgate.v1.ValidateRequest.arguments_struct:type_name -> google.protobuf.Struct
+	29, // 8: toolgate.v1.ValidateRequest.arguments_struct:type_name -> google.protobuf.Struct
 	1,  // 9: toolgate.v1.ValidateResponse.code:type_name -> toolgate.v1.ErrorCode
 	4,  // 10: toolgate.v1.ValidateResponse.errors:type_name -> toolgate.v1.Error
-	10, // 11: toolgate.v1.ValidateStreamRequest.bind:type_name -> toolgate.v1.StreamBind
-	11, // 12: toolgate.v1.ValidateStreamRequest.start:type_name -> toolgate.v1.CallStart
-	12, // 13: toolgate.v1.ValidateStreamRequest.delta:type_name -> toolgate.v1.CallDelta
-	13, // 14: toolgate.v1.ValidateStreamRequest.end:type_name -> toolgate.v1.CallEnd
-	14, // 15: toolgate.v1.ValidateStreamRequest.provider_event:type_name -> toolgate.v1.ProviderEvent
-	24, // 16: toolgate.v1.StreamBind.tools:type_name -> toolgate.v1.StreamBind.ToolsEntry
-	25, // 17: toolgate.v1.StreamBind.schemas:type_name -> toolgate.v1.StreamBind.SchemasEntry
-	5,  // 18: toolgate.v1.StreamBind.output_schema:type_name -> toolgate.v1.CompileSchemaRequest
-	5,  // 19: toolgate.v1.CallStart.inline:type_name -> toolgate.v1.CompileSchemaRequest
-	2,  // 20: toolgate.v1.ProviderEvent.provider:type_name -> toolgate.v1.Provider
-	17, // 21: toolgate.v1.ValidateStreamResponse.result:type_name -> toolgate.v1.CallResult
-	16, // 22: toolgate.v1.ValidateStreamResponse.end:type_name -> toolgate.v1.StreamEnd
-	1,  // 23: toolgate.v1.CallResult.code:type_name -> toolgate.v1.ErrorCode
-	4,  // 24: toolgate.v1.CallResult.errors:type_name -> toolgate.v1.Error
-	0,  // 25: toolgate.v1.CompileToolsetRequest.profile:type_name -> toolgate.v1.Profile
-	19, // 26: toolgate.v1.CompileToolsetRequest.tools:type_name -> toolgate.v1.ToolList
-	3,  // 27: toolgate.v1.CompileToolsetRequest.admission:type_name -> toolgate.v1.Admission
-	26, // 28: toolgate.v1.CompileToolsetRequest.resources:type_name -> toolgate.v1.CompileToolsetRequest.ResourcesEntry
-	20, // 29: toolgate.v1.ToolList.tools:type_name -> toolgate.v1.ToolSchema
-	22, // 30: toolgate.v1.CompileToolsetResponse.tools:type_name -> toolgate.v1.ToolResult
-	27, // 31: toolgate.v1.CompileToolsetResponse.bind:type_name -> toolgate.v1.CompileToolsetResponse.BindEntry
-	1,  // 32: toolgate.v1.ToolResult.code:type_name -> toolgate.v1.ErrorCode
-	4,  // 33: toolgate.v1.ToolResult.errors:type_name -> toolgate.v1.Error
-	4,  // 34: toolgate.v1.ToolResult.warnings:type_name -> toolgate.v1.Error
-	5,  // 35: toolgate.v1.StreamBind.SchemasEntry.value:type_name -> toolgate.v1.CompileSchemaRequest
-	5,  // 36: toolgate.v1.ValidationService.CompileSchema:input_type -> toolgate.v1.CompileSchemaRequest
-	7,  // 37: toolgate.v1.ValidationService.Validate:input_type -> toolgate.v1.ValidateRequest
-	9,  // 38: toolgate.v1.ValidationService.ValidateStream:input_type -> toolgate.v1.ValidateStreamRequest
-	18, // 39: toolgate.v1.ValidationService.CompileToolset:input_type -> toolgate.v1.CompileToolsetRequest
-	6,  // 40: toolgate.v1.ValidationService.CompileSchema:output_type -> toolgate.v1.CompileSchemaResponse
-	8,  // 41: toolgate.v1.ValidationService.Validate:output_type -> toolgate.v1.ValidateResponse
-	15, // 42: toolgate.v1.ValidationService.ValidateStream:output_type -> toolgate.v1.ValidateStreamResponse
-	21, // 43: toolgate.v1.ValidationService.CompileToolset:output_type -> toolgate.v1.CompileToolsetResponse
-	40, // [40:44] is the sub-list for method output_type
-	36, // [36:40] is the sub-list for method input_type
-	36, // [36:36] is the sub-list for extension type_name
-	36, // [36:36] is the sub-list for extension extendee
-	0,  // [0:36] is the sub-list for field type_name
+	11, // 11: toolgate.v1.ValidateStreamRequest.bind:type_name -> toolgate.v1.StreamBind
+	12, // 12: toolgate.v1.ValidateStreamRequest.start:type_name -> toolgate.v1.CallStart
+	13, // 13: toolgate.v1.ValidateStreamRequest.delta:type_name -> toolgate.v1.CallDelta
+	14, // 14: toolgate.v1.ValidateStreamRequest.end:type_name -> toolgate.v1.CallEnd
+	15, // 15: toolgate.v1.ValidateStreamRequest.provider_event:type_name -> toolgate.v1.ProviderEvent
+	10, // 16: toolgate.v1.ValidateStreamRequest.receipt:type_name -> toolgate.v1.ReceiptRequest
+	25, // 17: toolgate.v1.StreamBind.tools:type_name -> toolgate.v1.StreamBind.ToolsEntry
+	26, // 18: toolgate.v1.StreamBind.schemas:type_name -> toolgate.v1.StreamBind.SchemasEntry
+	5,  // 19: toolgate.v1.StreamBind.output_schema:type_name -> toolgate.v1.CompileSchemaRequest
+	5,  // 20: toolgate.v1.CallStart.inline:type_name -> toolgate.v1.CompileSchemaRequest
+	2,  // 21: toolgate.v1.ProviderEvent.provider:type_name -> toolgate.v1.Provider
+	18, // 22: toolgate.v1.ValidateStreamResponse.result:type_name -> toolgate.v1.CallResult
+	17, // 23: toolgate.v1.ValidateStreamResponse.end:type_name -> toolgate.v1.StreamEnd
+	1,  // 24: toolgate.v1.CallResult.code:type_name -> toolgate.v1.ErrorCode
+	4,  // 25: toolgate.v1.CallResult.errors:type_name -> toolgate.v1.Error
+	0,  // 26: toolgate.v1.CompileToolsetRequest.profile:type_name -> toolgate.v1.Profile
+	20, // 27: toolgate.v1.CompileToolsetRequest.tools:type_name -> toolgate.v1.ToolList
+	3,  // 28: toolgate.v1.CompileToolsetRequest.admission:type_name -> toolgate.v1.Admission
+	27, // 29: toolgate.v1.CompileToolsetRequest.resources:type_name -> toolgate.v1.CompileToolsetRequest.ResourcesEntry
+	21, // 30: toolgate.v1.ToolList.tools:type_name -> toolgate.v1.ToolSchema
+	23, // 31: toolgate.v1.CompileToolsetResponse.tools:type_name -> toolgate.v1.ToolResult
+	28, // 32: toolgate.v1.CompileToolsetResponse.bind:type_name -> toolgate.v1.CompileToolsetResponse.BindEntry
+	1,  // 33: toolgate.v1.ToolResult.code:type_name -> toolgate.v1.ErrorCode
+	4,  // 34: toolgate.v1.ToolResult.errors:type_name -> toolgate.v1.Error
+	4,  // 35: toolgate.v1.ToolResult.warnings:type_name -> toolgate.v1.Error
+	5,  // 36: toolgate.v1.StreamBind.SchemasEntry.value:type_name -> toolgate.v1.CompileSchemaRequest
+	5,  // 37: toolgate.v1.ValidationService.CompileSchema:input_type -> toolgate.v1.CompileSchemaRequest
+	7,  // 38: toolgate.v1.ValidationService.Validate:input_type -> toolgate.v1.ValidateRequest
+	9,  // 39: toolgate.v1.ValidationService.ValidateStream:input_type -> toolgate.v1.ValidateStreamRequest
+	19, // 40: toolgate.v1.ValidationService.CompileToolset:input_type -> toolgate.v1.CompileToolsetRequest
+	6,  // 41: toolgate.v1.ValidationService.CompileSchema:output_type -> toolgate.v1.CompileSchemaResponse
+	8,  // 42: toolgate.v1.ValidationService.Validate:output_type -> toolgate.v1.ValidateResponse
+	16, // 43: toolgate.v1.ValidationService.ValidateStream:output_type -> toolgate.v1.ValidateStreamResponse
+	22, // 44: toolgate.v1.ValidationService.CompileToolset:output_type -> toolgate.v1.CompileToolsetResponse
+	41, // [41:45] is the sub-list for method output_type
+	37, // [37:41] is the sub-list for method input_type
+	37, // [37:37] is the sub-list for extension type_name
+	37, // [37:37] is the sub-list for extension extendee
+	0,  // [0:37] is the sub-list for field type_name
 }
 
 func init() { file_toolgate_v1_validation_proto_init() }
@@ -2398,12 +2460,13 @@ func file_toolgate_v1_validation_proto_init() {
 		(*ValidateStreamRequest_Delta)(nil),
 		(*ValidateStreamRequest_End)(nil),
 		(*ValidateStreamRequest_ProviderEvent)(nil),
+		(*ValidateStreamRequest_Receipt)(nil),
 	}
-	file_toolgate_v1_validation_proto_msgTypes[11].OneofWrappers = []any{
+	file_toolgate_v1_validation_proto_msgTypes[12].OneofWrappers = []any{
 		(*ValidateStreamResponse_Result)(nil),
 		(*ValidateStreamResponse_End)(nil),
 	}
-	file_toolgate_v1_validation_proto_msgTypes[14].OneofWrappers = []any{
+	file_toolgate_v1_validation_proto_msgTypes[15].OneofWrappers = []any{
 		(*CompileToolsetRequest_ToolsListJson)(nil),
 		(*CompileToolsetRequest_Tools)(nil),
 	}
@@ -2413,7 +2476,7 @@ func file_toolgate_v1_validation_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_toolgate_v1_validation_proto_rawDesc), len(file_toolgate_v1_validation_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   24,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

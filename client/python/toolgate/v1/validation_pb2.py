@@ -14,7 +14,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctoolgate/v1/validation.proto\x12\x0btoolgate.v1\x1a\x1cgoogle/protobuf/struct.proto\"\xc5\x01\n\x05\x45rror\x12*\n\x04\x63ode\x18\x01 \x01(\x0e\x32\x16.toolgate.v1.ErrorCodeR\x04\x63ode\x12\x18\n\x07keyword\x18\x02 \x01(\tR\x07keyword\x12\x1f\n\x0bschema_path\x18\x03 \x01(\tR\nschemaPath\x12#\n\rinstance_path\x18\x04 \x01(\tR\x0cinstancePath\x12\x18\n\x07message\x18\x05 \x01(\tR\x07message\x12\x16\n\x06offset\x18\x06 \x01(\x03R\x06offset\"\xec\x02\n\x14\x43ompileSchemaRequest\x12.\n\x07profile\x18\x01 \x01(\x0e\x32\x14.toolgate.v1.ProfileR\x07profile\x12!\n\x0bschema_json\x18\x02 \x01(\tH\x00R\nschemaJson\x12>\n\rschema_struct\x18\x03 \x01(\x0b\x32\x17.google.protobuf.StructH\x00R\x0cschemaStruct\x12N\n\tresources\x18\x04 \x03(\x0b\x32\x30.toolgate.v1.CompileSchemaRequest.ResourcesEntryR\tresources\x12)\n\x10\x66ormat_assertion\x18\x05 \x01(\x08R\x0f\x66ormatAssertion\x1a<\n\x0eResourcesEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\x42\x08\n\x06schema\"\x91\x02\n\x15\x43ompileSchemaResponse\x12\x16\n\x06handle\x18\x01 \x01(\tR\x06handle\x12*\n\x04\x63ode\x18\x02 \x01(\x0e\x32\x16.toolgate.v1.ErrorCodeR\x04\x63ode\x12*\n\x06\x65rrors\x18\x03 \x03(\x0b\x32\x12.toolgate.v1.ErrorR\x06\x65rrors\x12.\n\x08warnings\x18\x04 \x03(\x0b\x32\x12.toolgate.v1.ErrorR\x08warnings\x12)\n\x10\x65rrors_truncated\x18\x05 \x01(\x08R\x0f\x65rrorsTruncated\x12-\n\x12warnings_truncated\x18\x06 \x01(\x08R\x11warningsTruncated\"\xee\x01\n\x0fValidateRequest\x12\x18\n\x06handle\x18\x01 \x01(\tH\x00R\x06handle\x12;\n\x06inline\x18\x02 \x01(\x0b\x32!.toolgate.v1.CompileSchemaRequestH\x00R\x06inline\x12\'\n\x0e\x61rguments_json\x18\x03 \x01(\tH\x01R\rargumentsJson\x12\x44\n\x10\x61rguments_struct\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructH\x01R\x0f\x61rgumentsStructB\x08\n\x06schemaB\x0b\n\targuments\"\xc3\x01\n\x10ValidateResponse\x12\x14\n\x05valid\x18\x01 \x01(\x08R\x05valid\x12*\n\x04\x63ode\x18\x02 \x01(\x0e\x32\x16.toolgate.v1.ErrorCodeR\x04\x63ode\x12*\n\x06\x65rrors\x18\x03 \x03(\x0b\x32\x12.toolgate.v1.ErrorR\x06\x65rrors\x12\x16\n\x06handle\x18\x04 \x01(\tR\x06handle\x12)\n\x10\x65rrors_truncated\x18\x05 \x01(\x08R\x0f\x65rrorsTruncated\"\x9e\x02\n\x15ValidateStreamRequest\x12-\n\x04\x62ind\x18\x01 \x01(\x0b\x32\x17.toolgate.v1.StreamBindH\x00R\x04\x62ind\x12.\n\x05start\x18\x02 \x01(\x0b\x32\x16.toolgate.v1.CallStartH\x00R\x05start\x12.\n\x05\x64\x65lta\x18\x03 \x01(\x0b\x32\x16.toolgate.v1.CallDeltaH\x00R\x05\x64\x65lta\x12(\n\x03\x65nd\x18\x04 \x01(\x0b\x32\x14.toolgate.v1.CallEndH\x00R\x03\x65nd\x12\x43\n\x0eprovider_event\x18\x05 \x01(\x0b\x32\x1a.toolgate.v1.ProviderEventH\x00R\rproviderEventB\x07\n\x05\x65vent\"\xb6\x03\n\nStreamBind\x12\x38\n\x05tools\x18\x01 \x03(\x0b\x32\".toolgate.v1.StreamBind.ToolsEntryR\x05tools\x12#\n\routput_handle\x18\x02 \x01(\tR\x0coutputHandle\x12(\n\x10strip_code_fence\x18\x03 \x01(\x08R\x0estripCodeFence\x12>\n\x07schemas\x18\x04 \x03(\x0b\x32$.toolgate.v1.StreamBind.SchemasEntryR\x07schemas\x12\x46\n\routput_schema\x18\x05 \x01(\x0b\x32!.toolgate.v1.CompileSchemaRequestR\x0coutputSchema\x1a\x38\n\nToolsEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\x1a]\n\x0cSchemasEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x37\n\x05value\x18\x02 \x01(\x0b\x32!.toolgate.v1.CompileSchemaRequestR\x05value:\x02\x38\x01\"\x94\x01\n\tCallStart\x12\x17\n\x07\x63\x61ll_id\x18\x01 \x01(\tR\x06\x63\x61llId\x12\x1b\n\ttool_name\x18\x02 \x01(\tR\x08toolName\x12\x16\n\x06handle\x18\x03 \x01(\tR\x06handle\x12\x39\n\x06inline\x18\x04 \x01(\x0b\x32!.toolgate.v1.CompileSchemaRequestR\x06inline\"@\n\tCallDelta\x12\x17\n\x07\x63\x61ll_id\x18\x01 \x01(\tR\x06\x63\x61llId\x12\x1a\n\x08\x66ragment\x18\x02 \x01(\tR\x08\x66ragment\"\"\n\x07\x43\x61llEnd\x12\x17\n\x07\x63\x61ll_id\x18\x01 \x01(\tR\x06\x63\x61llId\"\x80\x01\n\rProviderEvent\x12\x31\n\x08provider\x18\x01 \x01(\x0e\x32\x15.toolgate.v1.ProviderR\x08provider\x12\x1d\n\nevent_json\x18\x02 \x01(\tR\teventJson\x12\x1d\n\nevent_name\x18\x03 \x01(\tR\teventName\"\x80\x01\n\x16ValidateStreamResponse\x12\x31\n\x06result\x18\x01 \x01(\x0b\x32\x17.toolgate.v1.CallResultH\x00R\x06result\x12*\n\x03\x65nd\x18\x02 \x01(\x0b\x32\x16.toolgate.v1.StreamEndH\x00R\x03\x65ndB\x07\n\x05\x65vent\"=\n\tStreamEnd\x12\x16\n\x06\x65vents\x18\x01 \x01(\x03R\x06\x65vents\x12\x18\n\x07results\x18\x02 \x01(\x03R\x07results\"\x87\x02\n\nCallResult\x12\x17\n\x07\x63\x61ll_id\x18\x01 \x01(\tR\x06\x63\x61llId\x12\x1b\n\ttool_name\x18\x02 \x01(\tR\x08toolName\x12\x14\n\x05valid\x18\x03 \x01(\x08R\x05valid\x12*\n\x04\x63ode\x18\x04 \x01(\x0e\x32\x16.toolgate.v1.ErrorCodeR\x04\x63ode\x12*\n\x06\x65rrors\x18\x05 \x03(\x0b\x32\x12.toolgate.v1.ErrorR\x06\x65rrors\x12\x14\n\x05\x65\x61rly\x18\x06 \x01(\x08R\x05\x65\x61rly\x12\x14\n\x05\x62ytes\x18\x07 \x01(\x03R\x05\x62ytes\x12)\n\x10\x65rrors_truncated\x18\x08 \x01(\x08R\x0f\x65rrorsTruncated\"\x9a\x03\n\x15\x43ompileToolsetRequest\x12.\n\x07profile\x18\x01 \x01(\x0e\x32\x14.toolgate.v1.ProfileR\x07profile\x12(\n\x0ftools_list_json\x18\x02 \x01(\tH\x00R\rtoolsListJson\x12-\n\x05tools\x18\x03 \x01(\x0b\x32\x15.toolgate.v1.ToolListH\x00R\x05tools\x12\x34\n\tadmission\x18\x04 \x01(\x0e\x32\x16.toolgate.v1.AdmissionR\tadmission\x12O\n\tresources\x18\x05 \x03(\x0b\x32\x31.toolgate.v1.CompileToolsetRequest.ResourcesEntryR\tresources\x12)\n\x10\x66ormat_assertion\x18\x06 \x01(\x08R\x0f\x66ormatAssertion\x1a<\n\x0eResourcesEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\x42\x08\n\x06source\"9\n\x08ToolList\x12-\n\x05tools\x18\x01 \x03(\x0b\x32\x17.toolgate.v1.ToolSchemaR\x05tools\"A\n\nToolSchema\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n\x0bschema_json\x18\x02 \x01(\tR\nschemaJson\"\xfe\x01\n\x16\x43ompileToolsetResponse\x12-\n\x05tools\x18\x01 \x03(\x0b\x32\x17.toolgate.v1.ToolResultR\x05tools\x12\x41\n\x04\x62ind\x18\x02 \x03(\x0b\x32-.toolgate.v1.CompileToolsetResponse.BindEntryR\x04\x62ind\x12\x1a\n\x08\x61\x64mitted\x18\x03 \x01(\x08R\x08\x61\x64mitted\x12\x1d\n\nmore_pages\x18\x04 \x01(\x08R\tmorePages\x1a\x37\n\tBindEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\"\x9a\x02\n\nToolResult\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n\x06handle\x18\x02 \x01(\tR\x06handle\x12*\n\x04\x63ode\x18\x03 \x01(\x0e\x32\x16.toolgate.v1.ErrorCodeR\x04\x63ode\x12*\n\x06\x65rrors\x18\x04 \x03(\x0b\x32\x12.toolgate.v1.ErrorR\x06\x65rrors\x12.\n\x08warnings\x18\x05 \x03(\x0b\x32\x12.toolgate.v1.ErrorR\x08warnings\x12)\n\x10\x65rrors_truncated\x18\x06 \x01(\x08R\x0f\x65rrorsTruncated\x12-\n\x12warnings_truncated\x18\x07 \x01(\x08R\x11warningsTruncated*p\n\x07Profile\x12\x17\n\x13PROFILE_UNSPECIFIED\x10\x00\x12\x16\n\x12PROFILE_TOOL_INPUT\x10\x01\x12\x1b\n\x17PROFILE_OUTPUT_BINDABLE\x10\x02\x12\x17\n\x13PROFILE_JSON_SCHEMA\x10\x03*\x83\x01\n\tErrorCode\x12\x1a\n\x16\x45RROR_CODE_UNSPECIFIED\x10\x00\x12%\n!ERROR_CODE_UNSUPPORTED_CAPABILITY\x10\x01\x12\x19\n\x15\x45RROR_CODE_VALIDATION\x10\x02\x12\x18\n\x14\x45RROR_CODE_NOT_FOUND\x10\x03*\xb5\x01\n\x08Provider\x12\x18\n\x14PROVIDER_UNSPECIFIED\x10\x00\x12\x18\n\x14PROVIDER_OPENAI_CHAT\x10\x01\x12\x1d\n\x19PROVIDER_OPENAI_RESPONSES\x10\x02\x12\x16\n\x12PROVIDER_ANTHROPIC\x10\x03\x12\x13\n\x0fPROVIDER_GEMINI\x10\x04\x12\x14\n\x10PROVIDER_BEDROCK\x10\x05\x12\x13\n\x0fPROVIDER_COHERE\x10\x06*V\n\tAdmission\x12\x19\n\x15\x41\x44MISSION_UNSPECIFIED\x10\x00\x12\x18\n\x14\x41\x44MISSION_QUARANTINE\x10\x01\x12\x14\n\x10\x41\x44MISSION_STRICT\x10\x02\x32\xee\x02\n\x11ValidationService\x12V\n\rCompileSchema\x12!.toolgate.v1.CompileSchemaRequest\x1a\".toolgate.v1.CompileSchemaResponse\x12G\n\x08Validate\x12\x1c.toolgate.v1.ValidateRequest\x1a\x1d.toolgate.v1.ValidateResponse\x12]\n\x0eValidateStream\x12\".toolgate.v1.ValidateStreamRequest\x1a#.toolgate.v1.ValidateStreamResponse(\x01\x30\x01\x12Y\n\x0e\x43ompileToolset\x12\".toolgate.v1.CompileToolsetRequest\x1a#.toolgate.v1.CompileToolsetResponseB9Z7github.com/toolgate/toolgate/gen/toolgate/v1;toolgatev1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctoolgate/v1/validation.proto\x12\x0btoolgate.v1\x1a\x1cgoogle/protobuf/struct.proto\"\xc5\x01\n\x05\x45rror\x12*\n\x04\x63ode\x18\x01 \x01(\x0e\x32\x16.toolgate.v1.ErrorCodeR\x04\x63ode\x12\x18\n\x07keyword\x18\x02 \x01(\tR\x07keyword\x12\x1f\n\x0bschema_path\x18\x03 \x01(\tR\nschemaPath\x12#\n\rinstance_path\x18\x04 \x01(\tR\x0cinstancePath\x12\x18\n\x07message\x18\x05 \x01(\tR\x07message\x12\x16\n\x06offset\x18\x06 \x01(\x03R\x06offset\"\xec\x02\n\x14\x43ompileSchemaRequest\x12.\n\x07profile\x18\x01 \x01(\x0e\x32\x14.toolgate.v1.ProfileR\x07profile\x12!\n\x0bschema_json\x18\x02 \x01(\tH\x00R\nschemaJson\x12>\n\rschema_struct\x18\x03 \x01(\x0b\x32\x17.google.protobuf.StructH\x00R\x0cschemaStruct\x12N\n\tresources\x18\x04 \x03(\x0b\x32\x30.toolgate.v1.CompileSchemaRequest.ResourcesEntryR\tresources\x12)\n\x10\x66ormat_assertion\x18\x05 \x01(\x08R\x0f\x66ormatAssertion\x1a<\n\x0eResourcesEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\x42\x08\n\x06schema\"\x91\x02\n\x15\x43ompileSchemaResponse\x12\x16\n\x06handle\x18\x01 \x01(\tR\x06handle\x12*\n\x04\x63ode\x18\x02 \x01(\x0e\x32\x16.toolgate.v1.ErrorCodeR\x04\x63ode\x12*\n\x06\x65rrors\x18\x03 \x03(\x0b\x32\x12.toolgate.v1.ErrorR\x06\x65rrors\x12.\n\x08warnings\x18\x04 \x03(\x0b\x32\x12.toolgate.v1.ErrorR\x08warnings\x12)\n\x10\x65rrors_truncated\x18\x05 \x01(\x08R\x0f\x65rrorsTruncated\x12-\n\x12warnings_truncated\x18\x06 \x01(\x08R\x11warningsTruncated\"\xee\x01\n\x0fValidateRequest\x12\x18\n\x06handle\x18\x01 \x01(\tH\x00R\x06handle\x12;\n\x06inline\x18\x02 \x01(\x0b\x32!.toolgate.v1.CompileSchemaRequestH\x00R\x06inline\x12\'\n\x0e\x61rguments_json\x18\x03 \x01(\tH\x01R\rargumentsJson\x12\x44\n\x10\x61rguments_struct\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructH\x01R\x0f\x61rgumentsStructB\x08\n\x06schemaB\x0b\n\targuments\"\xc3\x01\n\x10ValidateResponse\x12\x14\n\x05valid\x18\x01 \x01(\x08R\x05valid\x12*\n\x04\x63ode\x18\x02 \x01(\x0e\x32\x16.toolgate.v1.ErrorCodeR\x04\x63ode\x12*\n\x06\x65rrors\x18\x03 \x03(\x0b\x32\x12.toolgate.v1.ErrorR\x06\x65rrors\x12\x16\n\x06handle\x18\x04 \x01(\tR\x06handle\x12)\n\x10\x65rrors_truncated\x18\x05 \x01(\x08R\x0f\x65rrorsTruncated\"\xd7\x02\n\x15ValidateStreamRequest\x12-\n\x04\x62ind\x18\x01 \x01(\x0b\x32\x17.toolgate.v1.StreamBindH\x00R\x04\x62ind\x12.\n\x05start\x18\x02 \x01(\x0b\x32\x16.toolgate.v1.CallStartH\x00R\x05start\x12.\n\x05\x64\x65lta\x18\x03 \x01(\x0b\x32\x16.toolgate.v1.CallDeltaH\x00R\x05\x64\x65lta\x12(\n\x03\x65nd\x18\x04 \x01(\x0b\x32\x14.toolgate.v1.CallEndH\x00R\x03\x65nd\x12\x43\n\x0eprovider_event\x18\x05 \x01(\x0b\x32\x1a.toolgate.v1.ProviderEventH\x00R\rproviderEvent\x12\x37\n\x07receipt\x18\x06 \x01(\x0b\x32\x1b.toolgate.v1.ReceiptRequestH\x00R\x07receiptB\x07\n\x05\x65vent\"\x10\n\x0eReceiptRequest\"\xb6\x03\n\nStreamBind\x12\x38\n\x05tools\x18\x01 \x03(\x0b\x32\".toolgate.v1.StreamBind.ToolsEntryR\x05tools\x12#\n\routput_handle\x18\x02 \x01(\tR\x0coutputHandle\x12(\n\x10strip_code_fence\x18\x03 \x01(\x08R\x0estripCodeFence\x12>\n\x07schemas\x18\x04 \x03(\x0b\x32$.toolgate.v1.StreamBind.SchemasEntryR\x07schemas\x12\x46\n\routput_schema\x18\x05 \x01(\x0b\x32!.toolgate.v1.CompileSchemaRequestR\x0coutputSchema\x1a\x38\n\nToolsEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\x1a]\n\x0cSchemasEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x37\n\x05value\x18\x02 \x01(\x0b\x32!.toolgate.v1.CompileSchemaRequestR\x05value:\x02\x38\x01\"\x94\x01\n\tCallStart\x12\x17\n\x07\x63\x61ll_id\x18\x01 \x01(\tR\x06\x63\x61llId\x12\x1b\n\ttool_name\x18\x02 \x01(\tR\x08toolName\x12\x16\n\x06handle\x18\x03 \x01(\tR\x06handle\x12\x39\n\x06inline\x18\x04 \x01(\x0b\x32!.toolgate.v1.CompileSchemaRequestR\x06inline\"@\n\tCallDelta\x12\x17\n\x07\x63\x61ll_id\x18\x01 \x01(\tR\x06\x63\x61llId\x12\x1a\n\x08\x66ragment\x18\x02 \x01(\tR\x08\x66ragment\"\"\n\x07\x43\x61llEnd\x12\x17\n\x07\x63\x61ll_id\x18\x01 \x01(\tR\x06\x63\x61llId\"\x80\x01\n\rProviderEvent\x12\x31\n\x08provider\x18\x01 \x01(\x0e\x32\x15.toolgate.v1.ProviderR\x08provider\x12\x1d\n\nevent_json\x18\x02 \x01(\tR\teventJson\x12\x1d\n\nevent_name\x18\x03 \x01(\tR\teventName\"\x80\x01\n\x16ValidateStreamResponse\x12\x31\n\x06result\x18\x01 \x01(\x0b\x32\x17.toolgate.v1.CallResultH\x00R\x06result\x12*\n\x03\x65nd\x18\x02 \x01(\x0b\x32\x16.toolgate.v1.StreamEndH\x00R\x03\x65ndB\x07\n\x05\x65vent\"=\n\tStreamEnd\x12\x16\n\x06\x65vents\x18\x01 \x01(\x03R\x06\x65vents\x12\x18\n\x07results\x18\x02 \x01(\x03R\x07results\"\x87\x02\n\nCallResult\x12\x17\n\x07\x63\x61ll_id\x18\x01 \x01(\tR\x06\x63\x61llId\x12\x1b\n\ttool_name\x18\x02 \x01(\tR\x08toolName\x12\x14\n\x05valid\x18\x03 \x01(\x08R\x05valid\x12*\n\x04\x63ode\x18\x04 \x01(\x0e\x32\x16.toolgate.v1.ErrorCodeR\x04\x63ode\x12*\n\x06\x65rrors\x18\x05 \x03(\x0b\x32\x12.toolgate.v1.ErrorR\x06\x65rrors\x12\x14\n\x05\x65\x61rly\x18\x06 \x01(\x08R\x05\x65\x61rly\x12\x14\n\x05\x62ytes\x18\x07 \x01(\x03R\x05\x62ytes\x12)\n\x10\x65rrors_truncated\x18\x08 \x01(\x08R\x0f\x65rrorsTruncated\"\x9a\x03\n\x15\x43ompileToolsetRequest\x12.\n\x07profile\x18\x01 \x01(\x0e\x32\x14.toolgate.v1.ProfileR\x07profile\x12(\n\x0ftools_list_json\x18\x02 \x01(\tH\x00R\rtoolsListJson\x12-\n\x05tools\x18\x03 \x01(\x0b\x32\x15.toolgate.v1.ToolListH\x00R\x05tools\x12\x34\n\tadmission\x18\x04 \x01(\x0e\x32\x16.toolgate.v1.AdmissionR\tadmission\x12O\n\tresources\x18\x05 \x03(\x0b\x32\x31.toolgate.v1.CompileToolsetRequest.ResourcesEntryR\tresources\x12)\n\x10\x66ormat_assertion\x18\x06 \x01(\x08R\x0f\x66ormatAssertion\x1a<\n\x0eResourcesEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\x42\x08\n\x06source\"9\n\x08ToolList\x12-\n\x05tools\x18\x01 \x03(\x0b\x32\x17.toolgate.v1.ToolSchemaR\x05tools\"A\n\nToolSchema\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n\x0bschema_json\x18\x02 \x01(\tR\nschemaJson\"\xfe\x01\n\x16\x43ompileToolsetResponse\x12-\n\x05tools\x18\x01 \x03(\x0b\x32\x17.toolgate.v1.ToolResultR\x05tools\x12\x41\n\x04\x62ind\x18\x02 \x03(\x0b\x32-.toolgate.v1.CompileToolsetResponse.BindEntryR\x04\x62ind\x12\x1a\n\x08\x61\x64mitted\x18\x03 \x01(\x08R\x08\x61\x64mitted\x12\x1d\n\nmore_pages\x18\x04 \x01(\x08R\tmorePages\x1a\x37\n\tBindEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\"\x9a\x02\n\nToolResult\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n\x06handle\x18\x02 \x01(\tR\x06handle\x12*\n\x04\x63ode\x18\x03 \x01(\x0e\x32\x16.toolgate.v1.ErrorCodeR\x04\x63ode\x12*\n\x06\x65rrors\x18\x04 \x03(\x0b\x32\x12.toolgate.v1.ErrorR\x06\x65rrors\x12.\n\x08warnings\x18\x05 \x03(\x0b\x32\x12.toolgate.v1.ErrorR\x08warnings\x12)\n\x10\x65rrors_truncated\x18\x06 \x01(\x08R\x0f\x65rrorsTruncated\x12-\n\x12warnings_truncated\x18\x07 \x01(\x08R\x11warningsTruncated*p\n\x07Profile\x12\x17\n\x13PROFILE_UNSPECIFIED\x10\x00\x12\x16\n\x12PROFILE_TOOL_INPUT\x10\x01\x12\x1b\n\x17PROFILE_OUTPUT_BINDABLE\x10\x02\x12\x17\n\x13PROFILE_JSON_SCHEMA\x10\x03*\x83\x01\n\tErrorCode\x12\x1a\n\x16\x45RROR_CODE_UNSPECIFIED\x10\x00\x12%\n!ERROR_CODE_UNSUPPORTED_CAPABILITY\x10\x01\x12\x19\n\x15\x45RROR_CODE_VALIDATION\x10\x02\x12\x18\n\x14\x45RROR_CODE_NOT_FOUND\x10\x03*\xb5\x01\n\x08Provider\x12\x18\n\x14PROVIDER_UNSPECIFIED\x10\x00\x12\x18\n\x14PROVIDER_OPENAI_CHAT\x10\x01\x12\x1d\n\x19PROVIDER_OPENAI_RESPONSES\x10\x02\x12\x16\n\x12PROVIDER_ANTHROPIC\x10\x03\x12\x13\n\x0fPROVIDER_GEMINI\x10\x04\x12\x14\n\x10PROVIDER_BEDROCK\x10\x05\x12\x13\n\x0fPROVIDER_COHERE\x10\x06*V\n\tAdmission\x12\x19\n\x15\x41\x44MISSION_UNSPECIFIED\x10\x00\x12\x18\n\x14\x41\x44MISSION_QUARANTINE\x10\x01\x12\x14\n\x10\x41\x44MISSION_STRICT\x10\x02\x32\xee\x02\n\x11ValidationService\x12V\n\rCompileSchema\x12!.toolgate.v1.CompileSchemaRequest\x1a\".toolgate.v1.CompileSchemaResponse\x12G\n\x08Validate\x12\x1c.toolgate.v1.ValidateRequest\x1a\x1d.toolgate.v1.ValidateResponse\x12]\n\x0eValidateStream\x12\".toolgate.v1.ValidateStreamRequest\x1a#.toolgate.v1.ValidateStreamResponse(\x01\x30\x01\x12Y\n\x0e\x43ompileToolset\x12\".toolgate.v1.CompileToolsetRequest\x1a#.toolgate.v1.CompileToolsetResponseB9Z7github.com/toolgate/toolgate/gen/toolgate/v1;toolgatev1b\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'toolgate.v1.validation_pb2', globals())
@@ -32,14 +32,14 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _COMPILETOOLSETREQUEST_RESOURCESENTRY._serialized_options = b'8\001'
   _COMPILETOOLSETRESPONSE_BINDENTRY._options = None
   _COMPILETOOLSETRESPONSE_BINDENTRY._serialized_options = b'8\001'
-  _PROFILE._serialized_start=4012
-  _PROFILE._serialized_end=4124
-  _ERRORCODE._serialized_start=4127
-  _ERRORCODE._serialized_end=4258
-  _PROVIDER._serialized_start=4261
-  _PROVIDER._serialized_end=4442
-  _ADMISSION._serialized_start=4444
-  _ADMISSION._serialized_end=4530
+  _PROFILE._serialized_start=4087
+  _PROFILE._serialized_end=4199
+  _ERRORCODE._serialized_start=4202
+  _ERRORCODE._serialized_end=4333
+  _PROVIDER._serialized_start=4336
+  _PROVIDER._serialized_end=4517
+  _ADMISSION._serialized_start=4519
+  _ADMISSION._serialized_end=4605
   _ERROR._serialized_start=76
   _ERROR._serialized_end=273
   _COMPILESCHEMAREQUEST._serialized_start=276
@@ -53,41 +53,43 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _VALIDATERESPONSE._serialized_start=1160
   _VALIDATERESPONSE._serialized_end=1355
   _VALIDATESTREAMREQUEST._serialized_start=1358
-  _VALIDATESTREAMREQUEST._serialized_end=1644
-  _STREAMBIND._serialized_start=1647
-  _STREAMBIND._serialized_end=2085
-  _STREAMBIND_TOOLSENTRY._serialized_start=1934
-  _STREAMBIND_TOOLSENTRY._serialized_end=1990
-  _STREAMBIND_SCHEMASENTRY._serialized_start=1992
-  _STREAMBIND_SCHEMASENTRY._serialized_end=2085
-  _CALLSTART._serialized_start=2088
-  _CALLSTART._serialized_end=2236
-  _CALLDELTA._serialized_start=2238
-  _CALLDELTA._serialized_end=2302
-  _CALLEND._serialized_start=2304
-  _CALLEND._serialized_end=2338
-  _PROVIDEREVENT._serialized_start=2341
-  _PROVIDEREVENT._serialized_end=2469
-  _VALIDATESTREAMRESPONSE._serialized_start=2472
-  _VALIDATESTREAMRESPONSE._serialized_end=2600
-  _STREAMEND._serialized_start=2602
-  _STREAMEND._serialized_end=2663
-  _CALLRESULT._serialized_start=2666
-  _CALLRESULT._serialized_end=2929
-  _COMPILETOOLSETREQUEST._serialized_start=2932
-  _COMPILETOOLSETREQUEST._serialized_end=3342
+  _VALIDATESTREAMREQUEST._serialized_end=1701
+  _RECEIPTREQUEST._serialized_start=1703
+  _RECEIPTREQUEST._serialized_end=1719
+  _STREAMBIND._serialized_start=1722
+  _STREAMBIND._serialized_end=2160
+  _STREAMBIND_TOOLSENTRY._serialized_start=2009
+  _STREAMBIND_TOOLSENTRY._serialized_end=2065
+  _STREAMBIND_SCHEMASENTRY._serialized_start=2067
+  _STREAMBIND_SCHEMASENTRY._serialized_end=2160
+  _CALLSTART._serialized_start=2163
+  _CALLSTART._serialized_end=2311
+  _CALLDELTA._serialized_start=2313
+  _CALLDELTA._serialized_end=2377
+  _CALLEND._serialized_start=2379
+  _CALLEND._serialized_end=2413
+  _PROVIDEREVENT._serialized_start=2416
+  _PROVIDEREVENT._serialized_end=2544
+  _VALIDATESTREAMRESPONSE._serialized_start=2547
+  _VALIDATESTREAMRESPONSE._serialized_end=2675
+  _STREAMEND._serialized_start=2677
+  _STREAMEND._serialized_end=2738
+  _CALLRESULT._serialized_start=2741
+  _CALLRESULT._serialized_end=3004
+  _COMPILETOOLSETREQUEST._serialized_start=3007
+  _COMPILETOOLSETREQUEST._serialized_end=3417
   _COMPILETOOLSETREQUEST_RESOURCESENTRY._serialized_start=570
   _COMPILETOOLSETREQUEST_RESOURCESENTRY._serialized_end=630
-  _TOOLLIST._serialized_start=3344
-  _TOOLLIST._serialized_end=3401
-  _TOOLSCHEMA._serialized_start=3403
-  _TOOLSCHEMA._serialized_end=3468
-  _COMPILETOOLSETRESPONSE._serialized_start=3471
-  _COMPILETOOLSETRESPONSE._serialized_end=3725
-  _COMPILETOOLSETRESPONSE_BINDENTRY._serialized_start=3670
-  _COMPILETOOLSETRESPONSE_BINDENTRY._serialized_end=3725
-  _TOOLRESULT._serialized_start=3728
-  _TOOLRESULT._serialized_end=4010
-  _VALIDATIONSERVICE._serialized_start=4533
-  _VALIDATIONSERVICE._serialized_end=4899
+  _TOOLLIST._serialized_start=3419
+  _TOOLLIST._serialized_end=3476
+  _TOOLSCHEMA._serialized_start=3478
+  _TOOLSCHEMA._serialized_end=3543
+  _COMPILETOOLSETRESPONSE._serialized_start=3546
+  _COMPILETOOLSETRESPONSE._serialized_end=3800
+  _COMPILETOOLSETRESPONSE_BINDENTRY._serialized_start=3745
+  _COMPILETOOLSETRESPONSE_BINDENTRY._serialized_end=3800
+  _TOOLRESULT._serialized_start=3803
+  _TOOLRESULT._serialized_end=4085
+  _VALIDATIONSERVICE._serialized_start=4608
+  _VALIDATIONSERVICE._serialized_end=4974
 # @@protoc_insertion_point(module_scope)

@@ -176,6 +176,10 @@ class ProviderEvent(_message.Message):
     provider: Provider
     def __init__(self, provider: _Optional[_Union[Provider, str]] = ..., event_json: _Optional[str] = ..., event_name: _Optional[str] = ...) -> None: ...
 
+class ReceiptRequest(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
 class StreamBind(_message.Message):
     __slots__ = ["output_handle", "output_schema", "schemas", "strip_code_fence", "tools"]
     class SchemasEntry(_message.Message):
@@ -271,18 +275,20 @@ class ValidateResponse(_message.Message):
     def __init__(self, valid: bool = ..., code: _Optional[_Union[ErrorCode, str]] = ..., errors: _Optional[_Iterable[_Union[Error, _Mapping]]] = ..., handle: _Optional[str] = ..., errors_truncated: bool = ...) -> None: ...
 
 class ValidateStreamRequest(_message.Message):
-    __slots__ = ["bind", "delta", "end", "provider_event", "start"]
+    __slots__ = ["bind", "delta", "end", "provider_event", "receipt", "start"]
     BIND_FIELD_NUMBER: _ClassVar[int]
     DELTA_FIELD_NUMBER: _ClassVar[int]
     END_FIELD_NUMBER: _ClassVar[int]
     PROVIDER_EVENT_FIELD_NUMBER: _ClassVar[int]
+    RECEIPT_FIELD_NUMBER: _ClassVar[int]
     START_FIELD_NUMBER: _ClassVar[int]
     bind: StreamBind
     delta: CallDelta
     end: CallEnd
     provider_event: ProviderEvent
+    receipt: ReceiptRequest
     start: CallStart
-    def __init__(self, bind: _Optional[_Union[StreamBind, _Mapping]] = ..., start: _Optional[_Union[CallStart, _Mapping]] = ..., delta: _Optional[_Union[CallDelta, _Mapping]] = ..., end: _Optional[_Union[CallEnd, _Mapping]] = ..., provider_event: _Optional[_Union[ProviderEvent, _Mapping]] = ...) -> None: ...
+    def __init__(self, bind: _Optional[_Union[StreamBind, _Mapping]] = ..., start: _Optional[_Union[CallStart, _Mapping]] = ..., delta: _Optional[_Union[CallDelta, _Mapping]] = ..., end: _Optional[_Union[CallEnd, _Mapping]] = ..., provider_event: _Optional[_Union[ProviderEvent, _Mapping]] = ..., receipt: _Optional[_Union[ReceiptRequest, _Mapping]] = ...) -> None: ...
 
 class ValidateStreamResponse(_message.Message):
     __slots__ = ["end", "result"]
