@@ -426,7 +426,10 @@ export declare class SchemaError extends Error {
  * received.
  */
 export declare class ResultStream implements AsyncIterable<CallResult> {
-  /** Ends the stream now; idempotent. */
+  /**
+   * Ends the stream now, and its iteration: no further result is yielded,
+   * not even one already received. Idempotent.
+   */
   close(): void;
   [Symbol.asyncIterator](): AsyncGenerator<CallResult, void, undefined>;
 }

@@ -76,8 +76,9 @@ export class StreamReceiptError extends Error {
  * iteration.
  *
  * Leaving the loop (break, return, throw), close(), or aborting the
- * `signal` ends the stream at once (calls still open get no result) and the
- * iteration with it, without an error. Once the stream has ended, that way
+ * `signal` ends the stream at once (calls still open get no result, and
+ * results already received are not yielded) and the iteration with it,
+ * without an error. Once the stream has ended, that way
  * or by the server's status (an error, while the caller is still busy with
  * an earlier result), no further event is pulled from `events` and its
  * iterator's return() is called at once, even while a pull (a read from
@@ -176,6 +177,11 @@ export class ResultStream {
       let receipt;
       let results = 0;
       for await (const response of this.#call) {
+        // close() (or the signal) cancels the call, but grpc-js still hands
+        // out the messages it had received: none is yielded after it.
+        if (this.#state.closed) {
+          return;
+        }
         if (receipt !== undefined) {
           throw new StreamReceiptError(AFTER_RECEIPT, this.#status?.metadata);
         }
@@ -184,7 +190,13 @@ export class ResultStream {
         } else if (response.result) {
           results++;
           yield fromMessage('CallResult', response.result);
+          if (this.#state.closed) {
+            return; // closed by the caller while it held that result
+          }
         } // a response of a kind this client does not know is skipped
+      }
+      if (this.#state.closed) {
+        return;
       }
       // The call ended with OK: an error status would have thrown above.
       const failure = this.#state.halfClosed ? receiptFailure(receipt, this.#state.sent, results) : ENDED_EARLY;
