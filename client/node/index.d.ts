@@ -314,7 +314,10 @@ export interface StreamBaseOptions {
   provider?: Provider;
   /** The whole stream's deadline: a Date or milliseconds since the epoch. Default none. */
   deadline?: Date | number;
-  /** Aborting it closes the stream. */
+  /**
+   * Aborting it closes the stream, as close() does, before or during the
+   * iteration; listened to only while the stream is iterated.
+   */
   signal?: AbortSignal;
 }
 

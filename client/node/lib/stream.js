@@ -78,7 +78,10 @@ export class StreamReceiptError extends Error {
  * Leaving the loop (break, return, throw), close(), or aborting the
  * `signal` ends the stream at once (calls still open get no result, and
  * results already received are not yielded) and the iteration with it,
- * without an error. Once the stream has ended, that way
+ * without an error; close() or an abort before the iteration starts makes
+ * it end at once, sending nothing. The `signal` is listened to only while
+ * the stream is iterated: one never iterated leaves no listener on it.
+ * Once the stream has ended, that way
  * or by the server's status (an error, while the caller is still busy with
  * an earlier result), no further event is pulled from `events` and its
  * iterator's return() is called at once, even while a pull (a read from
@@ -141,11 +144,7 @@ export class ResultStream {
     this.#events = events;
     this.#options = { provider, deadline };
     this.#binds = binds;
-    this.#signal = signal;
-    signal?.addEventListener('abort', this.#onAbort, { once: true }); // removed by close(): a long-lived signal holds no stream
-    if (signal?.aborted) {
-      this.close();
-    }
+    this.#signal = signal; // listened to only while iterated: a stream never iterated leaves no listener
   }
 
   /** Ends the stream now; idempotent, and harmless before its start or after its end. */
@@ -163,9 +162,13 @@ export class ResultStream {
     }
     this.#iterated = true;
     try {
+      if (this.#signal?.aborted) {
+        this.close(); // aborted before the iteration: it ends at once, as when aborted during it
+      }
       if (this.#state.closed) {
         return;
       }
+      this.#signal?.addEventListener('abort', this.#onAbort, { once: true }); // removed by close(), in finally below
       this.#call = this.#client.stub.ValidateStream(this.#client.metadata(), { deadline: this.#options.deadline });
       this.#call.on('error', () => {}); // reported by the loop below; an unheard error event would crash
       this.#call.on('status', (status) => {
