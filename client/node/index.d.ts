@@ -375,7 +375,10 @@ export declare class Client {
   constructor(target: string, options?: ConnectOptions);
   /** The generated grpc-js client, for what this class does not wrap. */
   readonly stub: import('@grpc/grpc-js').Client & Record<string, unknown>;
-  /** Closes the channel; calls in flight fail with CANCELLED. Idempotent. */
+  /**
+   * Closes the channel; calls in flight fail with CANCELLED, and later
+   * calls and streams with a ClientClosedError (CANCELLED too). Idempotent.
+   */
   close(): void;
   /** Compiles a schema; one that does not compile is an answer, not a rejection. */
   compile<S, R = Record<string, JSONInput>>(schema: JSONInput<S>, options?: CompileOptions<R>): Promise<CompileResult>;
@@ -452,6 +455,21 @@ export declare class StreamReceiptError extends Error implements ServiceError {
   /** What was wrong: an end before the events', no receipt, its counts against the client's, or a message after it. */
   readonly details: string;
   /** The stream's trailers; empty when its status had not arrived. */
+  readonly metadata: Metadata;
+}
+
+/**
+ * A call made, or a stream iterated, after its Client was closed. Shaped as
+ * a grpc-js ServiceError (`err.code` is status.CANCELLED), so it is also a
+ * CallError.
+ */
+export declare class ClientClosedError extends Error implements ServiceError {
+  constructor();
+  /** Always status.CANCELLED. */
+  readonly code: typeof grpcStatus.CANCELLED;
+  /** "the Client is closed". */
+  readonly details: string;
+  /** Always empty. */
   readonly metadata: Metadata;
 }
 

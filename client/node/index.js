@@ -5,7 +5,7 @@
 export { status } from '@grpc/grpc-js';
 
 export { definition, LOADER_OPTIONS, ValidationServiceClient } from './lib/api.js';
-export { Client } from './lib/client.js';
+export { Client, ClientClosedError } from './lib/client.js';
 export { Admission, ErrorCode, Profile, Provider } from './lib/enums.js';
 export { jsonText } from './lib/json.js';
 export { ResultStream, StreamReceiptError } from './lib/stream.js';

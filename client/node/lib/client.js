@@ -12,16 +12,35 @@ import { ResultStream } from './stream.js';
 import { Validator } from './validator.js';
 
 /**
+ * A call or stream on a Client that was closed. Shaped as a grpc-js
+ * ServiceError, as the calls that close() cancels fail: `code` is
+ * status.CANCELLED (as the Go client's calls after Close are), `details`
+ * says the Client is closed, and `metadata` is empty.
+ */
+export class ClientClosedError extends Error {
+  constructor() {
+    const details = 'the Client is closed';
+    super(`${grpc.status.CANCELLED} CANCELLED: ${details}`);
+    this.name = 'ClientClosedError';
+    this.code = grpc.status.CANCELLED;
+    this.details = details;
+    this.metadata = new grpc.Metadata();
+  }
+}
+
+/**
  * Calls one toolgate ValidationService.
  *
  * Schema and argument problems are answers (`valid` false, `code` and
  * `errors` set), never rejections. A failed call rejects with the grpc-js
  * ServiceError it is: `err.code` is `status.NOT_FOUND` for a handle the
  * replica does not hold (a Validator recovers from it), UNAUTHENTICATED,
- * INVALID_ARGUMENT, UNAVAILABLE and so on.
+ * INVALID_ARGUMENT, UNAVAILABLE and so on, and CANCELLED once close() was
+ * called (a ClientClosedError, of the same shape, for a call made after).
  */
 export class Client {
   #metadata;
+  #closed = false;
   #inFlight = new Set(); // calls and streams close() cancels
 
   /**
@@ -55,9 +74,11 @@ export class Client {
   /**
    * Closes the channel; calls in flight fail with CANCELLED, and open
    * streams end (their events are returned), as grpc-js's own close()
-   * alone would not. Idempotent.
+   * alone would not. Later calls reject, and later streams throw when
+   * iterated, with a ClientClosedError (CANCELLED). Idempotent.
    */
   close() {
+    this.#closed = true;
     for (const call of this.#inFlight) {
       call.cancel();
     }
@@ -258,6 +279,13 @@ export class Client {
     return metadata;
   }
 
+  /** Throws a ClientClosedError once close() was called; shared with ResultStream. */
+  checkOpen() {
+    if (this.#closed) {
+      throw new ClientClosedError();
+    }
+  }
+
   /**
    * Makes one unary call. `deadline` bounds it; aborting `signal` (an
    * AbortSignal, already aborted too) cancels it, so that it rejects with
@@ -266,6 +294,7 @@ export class Client {
   #unary(method, request, { deadline, signal } = {}, responseType) {
     checkSignal(signal);
     return new Promise((resolve, reject) => {
+      this.checkOpen(); // a rejection: grpc-js's own refusal ("Channel has been shut down") has no code
       let untrack = () => {};
       const cancel = () => call.cancel();
       const call = this.stub[method](request, this.metadata(), { deadline }, (err, response) => {

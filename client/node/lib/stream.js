@@ -99,10 +99,12 @@ export class StreamReceiptError extends Error {
  * the stream, after the results that had arrived before it (as gRPC
  * delivers a server's messages before its error status; results still on
  * their way are lost), and otherwise the stream's grpc-js ServiceError:
- * INVALID_ARGUMENT for a schema that does not compile (naming the tool and
- * its first finding), a malformed handle, a provider event the server
- * cannot parse or a repeated call id, RESOURCE_EXHAUSTED past the server's
- * limits, DEADLINE_EXCEEDED past `deadline`. A stream that ends with OK
+ * CANCELLED when its Client was closed (a ClientClosedError if it was
+ * closed before the iteration started), INVALID_ARGUMENT for a schema that
+ * does not compile (naming the tool and its first finding), a malformed
+ * handle, a provider event the server cannot parse or a repeated call id,
+ * RESOURCE_EXHAUSTED past the server's limits, DEADLINE_EXCEEDED past
+ * `deadline`. A stream that ends with OK
  * must end after the events did, with the server's receipt (StreamEnd,
  * which is never yielded) counting every request written, binds included,
  * and every result received: one that ends before the events, without the
@@ -169,6 +171,7 @@ export class ResultStream {
         return;
       }
       this.#signal?.addEventListener('abort', this.#onAbort, { once: true }); // removed by close(), in finally below
+      this.#client.checkOpen(); // a closed Client: a ClientClosedError (CANCELLED), not grpc-js's codeless Error
       this.#call = this.#client.stub.ValidateStream(this.#client.metadata(), { deadline: this.#options.deadline });
       this.#call.on('error', () => {}); // reported by the loop below; an unheard error event would crash
       this.#call.on('status', (status) => {

@@ -2,7 +2,7 @@
 // uses of the API as a TypeScript program would write them. Each line after
 // an expect-error directive must fail to type-check, or tsc reports it.
 
-import { Admission, Client, ErrorCode, jsonText, Profile, Provider, SchemaError, status, StreamReceiptError } from 'toolgate';
+import { Admission, Client, ClientClosedError, ErrorCode, jsonText, Profile, Provider, SchemaError, status, StreamReceiptError } from 'toolgate';
 import type { CallError, CallResult, Finding, JSONInput, StreamEvent, ToolResult, ToolsetResult, ToolsListDocument, ValidationResult } from 'toolgate';
 
 // Declared types of JSON input: an interface has no index signature, and
@@ -105,6 +105,16 @@ export async function uses(client: Client): Promise<void> {
       const failed: CallError = err;
       const internal: typeof status.INTERNAL = err.code;
       console.log(failed.details, internal, err.metadata.getMap());
+    }
+  }
+  // A call on a closed Client fails as a ServiceError would.
+  try {
+    await client.compile({ type: 'object' });
+  } catch (err) {
+    if (err instanceof ClientClosedError) {
+      const failed: CallError = err;
+      const cancelled: typeof status.CANCELLED = err.code;
+      console.log(failed.details, cancelled, err.metadata.getMap());
     }
   }
   const raw = client.validateStream(['{}'], { provider: Provider.ANTHROPIC });

@@ -389,7 +389,7 @@ class FakeCall extends Duplex {
 }
 
 /** A ResultStream of `events` over `call`, as Client.validateStream makes one. */
-const fakeStream = (call, events) => new ResultStream({ stub: { ValidateStream: () => call }, metadata: () => undefined, track: () => () => {} }, events);
+const fakeStream = (call, events) => new ResultStream({ stub: { ValidateStream: () => call }, metadata: () => undefined, track: () => () => {}, checkOpen: () => {} }, events);
 
 /** Resolves after `n` turns of the event loop. */
 async function turns(n) {
