@@ -291,7 +291,12 @@ export interface ConnectOptions {
   insecure?: boolean;
   /** Channel credentials (a private CA, mTLS); excludes `insecure`. */
   credentials?: ChannelCredentials;
-  /** Sends "authorization: Bearer <token>" with every call. Must not be empty. */
+  /**
+   * Sends "authorization: Bearer <token>" with every call. Must be printable
+   * ASCII, not empty and without white space at either end (trim a token
+   * read from a file): otherwise the constructor throws a TypeError, which
+   * does not repeat it.
+   */
   token?: string;
   /** grpc-js client options: channel arguments, interceptors, channelOverride. */
   clientOptions?: ClientOptions;

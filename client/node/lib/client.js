@@ -28,6 +28,35 @@ export class ClientClosedError extends Error {
   }
 }
 
+// What an authorization value can carry, as the server's --token-file
+// reads it: printable ASCII, white space around it trimmed.
+const TOKEN = /^[!-~](?:[ -~]*[!-~])?$/;
+
+/**
+ * Throws a TypeError, which never holds the token (a secret), unless
+ * `token` is undefined or a non-empty string that can travel in an
+ * authorization value.
+ */
+function checkToken(token) {
+  if (token === undefined) {
+    return;
+  }
+  if (typeof token !== 'string' || token === '') {
+    throw new TypeError('token must be a non-empty string');
+  }
+  if (!TOKEN.test(token)) {
+    let at = token.search(/[^ -~]/);
+    if (at < 0) {
+      at = token.startsWith(' ') ? 0 : token.length - 1; // a space at either end
+    }
+    const unit = `U+${token.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0')}`;
+    throw new TypeError(
+      `token must be printable ASCII without white space at either end, as an authorization header carries it; it holds ${unit} at index ${at} of ${token.length}` +
+        ' (a token read from a file may end with a newline: trim it)',
+    );
+  }
+}
+
 /**
  * Calls one toolgate ValidationService.
  *
@@ -39,7 +68,7 @@ export class ClientClosedError extends Error {
  * called (a ClientClosedError, of the same shape, for a call made after).
  */
 export class Client {
-  #metadata;
+  #metadata; // the Metadata every call sends (a clone of it): the token, built and checked once
   #closed = false;
   #inFlight = new Set(); // calls and streams close() cancels
 
@@ -55,20 +84,24 @@ export class Client {
    * interceptors, channelOverride); default none.
    *
    * Connecting is lazy: an unreachable server fails the first call with
-   * UNAVAILABLE. Throws a TypeError for an empty token or for `insecure`
-   * together with `credentials`. Call close() when done.
+   * UNAVAILABLE. Throws a TypeError (which does not repeat the token) for
+   * a token that is empty, or that an authorization header cannot carry
+   * as the server compares it: anything but printable ASCII (a newline
+   * left by reading a file, say), or white space at either end; and for
+   * `insecure` together with `credentials`. Call close() when done.
    */
   constructor(target, { insecure = false, credentials, token, clientOptions } = {}) {
-    if (token !== undefined && (typeof token !== 'string' || token === '')) {
-      throw new TypeError('token must be a non-empty string');
-    }
+    checkToken(token);
     if (insecure && credentials !== undefined) {
       throw new TypeError('insecure and credentials exclude each other');
     }
     const channelCredentials = credentials ?? (insecure ? grpc.credentials.createInsecure() : grpc.credentials.createSsl());
     /** The generated grpc-js client, for what this class does not wrap. */
     this.stub = new ValidationServiceClient(target, channelCredentials, clientOptions);
-    this.#metadata = token === undefined ? [] : [['authorization', `Bearer ${token}`]];
+    this.#metadata = new grpc.Metadata();
+    if (token !== undefined) {
+      this.#metadata.set('authorization', `Bearer ${token}`); // checkToken made sure it cannot throw (its message would hold the token)
+    }
   }
 
   /**
@@ -272,11 +305,7 @@ export class Client {
 
   /** Metadata for one call: this Client's token, if any. */
   metadata() {
-    const metadata = new grpc.Metadata();
-    for (const [key, value] of this.#metadata) {
-      metadata.set(key, value);
-    }
-    return metadata;
+    return this.#metadata.clone();
   }
 
   /** Throws a ClientClosedError once close() was called; shared with ResultStream. */
