@@ -367,10 +367,12 @@ function int64(value) {
  * per event (see toRequest). A delta fragment that ends with a high
  * surrogate, as a caller cutting a JavaScript string at a UTF-16 index may
  * leave it, is sent without it, and the surrogate with its call's next
- * fragment, which must start with the low surrogate that completes the
- * pair. Every other lone surrogate is a TypeError: one inside a fragment,
- * a held one that the next fragment does not complete, and one still held
- * at the call's end or at the end of the events.
+ * fragment that is not empty (an empty one, as slicing at one index twice
+ * leaves it, is sent empty and carries the surrogate over), which must
+ * start with the low surrogate that completes the pair. Every other lone
+ * surrogate is a TypeError: one inside a fragment, a held one that the
+ * next non-empty fragment does not complete, and one still held at the
+ * call's end or at the end of the events.
  */
 export class Requests {
   #provider;
@@ -391,6 +393,9 @@ export class Requests {
     }
     const { call_id } = request.delta;
     const held = this.#held.get(call_id) ?? '';
+    if (held !== '' && request.delta.fragment === '') {
+      return request; // an empty fragment (a slice between two equal indices) carries the held surrogate over
+    }
     if (held !== '' && !isSurrogate(request.delta.fragment, 0xdc00)) {
       this.#refuseHeld(call_id, 'its next fragment does not start with the low surrogate');
     }
