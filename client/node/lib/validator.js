@@ -34,6 +34,10 @@ export class Validator {
   #client;
   #byHandle = new Map(); // handle -> CompileSchemaRequest behind it
   #bySchema = new Map(); // schemaKey -> handle
+  // The calls of forget(): a call that sends a schema inline remembers its
+  // answer only if none came while it was in flight, so that it cannot
+  // undo one.
+  #forgets = 0;
 
   constructor(client) {
     this.#client = client;
@@ -75,7 +79,7 @@ export class Validator {
       if (err?.code !== grpc.status.NOT_FOUND || schema === undefined) {
         throw err;
       }
-      return this.#validateInline(schema, request.arguments_json, { deadline, signal });
+      return this.#validateInline(schema, request.arguments_json, { deadline, signal }, this.#forgets);
     }
   }
 
@@ -85,19 +89,40 @@ export class Validator {
    * remembering the handle; later, for the same schema text, profile,
    * resources and format assertion, by that handle as validate() does. A
    * schema that does not compile is answered in-band (`valid` false, its
-   * findings in `errors`) and is not remembered.
+   * findings in `errors`) and is not remembered. Never NOT_FOUND: when the
+   * handle was forgotten while its call was in flight on a replica without
+   * it, the schema given is sent inline (within the same `deadline`).
    */
   async validateSchema(schema, args, { deadline, signal, ...options } = {}) {
     const request = compileRequest(schema, options, CALL_OPTIONS);
+    let forgets = this.#forgets;
     const handle = this.#bySchema.get(schemaKey(request));
     if (handle !== undefined) {
-      return this.validate(handle, args, { deadline, signal });
+      try {
+        return await this.validate(handle, args, { deadline, signal });
+      } catch (err) {
+        if (err?.code !== grpc.status.NOT_FOUND) {
+          throw err;
+        }
+        // forget() ran while the call was in flight, so validate() had no
+        // schema to send again: this call has it.
+        forgets = this.#forgets;
+      }
     }
-    return this.#validateInline(request, args, { deadline, signal });
+    return this.#validateInline(request, args, { deadline, signal }, forgets);
   }
 
-  /** Drops what the Validator remembers about `handle`; unknown handles are ignored. */
+  /**
+   * Drops what the Validator remembers about `handle`; unknown handles are
+   * ignored. A later validate() by `handle` no longer recovers from
+   * NOT_FOUND. forget() wins over the calls in flight: one that sends a
+   * schema inline when it is called (validate() recovering from NOT_FOUND,
+   * validateSchema()) still resolves to its answer but remembers nothing
+   * of it, whichever handle it was for. A register() in flight still
+   * remembers its schema.
+   */
   forget(handle) {
+    this.#forgets++;
     this.#byHandle.delete(handle);
     for (const [key, known] of this.#bySchema) {
       if (known === handle) {
@@ -106,9 +131,14 @@ export class Validator {
     }
   }
 
-  async #validateInline(request, args, call) {
+  /**
+   * Validates `args` with the schema of `request` inline and remembers the
+   * handle the server computed for it, unless forget() was called since it
+   * had been called `forgets` times.
+   */
+  async #validateInline(request, args, call, forgets) {
     const result = await this.#client.callValidate(validateRequest(args, { inline: request }), call);
-    if (result.handle !== '') {
+    if (result.handle !== '' && this.#forgets === forgets) {
       this.#remember(result.handle, request);
     }
     return result;
