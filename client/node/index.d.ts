@@ -478,7 +478,11 @@ export declare class ClientClosedError extends Error implements ServiceError {
   readonly metadata: Metadata;
 }
 
-/** Returns a schema or arguments as exact JSON text; throws a TypeError for what JSON cannot hold. */
+/**
+ * Returns a schema or arguments as exact JSON text; throws a TypeError for
+ * what JSON cannot hold, and for a lone surrogate in text or in an
+ * object's strings or keys (naming the member that holds it).
+ */
 export declare function jsonText<T>(value: JSONInput<T>, what: string): string;
 
 /** The @grpc/proto-loader options this client loads the API with. */

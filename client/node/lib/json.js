@@ -22,7 +22,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * silently drops or rewrites the rest: it throws a TypeError for undefined,
  * functions, symbols (as values or keys), BigInt, NaN and infinities, array holes, objects that
  * are not plain (Date, Map, class instances: their toJSON or lack of fields
- * would be sent), and cycles. Invalid UTF-8 bytes are a TypeError too.
+ * would be sent), and cycles; and for a string or key with a lone
+ * surrogate, as text gets (see checkText), naming the member that holds
+ * it. Invalid UTF-8 bytes are a TypeError too.
  */
 export function jsonText(value, what) {
   if (typeof value === 'string') {
@@ -39,7 +41,11 @@ export function jsonText(value, what) {
 }
 
 function checkJSON(value, path, ancestors) {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') {
+  if (typeof value === 'string') {
+    checkText(value, path);
+    return;
+  }
+  if (value === null || typeof value === 'boolean') {
     return;
   }
   if (typeof value === 'number') {
@@ -65,6 +71,7 @@ function checkJSON(value, path, ancestors) {
         throw new TypeError(`${path} has a symbol key, which JSON cannot hold`);
       }
       for (const [key, member] of Object.entries(value)) {
+        checkText(key, `the key ${JSON.stringify(key)} of ${path}`); // stringify escapes the surrogate: the message is text
         checkJSON(member, `${path}.${key}`, ancestors);
       }
     }
@@ -82,8 +89,11 @@ const loneSurrogate = /\p{Surrogate}/u;
  * `what` and where if it holds a lone surrogate ('\ud800'), which UTF-8
  * cannot encode: protobufjs would send bytes that are not UTF-8, and the
  * server refuses the whole call or stream that holds them. An object's
- * strings need no check: JSON.stringify writes a lone surrogate as the
- * escape \ud800, which is valid UTF-8.
+ * strings and keys are checked too (see jsonText): JSON.stringify would
+ * write a lone surrogate as the escape \ud800, which is valid UTF-8 but
+ * which the server refuses as JSON text ("lone surrogate in string
+ * escape"), so the schema would not compile or the arguments would be
+ * invalid, with a finding rather than this TypeError.
  */
 export function checkText(text, what) {
   if (text.isWellFormed?.() ?? !loneSurrogate.test(text)) { // isWellFormed: Node 20

@@ -68,15 +68,21 @@ describe('Client', () => {
     assert.equal(result.handle, (await client.compile(schema)).handle, 'object and compile agree on the schema');
   });
 
-  test('a lone surrogate in text is refused here; in an object it is the escape \\ud800', async () => {
+  test('a lone surrogate is refused here, in text and in objects; the server refuses its escape', async () => {
     // protobufjs would send the text's surrogate as bytes that are not
-    // UTF-8, and the server would fail the whole call; JSON.stringify writes
-    // an object's as an escape, which the server judges.
+    // UTF-8, and the server would fail the whole call; JSON.stringify would
+    // write an object's as the escape \ud800, which the server refuses as
+    // JSON (keyword "json"): both are a TypeError here, before sending.
     const schema = { type: 'object', properties: { id: { type: 'string' } } };
     await assert.rejects(client.validateSchema(schema, '{"id": "\ud800"}'), /^TypeError: arguments holds a lone surrogate/);
     await assert.rejects(client.compile('{"description": "\udc00"}'), /^TypeError: schema holds a lone surrogate/);
-    const result = await client.validateSchema(schema, { id: '\ud800' });
+    await assert.rejects(client.validateSchema(schema, { id: '\ud800' }), /^TypeError: arguments\.id holds a lone surrogate/);
+    await assert.rejects(client.compile({ description: 'Weather \ud83c' }), /^TypeError: schema\.description holds a lone surrogate/);
+    // The escape itself, in text, is the server's to judge, and it refuses it.
+    const result = await client.validateSchema(schema, '{"id": "\\ud800"}');
     assert.deepEqual([result.valid, result.errors.map((e) => e.keyword)], [false, ['json']]);
+    const compiled = await client.compile('{"description": "\\ud83c"}');
+    assert.deepEqual([compiled.handle, compiled.code, compiled.errors.map((e) => e.keyword)], ['', ErrorCode.VALIDATION, ['json']]);
   });
 
   test('numbers in schema text stay exact', async () => {
