@@ -44,6 +44,10 @@ const NO_RECEIPT = "the stream ended without the server's receipt for the events
 const AFTER_RECEIPT = "the server sent a message after the stream's receipt";
 const ENDED_EARLY = 'the server ended the stream before the events ended';
 
+// The first request of every stream: it asks for the receipt, which the
+// server sends only when asked (it counts this request too).
+const RECEIPT_REQUEST = Object.freeze({ receipt: {} });
+
 /**
  * The failure of a ValidateStream that the server (or a proxy on the way)
  * ended with OK before the events ended (the client had not half-closed
@@ -104,9 +108,10 @@ export class StreamReceiptError extends Error {
  * does not compile (naming the tool and its first finding), a malformed
  * handle, a provider event the server cannot parse or a repeated call id,
  * RESOURCE_EXHAUSTED past the server's limits, DEADLINE_EXCEEDED past
- * `deadline`. A stream that ends with OK
- * must end after the events did, with the server's receipt (StreamEnd,
- * which is never yielded) counting every request written, binds included,
+ * `deadline`. The stream's first request asks for its receipt, and a
+ * stream that ends with OK must end after the events did, with the
+ * server's receipt (StreamEnd, which is never yielded) counting every
+ * request written, that one and the binds included,
  * and every result received: one that ends before the events, without the
  * receipt, with other counts, or with a message after it throws a
  * StreamReceiptError (`code` INTERNAL, like a grpc-js
@@ -221,7 +226,8 @@ export class ResultStream {
 }
 
 /**
- * Sends the binds, then one request per event as `events` yields them,
+ * Asks for the stream's receipt, sends the binds, then one request per
+ * event as `events` yields them,
  * waiting for the stream to drain when it is full, and half-closes the
  * stream at their end. Once state.ended aborts (the call's status
  * arrived, or close()), nothing more is pulled or sent and the events'
@@ -237,6 +243,7 @@ async function pump(call, binds, events, provider, state) {
   let iterator;
   let open = false; // whether the events were left before their end, to be returned
   try {
+    await send(call, RECEIPT_REQUEST, state);
     for (const bind of binds) {
       await send(call, bind, state);
     }

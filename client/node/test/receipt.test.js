@@ -8,7 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import { status, StreamReceiptError } from '../index.js';
 import { collect, fakeServer } from './support.js';
 
-// One bind (the tool, inline) and five events: six requests, two calls.
+// The receipt request, one bind (the tool, inline) and five events: seven
+// requests, two calls.
 const TOOLS = { t: { type: 'object' } };
 const EVENTS = [
   { start: { call_id: 'c1', tool_name: 't' } },
@@ -17,7 +18,7 @@ const EVENTS = [
   { start: { call_id: 'c2', tool_name: 't' } },
   { end: { call_id: 'c2' } },
 ];
-const SENT = 1 + EVENTS.length;
+const SENT = 2 + EVENTS.length;
 
 /** A result for each call the requests end. */
 const results = (requests) => requests.filter((r) => r.end).map((r) => ({ result: { call_id: r.end.call_id, tool_name: 't', valid: true } }));
@@ -66,17 +67,17 @@ function assertReceiptError(error, details) {
 }
 
 describe("the stream's receipt", () => {
-  test('a receipt that counts every request, binds included, and every result: no error, and it is not yielded', async () => {
+  test('a receipt that counts every request, its request and binds included, and every result: no error, and it is not yielded', async () => {
     const { seen, error, read } = await run((requests) => [...results(requests), receipt(requests)]);
     assert.equal(error, undefined);
     assert.deepEqual(seen, ['c1', 'c2']);
     assert.equal(read.length, SENT);
-    assert.deepEqual(read.map((r) => r.event), ['bind', 'start', 'delta', 'end', 'start', 'end']);
+    assert.deepEqual(read.map((r) => r.event), ['receipt', 'bind', 'start', 'delta', 'end', 'start', 'end']);
   });
 
   test('an empty stream: a receipt of nothing', async () => {
     const { seen, error, read } = await run((requests) => [receipt(requests)], [], {});
-    assert.deepEqual([seen, error, read], [[], undefined, []]);
+    assert.deepEqual([seen, error, read.map((r) => r.event)], [[], undefined, ['receipt']]);
   });
 
   test('no receipt fails the stream, after the results', async () => {
@@ -93,8 +94,8 @@ describe("the stream's receipt", () => {
 
   test('a receipt that miscounts the events fails the stream', async () => {
     const cases = [
-      ['one fewer: the bind not counted', SENT - 1, 5],
-      ['one more', SENT + 1, 7],
+      ['one fewer: the bind not counted', SENT - 1, 6],
+      ['one more', SENT + 1, 8],
       // An int64 beyond a double's integers is compared, and written, exactly.
       ['beyond a double', '9007199254740999', '9007199254740999'],
     ];
@@ -149,7 +150,7 @@ describe("the stream's receipt", () => {
         const read = [];
         call.on('data', (request) => {
           read.push(request);
-          if (read.length === 2) { // the bind and the start: every request the client will write
+          if (read.length === 3) { // the receipt request, the bind and the start: every request the client will write
             if (withReceipt) {
               call.write(receipt(read));
             }

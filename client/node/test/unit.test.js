@@ -434,7 +434,7 @@ describe('stream pump', () => {
         await assert.rejects(first, error, name);
       }
       assert.equal(returned, true, `${name}: return() is called while the pull is in progress`);
-      assert.deepEqual(call.written, [{ end: { call_id: 'c' } }], name);
+      assert.deepEqual(call.written, [{ receipt: {} }, { end: { call_id: 'c' } }], name);
     }
   });
 
@@ -478,7 +478,7 @@ describe('stream receipt', () => {
     const call = new FakeCall();
     const done = collect(fakeStream(call, [{ end: { call_id: 'c' } }]));
     await turns(3);
-    assert.equal(call.written.length, 1);
+    assert.equal(call.written.length, 2); // the receipt request, the end
     call.push({ result: { call_id: 'c', errors: [], bytes: '0' } });
     call.push({ end: receipt });
     call.finish(status.OK);
@@ -492,9 +492,9 @@ describe('stream receipt', () => {
 
   test('counts as strings, numbers and Longs', async () => {
     const cases = [
-      ['strings', { events: '1', results: '1' }],
-      ['numbers', { events: 1, results: 1 }],
-      ['Longs', { events: long(0, 1), results: long(0, 1, true) }],
+      ['strings', { events: '2', results: '1' }],
+      ['numbers', { events: 2, results: 1 }],
+      ['Longs', { events: long(0, 2), results: long(0, 1, true) }],
     ];
     for (const [name, receipt] of cases) {
       assert.equal(await failure(receipt), undefined, name);
@@ -515,7 +515,7 @@ describe('stream receipt', () => {
       const err = await failure(receipt);
       assert.ok(err instanceof StreamReceiptError, `${name}: ${err}`);
       assert.equal(err.code, status.INTERNAL, name);
-      assert.equal(err.details, `the server's receipt counts ${counts}; the client sent 1 and received 1`, name);
+      assert.equal(err.details, `the server's receipt counts ${counts}; the client sent 2 and received 1`, name);
     }
   });
 });
@@ -547,6 +547,7 @@ describe('validateOutputStream binds', () => {
     // tools'; resources and the format assertion go with both.
     const compiled = (profile, schema_json) => ({ profile, resources: { 'https://example.com/r': '{"type":"string"}' }, format_assertion: true, schema_json });
     assert.deepEqual(call.written, [
+      { receipt: {} },
       { bind: { output_schema: compiled('PROFILE_OUTPUT_BINDABLE', '{"$ref":"https://example.com/r"}'), strip_code_fence: true } },
       { bind: { schemas: { t: compiled('PROFILE_JSON_SCHEMA', '{"type": "object"}') } } },
       { bind: { tools: { h: handle } } },
@@ -561,7 +562,7 @@ describe('validateOutputStream binds', () => {
     call.receipt();
     call.finish(status.OK);
     await done;
-    assert.deepEqual(call.written.map(({ bind }) => (bind.output_schema ?? bind.schemas.t).profile), ['PROFILE_JSON_SCHEMA', 'PROFILE_UNSPECIFIED']);
+    assert.deepEqual(call.written.slice(1).map(({ bind }) => (bind.output_schema ?? bind.schemas.t).profile), ['PROFILE_JSON_SCHEMA', 'PROFILE_UNSPECIFIED']);
   });
 
   test('bad options are a TypeError before anything is sent', () => {
