@@ -79,8 +79,12 @@ class ReceiptError(grpc.RpcError):
     a server) that ended the stream without reading it would otherwise look
     like one that read every event and found no calls.
 
+    A stream that the server ended with OK before the client half-closed
+    it (before ``events`` ended) fails with one too, whatever its receipt
+    counts: the calls that were still to come were never validated.
+
     A ``grpc.RpcError``, as the stream's other failures: ``code()`` is
-    ``grpc.StatusCode.INTERNAL`` and ``details()`` says which of the three.
+    ``grpc.StatusCode.INTERNAL`` and ``details()`` says which of the four.
     """
 
     def code(self):
@@ -94,13 +98,19 @@ class ReceiptError(grpc.RpcError):
 
 NO_RECEIPT = "the stream ended without the server's receipt for the events sent"
 AFTER_RECEIPT = "the server sent a message after the stream's receipt"
+ENDED_EARLY = "the server ended the stream before the events ended"
 
 
-def receipt_failure(receipt, sent, results):
+def receipt_failure(receipt, sent, results, half_closed):
     """Returns the ``ReceiptError`` of a stream that ended with OK after the
     client sent ``sent`` request messages and received ``results``
-    CallResults, given its ``receipt`` (a ``StreamEnd``, None when none came),
-    or None when the receipt counts both."""
+    CallResults, given its ``receipt`` (a ``StreamEnd``, None when none came)
+    and whether the client had half-closed it (``half_closed``: its events
+    had ended), or None when it had and the receipt counts both. A receipt
+    proves what the server read, not that it read to the end: only the
+    half-close tells an early OK end from a complete one."""
+    if not half_closed:
+        return ReceiptError(ENDED_EARLY)
     if receipt is None:
         return ReceiptError(NO_RECEIPT)
     if receipt.events != sent or receipt.results != results:
@@ -151,10 +161,11 @@ class ResultStream:
     finding), a malformed handle, a provider event the server cannot parse
     or a repeated call id, ``RESOURCE_EXHAUSTED`` past the server's limits,
     ``DEADLINE_EXCEEDED`` past ``timeout``; or, for a stream that ended with
-    OK but without the server's receipt for what was sent and received (the
-    ``StreamEnd`` it sends last, which is never yielded), with a receipt
-    whose counts are not the client's, or with a message after it, a
-    ``ReceiptError`` (a ``grpc.RpcError`` with code ``INTERNAL``).
+    OK before ``events`` ended (before the client half-closed it), without
+    the server's receipt for what was sent and received (the ``StreamEnd``
+    it sends last, which is never yielded), with a receipt whose counts are
+    not the client's, or with a message after it, a ``ReceiptError`` (a
+    ``grpc.RpcError`` with code ``INTERNAL``).
     """
 
     def __init__(self, call, requests):
@@ -236,7 +247,9 @@ def _receive(call, requests, responses):
     results queued, fails with a ``ReceiptError``, and so does one that
     sends a message after it, which cancels the call. A server ends with OK
     only once the client has half-closed, after the last request was
-    pulled, so ``requests.sent`` is final by then.
+    pulled, so ``requests.sent`` is final by then; a call that ends with OK
+    before that (``requests.half_closed`` unset) fails with a
+    ``ReceiptError`` whatever its receipt says.
     """
     error = None
     receipt = None  # the StreamEnd, once received
@@ -253,7 +266,7 @@ def _receive(call, requests, responses):
             results += response.HasField("result")
             responses.put(response)
         else:
-            error = receipt_failure(receipt, requests.sent, results)
+            error = receipt_failure(receipt, requests.sent, results, requests.half_closed)
     except Exception as err:  # noqa: BLE001 - raised to the reader of results
         error = err
     try:
@@ -286,7 +299,8 @@ class _Requests:
     ``sent`` counts the requests handed to gRPC, binds included: what the
     server's receipt must count. gRPC sends each one it pulls unless the
     call is already over, and half-closes the call only after the pull that
-    ends the iteration.
+    ends the iteration; ``half_closed`` is set by that pull, when the
+    events ended (not when the stream was closed or failed).
     """
 
     def __init__(self, binds, events, provider):
@@ -300,6 +314,7 @@ class _Requests:
         self._closed = False
         self.failure = None
         self.sent = 0  # written only by gRPC's sending thread, the one that pulls
+        self.half_closed = False  # the events ended; set by that thread before gRPC half-closes
 
     def attach(self, call):
         """Gives the iterator the call to cancel on failure."""
@@ -333,7 +348,7 @@ class _Requests:
         try:
             request = event_request(next(self._events), self._provider)
         except StopIteration:
-            pass
+            self.half_closed = True  # gRPC half-closes the call next
         except Exception as err:  # noqa: BLE001 - reported to the reader of results
             self._fail(err)
         with self._lock:

@@ -53,10 +53,11 @@ class ResultStream:
       handle, a provider event the server cannot parse or a repeated call
       id, ``RESOURCE_EXHAUSTED`` past the server's limits,
       ``DEADLINE_EXCEEDED`` past ``timeout``; or, for a stream that ended
-      with OK but without the server's receipt for what was sent and
-      received (the ``StreamEnd`` it sends last, which is never yielded),
-      with a receipt whose counts are not the client's, or with a message
-      after it, a ``toolgate.ReceiptError`` (a ``grpc.RpcError`` with code
+      with OK before ``events`` ended (before the client half-closed it),
+      without the server's receipt for what was sent and received (the
+      ``StreamEnd`` it sends last, which is never yielded), with a receipt
+      whose counts are not the client's, or with a message after it, a
+      ``toolgate.ReceiptError`` (a ``grpc.RpcError`` with code
       ``INTERNAL``).
     - Once the stream is over (its last result, an error, its timeout),
       nothing more is pulled from ``events`` and ``events`` is closed then,
@@ -165,7 +166,8 @@ class _Session:
     caller ended the stream, which then has no failure. The stream ends
     once, in ``_finish``: the call cancelled, the sender stopped and the
     events closed. ``sent`` counts the requests the call took, binds
-    included: what the server's receipt must count.
+    included: what the server's receipt must count; ``half_closed`` says
+    the events ended and the sender half-closed the call.
     """
 
     def __init__(self, call, binds, events, provider):
@@ -175,6 +177,7 @@ class _Session:
         self.closed = False
         self.close_error = None  # what a pull raised while the stream ended
         self.sent = 0
+        self.half_closed = False
         self._events = events
         self._is_async = hasattr(events, "__anext__")
         self._provider = provider
@@ -261,6 +264,9 @@ class _Session:
                 return
             if not await self._write(request):
                 return
+        # Set before the half-close, which the server may answer (and the
+        # receiver read) before done_writing returns.
+        self.half_closed = True
         await self._write(None)
 
     async def _write(self, request):
@@ -303,7 +309,9 @@ class _Session:
         the results queued, fails with a ``ReceiptError``, and so does one
         that sends a message after it, which ends the stream at once. A
         server ends with OK only once the sender has half-closed, after its
-        last write, so ``sent`` is final by then.
+        last write, so ``sent`` is final by then; a call that ends with OK
+        before (``half_closed`` unset) fails with a ``ReceiptError`` whatever
+        its receipt says.
         """
         error = None
         receipt = None  # the StreamEnd, once received
@@ -312,7 +320,7 @@ class _Session:
             while True:
                 response = await self.call.read()
                 if response is grpc.aio.EOF:
-                    error = receipt_failure(receipt, self.sent, results)
+                    error = receipt_failure(receipt, self.sent, results, self.half_closed)
                     break
                 if receipt is not None:
                     error = ReceiptError(AFTER_RECEIPT)
