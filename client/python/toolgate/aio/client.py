@@ -1,9 +1,11 @@
 """The asyncio Client: one toolgate ValidationService on ``grpc.aio``, one
 coroutine per RPC."""
 
+import asyncio
+
 import grpc
 
-from toolgate.aio.stream import open_stream
+from toolgate.aio.stream import cancelled_error, open_stream
 from toolgate.aio.validator import Validator
 from toolgate.binds import output_binds, tool_binds
 from toolgate.client import open_channel
@@ -31,7 +33,9 @@ class Client:
     ``grpc.StatusCode.NOT_FOUND`` for a handle the replica does not hold (a
     ``Validator`` recovers from it), ``UNAUTHENTICATED``,
     ``INVALID_ARGUMENT``, ``UNAVAILABLE`` and so on. Cancelling the task
-    that awaits a call cancels the call.
+    that awaits a call cancels the call (and the ``CancelledError`` goes
+    on); a call cancelled otherwise, by closing its channel, raises a
+    ``grpc.RpcError`` with code ``CANCELLED``.
 
     ``Client(channel)`` uses a ``grpc.aio`` channel the caller built and
     owns (``close`` leaves it open); ``Client.connect`` opens one.
@@ -78,9 +82,10 @@ class Client:
 
     async def close(self):
         """Closes the channel ``connect`` opened (calls and streams in flight
-        fail with ``CANCELLED``; later calls raise gRPC's ``UsageError``,
-        "Channel is closed"); does nothing for a caller's channel.
-        Idempotent."""
+        fail with a ``grpc.RpcError`` with code ``CANCELLED``, not
+        ``asyncio.CancelledError``, as their tasks were not cancelled; later
+        calls raise gRPC's ``UsageError``, "Channel is closed"); does
+        nothing for a caller's channel. Idempotent."""
         channel, self._channel = self._channel, None
         if channel is not None:
             await channel.close()
@@ -131,7 +136,7 @@ class Client:
         ``Profile.JSON_SCHEMA``).
         """
         request = toolset_request(tools, profile, admission, resources, format_assertion)
-        response = await self.stub.CompileToolset(request, timeout=timeout, metadata=self._metadata)
+        response = await _unary(self.stub.CompileToolset(request, timeout=timeout, metadata=self._metadata))
         return from_message(ToolsetResult, response)
 
     async def validate(self, handle, arguments, *, timeout=None):
@@ -239,9 +244,29 @@ class Client:
     # request with this Client's metadata and converts the answer.
 
     async def _compile(self, request, timeout):
-        response = await self.stub.CompileSchema(request, timeout=timeout, metadata=self._metadata)
+        response = await _unary(self.stub.CompileSchema(request, timeout=timeout, metadata=self._metadata))
         return from_message(CompileResult, response)
 
     async def _validate(self, request, timeout):
-        response = await self.stub.Validate(request, timeout=timeout, metadata=self._metadata)
+        response = await _unary(self.stub.Validate(request, timeout=timeout, metadata=self._metadata))
         return from_message(ValidationResult, response)
+
+
+async def _unary(call):
+    """Awaits the ``grpc.aio`` unary ``call`` and returns its response.
+
+    ``grpc.aio`` reports a call cancelled on the client's side as
+    ``asyncio.CancelledError``, whoever cancelled it. When the awaiting task
+    was cancelled (``Task.cancel``, ``asyncio.timeout``), that goes on, and
+    the call is cancelled with it; when it was not (the channel was closed,
+    by ``Client.close()`` say), the call failed: it raises a
+    ``grpc.RpcError`` with code ``CANCELLED``, as the sync client does.
+    """
+    task = asyncio.current_task()
+    cancelling = task.cancelling() if task is not None else 0
+    try:
+        return await call
+    except asyncio.CancelledError:
+        if task is None or task.cancelling() > cancelling:
+            raise
+        raise cancelled_error() from None

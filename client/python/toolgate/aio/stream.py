@@ -26,6 +26,7 @@ import asyncio
 import inspect
 
 import grpc
+from grpc.aio import AioRpcError, Metadata
 
 from toolgate.results import CallResult, from_message
 from toolgate.stream import AFTER_RECEIPT, ReceiptError, event_request, provider_number, receipt_failure
@@ -52,7 +53,8 @@ class ResultStream:
       not compile (naming the tool and its first finding), a malformed
       handle, a provider event the server cannot parse or a repeated call
       id, ``RESOURCE_EXHAUSTED`` past the server's limits,
-      ``DEADLINE_EXCEEDED`` past ``timeout``; or, for a stream that ended
+      ``DEADLINE_EXCEEDED`` past ``timeout``, ``CANCELLED`` when the
+      channel was closed (``Client.close()``); or, for a stream that ended
       with OK before ``events`` ended (before the client half-closed it),
       without the server's receipt for what was sent and received (the
       ``StreamEnd`` it sends last, which is never yielded), with a receipt
@@ -312,6 +314,13 @@ class _Session:
         last write, so ``sent`` is final by then; a call that ends with OK
         before (``half_closed`` unset) fails with a ``ReceiptError`` whatever
         its receipt says.
+
+        ``grpc.aio`` reports a call cancelled on the client's side as
+        ``asyncio.CancelledError``. When this task was cancelled, that goes
+        on; when the session cancelled the call (``_fail``, ``_finish``,
+        ``abandon``), the stream ends as they say; any other cancellation
+        (the channel's ``close()``, or the call's own ``cancel()``) is the
+        stream's failure, a ``grpc.RpcError`` with code ``CANCELLED``.
         """
         error = None
         receipt = None  # the StreamEnd, once received
@@ -333,11 +342,24 @@ class _Session:
         except asyncio.CancelledError:
             if asyncio.current_task().cancelling():
                 raise  # this task was cancelled, not the call (by _fail or _finish)
+            if not (self._ending or self.closed or self.failure is not None):
+                error = cancelled_error()  # not by this session: the channel was closed
         except Exception as err:  # noqa: BLE001 - raised to the reader of results
             error = err
         finishing = self._start_finish()
         await asyncio.wait({finishing})
         self.responses.put_nowait(_End(error or _outcome(finishing)))
+
+
+def cancelled_error():
+    """The ``grpc.RpcError`` (a ``grpc.aio.AioRpcError``) with code
+    ``CANCELLED`` of a call that ``grpc.aio`` ended with
+    ``asyncio.CancelledError`` although the task awaiting it was not
+    cancelled: the call's channel was closed (``Client.close()``), or the
+    call was cancelled through it."""
+    return AioRpcError(grpc.StatusCode.CANCELLED, Metadata(), Metadata(),
+                       details="the call was cancelled on the client's side (its channel was closed)",
+                       debug_error_string="CANCELLED: locally cancelled, not by the awaiting task")
 
 
 def _outcome(finishing):
