@@ -165,7 +165,9 @@ class ResultStream:
     the server's receipt for what was sent and received (the ``StreamEnd``
     it sends last, which is never yielded), with a receipt whose counts are
     not the client's, or with a message after it, a ``ReceiptError`` (a
-    ``grpc.RpcError`` with code ``INTERNAL``).
+    ``grpc.RpcError`` with code ``INTERNAL``). The exception ``events``
+    raised may be any ``BaseException`` (``SystemExit``, gevent's
+    ``GreenletExit``): it ends the stream, as an ``Exception`` does.
     """
 
     def __init__(self, call, requests):
@@ -271,7 +273,7 @@ def _receive(call, requests, responses):
         error = err
     try:
         requests.close()
-    except Exception as err:  # noqa: BLE001 - the caller's own, as a pull's would be
+    except BaseException as err:  # noqa: BLE001 - the caller's own, as a pull's would be; the _End must follow
         error = error or err
     responses.put(_End(error))
 
@@ -290,9 +292,11 @@ class _Requests:
     """The request iterator that gRPC's sending thread pulls from: the binds,
     then one request per event, converted as it is pulled.
 
-    A failure while pulling (the events' own exception, or an event of no
-    known kind) is kept in ``failure`` and cancels the call, rather than
-    reaching gRPC, which would log it and end the call with UNKNOWN.
+    A failure while pulling (the events' own exception, any
+    ``BaseException`` included, or an event of no known kind) is kept in
+    ``failure`` and cancels the call, rather than reaching gRPC, which would
+    log it and end the call with UNKNOWN, or (for a ``BaseException`` that
+    is not an ``Exception``) end its sending thread with the call left open.
     ``close`` stops the pulls and closes the events; a lock keeps it from
     closing them while a pull is in progress, which closes them instead.
 
@@ -349,7 +353,12 @@ class _Requests:
             request = event_request(next(self._events), self._provider)
         except StopIteration:
             self.half_closed = True  # gRPC half-closes the call next
-        except Exception as err:  # noqa: BLE001 - reported to the reader of results
+        except BaseException as err:  # noqa: BLE001 - reported to the reader of results
+            # Any BaseException too (SystemExit, gevent's GreenletExit): it
+            # would end gRPC's sending thread with the call neither cancelled
+            # nor half-closed, and the stream would hang. This is gRPC's
+            # thread, where no KeyboardInterrupt is delivered: one that
+            # ``events`` raises is the caller's, as its other exceptions are.
             self._fail(err)
         with self._lock:
             self._pulling = False

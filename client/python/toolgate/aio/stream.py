@@ -61,6 +61,14 @@ class ResultStream:
       whose counts are not the client's, or with a message after it, a
       ``toolgate.ReceiptError`` (a ``grpc.RpcError`` with code
       ``INTERNAL``).
+    - ``events`` that raise any ``BaseException`` (``SystemExit``, a
+      ``CancelledError`` of their own, gevent's ``GreenletExit``), pulling
+      an event or being closed, end the stream as an ``Exception`` does:
+      the call is cancelled and iteration raises it. A
+      ``KeyboardInterrupt`` or ``SystemExit`` is also raised from the
+      stream's own task at once, which stops the event loop, as asyncio has
+      it from any task. Only the cancellation of the stream's own task (by
+      ``close()``, or the loop's shutdown) is not the events' failure.
     - Once the stream is over (its last result, an error, its timeout),
       nothing more is pulled from ``events`` and ``events`` is closed then,
       even while the caller is busy elsewhere, before the iteration ends.
@@ -228,8 +236,12 @@ class _Session:
             error = error or self._sender.exception()  # none is expected: reported rather than lost
         try:
             await _close(self._events)
-        except Exception as err:  # noqa: BLE001 - the caller's own, as a pull's would be
+        except BaseException as err:  # noqa: BLE001 - the caller's own, as a pull's would be
+            if isinstance(err, asyncio.CancelledError) and asyncio.current_task().cancelling():
+                raise  # the loop is shutting down
             error = error or err
+            if isinstance(err, (KeyboardInterrupt, SystemExit)):
+                raise
         return error
 
     async def _send(self, binds):
@@ -237,11 +249,16 @@ class _Session:
         half-closes the call when the events are exhausted.
 
         A failed pull or an event of no known kind is the stream's
-        ``failure`` and cancels the call. While the stream ends, what a pull
-        raises (an async generator's answer to the cancellation of its
-        ``await``) is what closing the events raised, kept in
-        ``close_error`` for ``_finish``. A send that fails because the call
-        is over ends the sender quietly: the receiver reports how it ended.
+        ``failure`` and cancels the call: whatever the pull raised, any
+        ``BaseException`` too (``SystemExit``, a ``CancelledError`` of the
+        events' own), except the cancellation of this task by ``_finish``,
+        which goes on. ``KeyboardInterrupt`` and ``SystemExit`` are then
+        raised again, from this task, as asyncio has them stop the loop. While
+        the stream ends, what a pull raises (an async generator's answer to
+        the cancellation of its ``await``) is what closing the events raised,
+        kept in ``close_error`` for ``_finish``. A send that fails because
+        the call is over ends the sender quietly: the receiver reports how
+        it ended.
         """
         for bind in binds:
             if not await self._write(bind):
@@ -251,18 +268,24 @@ class _Session:
                 event = await anext(self._events) if self._is_async else next(self._events)
             except (StopIteration, StopAsyncIteration):
                 break
-            except Exception as err:  # noqa: BLE001 - reported to the reader of results
+            except BaseException as err:  # noqa: BLE001 - reported to the reader of results
+                if isinstance(err, asyncio.CancelledError) and asyncio.current_task().cancelling():
+                    raise  # _finish cancelled this task (or the loop is shutting down)
                 if self._ending:
                     self.close_error = err
                 else:
                     self._fail(err)
+                if isinstance(err, (KeyboardInterrupt, SystemExit)):
+                    raise
                 return
             if self._ending:
                 return  # an async generator that answered the cancellation with an event
             try:
                 request = event_request(event, self._provider)
-            except Exception as err:  # noqa: BLE001 - reported to the reader of results
+            except BaseException as err:  # noqa: BLE001 - reported to the reader of results
                 self._fail(err)
+                if isinstance(err, (KeyboardInterrupt, SystemExit)):
+                    raise
                 return
             if not await self._write(request):
                 return
@@ -363,9 +386,12 @@ def cancelled_error():
 
 
 def _outcome(finishing):
-    """What the done task of ``_Session._finish`` returned; None if it was
-    cancelled (the loop is shutting down)."""
-    return None if finishing.cancelled() else finishing.result()
+    """What the done task of ``_Session._finish`` returned, or the
+    exception it raised (a ``KeyboardInterrupt`` that closing the events
+    raised); None if it was cancelled (the loop is shutting down)."""
+    if finishing.cancelled():
+        return None
+    return finishing.exception() or finishing.result()
 
 
 async def _close(events):
