@@ -12,6 +12,7 @@ compiled (handles are content addresses), before the first event.
 from collections.abc import Mapping
 
 from toolgate.enums import Profile, to_number
+from toolgate.jsontext import check_text
 from toolgate.messages import compile_request, flag
 from toolgate.v1 import validation_pb2 as pb
 
@@ -33,8 +34,8 @@ def bind_requests(*, tools=None, handles=None, output=None, strip_code_fence=Fal
     them; nothing to bind gives no request.
 
     Raises ``TypeError`` for ``handles`` that is not a mapping, a handle or a
-    tool name that is not a ``str``,
-    and ``ValueError`` for a name in both ``tools`` and ``handles``, which
+    tool name that is not a ``str``, and ``ValueError`` for one that holds a
+    lone surrogate and for a name in both ``tools`` and ``handles``, which
     would leave the schema of its calls to a rule of the server's.
     """
     if handles is not None and not isinstance(handles, Mapping):
@@ -43,9 +44,12 @@ def bind_requests(*, tools=None, handles=None, output=None, strip_code_fence=Fal
     for name, handle in handles.items():
         if not isinstance(name, str) or not isinstance(handle, str):
             raise TypeError(f"handles must map tool names to handles, both str; got {name!r}: {handle!r}")
+        check_text(name, "a tool name")
+        check_text(handle, f"the handle of tool {name!r}")
     for name in tools:
         if not isinstance(name, str):
             raise TypeError(f"a tool name must be a str; got {name!r}")
+        check_text(name, "a tool name")
     both = sorted(tools.keys() & handles.keys())
     if both:
         raise ValueError(f"tools and handles both name {', '.join(map(repr, both))}: bind each tool one way")

@@ -4,7 +4,7 @@ in the exact ``*_json`` fields, enums by checked name."""
 from collections.abc import Mapping
 
 from toolgate.enums import Admission, Profile, to_number
-from toolgate.jsontext import json_text
+from toolgate.jsontext import check_text, json_text
 from toolgate.v1 import validation_pb2 as pb
 
 
@@ -36,8 +36,9 @@ def toolset_request(tools, profile, admission, resources=None, format_assertion=
     names to schemas as a ``ToolList`` in its order.
 
     Raises ``TypeError`` for tools of neither kind or a tool name that is
-    not a ``str``, and ``ValueError`` or ``TypeError`` for a profile,
-    admission, schema, resource or flag that cannot be sent as meant.
+    not a ``str``, ``ValueError`` for one that holds a lone surrogate, and
+    ``ValueError`` or ``TypeError`` for a profile, admission, schema,
+    resource or flag that cannot be sent as meant.
     """
     request = pb.CompileToolsetRequest(admission=to_number(Admission, admission),
                                        **_compile_options(profile, resources, format_assertion))
@@ -51,6 +52,7 @@ def toolset_request(tools, profile, admission, resources=None, format_assertion=
     for name, schema in tools.items():
         if not isinstance(name, str):
             raise TypeError(f"a tool name must be a str; got {name!r}")
+        check_text(name, "a tool name")
         request.tools.tools.add(name=name, schema_json=json_text(schema, f"the schema of tool {name!r}"))
     return request
 
@@ -96,6 +98,7 @@ def _resource_texts(resources):
     for uri, document in resources.items():
         if not isinstance(uri, str):
             raise TypeError(f"resources has a URI that is not a str: {uri!r}")
+        check_text(uri, "a resource URI")
         texts[uri] = json_text(document, f"resource {uri!r}")
     return texts
 
@@ -104,6 +107,7 @@ def validate_request(arguments, *, handle=None, inline=None):
     """Returns the ValidateRequest for ``arguments`` against ``handle`` or
     against ``inline``, a CompileSchemaRequest (exactly one of the two)."""
     arguments_json = json_text(arguments, "arguments")
+    check_text(handle, "handle")
     if inline is not None:
         return pb.ValidateRequest(inline=inline, arguments_json=arguments_json)
     return pb.ValidateRequest(handle=handle, arguments_json=arguments_json)

@@ -31,6 +31,7 @@ import threading
 import grpc
 
 from toolgate.enums import Provider, to_number
+from toolgate.jsontext import check_text
 from toolgate.results import CallResult, from_message
 from toolgate.v1 import validation_pb2 as pb
 
@@ -396,11 +397,13 @@ def event_request(event, provider):
 
     Raises ``TypeError`` for an event of no known kind, a raw or ``Named``
     event without a provider, or a ``Named`` event whose name or data is of
-    the wrong type, and ``UnicodeDecodeError`` for bytes that are not UTF-8.
+    the wrong type, ``UnicodeDecodeError`` for bytes that are not UTF-8, and
+    ``ValueError`` for a ``str`` that holds a lone surrogate (naming it, see
+    ``check_text``).
     """
-    name = ""
+    name, kind = "", "a raw provider event's"
     if isinstance(event, Named):
-        name, event = event.name, event.data
+        name, event, kind = event.name, event.data, "a Named event's"
         if not isinstance(name, str) or not isinstance(event, (str, bytes, bytearray)):
             raise TypeError("a Named event needs a str name and str or bytes data")
     if isinstance(event, (str, bytes, bytearray)):
@@ -408,14 +411,19 @@ def event_request(event, provider):
             raise TypeError("a raw provider event needs provider=...")
         text = event if isinstance(event, str) else bytes(event).decode("utf-8")
         return pb.ValidateStreamRequest(
-            provider_event=pb.ProviderEvent(provider=provider, event_json=text, event_name=name)
+            provider_event=pb.ProviderEvent(provider=provider, event_json=check_text(text, f"{kind} data"),
+                                            event_name=check_text(name, "a Named event's name"))
         )
     if isinstance(event, Start):
-        return pb.ValidateStreamRequest(start=pb.CallStart(call_id=event.call_id, tool_name=event.tool_name))
+        start = pb.CallStart(call_id=check_text(event.call_id, "a Start event's call_id"),
+                             tool_name=check_text(event.tool_name, "a Start event's tool_name"))
+        return pb.ValidateStreamRequest(start=start)
     if isinstance(event, Delta):
-        return pb.ValidateStreamRequest(delta=pb.CallDelta(call_id=event.call_id, fragment=event.fragment))
+        delta = pb.CallDelta(call_id=check_text(event.call_id, "a Delta event's call_id"),
+                             fragment=check_text(event.fragment, "a Delta event's fragment"))
+        return pb.ValidateStreamRequest(delta=delta)
     if isinstance(event, End):
-        return pb.ValidateStreamRequest(end=pb.CallEnd(call_id=event.call_id))
+        return pb.ValidateStreamRequest(end=pb.CallEnd(call_id=check_text(event.call_id, "an End event's call_id")))
     raise TypeError(f"a stream event must be str, bytes, Named, Start, Delta or End; got {type(event).__name__}")
 
 
