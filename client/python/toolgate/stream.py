@@ -86,6 +86,10 @@ class ReceiptError(grpc.RpcError):
 
     A ``grpc.RpcError``, as the stream's other failures: ``code()`` is
     ``grpc.StatusCode.INTERNAL`` and ``details()`` says which of the four.
+    It also answers what generic handlers of ``grpc.RpcError`` ask a
+    ``grpc.Call``: ``initial_metadata()`` and ``trailing_metadata()`` (an
+    empty tuple: the error is the client's, not the server's) and
+    ``debug_error_string()`` (its details).
     """
 
     def code(self):
@@ -95,6 +99,18 @@ class ReceiptError(grpc.RpcError):
     def details(self):
         """Returns what was wrong with the end of the stream."""
         return str(self)
+
+    def initial_metadata(self):
+        """Returns an empty tuple: no metadata goes with this error."""
+        return ()
+
+    def trailing_metadata(self):
+        """Returns an empty tuple: no metadata goes with this error."""
+        return ()
+
+    def debug_error_string(self):
+        """Returns ``details()``."""
+        return self.details()
 
 
 NO_RECEIPT = "the stream ended without the server's receipt for the events sent"

@@ -29,6 +29,9 @@ class _DeadlineExceeded(grpc.RpcError):
     attempts, before the client could send the next one: ``code()`` is
     ``grpc.StatusCode.DEADLINE_EXCEEDED``, as for a call that gRPC ended at
     its deadline; ``__cause__`` is the failure of the attempt before.
+    ``initial_metadata()`` and ``trailing_metadata()`` are an empty tuple
+    and ``debug_error_string()`` its details, as generic handlers of
+    ``grpc.RpcError`` ask a ``grpc.Call`` for them.
     """
 
     def code(self):
@@ -38,6 +41,18 @@ class _DeadlineExceeded(grpc.RpcError):
     def details(self):
         """Returns what ran out of time."""
         return str(self)
+
+    def initial_metadata(self):
+        """Returns an empty tuple: no metadata goes with this error."""
+        return ()
+
+    def trailing_metadata(self):
+        """Returns an empty tuple: no metadata goes with this error."""
+        return ()
+
+    def debug_error_string(self):
+        """Returns ``details()``."""
+        return self.details()
 
 
 class Memory:
