@@ -51,7 +51,9 @@ class ReceiptTest(AioTestCase):
                     await anext(results)
         self.assertTrue(source.closed.is_set())
         self.assertEqual([r.call_id for r in received], call_ids, "the results before the end, never the receipt")
-        self.assertEqual(len(self.server.requests[-1]), 1 + len(events), "the bind and each event")
+        sent = self.server.requests[-1]
+        self.assertEqual(len(sent), 2 + len(events), "the receipt request, the bind and each event")
+        self.assertTrue(sent[0].HasField("receipt"), "the first request asks for the receipt")
 
     async def test_the_receipt(self):
         await self.end_with("the receipt")

@@ -42,7 +42,9 @@ class ReceiptTest(unittest.TestCase):
                 with self.assertRaises(toolgate.ReceiptError):
                     next(results)
         self.assertEqual([r.call_id for r in received], call_ids, "the results before the end, never the receipt")
-        self.assertEqual(len(self.server.requests[-1]), 1 + len(events), "the bind and each event")
+        sent = self.server.requests[-1]
+        self.assertEqual(len(sent), 2 + len(events), "the receipt request, the bind and each event")
+        self.assertTrue(sent[0].HasField("receipt"), "the first request asks for the receipt")
 
     def test_the_receipt(self):
         self.end_with("the receipt")

@@ -295,11 +295,19 @@ def _receive(call, requests, responses):
     responses.put(_End(error))
 
 
+def first_requests(binds):
+    """The requests a stream begins with: the one that asks for its
+    receipt (which the server sends only when asked, and counts), then
+    ``binds``."""
+    return [pb.ValidateStreamRequest(receipt=pb.ReceiptRequest()), *binds]
+
+
 def open_stream(client, events, *, binds, provider, timeout):
-    """Opens a ValidateStream that sends ``binds`` (ValidateStreamRequests,
-    see ``toolgate.binds``) and then ``events``, and returns its
-    ``ResultStream``. ``provider`` is checked before the stream opens."""
-    requests = _Requests(binds, iter(events), provider_number(provider))
+    """Opens a ValidateStream that asks for its receipt, sends ``binds``
+    (ValidateStreamRequests, see ``toolgate.binds``) and then ``events``,
+    and returns its ``ResultStream``. ``provider`` is checked before the
+    stream opens."""
+    requests = _Requests(first_requests(binds), iter(events), provider_number(provider))
     call = client.stub.ValidateStream(requests, timeout=timeout, metadata=client._metadata)
     requests.attach(call)
     return ResultStream(call, requests)

@@ -29,7 +29,7 @@ import grpc
 from grpc.aio import AioRpcError, Metadata
 
 from toolgate.results import CallResult, from_message
-from toolgate.stream import AFTER_RECEIPT, ReceiptError, event_request, provider_number, receipt_failure
+from toolgate.stream import AFTER_RECEIPT, ReceiptError, event_request, first_requests, provider_number, receipt_failure
 
 
 class ResultStream:
@@ -411,8 +411,9 @@ async def _close(events):
 
 def open_stream(client, events, *, binds, provider, timeout):
     """Opens a ValidateStream through ``client`` (a ``toolgate.aio.Client``)
-    that sends ``binds`` (ValidateStreamRequests, see ``toolgate.binds``)
-    and then ``events``, and returns its ``ResultStream``.
+    that asks for its receipt, sends ``binds`` (ValidateStreamRequests, see
+    ``toolgate.binds``) and then ``events``, and returns its
+    ``ResultStream``.
 
     ``provider`` and ``events`` are checked before the stream opens:
     ``ValueError`` for a provider that is not a ``Provider``, ``TypeError``
@@ -430,4 +431,4 @@ def open_stream(client, events, *, binds, provider, timeout):
             raise TypeError(f"events must be an async iterable or an iterable; got {type(events).__name__}") from None
     asyncio.get_running_loop()
     call = client.stub.ValidateStream(timeout=timeout, metadata=client._metadata)
-    return ResultStream(_Session(call, binds, events, number))
+    return ResultStream(_Session(call, first_requests(binds), events, number))
