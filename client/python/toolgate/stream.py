@@ -33,6 +33,7 @@ import grpc
 from toolgate.enums import Provider, to_number
 from toolgate.jsontext import check_text
 from toolgate.results import CallResult, from_message
+from toolgate.rpcerror import ClientRpcError
 from toolgate.v1 import validation_pb2 as pb
 
 
@@ -71,7 +72,7 @@ class Named:
     data: "str | bytes"
 
 
-class ReceiptError(grpc.RpcError):
+class ReceiptError(ClientRpcError):
     """The failure of a stream that the server ended with OK, but not as a
     server that read every event does: without its receipt (the
     ``StreamEnd`` it sends last), with a receipt whose counts differ from
@@ -92,25 +93,7 @@ class ReceiptError(grpc.RpcError):
     ``debug_error_string()`` (its details).
     """
 
-    def code(self):
-        """Returns ``grpc.StatusCode.INTERNAL``."""
-        return grpc.StatusCode.INTERNAL
-
-    def details(self):
-        """Returns what was wrong with the end of the stream."""
-        return str(self)
-
-    def initial_metadata(self):
-        """Returns an empty tuple: no metadata goes with this error."""
-        return ()
-
-    def trailing_metadata(self):
-        """Returns an empty tuple: no metadata goes with this error."""
-        return ()
-
-    def debug_error_string(self):
-        """Returns ``details()``."""
-        return self.details()
+    status = grpc.StatusCode.INTERNAL
 
 
 NO_RECEIPT = "the stream ended without the server's receipt for the events sent"

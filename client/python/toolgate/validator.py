@@ -8,6 +8,7 @@ import grpc
 
 from toolgate.enums import ErrorCode, Profile
 from toolgate.messages import compile_request, validate_request
+from toolgate.rpcerror import ClientRpcError
 
 
 class SchemaError(Exception):
@@ -24,7 +25,7 @@ class SchemaError(Exception):
         super().__init__(f"schema not compiled: {result.code}{first}{more}")
 
 
-class _DeadlineExceeded(grpc.RpcError):
+class _DeadlineExceeded(ClientRpcError):
     """The ``grpc.RpcError`` of a call whose timeout ran out between its
     attempts, before the client could send the next one: ``code()`` is
     ``grpc.StatusCode.DEADLINE_EXCEEDED``, as for a call that gRPC ended at
@@ -34,25 +35,7 @@ class _DeadlineExceeded(grpc.RpcError):
     ``grpc.RpcError`` ask a ``grpc.Call`` for them.
     """
 
-    def code(self):
-        """Returns ``grpc.StatusCode.DEADLINE_EXCEEDED``."""
-        return grpc.StatusCode.DEADLINE_EXCEEDED
-
-    def details(self):
-        """Returns what ran out of time."""
-        return str(self)
-
-    def initial_metadata(self):
-        """Returns an empty tuple: no metadata goes with this error."""
-        return ()
-
-    def trailing_metadata(self):
-        """Returns an empty tuple: no metadata goes with this error."""
-        return ()
-
-    def debug_error_string(self):
-        """Returns ``details()``."""
-        return self.details()
+    status = grpc.StatusCode.DEADLINE_EXCEEDED
 
 
 class Memory:
