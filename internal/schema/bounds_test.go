@@ -356,45 +356,68 @@ func BenchmarkCompileDynamicAnchors(b *testing.B) {
 	}
 }
 
-// sharedLongNames is a schema whose $defs/big declares names of length
-// bytes sharing a prefix, and refs properties each referring to it beside
-// a keyword of their own (so each makes a set of its own).
-func sharedLongNames(names, length, refs int) []byte {
+// sharedLongNames is a schema whose $defs/a and $defs/b each declare
+// names of length bytes sharing one prefix, and refs properties each
+// referring to both beside a property of its own (so each makes a set of
+// its own, whose names merge those of a and b). With own false the
+// properties refer to a alone beside a keyword that applies to the value
+// itself (minLength): their sets share a's members.
+func sharedLongNames(names, length, refs int, own bool) []byte {
 	var b strings.Builder
-	b.WriteString(`{"$defs":{"big":{"properties":{`)
-	prefix := strings.Repeat("p", length-6)
-	for i := range names {
-		if i > 0 {
+	b.WriteString(`{"$defs":{`)
+	prefix := strings.Repeat("p", length-7)
+	for d, def := range []string{"a", "b"} {
+		if d > 0 {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, `"%s%06d":{}`, prefix, i)
+		fmt.Fprintf(&b, `"%s":{"properties":{`, def)
+		for i := range names {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `"%s%s%06d":{}`, prefix, def, i)
+		}
+		b.WriteString(`}}`)
 	}
-	b.WriteString(`}}},"properties":{`)
+	b.WriteString(`},"properties":{`)
 	for i := range refs {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, `"q%d":{"$ref":"#/$defs/big","minLength":%d}`, i, i)
+		if own {
+			fmt.Fprintf(&b, `"q%d":{"allOf":[{"$ref":"#/$defs/a"},{"$ref":"#/$defs/b"}],"properties":{"x":{"minLength":%d}}}`, i, i)
+		} else {
+			fmt.Fprintf(&b, `"q%d":{"$ref":"#/$defs/a","minLength":%d}`, i, i)
+		}
 	}
 	b.WriteString(`}}`)
 	return []byte(b.String())
 }
 
-// TestWidthMeasureChargesNameBytes: measuring the width sorts and searches
-// the member names of every set, and names of kilobytes sharing a prefix
-// make each comparison cost their length. The budget counts those bytes,
-// so 160 names of 3 KB under 3,000 sets (under 10,000, 3.2 s to measure;
-// the budget is some 0.5 s) are refused for the budget, while the same
-// sets of 20-byte names measure within it.
+// TestWidthMeasureChargesNameBytes: measuring the width merges the member
+// names of a set's nodes, and names of kilobytes sharing a prefix make
+// each comparison cost their length. The budget counts those bytes, so
+// 3,000 sets that each merge two definitions' 160 names of 1.5 KB are
+// refused for the budget (sorting and searching such names under 10,000
+// sets took 3.2 s), while the same sets of 20-byte names measure within
+// it. Sets that add no member of their own to a definition's build its
+// members once, whatever their names: they measure too.
 func TestWidthMeasureChargesNameBytes(t *testing.T) {
 	t.Parallel()
-	res := schema.Compile(schema.JSONSchema, sharedLongNames(160, 3000, 3_000))
+	doc := sharedLongNames(160, 1500, 3_000, true)
+	require.Less(t, len(doc), schema.DefaultMaxBytes)
+	res := schema.Compile(schema.JSONSchema, doc)
 	require.Len(t, res.Errors, 1, "%v", res.Errors)
 	assert.Equal(t, "limit", res.Errors[0].Keyword)
 	assert.Contains(t, res.Errors[0].Message, "combine in more ways than toolgate measures")
 
-	res = schema.Compile(schema.JSONSchema, sharedLongNames(160, 20, 3_000))
-	assert.Empty(t, res.Errors)
+	res = schema.Compile(schema.JSONSchema, sharedLongNames(160, 20, 3_000, true))
+	require.Empty(t, res.Errors)
+	assert.Equal(t, 5, res.Schema.Width, "q<i>, its allOf's two $refs, a and b")
+
+	res = schema.Compile(schema.JSONSchema, sharedLongNames(160, 1500, 3_000, false))
+	require.Empty(t, res.Errors)
+	assert.Equal(t, 2, res.Schema.Width, "q<i> and a")
 }
 
 // dynamicScopeLevels returns a JSON Schema of the given levels, each an

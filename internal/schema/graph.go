@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"maps"
 	"math/bits"
 	"slices"
 
@@ -99,34 +98,66 @@ var valueKinds = []jsontok.Kind{jsontok.Object, jsontok.Array, jsontok.String, j
 // each member (per known name, and for any other name) or element (per
 // prefix position, and after), each closed under in-place applicators. The
 // member sets over-approximate patternProperties (every pattern is assumed
-// to match), which only makes the bound safer. Each distinct entry is
-// explored once, however many sets lead to it. The exploration stops
-// after budget steps: a node visited by a closure or named by an entry
-// is a step, and looksPerStep looks at a node while building entries.
+// to match), which only makes the bound safer.
+//
+// The work it does is that of the distinct sets, not of the ways to reach
+// them, and stops after budget steps:
+//   - An entry (the nodes a set applies to one member or element) is
+//     queued once, however many sets build it, and costs a step per node
+//     when it is; each node a closure visits is a step.
+//   - The entries a set builds depend only on its builders, the nodes with
+//     member or element applicators: sets of the same builders (each
+//     $ref to one definition, beside keywords of its own that apply to
+//     the value itself) build them once.
+//   - An entry of leaves (nodes that apply nothing, in place or inside) is
+//     measured where it is built: each of its sets is its nodes.
+//   - Building entries costs a step per looksPerStep looks at a node (a
+//     comparison, an append, a share of a map look-up), every name and
+//     entry built included, duplicates too, and the budget is looked at
+//     after each entry, so the work stops within a few steps of it.
+//     Whatever is kept (the queue, the keys of the entries and builders
+//     seen) was charged a step per node it holds before it was kept (an
+//     entry when queued, builders when their closure visited them), so
+//     the memory is bounded by the budget too: a few bytes a step.
 type widthMeter struct {
 	stop   *stopper
 	budget int
-	seen   map[string]bool
 	width  int
 	looks  int // looks at a node not yet charged to budget (see charge)
+	// entries holds the key of every entry queued (see enqueue), built
+	// the key of every set's builders, by kind, that built their entries
+	// (see firstBuild); queue, the entries left to explore.
+	entries, built map[string]struct{}
+	queue          [][]*Node
 	// The closure being built: the pass that last visited each node, by
 	// ID, and the nodes left to visit.
 	marks []uint32
 	pass  uint32
 	stack []*Node
+	// Reused from set to set, so that building a duplicate entry
+	// allocates nothing: the closure, its builders, the entry being
+	// built, a key, and each builder's position in its Keys.
+	set, builders, entry []*Node
+	key                  []byte
+	at                   []int
 }
 
 // looksPerStep is how many looks at a node, while building the entries of
 // a set's members and elements, cost one step of the budget: a look is a
-// comparison or an append, some 20 ns, where a step of a closure (a map
-// insertion and a walk of the node's applicators) costs over ten times
-// more (widthBudget of them take some 0.5 s).
+// comparison or an append, some 20 ns, a step (a node a closure visits
+// and walks, or one an entry queued holds) some 50 to 250 ns. Hostile
+// schemas spend widthBudget steps in 0.1 to 0.4 s of CPU (on two shared
+// cores), allocating under 10 MB.
 const looksPerStep = 16
 
-// nameBytesPerLook is how many bytes of member names compared while
-// sorting or searching them cost one look: names of kilobytes that share
-// a prefix (160 of 3 KB, under 10,000 sets) took seconds of comparisons
-// that looks counted as a fraction of a step each.
+// lookupLooks is what looking an entry's or builders' key up costs, in
+// looks: hashing the key and probing the map.
+const lookupLooks = 4
+
+// nameBytesPerLook is how many bytes of a member name compared, while
+// merging the names of a set's nodes, cost one look: names of kilobytes
+// that share a prefix (160 of 3 KB, under 10,000 sets) took seconds of
+// comparisons that looks counted as a fraction of a step each.
 const nameBytesPerLook = 32
 
 // charge spends the budget of n looks at a node.
@@ -136,70 +167,59 @@ func (m *widthMeter) charge(n int) {
 	m.looks %= looksPerStep
 }
 
+// newWidthMeter returns a meter of budget steps.
+func newWidthMeter(budget int, stop *stopper) *widthMeter {
+	return &widthMeter{stop: stop, budget: budget, entries: map[string]struct{}{}, built: map[string]struct{}{}}
+}
+
 // measureWidth returns the width of the schema rooted at root, or ok false
 // when measuring it would take more than budget steps, or stop says to
 // give up.
 func measureWidth(root *Node, budget int, stop *stopper) (width int, ok bool) {
-	m := &widthMeter{stop: stop, budget: budget, seen: map[string]bool{}}
-	return m.width, m.explore([]*Node{root})
+	m := newWidthMeter(budget, stop)
+	ok = m.explore(root)
+	return m.width, ok
 }
 
-// explore visits the sets that entry (the nodes applied to a value by its
-// parent) leads to, for every kind the value may have.
-func (m *widthMeter) explore(entry []*Node) bool {
-	type pending struct {
-		entry []*Node
-	}
-	queue := []pending{{entry}}
-	entries := map[string]bool{}
-	for len(queue) > 0 {
-		e := queue[0].entry
-		queue = queue[1:]
-		// Many parents apply the same entry (every member of a wide
-		// object shares its additionalProperties, every reference to a
-		// definition the same node): its sets are explored once.
-		if m.budget -= len(e); m.budget < 0 || m.stop.stopped() {
+// explore visits the sets that the root's entry leads to, and those its
+// members and elements lead to, for every kind a value may have.
+func (m *widthMeter) explore(root *Node) bool {
+	m.enqueue([]*Node{root})
+	for len(m.queue) > 0 {
+		if m.budget < 0 || m.stop.stopped() {
 			return false
 		}
-		key := entryKey(e)
-		if entries[key] {
-			continue
-		}
-		entries[key] = true
+		e := m.queue[0]
+		m.queue[0] = nil
+		m.queue = m.queue[1:]
 		for _, kind := range valueKinds {
 			set := m.closure(e, kind)
-			if set == nil && m.budget < 0 {
+			if m.budget < 0 {
 				return false
 			}
-			// A set of one node comes from the entry of that node alone,
-			// which the entries map has seen once: only larger sets can
-			// be reached again, from other entries.
-			if len(set) > 1 {
-				key := setKey(kind, set)
-				if m.seen[key] {
-					continue
-				}
-				m.seen[key] = true
-			}
 			m.width = max(m.width, len(set))
-			for _, next := range m.children(set, kind) {
-				queue = append(queue, pending{next})
+			switch kind {
+			case jsontok.Object:
+				m.members(set)
+			case jsontok.Array:
+				m.elements(set)
 			}
-			if m.budget < 0 || m.stop.ended() { // children gives up when told to stop
+			if m.budget < 0 || m.stop.ended() { // members gives up when told to stop
 				return false
 			}
 		}
 	}
-	return true
+	return m.budget >= 0
 }
 
 // closure returns the nodes that evaluate a value of kind when entry is
 // applied to it: entry and, transitively, their in-place subschemas, each
-// once, sorted by ID.
+// once, sorted by ID. The slice is the meter's, until the next closure.
 func (m *widthMeter) closure(entry []*Node, kind jsontok.Kind) []*Node {
 	m.pass++
-	var out []*Node
+	out := m.set[:0]
 	stack := append(m.stack[:0], entry...)
+	push := func(s *Node) { stack = append(stack, s) }
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -207,15 +227,23 @@ func (m *widthMeter) closure(entry []*Node, kind jsontok.Kind) []*Node {
 			continue
 		}
 		if m.budget--; m.budget < 0 {
-			return nil
+			break
 		}
 		out = append(out, n)
-		inPlace(n, kind, func(s *Node) { stack = append(stack, s) })
+		inPlace(n, kind, push)
 	}
-	m.stack = stack
-	slices.SortFunc(out, func(a, b *Node) int { return int(a.ID - b.ID) })
+	m.stack, m.set = stack[:0], out
+	if m.budget < 0 {
+		return nil
+	}
+	// Sorting is part of each node's step: log2 of the set's size
+	// comparisons of IDs, a few nanoseconds each.
+	slices.SortFunc(out, byID)
 	return out
 }
+
+// byID orders nodes by ID.
+func byID(a, b *Node) int { return int(a.ID - b.ID) }
 
 // visit marks n as part of the current closure, and reports whether it
 // was already.
@@ -228,145 +256,222 @@ func (m *widthMeter) visit(n *Node) bool {
 	return false
 }
 
-// children returns the entries of the values inside a value of kind that
-// set evaluates: its members, member names and elements.
-func (m *widthMeter) children(set []*Node, kind jsontok.Kind) [][]*Node {
-	var out [][]*Node
-	add := func(entry []*Node) {
-		m.charge(len(set)) // each entry looks at every node of the set
-		if len(entry) > 0 {
-			out = append(out, entry)
-		}
-	}
-	switch kind {
-	case jsontok.Object:
-		var keys []*Node
-		for _, n := range set {
-			if n.PropertyNames != nil {
-				keys = append(keys, n.PropertyNames)
-			}
-		}
-		add(keys)
-		names := memberNames(set)
-		if len(set) > 1 { // memberNames sorted them, comparing their bytes
-			total := 0
-			for _, name := range names {
-				total += len(name)
-			}
-			m.charge(total / nameBytesPerLook * bits.Len(uint(len(names))))
-		}
-		for _, name := range names {
-			if m.stop.stopped() {
-				return nil // explore gives up at its next look
-			}
-			m.charge(len(set) * (len(name) / nameBytesPerLook)) // each node's search compares the name
-			add(memberEntry(set, name, true))
-		}
-		add(memberEntry(set, "", false))
-	case jsontok.Array:
-		prefix := 0
-		for _, n := range set {
-			prefix = max(prefix, len(n.PrefixItems))
-		}
-		for i := 0; i <= prefix; i++ {
-			add(elementEntry(set, i))
-		}
-	}
-	return out
+// buildsMembers reports whether n applies subschemas to an object's
+// members or their names.
+func buildsMembers(n *Node) bool {
+	return len(n.Keys) > 0 || n.PatternProperties != nil || n.Additional != nil ||
+		n.UnevaluatedProperties != nil || n.PropertyNames != nil
 }
 
-// memberNames returns the key names of the nodes of set, sorted, each
-// once. A node's own Keys are sorted already (finishKeys), so a set of one
-// node costs no sort: a root of 130,000 properties is the common wide set.
-func memberNames(set []*Node) []string {
-	if len(set) == 1 {
-		return set[0].KeyNames.Names()
-	}
-	names := map[string]bool{}
-	for _, n := range set {
-		for _, k := range n.Keys {
-			names[k.Name] = true
-		}
-	}
-	return slices.Sorted(maps.Keys(names))
+// buildsElements reports whether n applies subschemas to an array's
+// elements.
+func buildsElements(n *Node) bool {
+	return len(n.PrefixItems) > 0 || n.Items != nil || n.Contains != nil || n.UnevaluatedItems != nil
 }
 
-// memberEntry returns the nodes that set applies to a member called name
-// (known: one of the set's key names) or to any other member.
-func memberEntry(set []*Node, name string, known bool) []*Node {
-	var entry []*Node
+// appliesInPlace reports whether inPlace may call its function for n, for
+// some kind.
+func appliesInPlace(n *Node) bool {
+	return len(n.AllOf) > 0 || len(n.AnyOf) > 0 || len(n.OneOf) > 0 || n.Not != nil || n.If != nil ||
+		n.Then != nil || n.Else != nil || len(n.Refs) > 0 || len(n.DependentSchemas) > 0
+}
+
+// isLeaf reports whether n applies no subschema: whatever the value, the
+// closure of an entry of leaves is the entry, and it builds no entries.
+func isLeaf(n *Node) bool { return !appliesInPlace(n) && !buildsMembers(n) && !buildsElements(n) }
+
+// buildersOf returns the nodes of set that builds says build entries for
+// the values inside a value (the slice is the meter's, until the next
+// call).
+func (m *widthMeter) buildersOf(set []*Node, builds func(*Node) bool) []*Node {
+	b := m.builders[:0]
 	for _, n := range set {
-		covered := false
-		if known {
-			if i, ok := slices.BinarySearch(n.KeyNames.Names(), name); ok && n.Keys[i].Schema != nil {
-				entry = append(entry, n.Keys[i].Schema)
-				covered = true
+		if builds(n) {
+			b = append(b, n)
+		}
+	}
+	m.builders = b
+	m.charge(len(set))
+	return b
+}
+
+// firstBuild reports whether builders (sorted by ID) are building the
+// entries inside a value of kind for the first time, and remembers that
+// they have. Those entries depend on nothing else: another set of the
+// same builders would queue only entries queued already.
+func (m *widthMeter) firstBuild(kind jsontok.Kind, builders []*Node) bool {
+	key := append(m.key[:0], byte(kind))
+	for _, n := range builders {
+		key = appendID(key, n.ID)
+	}
+	m.key = key
+	m.charge(lookupLooks + len(builders))
+	if _, ok := m.built[string(key)]; ok {
+		return false
+	}
+	m.built[string(key)] = struct{}{}
+	return true
+}
+
+// members queues the entries of the members of an object that set
+// evaluates: its member names', each name's its nodes know, in order, and
+// any other name's. The names come from merging the nodes' Keys, which
+// are sorted (finishKeys), so a name's entry is built where it is found.
+func (m *widthMeter) members(set []*Node) {
+	b := m.buildersOf(set, buildsMembers)
+	if len(b) == 0 || !m.firstBuild(jsontok.Object, b) {
+		return
+	}
+	keyed := 0
+	e := m.entry[:0]
+	for _, n := range b {
+		if n.PropertyNames != nil {
+			e = append(e, n.PropertyNames)
+		}
+		if len(n.Keys) > 0 {
+			keyed++
+		}
+	}
+	m.charge(len(b))
+	m.entry = m.enqueue(e)
+	at := m.at[:0]
+	for range b {
+		at = append(at, 0)
+	}
+	m.at = at
+	for keyed > 0 {
+		if m.budget < 0 || m.stop.stopped() {
+			return // explore gives up at its next look
+		}
+		// The least name not yet listed, and the entry of it.
+		name, found := "", false
+		for j, n := range b {
+			if at[j] < len(n.Keys) {
+				if k := n.Keys[at[j]].Name; !found || k < name {
+					name, found = k, true
+				}
 			}
 		}
-		if pp := n.PatternProperties; pp != nil {
-			entry = append(entry, pp.Schemas...)
+		if !found {
+			break
 		}
-		if !covered && n.Additional != nil {
-			entry = append(entry, n.Additional)
+		if keyed > 1 { // choosing it compares each node's next name, and finding it again its bytes
+			m.charge(keyed * (1 + 2*len(name)/nameBytesPerLook))
 		}
-		if n.UnevaluatedProperties != nil {
-			entry = append(entry, n.UnevaluatedProperties)
+		e := m.entry[:0]
+		for j, n := range b {
+			covered := false
+			if at[j] < len(n.Keys) && n.Keys[at[j]].Name == name {
+				if s := n.Keys[at[j]].Schema; s != nil {
+					e = append(e, s)
+					covered = true
+				}
+				at[j]++
+			}
+			e = otherMembers(e, n, covered)
 		}
+		m.charge(len(b) + len(e))
+		m.entry = m.enqueue(e)
+	}
+	e = m.entry[:0]
+	for _, n := range b {
+		e = otherMembers(e, n, false)
+	}
+	m.charge(len(b) + len(e))
+	m.entry = m.enqueue(e)
+}
+
+// otherMembers appends the nodes n applies to a member besides those of
+// its properties, which cover a name they know (when covered).
+func otherMembers(entry []*Node, n *Node, covered bool) []*Node {
+	if pp := n.PatternProperties; pp != nil {
+		entry = append(entry, pp.Schemas...)
+	}
+	if !covered && n.Additional != nil {
+		entry = append(entry, n.Additional)
+	}
+	if n.UnevaluatedProperties != nil {
+		entry = append(entry, n.UnevaluatedProperties)
 	}
 	return entry
 }
 
-// elementEntry returns the nodes that set applies to the element at index
-// i (or to every element from i on, when i is past every prefix).
-func elementEntry(set []*Node, i int) []*Node {
-	var entry []*Node
-	for _, n := range set {
-		switch {
-		case i < len(n.PrefixItems):
-			entry = append(entry, n.PrefixItems[i])
-		case n.Items != nil:
-			entry = append(entry, n.Items)
-		}
-		if n.Contains != nil {
-			entry = append(entry, n.Contains)
-		}
-		if n.UnevaluatedItems != nil {
-			entry = append(entry, n.UnevaluatedItems)
-		}
+// elements queues the entries of the elements of an array that set
+// evaluates: the element at each prefix position, and every element after.
+func (m *widthMeter) elements(set []*Node) {
+	b := m.buildersOf(set, buildsElements)
+	if len(b) == 0 || !m.firstBuild(jsontok.Array, b) {
+		return
 	}
-	return entry
+	prefix := 0
+	for _, n := range b {
+		prefix = max(prefix, len(n.PrefixItems))
+	}
+	for i := 0; i <= prefix; i++ {
+		if m.budget < 0 || m.stop.stopped() {
+			return
+		}
+		e := m.entry[:0]
+		for _, n := range b {
+			switch {
+			case i < len(n.PrefixItems):
+				e = append(e, n.PrefixItems[i])
+			case n.Items != nil:
+				e = append(e, n.Items)
+			}
+			if n.Contains != nil {
+				e = append(e, n.Contains)
+			}
+			if n.UnevaluatedItems != nil {
+				e = append(e, n.UnevaluatedItems)
+			}
+		}
+		m.charge(len(b) + len(e))
+		m.entry = m.enqueue(e)
+	}
 }
 
-// entryKey identifies an entry by its distinct nodes, whatever their
-// order.
-func entryKey(entry []*Node) string {
-	ids := make([]int32, len(entry))
-	for i, n := range entry {
-		ids[i] = n.ID
+// enqueue queues entry, its nodes each once, to be explored, unless it was
+// queued before; an entry of leaves is measured at once. It reorders
+// entry, and returns it emptied, for reuse: a duplicate allocates nothing.
+func (m *widthMeter) enqueue(entry []*Node) []*Node {
+	if len(entry) == 0 {
+		return entry
 	}
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	b := make([]byte, 0, 4*len(ids))
-	for _, id := range ids {
-		b = appendID(b, id)
+	if len(entry) > 1 {
+		m.charge(len(entry) * bits.Len(uint(len(entry))) / 4) // comparisons of IDs, four to a look
+		slices.SortFunc(entry, byID)
+		entry = slices.Compact(entry)
 	}
-	return string(b)
+	leaves := true
+	for _, n := range entry {
+		leaves = leaves && isLeaf(n)
+	}
+	m.charge(len(entry))
+	if leaves {
+		m.width = max(m.width, len(entry))
+		return entry[:0]
+	}
+	key := m.key[:0]
+	for _, n := range entry {
+		key = appendID(key, n.ID)
+	}
+	m.key = key
+	m.charge(lookupLooks + len(entry)/4)
+	if _, ok := m.entries[string(key)]; ok {
+		return entry[:0]
+	}
+	// Explored once: its closures visit its nodes, and the queue and the
+	// key hold them until then.
+	m.budget -= len(entry)
+	m.entries[string(key)] = struct{}{}
+	m.queue = append(m.queue, slices.Clone(entry))
+	return entry[:0]
 }
 
-// appendID appends a node ID's four bytes to a set or entry key.
+// appendID appends a node ID's four bytes to an entry's or builders' key.
 func appendID(b []byte, id int32) []byte {
 	return append(b, byte(id), byte(id>>8), byte(id>>16), byte(id>>24))
-}
-
-// setKey identifies a set of nodes, sorted by ID, applied to a value of
-// kind.
-func setKey(kind jsontok.Kind, set []*Node) string {
-	b := make([]byte, 1, 1+4*len(set))
-	b[0] = byte(kind)
-	for _, n := range set {
-		b = appendID(b, n.ID)
-	}
-	return string(b)
 }
 
 // summarize sets n's Checks, InPlace and Trivial.
