@@ -8,9 +8,9 @@ import (
 
 	"golang.org/x/sync/semaphore"
 
+	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
 	"github.com/toolgate/toolgate/internal/pattern"
 	"github.com/toolgate/toolgate/internal/schema"
-	"github.com/toolgate/toolgate/internal/toolset"
 )
 
 // compileRoom bounds the schema bytes being compiled at once, over every
@@ -52,15 +52,24 @@ func compileBytes(profile schema.Profile, doc []byte, opts schema.Options) int64
 }
 
 // toolsetBytes is what a CompileToolset counts against the room: its
-// tools' schemas, compiled one after another and all held until it
-// answers, and the documents they may reference, and at least
-// patternBytes if any of them may hold patterns (the tools' automata
-// share one budget, so one floor covers them all).
-func toolsetBytes(profile schema.Profile, tools []toolset.Tool, opts schema.Options) int64 {
+// tools_list_json, parsed whole (descriptions and all) before any tool is
+// compiled and held until it answers, or the schemas of its tools, and the
+// documents they may reference, and at least patternBytes if any of them
+// may hold patterns (the tools' automata share one budget, so one floor
+// covers them all).
+func toolsetBytes(profile schema.Profile, req *toolgatev1.CompileToolsetRequest, opts schema.Options) int64 {
 	n, patterns := resourceBytes(opts), false
-	for _, t := range tools {
-		n += int64(len(t.Schema))
-		patterns = patterns || mayHoldPatterns(t.Schema)
+	add := func(text string) {
+		n += int64(len(text))
+		patterns = patterns || mayHoldPatterns(readOnlyBytes(text))
+	}
+	switch src := req.GetSource().(type) {
+	case *toolgatev1.CompileToolsetRequest_ToolsListJson:
+		add(src.ToolsListJson)
+	case *toolgatev1.CompileToolsetRequest_Tools:
+		for _, t := range src.Tools.GetTools() {
+			add(t.GetSchemaJson())
+		}
 	}
 	return withPatterns(n, profile, opts, patterns)
 }

@@ -7,9 +7,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
 	"github.com/toolgate/toolgate/internal/pattern"
 	"github.com/toolgate/toolgate/internal/schema"
-	"github.com/toolgate/toolgate/internal/toolset"
 )
 
 // TestCompileBytesCountPatterns: a compile that may build pattern automata
@@ -44,11 +44,20 @@ func TestCompileBytesCountPatterns(t *testing.T) {
 		assert.Equal(t, tc.want, compileBytes(tc.profile, []byte(tc.doc), tc.opts), tc.name)
 	}
 
-	plain := []toolset.Tool{{Name: "a", Schema: []byte(`{"type":"object"}`)}, {Name: "b", Schema: []byte(`{}`)}}
-	assert.Equal(t, int64(19), toolsetBytes(schema.JSONSchema, plain, schema.Options{}), "tools without patterns")
-	patterned := append(plain, toolset.Tool{Name: "c", Schema: []byte(`{"pattern":"^c$"}`)})
-	assert.Equal(t, floor, toolsetBytes(schema.JSONSchema, patterned, schema.Options{}),
+	plain := []*toolgatev1.ToolSchema{{Name: "a", SchemaJson: `{"type":"object"}`}, {Name: "b", SchemaJson: `{}`}}
+	list := func(tools ...*toolgatev1.ToolSchema) *toolgatev1.CompileToolsetRequest {
+		return &toolgatev1.CompileToolsetRequest{Source: &toolgatev1.CompileToolsetRequest_Tools{Tools: &toolgatev1.ToolList{Tools: tools}}}
+	}
+	assert.Equal(t, int64(19), toolsetBytes(schema.JSONSchema, list(plain...), schema.Options{}), "tools without patterns")
+	patterned := append(plain, &toolgatev1.ToolSchema{Name: "c", SchemaJson: `{"pattern":"^c$"}`})
+	assert.Equal(t, floor, toolsetBytes(schema.JSONSchema, list(patterned...), schema.Options{}),
 		"one floor for a toolset: its tools' automata share one budget")
+	described := `{"tools":[{"name":"a","description":"` + strings.Repeat("x", 100) + `","inputSchema":{}}]}`
+	assert.Equal(t, int64(len(described)), toolsetBytes(schema.JSONSchema, &toolgatev1.CompileToolsetRequest{
+		Source: &toolgatev1.CompileToolsetRequest_ToolsListJson{ToolsListJson: described}}, schema.Options{}),
+		"a tools/list counts its whole text, parsed whole")
+	assert.Zero(t, toolsetBytes(schema.JSONSchema, &toolgatev1.CompileToolsetRequest{}, schema.Options{}),
+		"no source: nothing to read")
 }
 
 // FuzzMayHoldPatterns: mayHoldPatterns never answers no for a document

@@ -230,3 +230,28 @@ func TestHeapBound(t *testing.T) {
 	o := server.Options{MaxCompilingBytes: 16 * mib, StoreBytes: 1, MaxStreamSchemaBytes: 2, MaxOpenStateBytes: 3, MaxUnnamedCallBytes: 4}
 	assert.Equal(t, int64(150*16*mib+10), o.HeapBound(4*mib))
 }
+
+// TestToolsListTextCountsAgainstTheRoom: a CompileToolset parses its whole
+// tools_list_json (descriptions, annotations and all) before it compiles a
+// tool, and that parse holds a multiple of the text on the heap, so the
+// text counts against the room, not only the schemas in it: a list of
+// 3 KiB whose schemas are 17 bytes waits while 2 of the 4 KiB are taken,
+// and a list of more tools than --max-toolset-tools is read within the
+// room too before it is refused.
+func TestToolsListTextCountsAgainstTheRoom(t *testing.T) {
+	t.Parallel()
+	c, svc := compilingClient(t, 4<<10)
+	described := `{"tools":[{"name":"a","description":"` + strings.Repeat("x", 3<<10) + `","inputSchema":{"type":"object"}}]}`
+	tooMany := `{"tools":[` + strings.Repeat(`{},`, server.DefaultMaxToolsetTools) + `{}]}`
+	giveBack := server.TakeCompileRoom(t, svc, 2<<10)
+	for name, doc := range map[string]string{"described": described, "too many tools": tooMany} {
+		_, err := c.CompileToolset(soon(t), toolsListRequest(0, doc))
+		assert.Equal(t, codes.DeadlineExceeded, code(err), "%s: %v", name, err)
+	}
+	giveBack()
+	resp, err := c.CompileToolset(t.Context(), toolsListRequest(0, described))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a"}, mapsKeys(resp.GetBind()))
+	_, err = c.CompileToolset(t.Context(), toolsListRequest(0, tooMany))
+	assert.Equal(t, codes.ResourceExhausted, code(err), "%v", err)
+}

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"errors"
+
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -135,21 +137,30 @@ func strictAdmission(a toolgatev1.Admission) (bool, error) {
 // toolsFromProto reads a CompileToolsetRequest's tools, and whether they
 // are one page of a longer tools/list (see CompileToolsetResponse's
 // more_pages); a tools_list_json that is not a tools/list document, or a
-// request without tools, is INVALID_ARGUMENT.
-func toolsFromProto(req *toolgatev1.CompileToolsetRequest) (_ []toolset.Tool, morePages bool, _ error) {
+// request without tools, is INVALID_ARGUMENT, and one with more than
+// maxTools tools RESOURCE_EXHAUSTED, before any tool is built.
+func toolsFromProto(req *toolgatev1.CompileToolsetRequest, maxTools int) (_ []toolset.Tool, morePages bool, _ error) {
 	switch src := req.GetSource().(type) {
 	case *toolgatev1.CompileToolsetRequest_ToolsListJson:
-		tools, cursor, err := toolset.ParseToolsList([]byte(src.ToolsListJson))
+		tools, cursor, err := toolset.ParseToolsList(readOnlyBytes(src.ToolsListJson), maxTools)
+		var tooMany *toolset.TooManyToolsError
+		if errors.As(err, &tooMany) {
+			return nil, false, status.Error(codes.ResourceExhausted, tooMany.Error())
+		}
 		if err != nil {
 			return nil, false, status.Errorf(codes.InvalidArgument, "tools_list_json: %v", err)
 		}
 		return tools, cursor != "", nil
 	case *toolgatev1.CompileToolsetRequest_Tools:
-		tools := make([]toolset.Tool, 0, len(src.Tools.GetTools()))
-		for _, t := range src.Tools.GetTools() {
+		list := src.Tools.GetTools()
+		if len(list) > maxTools {
+			return nil, false, status.Error(codes.ResourceExhausted, (&toolset.TooManyToolsError{Tools: len(list), Max: maxTools}).Error())
+		}
+		tools := make([]toolset.Tool, 0, len(list))
+		for _, t := range list {
 			tool := toolset.Tool{Name: t.GetName()}
 			if t.GetSchemaJson() != "" {
-				tool.Schema = []byte(t.GetSchemaJson())
+				tool.Schema = readOnlyBytes(t.GetSchemaJson())
 			}
 			tools = append(tools, tool)
 		}

@@ -214,7 +214,8 @@ func (s *Service) Validate(ctx context.Context, req *toolgatev1.ValidateRequest)
 // enforced: all of them under ADMISSION_QUARANTINE, none unless every tool
 // compiled under ADMISSION_STRICT. The tools' findings share one answer
 // budget (Options.MaxAnswerBytes); the whole request waits once for room
-// to compile (Options.MaxCompilingBytes).
+// to compile (Options.MaxCompilingBytes), before it reads its tools: the
+// parse of a tools_list_json holds a multiple of its text.
 func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToolsetRequest) (*toolgatev1.CompileToolsetResponse, error) {
 	profile, err := profileFromProto(req.GetProfile())
 	if err != nil {
@@ -228,21 +229,18 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 	if err != nil {
 		return nil, err
 	}
-	tools, morePages, err := toolsFromProto(req)
-	if err != nil {
-		return nil, err
-	}
-	if len(tools) > s.opts.MaxToolsetTools {
-		return nil, status.Errorf(codes.ResourceExhausted, "the toolset has %d tools, more than the limit of %d", len(tools), s.opts.MaxToolsetTools)
-	}
-	resp := &toolgatev1.CompileToolsetResponse{Bind: map[string]string{}, Admitted: true, MorePages: morePages}
-	a := s.opts.answer()
-	opts = toolset.Shared(opts) // the tools' patterns and subschemas share one budget
-	leave, err := s.compiling.enter(ctx, toolsetBytes(profile, tools, opts), s.metrics)
+	leave, err := s.compiling.enter(ctx, toolsetBytes(profile, req, opts), s.metrics)
 	if err != nil {
 		return nil, err
 	}
 	defer leave()
+	tools, morePages, err := toolsFromProto(req, s.opts.MaxToolsetTools)
+	if err != nil {
+		return nil, err
+	}
+	resp := &toolgatev1.CompileToolsetResponse{Bind: map[string]string{}, Admitted: true, MorePages: morePages}
+	a := s.opts.answer()
+	opts = toolset.Shared(opts) // the tools' patterns and subschemas share one budget
 	start := time.Now()
 	results := toolset.Check(tools)
 	for i := range results {

@@ -23,7 +23,7 @@ func FuzzParseToolsList(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tools, _, err := ParseToolsList(data)
+		tools, _, err := ParseToolsList(data, 0)
 		doc, dups, perr := jsondoc.ParseDuplicates(data, maxDocumentDepth)
 		if perr != nil {
 			if err == nil {

@@ -152,6 +152,19 @@ func (e *DocumentError) Error() string { return e.Msg }
 // tool's finding (its compilation reports it), not the whole document's.
 const maxDocumentDepth = 4096
 
+// TooManyToolsError reports a tools/list document with more tools than
+// the caller reads at once.
+type TooManyToolsError struct {
+	// Tools is the number of tools in the document; Max is the limit it
+	// passes.
+	Tools, Max int
+}
+
+// Error implements error.
+func (e *TooManyToolsError) Error() string {
+	return fmt.Sprintf("the toolset has %d tools, more than the limit of %d", e.Tools, e.Max)
+}
+
 // ParseToolsList reads an MCP tools/list result,
 // {"tools": [{"name", "description", "inputSchema"}, ...]}, or a whole
 // JSON-RPC response carrying one in "result", and returns its tools and
@@ -167,8 +180,10 @@ const maxDocumentDepth = 4096
 // order; a schema with a repeated member name is that tool's finding. A
 // tool whose name or inputSchema is missing or of the wrong kind is
 // returned as it is, with an empty Name or a nil Schema, for Compile to
-// report.
-func ParseToolsList(data []byte) (tools []Tool, nextCursor string, err error) {
+// report. A list of more than maxTools tools is a *TooManyToolsError,
+// returned before any tool is built (0 or less: no limit); the document is
+// parsed whole first, holding some 100 bytes of heap per byte of it.
+func ParseToolsList(data []byte, maxTools int) (tools []Tool, nextCursor string, err error) {
 	doc, dups, err := jsondoc.ParseDuplicates(data, maxDocumentDepth)
 	if err != nil {
 		return nil, "", &DocumentError{Msg: fmt.Sprintf("not a JSON document: %v", err)}
@@ -203,6 +218,9 @@ func ParseToolsList(data []byte) (tools []Tool, nextCursor string, err error) {
 			}
 			return nil, "", &DocumentError{Msg: fmt.Sprintf(`nextCursor must be a string (or null for none), not %s %s: an MCP client refuses such a result`, article, c.TypeName())}
 		}
+	}
+	if maxTools > 0 && len(list.Items) > maxTools {
+		return nil, "", &TooManyToolsError{Tools: len(list.Items), Max: maxTools}
 	}
 	tools = make([]Tool, 0, len(list.Items))
 	for i, item := range list.Items {

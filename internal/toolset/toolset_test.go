@@ -90,7 +90,7 @@ func TestParseToolsList(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			got, _, err := toolset.ParseToolsList([]byte(c.doc))
+			got, _, err := toolset.ParseToolsList([]byte(c.doc), 0)
 			require.NoError(t, err)
 			assert.Equal(t, c.want, got)
 			require.Len(t, c.canonical, len(got))
@@ -178,7 +178,7 @@ func TestParseToolsListErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			tools, _, err := toolset.ParseToolsList([]byte(c.doc))
+			tools, _, err := toolset.ParseToolsList([]byte(c.doc), 0)
 			assert.Nil(t, tools)
 			var de *toolset.DocumentError
 			require.ErrorAs(t, err, &de)
@@ -201,11 +201,60 @@ func TestParseToolsListNextCursor(t *testing.T) {
 		{`{"tools": [], "nextCursor": ""}`, ""},
 		{`{"jsonrpc": "2.0", "id": 1, "result": {"tools": []}, "nextCursor": "x"}`, ""},
 	} {
-		tools, cursor, err := toolset.ParseToolsList([]byte(c.doc))
+		tools, cursor, err := toolset.ParseToolsList([]byte(c.doc), 0)
 		require.NoError(t, err, c.doc)
 		assert.NotNil(t, tools, c.doc)
 		assert.Equal(t, c.want, cursor, c.doc)
 	}
+}
+
+// TestParseToolsListMaxTools: a list of more than maxTools tools is a
+// *TooManyToolsError that names both counts, in a bare result or a
+// JSON-RPC response; maxTools 0 or less bounds nothing.
+func TestParseToolsListMaxTools(t *testing.T) {
+	t.Parallel()
+	three := `{"tools": [{"name": "a", "inputSchema": {}}, {"name": "b", "inputSchema": {}}, {"name": "c", "inputSchema": {}}]}`
+	for _, c := range []struct {
+		name     string
+		doc      string
+		maxTools int
+		tooMany  bool
+	}{
+		{"at the limit", three, 3, false},
+		{"past the limit", three, 2, true},
+		{"past the limit in a JSON-RPC response", `{"jsonrpc": "2.0", "id": 1, "result": ` + three + `}`, 1, true},
+		{"no limit", three, 0, false},
+		{"a negative limit", three, -1, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			tools, _, err := toolset.ParseToolsList([]byte(c.doc), c.maxTools)
+			if !c.tooMany {
+				require.NoError(t, err)
+				assert.Len(t, tools, 3)
+				return
+			}
+			assert.Nil(t, tools)
+			var tm *toolset.TooManyToolsError
+			require.ErrorAs(t, err, &tm)
+			assert.Equal(t, toolset.TooManyToolsError{Tools: 3, Max: c.maxTools}, *tm)
+			assert.EqualError(t, err, fmt.Sprintf("the toolset has 3 tools, more than the limit of %d", c.maxTools))
+		})
+	}
+}
+
+// TestParseToolsListMaxToolsBuildsNoTool: a list past maxTools is refused
+// before any of its tools is built, so refusing 200,000 empty tools costs
+// what parsing the document does (their Tools and pointers, built first,
+// once cost as much again).
+func TestParseToolsListMaxToolsBuildsNoTool(t *testing.T) {
+	doc := []byte(`{"tools": [` + strings.Repeat(`{}, `, 200_000) + `{}]}`)
+	parse := testing.AllocsPerRun(1, func() { _, _, _ = jsondoc.ParseDuplicates(doc, 4096) })
+	refuse := testing.AllocsPerRun(1, func() {
+		_, _, err := toolset.ParseToolsList(doc, 1024)
+		require.Error(t, err)
+	})
+	assert.LessOrEqual(t, refuse, parse+10, "refusing allocates what parsing does")
 }
 
 // TestCompileRepeatedMember checks that a member name repeated inside one
@@ -223,7 +272,7 @@ func TestCompileRepeatedMember(t *testing.T) {
 			{"name": "ok", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}},
 			{"name": "root", "inputSchema": {"type": "object", "required": [], "required": ["x"]}}]}}`,
 	} {
-		tools, _, err := toolset.ParseToolsList([]byte(doc))
+		tools, _, err := toolset.ParseToolsList([]byte(doc), 0)
 		require.NoError(t, err, doc)
 		results := toolset.Compile(schema.ToolInput, tools)
 		require.Len(t, results, 3)
@@ -267,8 +316,8 @@ func TestCompileDeepSchema(t *testing.T) {
 			t.Parallel()
 			tools, _, err := toolset.ParseToolsList([]byte(`{"tools": [
 				{"name": "before", "inputSchema": {"type": "object"}},
-				{"name": "deep", "inputSchema": ` + c.schema + `},
-				{"name": "after", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}]}`))
+				{"name": "deep", "inputSchema": `+c.schema+`},
+				{"name": "after", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}]}`), 0)
 			require.NoError(t, err)
 			require.Len(t, tools, 3)
 			assert.Equal(t, c.schema, string(tools[1].Schema))
@@ -300,7 +349,7 @@ func TestCompile(t *testing.T) {
 		{"inputSchema": {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}}}},
 		{"name": "twice", "inputSchema": {"type": "object", "properties": {"n": {"type": 5}}}},
 		{"name": "bare"},
-		{"name": "unsupported", "inputSchema": {"$schema": "x", "type": "object"}}]}`))
+		{"name": "unsupported", "inputSchema": {"$schema": "x", "type": "object"}}]}`), 0)
 	require.NoError(t, err)
 	results := toolset.Compile(schema.ToolInput, tools)
 	require.Len(t, results, len(tools))
@@ -367,7 +416,7 @@ func TestNumbersStayExact(t *testing.T) {
 		return []byte(`{"tools": [{"name": "n", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer", "minimum": ` + n + `}}}}]}`)
 	}
 	compile := func(n string) *schema.Result {
-		tools, _, err := toolset.ParseToolsList(doc(n))
+		tools, _, err := toolset.ParseToolsList(doc(n), 0)
 		require.NoError(t, err)
 		require.Len(t, tools, 1)
 		assert.Equal(t, `{"type": "object", "properties": {"n": {"type": "integer", "minimum": `+n+`}}}`, string(tools[0].Schema), "the schema as written")
@@ -414,7 +463,7 @@ func TestRealMCPTools(t *testing.T) {
 	t.Parallel()
 	total := 0
 	for file, data := range mcpFixtures(t) {
-		tools, _, err := toolset.ParseToolsList(data)
+		tools, _, err := toolset.ParseToolsList(data, 0)
 		require.NoError(t, err, file)
 		var doc struct {
 			Tools []struct {
@@ -633,7 +682,7 @@ func TestRealMCPToolsByHand(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.file+"/"+c.tool, func(t *testing.T) {
 			t.Parallel()
-			tools, _, err := toolset.ParseToolsList(docs[c.file])
+			tools, _, err := toolset.ParseToolsList(docs[c.file], 0)
 			require.NoError(t, err)
 			var r *toolset.Result
 			for _, res := range toolset.Compile(schema.ToolInput, tools) {
@@ -660,7 +709,7 @@ func TestOwnToolsLists(t *testing.T) {
 	t.Parallel()
 	data, err := os.ReadFile(fixtures.Testdata(t, "mcp/small.json"))
 	require.NoError(t, err)
-	tools, _, err := toolset.ParseToolsList(data)
+	tools, _, err := toolset.ParseToolsList(data, 0)
 	require.NoError(t, err)
 	results := toolset.Compile(schema.ToolInput, tools)
 	require.Len(t, results, 4)
@@ -703,7 +752,7 @@ func TestParseToolsListManyRepeatedMembers(t *testing.T) {
 	doc := repeatedMembers(n)
 	done := make(chan error, 1)
 	go func() {
-		tools, _, err := toolset.ParseToolsList(doc)
+		tools, _, err := toolset.ParseToolsList(doc, 0)
 		if err == nil && len(tools) != n {
 			err = fmt.Errorf("%d tools, want %d", len(tools), n)
 		}

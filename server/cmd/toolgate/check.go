@@ -324,9 +324,10 @@ type fileReport struct {
 
 // checkFile compiles a file, a tools/list result or one schema, with opts.
 func checkFile(profile schema.Profile, name string, data []byte, opts schema.Options, maxTools int) fileReport {
-	tools, cursor, err := toolset.ParseToolsList(data)
-	if err == nil && len(tools) > maxTools {
-		return findingReport(name, toolsFinding(fmt.Sprintf("The tools/list result has %d tools, more than the %d one CompileToolset request may hold (--max-toolset-tools).", len(tools), maxTools)))
+	tools, cursor, err := toolset.ParseToolsList(data, maxTools)
+	var tooMany *toolset.TooManyToolsError
+	if errors.As(err, &tooMany) {
+		return findingReport(name, toolsFinding(fmt.Sprintf("The tools/list result has %d tools, more than the %d one CompileToolset request may hold (--max-toolset-tools).", tooMany.Tools, maxTools)))
 	}
 	if err == nil {
 		return fileReport{name: name, list: true, tools: toolset.CompileWith(profile, tools, opts), morePages: cursor != ""}

@@ -301,7 +301,7 @@ func TestCheckRealMCPTools(t *testing.T) {
 		dec.UseNumber()
 		require.NoError(t, dec.Decode(&doc))
 		docs[p] = doc
-		tools, _, err := toolset.ParseToolsList(data)
+		tools, _, err := toolset.ParseToolsList(data, 0)
 		require.NoError(t, err)
 		for _, r := range toolset.Compile(schema.ToolInput, tools) {
 			findings += len(r.Findings())
