@@ -43,3 +43,7 @@ var PatternBytes = patternBytes(schema.Options{})
 // StoredSchemas returns how many compiled schemas the Service's store
 // holds.
 func StoredSchemas(s *Service) int { return s.store.Len() }
+
+// StoredBytes returns the bytes the Service's store counts for the
+// compiled schemas it holds (Options.StoreBytes bounds them).
+func StoredBytes(s *Service) int64 { return s.store.Bytes() }

@@ -47,7 +47,9 @@ type Options struct {
 	StoreEntries int
 	// StoreBytes bounds the compiled schemas kept, counted as the heap
 	// each holds (the engine's estimate, Schema.Bytes; a compiled schema
-	// holds about 14 times its canonical JSON). Default 256 MiB.
+	// holds about 14 times its canonical JSON). A CompileToolset whose
+	// compiled schemas hold more together is RESOURCE_EXHAUSTED. Default
+	// 256 MiB.
 	StoreBytes int64
 	// MaxCallsPerStream bounds the calls one ValidateStream may start.
 	// Default 1,024.
@@ -94,7 +96,8 @@ type Options struct {
 	// MaxToolsetTools bounds the tools of one CompileToolset request; past
 	// it the request is RESOURCE_EXHAUSTED, so that its answer stays
 	// within what a client receives and every handle it gives is in the
-	// store at once: it is at most StoreEntries. Default
+	// store at once: it is at most StoreEntries (and their compiled
+	// schemas must fit StoreBytes together). Default
 	// DefaultMaxToolsetTools (1,024).
 	MaxToolsetTools int
 	// MaxToolsPerStream bounds the distinct tool names one ValidateStream

@@ -134,9 +134,14 @@ func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequ
 // store counts the heap the compiled schema holds (Schema.Bytes), so that
 // Options.StoreBytes bounds memory, not text.
 func (s *Service) put(profile schema.Profile, res *schema.Result) string {
-	h := store.Handle(profile.String(), res.Key)
+	h := handleOf(profile, res)
 	s.store.Put(h, res.Schema, res.Schema.Bytes)
 	return h
+}
+
+// handleOf returns the handle a compiled schema is stored under.
+func handleOf(profile schema.Profile, res *schema.Result) string {
+	return store.Handle(profile.String(), res.Key)
 }
 
 // CompileSchema checks a schema against a profile and returns its handle,
@@ -215,7 +220,10 @@ func (s *Service) Validate(ctx context.Context, req *toolgatev1.ValidateRequest)
 // compiled under ADMISSION_STRICT. The tools' findings share one answer
 // budget (Options.MaxAnswerBytes); the whole request waits once for room
 // to compile (Options.MaxCompilingBytes), before it reads its tools: the
-// parse of a tools_list_json holds a multiple of its text.
+// parse of a tools_list_json holds a multiple of its text. Every handle it
+// answers is in the store when it answers: a toolset whose compiled
+// schemas together hold more than Options.StoreBytes, which would evict
+// one another, is RESOURCE_EXHAUSTED and stores nothing.
 func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToolsetRequest) (*toolgatev1.CompileToolsetResponse, error) {
 	profile, err := profileFromProto(req.GetProfile())
 	if err != nil {
@@ -242,6 +250,9 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 	a := s.opts.answer()
 	opts = toolset.Shared(opts) // the tools' patterns and subschemas share one budget
 	start := time.Now()
+	var toStore []compiled // the tools that compiled, one per handle, in input order
+	counted := map[string]bool{}
+	var storeBytes int64
 	results := toolset.Check(tools)
 	for i := range results {
 		if r := &results[i]; len(r.Name) > s.opts.MaxNameBytes {
@@ -266,14 +277,25 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 			tr.Warnings, tr.WarningsTruncated = a.compileFindings(r.Compiled.Warnings, r.Compiled.WarningsOmitted)
 		}
 		if r.Code() == schema.CodeNone {
-			tr.Handle = s.put(profile, r.Compiled)
+			tr.Handle = handleOf(profile, r.Compiled)
 			resp.Bind[r.Name] = tr.Handle
+			if !counted[tr.Handle] {
+				counted[tr.Handle] = true
+				toStore = append(toStore, compiled{handle: tr.Handle, res: r.Compiled})
+				storeBytes += r.Compiled.Schema.Bytes
+			}
 		} else if strict {
 			resp.Admitted = false
 		}
 		resp.Tools = append(resp.Tools, tr)
 	}
 	s.metrics.compileTime(profile, sourceToolset, start)
+	if storeBytes > s.opts.StoreBytes {
+		return nil, status.Errorf(codes.ResourceExhausted, "the toolset's compiled schemas hold %d bytes, more than the store's bound of %d bytes (--store-bytes), so its handles would evict one another", storeBytes, s.opts.StoreBytes)
+	}
+	for _, c := range toStore {
+		s.store.Put(c.handle, c.res.Schema, c.res.Schema.Bytes)
+	}
 	if !resp.Admitted {
 		clear(resp.Bind)
 	}

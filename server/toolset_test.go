@@ -798,3 +798,60 @@ func TestJSONSchemaOnlyOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestCompileToolsetHandlesAreHeld: every handle a CompileToolset answers
+// is in the store when it answers. Tools whose compiled schemas together
+// hold more than StoreBytes would evict one another, so that a bind of
+// them finds its first tools gone (issue: three tools on a store with room
+// for two were all bound, and the first was NOT_FOUND at once); such a
+// toolset is RESOURCE_EXHAUSTED, like one past --max-toolset-tools, and
+// stores nothing. A schema two tools share is counted once.
+func TestCompileToolsetHandlesAreHeld(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	tool := func(name, typ string) *toolgatev1.ToolSchema {
+		return &toolgatev1.ToolSchema{Name: name, SchemaJson: `{"type":"object","properties":{"x":{"type":"` + typ + `"},"y":{"type":"integer"}}}`}
+	}
+	three := []*toolgatev1.ToolSchema{tool("a", "string"), tool("b", "number"), tool("c", "boolean")}
+	var svc *server.Service
+	measure := toolgatev1.NewValidationServiceClient(startService(t, server.Config{}, func(s *server.Service) { svc = s }))
+	_, err := measure.CompileToolset(ctx, toolListRequest(0, three...))
+	require.NoError(t, err)
+	need := server.StoredBytes(svc)
+	require.Positive(t, need)
+
+	for _, tc := range []struct {
+		name       string
+		storeBytes int64
+		tools      []*toolgatev1.ToolSchema
+		held       bool
+	}{
+		{"room for all", need, three, true},
+		{"room for all but a byte", need - 1, three, false},
+		{"a shared schema counted once", need, append(slices.Clone(three), tool("a2", "string")), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var svc *server.Service
+			c := toolgatev1.NewValidationServiceClient(startService(t, server.Config{Options: server.Options{StoreBytes: tc.storeBytes}}, func(s *server.Service) { svc = s }))
+			for _, admission := range []toolgatev1.Admission{toolgatev1.Admission_ADMISSION_QUARANTINE, toolgatev1.Admission_ADMISSION_STRICT} {
+				req := toolListRequest(0, tc.tools...)
+				req.Admission = admission
+				resp, err := c.CompileToolset(ctx, req)
+				if !tc.held {
+					assert.Equal(t, codes.ResourceExhausted, code(err), "%v: %v", admission, err)
+					assert.Contains(t, status.Convert(err).Message(), fmt.Sprintf("more than the store's bound of %d bytes", tc.storeBytes))
+					assert.Zero(t, server.StoredSchemas(svc), "%v: a refused toolset stores nothing", admission)
+					continue
+				}
+				require.NoError(t, err)
+				require.Len(t, resp.GetBind(), len(tc.tools))
+				for name, h := range resp.GetBind() {
+					_, err := c.Validate(ctx, &toolgatev1.ValidateRequest{Schema: &toolgatev1.ValidateRequest_Handle{Handle: h},
+						Arguments: &toolgatev1.ValidateRequest_ArgumentsJson{ArgumentsJson: `{}`}})
+					assert.NoError(t, err, "%v: tool %q's handle is held", admission, name)
+				}
+			}
+		})
+	}
+}
