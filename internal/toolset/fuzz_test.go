@@ -1,6 +1,7 @@
 package toolset
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -8,8 +9,10 @@ import (
 )
 
 // FuzzParseToolsList checks that ParseToolsList never panics, that every
-// schema it returns is the exact text of a value in the document, and that
-// its placement of repeated members agrees with a plain scan of every tool.
+// schema it returns is the exact text of a value in the document, that
+// its placement of repeated members agrees with a plain scan of every
+// tool, and that a limit of two tools refuses exactly the lists it would
+// read with more, and nothing it would refuse.
 func FuzzParseToolsList(f *testing.F) {
 	for _, seed := range []string{
 		`{"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}`,
@@ -24,6 +27,16 @@ func FuzzParseToolsList(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tools, _, err := ParseToolsList(data, 0)
+		limited, _, lerr := ParseToolsList(data, 2)
+		var tooMany *TooManyToolsError
+		switch {
+		case err != nil && lerr == nil:
+			t.Fatalf("a limit of two read a document refused without one: %v", err)
+		case err == nil && len(tools) > 2 && (!errors.As(lerr, &tooMany) || *tooMany != TooManyToolsError{Tools: len(tools), Max: 2}):
+			t.Fatalf("%d tools, a limit of two: %v", len(tools), lerr)
+		case err == nil && len(tools) <= 2 && (lerr != nil || len(limited) != len(tools)):
+			t.Fatalf("%d tools within a limit of two: %d tools, %v", len(tools), len(limited), lerr)
+		}
 		doc, dups, perr := jsondoc.ParseDuplicates(data, maxDocumentDepth)
 		if perr != nil {
 			if err == nil {
