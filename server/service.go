@@ -67,6 +67,9 @@ func NewService(opts Options) *Service {
 type compiled struct {
 	handle string
 	res    *schema.Result
+	// unstored: the schema compiled but its compiled form alone is larger
+	// than Options.StoreBytes, so the store does not hold it under handle.
+	unstored bool
 }
 
 // compile compiles a CompileSchemaRequest and stores the schema under its
@@ -122,35 +125,36 @@ func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequ
 	if res.Schema == nil {
 		return compiled{res: res}, nil
 	}
-	h := s.put(profile, res)
+	h := handleOf(profile, res)
+	if !s.store.Put(h, res.Schema, res.Schema.Bytes) {
+		return compiled{handle: h, res: res, unstored: true}, nil
+	}
 	entry := cached{handle: h, warnings: res.Warnings, warningsOmitted: res.WarningsOmitted}
 	s.cache.Put(key, entry, cacheSize(entry))
 	return compiled{handle: h, res: res}, nil
 }
 
-// put stores a compiled schema under its handle and returns the handle.
-// The handle covers res.Key (the canonical schema, and for the JSON Schema
-// profile the options and documents that change what it accepts); the
-// store counts the heap the compiled schema holds (Schema.Bytes), so that
+// handleOf returns the handle a compiled schema is stored under. It
+// covers res.Key (the canonical schema, and for the JSON Schema profile
+// the options and documents that change what it accepts); the store
+// counts the heap the compiled schema holds (Schema.Bytes), so that
 // Options.StoreBytes bounds memory, not text.
-func (s *Service) put(profile schema.Profile, res *schema.Result) string {
-	h := handleOf(profile, res)
-	s.store.Put(h, res.Schema, res.Schema.Bytes)
-	return h
-}
-
-// handleOf returns the handle a compiled schema is stored under.
 func handleOf(profile schema.Profile, res *schema.Result) string {
 	return store.Handle(profile.String(), res.Key)
 }
 
 // CompileSchema checks a schema against a profile and returns its handle,
 // or every finding that keeps it from compiling (within Options'
-// answer bounds: errors first, then warnings).
+// answer bounds: errors first, then warnings). A schema whose compiled
+// form alone is larger than Options.StoreBytes is RESOURCE_EXHAUSTED: the
+// store cannot hold it, and a handle no call could use is no answer.
 func (s *Service) CompileSchema(ctx context.Context, req *toolgatev1.CompileSchemaRequest) (*toolgatev1.CompileSchemaResponse, error) {
 	c, err := s.compile(ctx, req)
 	if err != nil {
 		return nil, err
+	}
+	if c.unstored {
+		return nil, status.Errorf(codes.ResourceExhausted, "the compiled schema holds %d bytes, more than the store's bound of %d bytes (--store-bytes), so no handle to it can be held; send it inline, or raise --store-bytes", c.res.Schema.Bytes, s.opts.StoreBytes)
 	}
 	resp := &toolgatev1.CompileSchemaResponse{Handle: c.handle, Code: codeToProto(c.res.Code())}
 	a := s.opts.answer()
@@ -159,7 +163,9 @@ func (s *Service) CompileSchema(ctx context.Context, req *toolgatev1.CompileSche
 	return resp, nil
 }
 
-// Validate checks arguments against a stored (by handle) or inline schema.
+// Validate checks arguments against a stored (by handle) or inline schema;
+// an inline schema too large for the store (Options.StoreBytes) is checked
+// all the same, and answered without a handle.
 // An empty arguments_json is the empty object, as a provider sends for a tool
 // without parameters. The arguments are fed to the validator in bounded
 // chunks (see validate), so a request ends with DEADLINE_EXCEEDED or
@@ -187,7 +193,10 @@ func (s *Service) Validate(ctx context.Context, req *toolgatev1.ValidateRequest)
 			resp.Errors, resp.ErrorsTruncated = s.opts.answer().compileFindings(c.res.Errors, c.res.ErrorsOmitted)
 			return resp, nil
 		}
-		sch, handle = c.res.Schema, c.handle
+		sch = c.res.Schema
+		if !c.unstored { // a handle the store does not hold is none to answer
+			handle = c.handle
+		}
 	default:
 		return nil, status.Error(codes.InvalidArgument, "a schema is required: set handle or inline")
 	}

@@ -817,7 +817,9 @@ type ValidateResponse struct {
 	// The handle of the schema the arguments were checked against: the one
 	// sent, or the one computed for an inline schema that compiled, so that
 	// later calls can send the handle instead. Empty when the inline schema
-	// did not compile.
+	// did not compile, or when its compiled form alone is larger than the
+	// server's store holds (--store-bytes): the arguments are checked all the
+	// same, and no handle the server does not hold is answered.
 	Handle string `protobuf:"bytes,4,opt,name=handle,proto3" json:"handle,omitempty"`
 	// True when more findings existed than the configured cap; `errors` then
 	// holds the first N of them.

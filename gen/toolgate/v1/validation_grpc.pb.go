@@ -49,7 +49,9 @@ type ValidationServiceClient interface {
 	// CompileSchema checks a schema against a profile and, when it is
 	// supported, stores its compiled form and returns its handle. A schema
 	// that is unsupported or malformed is an answer (OK with `code` set), not
-	// an RPC error.
+	// an RPC error. One whose compiled form alone is larger than the server's
+	// store holds (--store-bytes) is RESOURCE_EXHAUSTED: no handle to it could
+	// be held.
 	CompileSchema(ctx context.Context, in *CompileSchemaRequest, opts ...grpc.CallOption) (*CompileSchemaResponse, error)
 	// Validate checks one complete set of arguments against a schema, given
 	// either by handle or inline. An unknown handle fails the RPC with
@@ -70,7 +72,9 @@ type ValidationServiceClient interface {
 	// tool are answers in its ToolResult; only a request that cannot be read
 	// (no source, a tools_list_json that is not a tools/list document) is an
 	// RPC error (INVALID_ARGUMENT), and one with more tools than the server
-	// takes at once (--max-toolset-tools) is RESOURCE_EXHAUSTED.
+	// takes at once (--max-toolset-tools), or whose compiled schemas together
+	// are larger than its store holds (--store-bytes), is RESOURCE_EXHAUSTED:
+	// every handle it answers is held when it answers.
 	CompileToolset(ctx context.Context, in *CompileToolsetRequest, opts ...grpc.CallOption) (*CompileToolsetResponse, error)
 }
 
@@ -135,7 +139,9 @@ type ValidationServiceServer interface {
 	// CompileSchema checks a schema against a profile and, when it is
 	// supported, stores its compiled form and returns its handle. A schema
 	// that is unsupported or malformed is an answer (OK with `code` set), not
-	// an RPC error.
+	// an RPC error. One whose compiled form alone is larger than the server's
+	// store holds (--store-bytes) is RESOURCE_EXHAUSTED: no handle to it could
+	// be held.
 	CompileSchema(context.Context, *CompileSchemaRequest) (*CompileSchemaResponse, error)
 	// Validate checks one complete set of arguments against a schema, given
 	// either by handle or inline. An unknown handle fails the RPC with
@@ -156,7 +162,9 @@ type ValidationServiceServer interface {
 	// tool are answers in its ToolResult; only a request that cannot be read
 	// (no source, a tools_list_json that is not a tools/list document) is an
 	// RPC error (INVALID_ARGUMENT), and one with more tools than the server
-	// takes at once (--max-toolset-tools) is RESOURCE_EXHAUSTED.
+	// takes at once (--max-toolset-tools), or whose compiled schemas together
+	// are larger than its store holds (--store-bytes), is RESOURCE_EXHAUSTED:
+	// every handle it answers is held when it answers.
 	CompileToolset(context.Context, *CompileToolsetRequest) (*CompileToolsetResponse, error)
 	mustEmbedUnimplementedValidationServiceServer()
 }

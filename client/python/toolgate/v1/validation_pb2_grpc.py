@@ -47,7 +47,9 @@ class ValidationServiceServicer(object):
         """CompileSchema checks a schema against a profile and, when it is
         supported, stores its compiled form and returns its handle. A schema
         that is unsupported or malformed is an answer (OK with `code` set), not
-        an RPC error.
+        an RPC error. One whose compiled form alone is larger than the server's
+        store holds (--store-bytes) is RESOURCE_EXHAUSTED: no handle to it could
+        be held.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -83,7 +85,9 @@ class ValidationServiceServicer(object):
         tool are answers in its ToolResult; only a request that cannot be read
         (no source, a tools_list_json that is not a tools/list document) is an
         RPC error (INVALID_ARGUMENT), and one with more tools than the server
-        takes at once (--max-toolset-tools) is RESOURCE_EXHAUSTED.
+        takes at once (--max-toolset-tools), or whose compiled schemas together
+        are larger than its store holds (--store-bytes), is RESOURCE_EXHAUSTED:
+        every handle it answers is held when it answers.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
