@@ -15,9 +15,12 @@ import (
 // call is the state of one tool call, or of one message output (output
 // set), in a stream.
 type call struct {
-	base  string // the provider key (block index, item id, ...)
-	key   string // Event.Key (see claim)
-	group string // base up to its first "/" ("choice0/"), for endGroup and endCalls
+	base string // the provider key (block index, item id, ...)
+	key  string // Event.Key (see claim)
+	// group is base up to its last "/" ("choice0/", and
+	// "completion1/choice0/" for a Chat completion after "[DONE]"), for
+	// cut, endGroup and endCalls.
+	group string
 
 	// The call's places in the tracker's list of active calls and in its
 	// group's, while it is active.
@@ -146,7 +149,7 @@ func (t *tracker) create(base, id, name string) *call {
 // its group, and emits nothing.
 func (t *tracker) track(base, want string) *call {
 	c := &call{base: base, key: t.claim(want)}
-	if i := strings.IndexByte(base, '/'); i >= 0 {
+	if i := strings.LastIndexByte(base, '/'); i >= 0 {
 		c.group = base[:i+1]
 	}
 	t.calls[base] = c
@@ -495,7 +498,7 @@ func (t *tracker) endAll() {
 }
 
 // endGroup ends, in the order they began, the open calls of group: those
-// whose base starts with group, which ends in "/" ("choice0/").
+// whose base, up to its last "/", is group ("choice0/").
 func (t *tracker) endGroup(group string) {
 	g := t.groups[group]
 	for g != nil && g.head != nil {

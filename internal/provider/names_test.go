@@ -295,3 +295,63 @@ func TestDoneThenAnotherResponse(t *testing.T) {
 		assert.Error(t, err, "%s: the second response's event after its own [DONE]", c.name)
 	}
 }
+
+// TestDoneThenAnotherCompletionsFinish: a choice's finish_reason acts on
+// the choice of the completion under way, in the stream's first
+// completion and in one begun after "[DONE]" alike: it ends the choice's
+// calls there and then, and a reason that cuts the choice cuts its
+// answer. It once did neither after "[DONE]", whose keys have a prefix
+// of their own ("completion1/choice0/"): the calls ended only at the next
+// "[DONE]", and an answer cut by "length" ended as finished.
+func TestDoneThenAnotherCompletionsFinish(t *testing.T) {
+	t.Parallel()
+	chunk := func(id, delta, finish string) string {
+		return `{"id":"` + id + `","choices":[{"index":0,"delta":` + delta + `,"finish_reason":` + finish + `}]}`
+	}
+	const (
+		text = `{"content":"{}"}`
+		call = `{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{}"}}]}`
+	)
+	for _, c := range []struct {
+		name, delta, finish string
+		ends                bool   // the finish chunk ends the call
+		cut                 string // the answer's Cut at [DONE]
+	}{
+		{"answer cut by length", text, `"length"`, false, "length"},
+		{"answer cut by content_filter", text, `"content_filter"`, false, "content_filter"},
+		{"answer finished", text, `"stop"`, false, ""},
+		{"call ended by tool_calls", call, `"tool_calls"`, true, ""},
+		{"call ended by length", call, `"length"`, true, ""},
+	} {
+		for _, restarted := range []bool{false, true} {
+			a, err := provider.New(provider.OpenAIChat)
+			require.NoError(t, err)
+			id, prefix, name := "cmpl-1", "", c.name+", first completion"
+			if restarted {
+				for _, ev := range []string{chunk(id, text, "null"), chunk(id, `{}`, `"stop"`), "[DONE]"} {
+					_, err = a.Feed(nil, []byte(ev))
+					require.NoError(t, err, name)
+				}
+				id, prefix, name = "cmpl-2", "completion1/", c.name+", after [DONE]"
+			}
+			_, err = a.Feed(nil, []byte(chunk(id, c.delta, "null")))
+			require.NoError(t, err, name)
+			evs, err := a.Feed(nil, []byte(chunk(id, `{}`, c.finish)))
+			require.NoError(t, err, name)
+			want := []string{}
+			if c.ends {
+				want = append(want, "end "+prefix+"choice0/tool0")
+			}
+			assert.Equal(t, want, kinds(evs), name)
+			evs, err = a.Feed(nil, []byte("[DONE]"))
+			require.NoError(t, err, name)
+			if c.ends {
+				assert.Empty(t, evs, name)
+				continue
+			}
+			require.Len(t, evs, 1, name)
+			assert.Equal(t, provider.TextEnd, evs[0].Kind, name)
+			assert.Equal(t, c.cut, evs[0].Cut, name)
+		}
+	}
+}
