@@ -515,7 +515,7 @@ func (a *openAIResponses) completed(t *tracker, event []byte) error {
 		}
 		switch {
 		case it.Type == "message" && !a.commentary[it.ID] && it.finalAnswer():
-			c := t.calls["text/"+it.ID]
+			c := t.calls[textBase(it.ID)]
 			if c == nil || !c.ended {
 				if err := messageDone(t, it, i); err != nil {
 					return err
@@ -568,7 +568,7 @@ func (a *openAIResponses) completed(t *tracker, event []byte) error {
 // the output ("incomplete": the API finishes an item cut off by
 // max_output_tokens before its response.incomplete).
 func messageDone(t *tracker, it *responsesItem, index int) error {
-	base := "text/" + it.ID
+	base := textBase(it.ID)
 	if c := t.calls[base]; c != nil && c.ended {
 		return nil // a late copy
 	}
@@ -627,7 +627,7 @@ func messageTexts(t *tracker, it *responsesItem) (texts []*string, refusal strin
 
 // text handles one output_text or refusal event of a message item.
 func text(t *tracker, typ string, ev *responsesTextEvent) error {
-	base := "text/" + ev.ItemID
+	base := textBase(ev.ItemID)
 	if c := t.calls[base]; c != nil && c.ended {
 		return nil // late text of an ended item
 	}
@@ -663,6 +663,14 @@ func text(t *tracker, typ string, ev *responsesTextEvent) error {
 	}
 	return nil
 }
+
+// textBase is the tracker's base for the answer of message item id,
+// apart from the base of every item that is a call, which is its id:
+// an id is decoded JSON text, so valid UTF-8 (decode refuses any other),
+// and no UTF-8 text has the byte 0xff. A readable prefix such as "text/"
+// is an id too: the answer of message "m" and the call of item "text/m"
+// would share a base, and the one's text go to the other.
+func textBase(id string) string { return "\xfftext/" + id }
 
 // ptrOr returns p, or a pointer to "" when p is nil.
 func ptrOr(p *string) *string {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/toolgate/toolgate/internal/provider"
 )
 
@@ -105,4 +107,70 @@ func TestResponsesAddedPositions(t *testing.T) {
 			`{"type":"response.completed","response":{"output":[]}}`, rCreated(), rAdded("0", "function_call", "fc_write")},
 			nil, []call{read, {Key: "fc_write", ID: "call_write", Name: "write"}}},
 	})
+}
+
+// TestResponsesItemIDsAreApart: a message item's answer and an item keyed
+// by its id are apart, whatever the ids spell. The answer of message "m"
+// was kept under "text/m", where a function_call item with the id
+// "text/m" is kept too: the message's output_text deltas were appended to
+// that call's arguments ({"cmd":"rm -rf /" and "tmp/x" passed as
+// {"cmd":"rm -rf /tmp/x"}, where the SDKs run "rm -rf /"), and an
+// unreadable item with that id was given to the answer.
+func TestResponsesItemIDsAreApart(t *testing.T) {
+	t.Parallel()
+	const (
+		msgAdded = `{"type":"response.output_item.added","output_index":1,"item":{"type":"message","id":"m","content":[]}}`
+		msgText  = `{"type":"response.output_text.delta","output_index":1,"item_id":"m","content_index":0,"delta":"tmp/x"}`
+		msgDone  = `{"type":"response.output_item.done","output_index":1,"item":{"type":"message","id":"m","status":"completed","content":[{"type":"output_text","text":"tmp/x"}]}}`
+	)
+	for _, c := range []struct {
+		name    string
+		events  []string
+		calls   []call
+		outputs []output
+	}{
+		{
+			name: "a call's arguments and a message's text",
+			events: []string{rCreated(),
+				`{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"text/m","call_id":"c","name":"run","arguments":""}}`,
+				msgAdded,
+				rArgs("0", "text/m", `{"cmd":"rm -rf /`),
+				msgText,
+				rArgs("0", "text/m", `"}`),
+				msgDone,
+				rCompleted(""),
+			},
+			calls:   []call{{Key: "text/m", ID: "c", Name: "run", Args: `{"cmd":"rm -rf /"}`}},
+			outputs: []output{{Key: "output/1", Text: "tmp/x"}},
+		},
+		{
+			name: "an unreadable item and a message's text",
+			events: []string{rCreated(),
+				rItem("added", "0", `{"type":"custom_tool_call","id":"text/m","call_id":"c","name":"sh","input":""}`),
+				msgAdded,
+				msgText,
+				msgDone,
+			},
+			calls:   []call{{Key: "text/m", ID: "c", Name: "sh", Unreadable: customReason}},
+			outputs: []output{{Key: "output/1", Text: "tmp/x"}},
+		},
+		{
+			name: "a message's text, then a call's arguments",
+			events: []string{rCreated(),
+				rItem("added", "0", `{"type":"message","id":"m","content":[]}`),
+				`{"type":"response.output_text.delta","output_index":0,"item_id":"m","content_index":0,"delta":"{}"}`,
+				rArgs("1", "text/m", `{}`),
+				rCompleted(`{"type":"message","id":"m","status":"completed","content":[{"type":"output_text","text":"{}"}]}`),
+			},
+			calls:   []call{{Key: "text/m", Args: `{}`}},
+			outputs: []output{{Key: "output/0", Text: "{}"}},
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			_, ck := streamChecked(t, provider.OpenAIResponses, c.events...)
+			assert.Equal(t, c.calls, ck.result())
+			assert.Equal(t, c.outputs, ck.texts())
+		})
+	}
 }
