@@ -175,3 +175,56 @@ func TestChatPositions(t *testing.T) {
 			nil, []call{readX}},
 	})
 }
+
+// TestChatLateEntries: a choice's finish_reason ends its calls, but
+// openai-python's stream state, which finds a call by its index, still
+// applies a later entry to it: it appends the arguments (as the Vercel AI
+// SDK does while the call's arguments do not parse) and joins the name to
+// the call's. An entry that would so change a call toolgate has ended is
+// refused whole: arguments for a call that ended with none, which was
+// checked as {} (openai-python then runs {"cmd":"rm -rf /"}), or a name
+// other than the call's, after the finish_reason or in the same chunk.
+// Arguments after a call's own text are ignored, as before: a client's
+// text is then no longer one JSON document; so are an empty or repeated
+// name, and an entry with an id, which begins a call of its own.
+func TestChatLateEntries(t *testing.T) {
+	t.Parallel()
+	const rm = `{"cmd":"rm -rf /"}`
+	empty := cChunk(cChoice("0", cEntry("0", "call_1", "run", "")))
+	emptyRun := call{Key: "choice0/tool0", ID: "call_1", Name: "run"}
+	done := cChunk(cChoice("0", cEntry("0", "call_1", "run", "{}")))
+	doneRun := call{Key: "choice0/tool0", ID: "call_1", Name: "run", Args: "{}"}
+	legacy := func(name, args string) string {
+		fn := `"arguments":` + quoteJSON(args)
+		if name != "" {
+			fn = `"name":"` + name + `",` + fn
+		}
+		return `{"choices":[{"index":0,"delta":{"function_call":{` + fn + `}}}]}`
+	}
+	runPositions(t, provider.OpenAIChat, []positionCase{
+		{"arguments for a call that ended with none", []string{empty, cFinish("0"), cChunk(cChoice("0", cEntry("0", "", "", rm)))},
+			[]int{2}, []call{emptyRun}},
+		{"arguments for it in a chunk with other calls", []string{empty, cFinish("0"), cChunk(cChoice("0", cEntry("1", "call_2", "noop", "{}"), cEntry("0", "", "", rm)))},
+			[]int{2}, []call{emptyRun}},
+		{"another name for an ended call", []string{done, cFinish("0"), cChunk(cChoice("0", cEntry("0", "", "un", "")))},
+			[]int{2}, []call{doneRun}},
+		{"arguments in the chunk of the finish_reason, after it", []string{empty,
+			`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"},` + cChoice("0", cEntry("0", "", "", rm)) + `]}`},
+			[]int{1}, []call{emptyRun}},
+		{"legacy arguments for a function call that ended with none", []string{legacy("run", ""), cFinish("0"), legacy("", rm)},
+			[]int{2}, []call{{Key: "choice0/function", Name: "run"}}},
+
+		// What openai-python cannot read as another call than toolgate checked.
+		{"arguments after a call's own", []string{done, cFinish("0"), cChunk(cChoice("0", cEntry("0", "", "", rm)))},
+			nil, []call{doneRun}},
+		{"the same name, and an empty one", []string{done, cFinish("0"), cChunk(cChoice("0", cEntry("0", "", "run", ""))), cChunk(cChoice("0", cEntry("0", "", "", "")))},
+			nil, []call{doneRun}},
+		{"an entry with an id", []string{empty, cFinish("0"), cChunk(cChoice("0", cEntry("0", "call_2", "", rm)))},
+			nil, []call{emptyRun, {Key: "choice0/tool0#2", ID: "call_2", Args: rm}}},
+		{"an entry with an id, then one without, in one chunk", []string{empty, cFinish("0"),
+			cChunk(cChoice("0", cEntry("0", "call_2", "run", `{"cmd":`), cEntry("0", "", "", `"ls"}`)))},
+			nil, []call{emptyRun, {Key: "choice0/tool0#2", ID: "call_2", Name: "run", Args: `{"cmd":"ls"}`}}},
+		{"a call at a new index after the finish_reason", []string{empty, cFinish("0"), cChunk(cChoice("0", cEntry("1", "", "", rm)))},
+			nil, []call{emptyRun, {Key: "choice0/tool1", Args: rm}}},
+	})
+}

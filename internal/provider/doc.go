@@ -29,7 +29,8 @@
 // follows; a call that ends before any name arrives has none. The first
 // non-empty id wins; an id that arrives after the name is dropped (Key, not
 // CallID, identifies the call). Events for a call that has ended are
-// ignored, except where a client would still apply them (Anthropic, below).
+// ignored, except where a client would still apply them to what it runs
+// (Anthropic, and OpenAI Chat entries, below).
 //
 // # Message outputs
 //
@@ -99,7 +100,12 @@
 // cuts the choice stays, whatever reason comes later. The usage chunk
 // with no choices is ignored. The legacy delta.function_call form (the
 // functions API) is one call per choice, key "choice<i>/function",
-// without an id.
+// without an id. openai-python still applies an entry to a call its
+// finish_reason ended, appending the arguments and joining the name, so
+// a chunk with an entry (without id) for an ended call that brings
+// arguments to a call that had none, checked as {}, or another name, is
+// an *EventError without Key, which ends the stream; later arguments
+// after a call's own text, an empty or repeated name, are ignored.
 // openai-python's stream helper finds choices and tool calls by position
 // in its snapshot, not by index, so a chunk with a choice or tool call
 // whose index is not where it would place it (negative, past the next

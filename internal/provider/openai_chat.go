@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"encoding/json"
 	"reflect"
 	"strconv"
@@ -26,6 +27,14 @@ type openAIChat struct {
 	// (see begins).
 	completion, prefix string
 	restarts           int
+	// seq numbers the choice entries that late has checked, over the
+	// stream's life; finished holds, for each choice, the seq of the last
+	// entry whose finish_reason ended it, and begun, for the chunk being
+	// checked, the seq of the entry that begins a call at a base whose
+	// call had ended (see late).
+	seq      int
+	finished []int
+	begun    map[string]int
 }
 
 // chatCount is the number of tool calls of one choice.
@@ -148,8 +157,11 @@ func (c *chatContent) UnmarshalJSON(b []byte) error {
 // choice's calls, after the tool_calls of the same chunk (Groq, xAI and
 // Mistral send a whole call in one chunk, Mistral together with the
 // finish_reason). A chunk whose choices or tool calls openai-python would
-// place elsewhere than their indices is refused whole (see order). A chunk
-// without choices (the usage chunk) is ignored.
+// place elsewhere than their indices is refused whole (see order), and so
+// is one with an entry that openai-python would apply to a call that has
+// ended, making it another call than toolgate checked (see late); other
+// entries for an ended call are ignored. A chunk without choices (the
+// usage chunk) is ignored.
 // The legacy delta.function_call form is one call per choice, keyed
 // "choice0/function", with no call id. A choice's delta.content is its
 // output's text ("output/<choice index>") and delta.refusal a Refusal;
@@ -176,6 +188,9 @@ func (a *openAIChat) feed(t *tracker, event []byte) error {
 		return nil
 	}
 	if err := a.order(t, &ev); err != nil {
+		return err
+	}
+	if err := a.late(t, &ev); err != nil {
 		return err
 	}
 	if ev.ID != "" {
@@ -358,6 +373,81 @@ func misplaced(t *tracker, what string, index, n int, whole bool) error {
 		return t.errorf("", "%s index %d is at position %d of a list that openai-python keeps as sent, so it would read it as another", what, index, n)
 	}
 	return t.errorf("", "%s index %d with %d before it: openai-python, which finds entries by position, would read it as another", what, index, n)
+}
+
+// late checks, before the chunk changes anything, its tool-call entries
+// and function_call deltas for a call that has ended (see feed), before
+// the chunk or at a finish_reason earlier in it. openai-python's stream
+// state finds a call by its index and still applies such an entry to it:
+// it appends the arguments (as the Vercel AI SDK does while the call's
+// arguments do not parse) and joins the name to the call's. So an entry
+// that would have them run other arguments or another tool than toolgate
+// checked is an *EventError without Key that changes nothing, and the
+// stream ends: arguments for a call that ended without any (checked as
+// {}, where the clients run the arguments), and a name other than the
+// call's. Arguments after a call's own text are ignored, as are an empty
+// or repeated name: the clients' text is then no longer one JSON
+// document, or the one checked followed by white space. An entry with an
+// id (a function_call with a name) begins a call of its own. After a
+// finish_reason earlier in the chunk, which leaves no call of the choice
+// open, the call an entry is for may have begun in the chunk, so any
+// entry there without id that carries a name or arguments is refused.
+func (a *openAIChat) late(t *tracker, ev *chatChunk) error {
+	start := a.seq
+	clear(a.begun)
+	for i := range ev.Choices {
+		a.seq++
+		ch := &ev.Choices[i]
+		if n := ch.Index + 1 - len(a.finished); n > 0 { // order has checked the index
+			a.finished = append(a.finished, make([]int, n)...)
+		}
+		now := a.finished[ch.Index] > start
+		prefix := a.prefix + numbered("choice", ch.Index) + "/"
+		for pos, tc := range ch.Delta.ToolCalls {
+			if tc.Index != nil {
+				pos = *tc.Index
+			}
+			name := cmp.Or(tc.Function.Name, tc.customName())
+			if err := a.lateEntry(t, numbered(prefix+"tool", pos), ch.Index, now, tc.ID != "", name, tc.Function.Arguments); err != nil {
+				return err
+			}
+		}
+		if fc := ch.Delta.FunctionCall; fc != nil {
+			if err := a.lateEntry(t, prefix+"function", ch.Index, now, fc.Name != "", fc.Name, fc.Arguments); err != nil {
+				return err
+			}
+		}
+		if ch.FinishReason != nil && *ch.FinishReason != "" {
+			a.finished[ch.Index] = a.seq
+		}
+	}
+	return nil
+}
+
+// lateEntry checks, for late, an entry of choice at base that names
+// tool name and carries args; begins: the entry begins a call there when
+// the call there has ended; now: a finish_reason earlier in the chunk
+// ended the choice's calls.
+func (a *openAIChat) lateEntry(t *tracker, base string, choice int, now, begins bool, name, args string) error {
+	if seq, ok := a.begun[base]; ok && seq > a.finished[choice] {
+		return nil // for the call that the chunk begins there
+	}
+	c := t.calls[base]
+	switch {
+	case !now && (c == nil || !c.ended):
+		return nil
+	case begins:
+		if a.begun == nil {
+			a.begun = map[string]int{}
+		}
+		a.begun[base] = a.seq
+		return nil
+	case name != "" && (c == nil || name != c.name):
+		return t.errorf("", "an entry names the tool %s for a call that has ended, at %s: openai-python would join the name to the call's", quoteName(name), base)
+	case args != "" && (c == nil || c.text == 0):
+		return t.errorf("", "an entry has arguments for a call that has ended without any, at %s: openai-python and the Vercel AI SDK would run them", base)
+	}
+	return nil
 }
 
 // chatFinished reports whether a choice's finish_reason means the model
