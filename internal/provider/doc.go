@@ -72,7 +72,8 @@
 // Bedrock block index, a Cohere index), a second opening event for a key
 // still open is the same call: its name is a repeat or a Conflict (a
 // Responses item added twice is an *EventError: the SDKs would hold two). Gemini sends calls one after another, so a named part
-// begins the next call; it cannot rename one.
+// begins the next call; it cannot rename one (a streamed part that names a
+// tool while a call streams, which ADK reads as renaming it, is refused).
 //
 // # Providers
 //
@@ -167,9 +168,12 @@
 // digits, strings escaped as JSON with non-ASCII kept as UTF-8. A streamed call
 // ends, closed, at the first part without a top-level willContinue (the empty
 // functionCall {} terminator, or the last partialArgs part when there is no
-// terminator); one that a new call, finishReason or Close ends while it
-// still promised more was cut off, and ends with its incomplete text (its
-// validation finds the document unfinished). Gemini sends
+// terminator); one that a whole call, finishReason or Close ends while
+// it still promised more was cut off, and ends with its incomplete text
+// (its validation finds the document unfinished). A streamed part
+// (partialArgs or willContinue) that names a tool while a call of its
+// candidate streams is an *EventError without Key: ADK renames the
+// streaming call and gathers the part's partialArgs into it. Gemini sends
 // paths in document order; a path that re-enters an object already closed
 // repeats that object's key (a duplicate key, which validation rejects), and
 // one that skips or revisits an array element is an *EventError with the Key.

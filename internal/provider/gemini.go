@@ -13,6 +13,10 @@ type gemini struct {
 	cands map[int]*geminiCand // by candidate index
 	order []*geminiCand       // in order of first appearance, for close
 	buf   []byte              // scratch for one part's argument text
+	// streams holds, for the chunk checkParts is checking, whether a call
+	// streams in each candidate it has checked, when the chunk has more
+	// than one.
+	streams map[int]bool
 }
 
 // geminiCand is the state of one candidate.
@@ -73,8 +77,10 @@ type geminiPartialArg struct {
 // its token limit is (see cutOff). A call with neither args nor
 // partialArgs therefore has the text "{}". Bare {willContinue: true} parts
 // change nothing. A part with args and also partialArgs or willContinue
-// is both whole and streamed: the chunk is refused whole (see
-// checkParts). The text parts of a
+// is both whole and streamed, and a streamed part that names a tool while
+// a call streams renames that call in ADK: either chunk is refused whole
+// (see checkParts), so a new call that cuts a streaming one off is a
+// whole one. The text parts of a
 // candidate, except those with thought: true, are its output
 // ("output/<candidate index>"), ended by its finishReason (cut unless it
 // is STOP). An {"error": …} chunk ends every call and cuts every output.
@@ -89,7 +95,7 @@ func (g *gemini) feed(t *tracker, event []byte) error {
 		t.abort("error")
 		return nil
 	}
-	if err := checkParts(t, &ev); err != nil {
+	if err := g.checkParts(t, &ev); err != nil {
 		return err
 	}
 	if err := g.place(t, &ev); err != nil {
@@ -122,24 +128,52 @@ func (g *gemini) feed(t *tracker, event []byte) error {
 }
 
 // checkParts refuses, before anything changes, a chunk with a
-// functionCall part that is both whole and streamed: args with
-// partialArgs, or args with willContinue. ADK streams a call that has
-// partialArgs or willContinue, ignoring its args, and gathers the
-// partialArgs that follow into it, while this adapter would end it whole
-// with its args: the two would run and check different arguments.
-func checkParts(t *tracker, ev *geminiChunk) error {
+// functionCall part that ADK reads as another call than this adapter.
+// ADK streams a call that has partialArgs or willContinue, ignoring its
+// args, and gathers the partialArgs that follow into it until a part
+// without willContinue; a streamed part that names a tool meanwhile
+// renames the call (its id, if any, re-identifies it), and its
+// partialArgs join the call's. So a part that is both whole and streamed
+// (args with partialArgs, or with willContinue), which this adapter would
+// end whole with its args, and a streamed part that names a tool while a
+// call of its candidate still streams, which this adapter would begin as
+// another call with that part's arguments alone, are refused: the two
+// would run and check different arguments.
+func (g *gemini) checkParts(t *tracker, ev *geminiChunk) error {
+	clear(g.streams)
 	for i := range ev.Candidates {
-		for _, part := range ev.Candidates[i].Content.Parts {
+		cand := &ev.Candidates[i]
+		streams, seen := g.streams[cand.Index]
+		if gc := g.cands[cand.Index]; !seen && gc != nil {
+			streams = gc.c != nil
+		}
+		for _, part := range cand.Content.Parts {
 			fc := part.FunctionCall
-			if fc == nil || !fc.hasArgs() {
+			if fc == nil {
 				continue
 			}
+			streamed := len(fc.PartialArgs) > 0 || fc.WillContinue
 			switch {
-			case len(fc.PartialArgs) > 0:
+			case fc.hasArgs() && len(fc.PartialArgs) > 0:
 				return t.errorf("", "functionCall has both args and partialArgs")
-			case fc.WillContinue:
+			case fc.hasArgs() && fc.WillContinue:
 				return t.errorf("", "functionCall has both args and willContinue")
+			case streams && streamed && fc.Name != "":
+				return t.errorf("", "functionCall names the tool %s while the call before it streams: ADK would gather its partialArgs into that call", quoteName(fc.Name))
 			}
+			// What part does with the call streaming in the candidate.
+			if fc.Name != "" || fc.hasArgs() || streams || len(fc.PartialArgs) > 0 {
+				streams = fc.WillContinue && !fc.hasArgs()
+			}
+		}
+		if cand.FinishReason != "" {
+			streams = false
+		}
+		if len(ev.Candidates) > 1 {
+			if g.streams == nil {
+				g.streams = map[int]bool{}
+			}
+			g.streams[cand.Index] = streams
 		}
 	}
 	return nil

@@ -775,10 +775,12 @@ func TestGeminiQuirks(t *testing.T) {
 			want:   []call{{Key: "cand0/call0", Name: "f", Args: `{"a":{"x":1},"b":2,"a":{"y":3}}`}},
 		},
 		{
-			name: "new_call_cuts_off_streaming_call",
+			// A streamed part that names a tool meanwhile is refused (see
+			// TestGeminiNamedPartWhileStreaming): ADK renames the call.
+			name: "whole_call_cuts_off_streaming_call",
 			events: []string{
 				open, pa("$.id", `"stringValue":"A"`, true),
-				part(`{"name":"g","willContinue":true}`), pa("$.id", `"stringValue":"B"`, false), term,
+				part(`{"name":"g","args":{"id":"B"}}`),
 			},
 			want: []call{{Key: "cand0/call0", Name: "f", Args: `{"id":"A`}, {Key: "cand0/call1", Name: "g", Args: `{"id":"B"}`}},
 		},
@@ -1046,4 +1048,50 @@ func streamFails(t *testing.T, p provider.Provider, events []string, reason stri
 	require.ErrorAs(t, err, &ee)
 	assert.Empty(t, ee.Key, "the stream, not one call, is at fault")
 	assert.Contains(t, ee.Reason, reason)
+}
+
+// TestGeminiNamedPartWhileStreaming: ADK gathers the streamed parts of a
+// call (partialArgs, willContinue) until one without willContinue, and a
+// streamed part that names a tool meanwhile renames that call (and a new
+// id re-identifies it): its partialArgs join the call's. This adapter
+// would end the call, cut off, and begin another with that part's
+// arguments alone, which ADK never runs: call B checked as
+// {"safe":true} where ADK runs B with {"cmd":"rm -rf /","safe":true}.
+// Such a chunk is refused whole. A part that is not streamed (whole args,
+// or none) begins a call of its own in ADK as here, and a named part
+// after the call closed, or in another candidate, is the next call.
+func TestGeminiNamedPartWhileStreaming(t *testing.T) {
+	t.Parallel()
+	chunk := func(parts ...string) string {
+		return `{"candidates":[{"index":0,"content":{"role":"model","parts":[` + strings.Join(parts, ",") + `]}}]}`
+	}
+	const (
+		open   = `{"functionCall":{"id":"A","name":"run","partialArgs":[{"jsonPath":"$.cmd","stringValue":"rm -rf /","willContinue":true}],"willContinue":true}}`
+		rename = `{"functionCall":{"id":"B","name":"run","partialArgs":[{"jsonPath":"$.safe","boolValue":true}]}}`
+		named  = `{"functionCall":{"name":"run","willContinue":true}}`
+		close  = `{"functionCall":{"partialArgs":[{"jsonPath":"$.cmd","stringValue":""}]}}`
+		whole  = `{"functionCall":{"id":"B","name":"noop","args":{}}}`
+	)
+	cutA := call{Key: "cand0/call0", ID: "A", Name: "run", Args: `{"cmd":"rm -rf /`}
+	runPositions(t, provider.Gemini, []positionCase{
+		{"a named streamed part in the next chunk", []string{chunk(open), chunk(rename)}, []int{1}, []call{cutA}},
+		{"a named streamed part in the same chunk", []string{chunk(open, rename)}, []int{0}, []call{}},
+		{"a named part that only promises more", []string{chunk(open), chunk(named)}, []int{1}, []call{cutA}},
+		{"the candidate repeated in one chunk", []string{
+			`{"candidates":[{"index":0,"content":{"parts":[` + open + `]}},{"index":0,"content":{"parts":[` + rename + `]}}]}`},
+			[]int{0}, []call{}},
+
+		// What ADK reads as this adapter does.
+		{"a named streamed part after the call closed", []string{chunk(open), chunk(close), chunk(rename)}, nil, []call{
+			{Key: "cand0/call0", ID: "A", Name: "run", Args: `{"cmd":"rm -rf /"}`},
+			{Key: "cand0/call1", ID: "B", Name: "run", Args: `{"safe":true}`}}},
+		{"a whole call while one streams", []string{chunk(open), chunk(whole)}, nil, []call{
+			cutA, {Key: "cand0/call1", ID: "B", Name: "noop", Args: `{}`}}},
+		{"a named streamed part after the candidate finished", []string{chunk(open),
+			`{"candidates":[{"index":0,"finishReason":"MAX_TOKENS"}]}`, chunk(rename)}, nil, []call{
+			cutA, {Key: "cand0/call1", ID: "B", Name: "run", Args: `{"safe":true}`}}},
+		{"a named streamed part in another candidate", []string{chunk(open),
+			`{"candidates":[{"index":1,"content":{"parts":[` + rename + `]}}]}`}, nil, []call{
+			cutA, {Key: "cand1/call0", ID: "B", Name: "run", Args: `{"safe":true}`}}},
+	})
 }
