@@ -3,6 +3,7 @@ package provider_test
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -155,6 +156,14 @@ func TestGeminiValueErrorsNameTheCall(t *testing.T) {
 		{"number_not_a_number", `{"jsonPath":"$.a","numberValue":"NaN"}`, "is not a JSON number"},
 		{"two_values", `{"jsonPath":"$.a","numberValue":1,"boolValue":true}`, "more than one value"},
 		{"array_index_skipped", `{"jsonPath":"$.a[1]","numberValue":1}`, "out of order"},
+		// A reason quotes a path or a value cut short: it ends up in a
+		// finding's message, which a megabyte path would have made a
+		// megabyte long.
+		{"long_path_without_dollar", `{"jsonPath":"` + strings.Repeat("a", 1<<20) + `","numberValue":1}`, "does not start with $"},
+		{"long_path_garbage", `{"jsonPath":"$.a[0]` + strings.Repeat("x", 1<<20) + `","numberValue":1}`, "unexpected"},
+		{"long_path_out_of_order", `{"jsonPath":"$.` + strings.Repeat("a", 1<<20) + `[1]","numberValue":1}`, "out of order"},
+		{"long_path_two_values", `{"jsonPath":"$.` + strings.Repeat("a", 1<<20) + `","numberValue":1,"boolValue":true}`, "more than one value"},
+		{"long_number_not_a_number", `{"jsonPath":"$.a","numberValue":"` + strings.Repeat("x", 1<<20) + `"}`, "is not a JSON number"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -169,6 +178,7 @@ func TestGeminiValueErrorsNameTheCall(t *testing.T) {
 			require.ErrorAs(t, err, &ee)
 			assert.Equal(t, "cand0/call0", ee.Key)
 			assert.Contains(t, ee.Reason, c.reason)
+			assert.Less(t, len(ee.Reason), 300, "the reason quotes the entry cut short")
 			require.NoError(t, ck.add(evs))
 			evs, err = a.Feed(nil, []byte(`{"candidates":[{"content":{"parts":[{"functionCall":{}}]}}]}`)) // the terminator
 			require.NoError(t, err)

@@ -381,7 +381,7 @@ func (w *argWriter) add(dst []byte, a *geminiPartialArg) ([]byte, error) {
 		return dst, err
 	}
 	if len(segs) == 0 || segs[0].isIndex {
-		return dst, fmt.Errorf("jsonPath %q does not name a member of the arguments object", a.JSONPath)
+		return dst, fmt.Errorf("jsonPath %s does not name a member of the arguments object", quoteName(a.JSONPath))
 	}
 	if len(w.frames) == 0 {
 		return dst, errors.New("partialArgs after the arguments object closed")
@@ -396,11 +396,11 @@ func (w *argWriter) add(dst []byte, a *geminiPartialArg) ([]byte, error) {
 	// that stays open, and [0] of any array the path opens. Check before
 	// writing, so that a rejected entry writes nothing.
 	if top := w.frames[k-1]; top.array && segs[k-1].index != top.n {
-		return dst, fmt.Errorf("jsonPath %q is out of order: the next array element is [%d]", a.JSONPath, top.n)
+		return dst, fmt.Errorf("jsonPath %s is out of order: the next array element is [%d]", quoteName(a.JSONPath), top.n)
 	}
 	for _, s := range segs[k:] {
 		if s.isIndex && s.index != 0 {
-			return dst, fmt.Errorf("jsonPath %q is out of order: the next array element is [0]", a.JSONPath)
+			return dst, fmt.Errorf("jsonPath %s is out of order: the next array element is [0]", quoteName(a.JSONPath))
 		}
 	}
 	dst = w.closeTo(dst, k)
@@ -453,7 +453,7 @@ func (a *geminiPartialArg) value() (text []byte, isString bool, err error) {
 	if len(a.NumberValue) > 0 && string(a.NumberValue) != "null" {
 		n++
 		if c := a.NumberValue[0]; c != '-' && (c < '0' || c > '9') {
-			return nil, false, fmt.Errorf("numberValue %s at %q is not a JSON number", a.NumberValue, a.JSONPath)
+			return nil, false, fmt.Errorf("numberValue %s at %s is not a JSON number", clipped(string(a.NumberValue)), quoteName(a.JSONPath))
 		}
 		text = a.NumberValue
 	}
@@ -466,7 +466,7 @@ func (a *geminiPartialArg) value() (text []byte, isString bool, err error) {
 		text = []byte("null")
 	}
 	if n > 1 {
-		return nil, false, fmt.Errorf("partialArgs entry at %q has more than one value", a.JSONPath)
+		return nil, false, fmt.Errorf("partialArgs entry at %s has more than one value", quoteName(a.JSONPath))
 	}
 	return text, isString, nil
 }
@@ -475,7 +475,7 @@ func (a *geminiPartialArg) value() (text []byte, isString bool, err error) {
 // `$['a key']` to segs.
 func parsePath(segs []pathSeg, p string) ([]pathSeg, error) {
 	bad := func(why string) ([]pathSeg, error) {
-		return segs, fmt.Errorf("jsonPath %q: %s", p, why)
+		return segs, fmt.Errorf("jsonPath %s: %s", quoteName(p), why)
 	}
 	if p == "" || p[0] != '$' {
 		return bad("does not start with $")

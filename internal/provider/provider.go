@@ -363,13 +363,18 @@ func (a *Adapter) sentinel(dst []Event) []Event {
 	return a.Close(dst)
 }
 
-// quoteName quotes an event name for a reason, cut to a length no reason
-// needs more of.
-func quoteName(s string) string {
+// quoteName quotes an event name, or any text from an event, for a
+// reason (see clipped).
+func quoteName(s string) string { return strconv.Quote(clipped(s)) }
+
+// clipped is s cut to a length no reason needs more of, for a reason
+// that quotes text from an event: a reason may become a finding's
+// message, and an event may be megabytes long.
+func clipped(s string) string {
 	if len(s) > 64 {
 		s = strings.ToValidUTF8(s[:64], "") + "…"
 	}
-	return strconv.Quote(s)
+	return s
 }
 
 // Close ends every call still open — the stream ended without the provider's

@@ -160,7 +160,7 @@ func (r *strictReader) EndKey(int64) {
 	}
 	f := &r.frames[len(r.frames)-1]
 	if r.repeated(f) {
-		r.err = fmt.Errorf("the member %q appears twice in the object at %q, which clients read differently", r.key, r.pointer())
+		r.err = fmt.Errorf("the member %s appears twice in the object at %s, which clients read differently", quoteName(string(r.key)), quoteName(r.pointer()))
 		return
 	}
 	if len(r.frames) == 1 {
@@ -178,7 +178,7 @@ func (r *strictReader) EndKey(int64) {
 	}
 	for _, name := range f.fields.names {
 		if bytes.EqualFold(name, r.key) {
-			r.err = fmt.Errorf("the member %q at %q is spelled like the field %q in another case, which clients read differently", r.key, r.pointer(), name)
+			r.err = fmt.Errorf("the member %s at %s is spelled like the field %q in another case, which clients read differently", quoteName(string(r.key)), quoteName(r.pointer()), name)
 			return
 		}
 	}

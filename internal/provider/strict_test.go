@@ -1,6 +1,7 @@
 package provider_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,6 +23,7 @@ func TestEventsClientsReadDifferentlyAreRefused(t *testing.T) {
 		spelled = "is spelled like the field"
 		twice   = "appears twice"
 	)
+	long := strings.Repeat("k", 1<<20)
 	for _, c := range []struct {
 		name   string
 		p      provider.Provider
@@ -67,6 +69,11 @@ func TestEventsClientsReadDifferentlyAreRefused(t *testing.T) {
 			`{"contentBlockDelta":{"contentBlockIndex":0,"delta":{"toolUse":{"Input":"{}"}}}}`, spelled},
 		{"arguments in capitals", provider.Cohere,
 			`{"type":"tool-call-delta","index":0,"delta":{"message":{"tool_calls":{"function":{"ARGUMENTS":"{}"}}}}}`, spelled},
+		// The reason quotes a name or a pointer cut short.
+		{"a long member twice", provider.Cohere,
+			`{"type":"tool-call-delta","index":0,"` + long + `":1,"` + long + `":2}`, twice},
+		{"a member twice under a long one", provider.Cohere,
+			`{"type":"tool-call-delta","index":0,"` + long + `":{"a":1,"a":2}}`, twice},
 	} {
 		t.Run(c.p.String()+"/"+c.name, func(t *testing.T) {
 			t.Parallel()
@@ -76,6 +83,7 @@ func TestEventsClientsReadDifferentlyAreRefused(t *testing.T) {
 			var ee *provider.EventError
 			require.ErrorAs(t, err, &ee)
 			assert.Contains(t, ee.Reason, c.reason)
+			assert.Less(t, len(ee.Reason), 300, "a megabyte name is not quoted whole")
 			assert.Empty(t, evs, "a refused event produces nothing")
 		})
 	}
