@@ -206,6 +206,14 @@ func TestChatLateEntries(t *testing.T) {
 			[]int{2}, []call{emptyRun}},
 		{"arguments for it in a chunk with other calls", []string{empty, cFinish("0"), cChunk(cChoice("0", cEntry("1", "call_2", "noop", "{}"), cEntry("0", "", "", rm)))},
 			[]int{2}, []call{emptyRun}},
+		// The refused chunk's calls and choices are not counted (see order):
+		// the next call is at index 1, not 2.
+		{"a refused chunk's new calls", []string{empty, cFinish("0"),
+			cChunk(cChoice("0", cEntry("1", "call_2", "noop", "{}"), cEntry("0", "", "", rm)), cChoice("1")),
+			cChunk(cChoice("0", cEntry("2", "call_3", "noop", "{}"))),
+			cChunk(cChoice("2")),
+			cChunk(cChoice("0", cEntry("1", "call_3", "noop", "{}")))},
+			[]int{2, 3, 4}, []call{emptyRun, {Key: "choice0/tool1", ID: "call_3", Name: "noop", Args: "{}"}}},
 		{"another name for an ended call", []string{done, cFinish("0"), cChunk(cChoice("0", cEntry("0", "", "un", "")))},
 			[]int{2}, []call{doneRun}},
 		{"arguments in the chunk of the finish_reason, after it", []string{empty,

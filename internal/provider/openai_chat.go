@@ -187,10 +187,12 @@ func (a *openAIChat) feed(t *tracker, event []byte) error {
 		t.abort("error")
 		return nil
 	}
+	had := len(a.tools)
 	if err := a.order(t, &ev); err != nil {
 		return err
 	}
 	if err := a.late(t, &ev); err != nil {
+		a.unorder(had)
 		return err
 	}
 	if ev.ID != "" {
@@ -312,14 +314,20 @@ func (a *openAIChat) order(t *tracker, ev *chatChunk) error {
 	a.undo = a.undo[:0]
 	for i := range ev.Choices {
 		if err := a.orderChoice(t, ev, i, had == 0); err != nil {
-			for j := len(a.undo) - 1; j >= 0; j-- {
-				a.tools[a.undo[j].choice] = a.undo[j].tools
-			}
-			a.tools = a.tools[:had]
+			a.unorder(had)
 			return err
 		}
 	}
 	return nil
+}
+
+// unorder takes back what order recorded of a chunk, for a chunk that is
+// refused (had: the stream's choices before it).
+func (a *openAIChat) unorder(had int) {
+	for j := len(a.undo) - 1; j >= 0; j-- {
+		a.tools[a.undo[j].choice] = a.undo[j].tools
+	}
+	a.tools = a.tools[:had]
 }
 
 // orderChoice checks choice i of chunk ev, and its tool calls, as order
