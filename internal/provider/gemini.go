@@ -13,10 +13,6 @@ type gemini struct {
 	cands map[int]*geminiCand // by candidate index
 	order []*geminiCand       // in order of first appearance, for close
 	buf   []byte              // scratch for one part's argument text
-	// streams holds, for the chunk checkParts is checking, whether a call
-	// streams in each candidate it has checked, when the chunk has more
-	// than one.
-	streams map[int]bool
 }
 
 // geminiCand is the state of one candidate.
@@ -140,10 +136,13 @@ func (g *gemini) feed(t *tracker, event []byte) error {
 // another call with that part's arguments alone, are refused: the two
 // would run and check different arguments.
 func (g *gemini) checkParts(t *tracker, ev *geminiChunk) error {
-	clear(g.streams)
+	// now holds whether a call streams in each candidate checked so far,
+	// for a chunk that lists more than one: made for the chunk alone, as
+	// its indices are not yet checked against the place limit.
+	var now map[int]bool
 	for i := range ev.Candidates {
 		cand := &ev.Candidates[i]
-		streams, seen := g.streams[cand.Index]
+		streams, seen := now[cand.Index]
 		if gc := g.cands[cand.Index]; !seen && gc != nil {
 			streams = gc.c != nil
 		}
@@ -170,10 +169,10 @@ func (g *gemini) checkParts(t *tracker, ev *geminiChunk) error {
 			streams = false
 		}
 		if len(ev.Candidates) > 1 {
-			if g.streams == nil {
-				g.streams = map[int]bool{}
+			if now == nil {
+				now = map[int]bool{}
 			}
-			g.streams[cand.Index] = streams
+			now[cand.Index] = streams
 		}
 	}
 	return nil

@@ -28,13 +28,10 @@ type openAIChat struct {
 	completion, prefix string
 	restarts           int
 	// seq numbers the choice entries that late has checked, over the
-	// stream's life; finished holds, for each choice, the seq of the last
-	// entry whose finish_reason ended it, and begun, for the chunk being
-	// checked, the seq of the entry that begins a call at a base whose
-	// call had ended (see late).
+	// stream's life, and finished holds, for each choice, the seq of the
+	// last entry whose finish_reason ended it (see late).
 	seq      int
 	finished []int
-	begun    map[string]int
 }
 
 // chatCount is the number of tool calls of one choice.
@@ -402,7 +399,9 @@ func misplaced(t *tracker, what string, index, n int, whole bool) error {
 // entry there without id that carries a name or arguments is refused.
 func (a *openAIChat) late(t *tracker, ev *chatChunk) error {
 	start := a.seq
-	clear(a.begun)
+	// begun holds, made when needed, the seq of the entry that begins a
+	// call at a base whose call had ended.
+	var begun map[string]int
 	for i := range ev.Choices {
 		a.seq++
 		ch := &ev.Choices[i]
@@ -416,12 +415,12 @@ func (a *openAIChat) late(t *tracker, ev *chatChunk) error {
 				pos = *tc.Index
 			}
 			name := cmp.Or(tc.Function.Name, tc.customName())
-			if err := a.lateEntry(t, numbered(prefix+"tool", pos), ch.Index, now, tc.ID != "", name, tc.Function.Arguments); err != nil {
+			if err := a.lateEntry(t, &begun, numbered(prefix+"tool", pos), ch.Index, now, tc.ID != "", name, tc.Function.Arguments); err != nil {
 				return err
 			}
 		}
 		if fc := ch.Delta.FunctionCall; fc != nil {
-			if err := a.lateEntry(t, prefix+"function", ch.Index, now, fc.Name != "", fc.Name, fc.Arguments); err != nil {
+			if err := a.lateEntry(t, &begun, prefix+"function", ch.Index, now, fc.Name != "", fc.Name, fc.Arguments); err != nil {
 				return err
 			}
 		}
@@ -435,9 +434,9 @@ func (a *openAIChat) late(t *tracker, ev *chatChunk) error {
 // lateEntry checks, for late, an entry of choice at base that names
 // tool name and carries args; begins: the entry begins a call there when
 // the call there has ended; now: a finish_reason earlier in the chunk
-// ended the choice's calls.
-func (a *openAIChat) lateEntry(t *tracker, base string, choice int, now, begins bool, name, args string) error {
-	if seq, ok := a.begun[base]; ok && seq > a.finished[choice] {
+// ended the choice's calls; begun: late's.
+func (a *openAIChat) lateEntry(t *tracker, begun *map[string]int, base string, choice int, now, begins bool, name, args string) error {
+	if seq, ok := (*begun)[base]; ok && seq > a.finished[choice] {
 		return nil // for the call that the chunk begins there
 	}
 	c := t.calls[base]
@@ -445,10 +444,10 @@ func (a *openAIChat) lateEntry(t *tracker, base string, choice int, now, begins 
 	case !now && (c == nil || !c.ended):
 		return nil
 	case begins:
-		if a.begun == nil {
-			a.begun = map[string]int{}
+		if *begun == nil {
+			*begun = map[string]int{}
 		}
-		a.begun[base] = a.seq
+		(*begun)[base] = a.seq
 		return nil
 	case name != "" && (c == nil || name != c.name):
 		return t.errorf("", "an entry names the tool %s for a call that has ended, at %s: openai-python would join the name to the call's", quoteName(name), base)
