@@ -79,6 +79,9 @@ func fuzzSeeds(f *testing.F) [][]byte {
 		{provider.Gemini, `{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.a[0].b","stringValue":"x","willContinue":true}],"willContinue":true}},{"functionCall":{"partialArgs":[{"jsonPath":"$.a[0].b","stringValue":"y"},{"jsonPath":"$['c']","nullValue":null}]}}]}}]}`},
 		{provider.Bedrock, `{"contentBlockDelta":{"contentBlockIndex":0,"delta":{"toolUse":{"input":"{}"}}}}` + "\n" + `{"contentBlockStart":{"contentBlockIndex":0,"start":{"toolUse":{"toolUseId":"a","name":"f"}}}}`},
 		{provider.Cohere, `{"type":"tool-call-delta","index":0,"delta":{"message":{"tool_calls":{"function":{"arguments":"{}"}}}}}` + "\n" + `{"type":"tool-call-start","index":0,"delta":{"message":{"tool_calls":{"id":"a","function":{"name":"f"}}}}}`},
+		{provider.OpenAIChat, `{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"x","function":{"name":"f","arguments":""}}]},"finish_reason":"tool_calls"},{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]}}]}` + "\n[DONE]\n" + `{"id":"b","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"y","function":{"name":"f","arguments":""}}]}}]}` + "\n" + `{"id":"b","choices":[{"index":0,"delta":{},"finish_reason":"length"}]}`},
+		{provider.OpenAIResponses, `{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"text/m","name":"f","arguments":""}}` + "\n" + `{"type":"response.output_text.delta","output_index":1,"item_id":"m","content_index":0,"delta":"{}"}`},
+		{provider.Gemini, `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","willContinue":true}}]}},{"content":{"parts":[{"functionCall":{"name":"g","partialArgs":[{"jsonPath":"$.a","boolValue":true}]}}]}}]}`},
 	} {
 		seeds = append(seeds, append([]byte{byte(s.p - 1)}, s.lines...))
 	}
