@@ -73,10 +73,10 @@ func (s *Session) refuse(c *call, text string) {
 
 // writeFenced feeds an output's text through its fence: the document's
 // bytes to the validator (in chunks, with the context checked, as write
-// does), the fence's skipped, the verdict as soon as it is known.
-func (s *Session) writeFenced(c *call, p []byte) error {
-	at := c.bytes - int64(len(p)) // text offset of p[0]
-	run := 0                      // start of the document bytes not yet written
+// does), the fence's skipped, the verdict as soon as it is known. at is
+// the text offset of p[0].
+func (s *Session) writeFenced(c *call, p []byte, at int64) error {
+	run := 0 // start of the document bytes not yet written
 	for i := 0; i < len(p) && !c.done; i++ {
 		act := c.fence.step(p[i])
 		if act == passByte {

@@ -32,7 +32,9 @@ type Limits struct {
 	// next start is a ResourceExhausted error. Default DefaultMaxCalls.
 	MaxCalls int
 	// MaxCallBytes is the most argument bytes one call may carry; a call
-	// past it is rejected (keyword "maxBytes"). It also bounds the text the
+	// past it is rejected (keyword "maxBytes", at offset MaxCallBytes),
+	// unless its bytes within the limit hold a violation, which is then
+	// the verdict however the text was split into deltas. It also bounds the text the
 	// stream holds, all calls together, for provider calls whose tool is not
 	// named yet: the call whose text would pass it is rejected the same way.
 	// Default DefaultMaxCallBytes.
@@ -338,24 +340,43 @@ func (s *Session) delta(c *call, fragment []byte) error {
 		s.ignored += int64(len(fragment))
 		return nil
 	}
-	n := int64(len(fragment))
-	if c.bytes+n > s.limits.MaxCallBytes {
-		doc := "The arguments are"
-		if c.output {
-			doc = "The output is"
-		}
-		s.tooLong(c, n, s.limits.MaxCallBytes, fmt.Sprintf("%s longer than the limit of %d bytes.", doc, s.limits.MaxCallBytes))
-		return nil
-	}
+	n, room := int64(len(fragment)), s.limits.MaxCallBytes-c.bytes
 	if c.unnamed {
-		s.hold(c, fragment)
+		if n > room {
+			s.tooLong(c, n, s.limits.MaxCallBytes, s.tooLongMessage(c))
+		} else {
+			s.hold(c, fragment)
+		}
 		return nil
 	}
+	// The bytes within MaxCallBytes are validated even when the delta
+	// passes it, so that a violation among them is the verdict, as it is
+	// when the same text comes in smaller deltas: the verdict does not
+	// depend on where the text was split.
+	at := c.bytes
 	c.bytes += n
+	fit := fragment[:min(n, room)]
+	var err error
 	if c.fence != nil {
-		return s.writeFenced(c, fragment)
+		err = s.writeFenced(c, fit, at)
+	} else {
+		err = s.write(c, fit)
 	}
-	return s.write(c, fragment)
+	if err != nil || c.done || n <= room {
+		return err
+	}
+	s.tooLong(c, 0, s.limits.MaxCallBytes, s.tooLongMessage(c))
+	return nil
+}
+
+// tooLongMessage is the message of a call, or an output, whose text passes
+// MaxCallBytes.
+func (s *Session) tooLongMessage(c *call) string {
+	doc := "The arguments are"
+	if c.output {
+		doc = "The output is"
+	}
+	return fmt.Sprintf("%s longer than the limit of %d bytes.", doc, s.limits.MaxCallBytes)
 }
 
 // hold keeps an unnamed call's fragment until its tool is named, within

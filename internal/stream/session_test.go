@@ -454,3 +454,57 @@ func TestMaxTools(t *testing.T) {
 	require.NoError(t, h.Start("c", "fourth", nil))
 	assert.Equal(t, "tool_name", h.results[0].Findings[0].Keyword, "a refused bind binds nothing")
 }
+
+// TestMaxCallBytesVerdictIgnoresSplits: a delta that takes a call past
+// MaxCallBytes is still validated up to the limit, so a violation within
+// the limit is the verdict however the text was split, and "maxBytes" (at
+// the limit) only where the text within it is viable.
+func TestMaxCallBytesVerdictIgnoresSplits(t *testing.T) {
+	t.Parallel()
+	const limit = 20
+	cases := []struct {
+		name, doc string
+		keyword   string
+		offset    int64
+	}{
+		{"violation within the limit", `{"action":"nope","content":"a long text"}`, "enum", 11},
+		{"violation at the last byte within", `{"action":"add","i"} and more`, "json", limit - 1},
+		{"viable within the limit", `{"action":"add","content":"a long text"}`, "maxBytes", limit},
+		{"violation past the limit", `{"action":"add","content":1}`, "maxBytes", limit},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			for _, pieces := range append(runeSplits(tc.doc), strings.Split(tc.doc, "")) {
+				h := newHarness(t, stream.Limits{MaxCallBytes: limit})
+				require.NoError(t, h.Start("a", "todo", nil))
+				h.deltas(t, "a", pieces...)
+				require.NoError(t, h.End("a"))
+				require.Len(t, h.results, 1, "pieces %q", pieces)
+				r := h.results[0]
+				assert.True(t, r.Early, "pieces %q", pieces)
+				require.NotEmpty(t, r.Findings, "pieces %q", pieces)
+				assert.Equal(t, tc.keyword, r.Findings[0].Keyword, "pieces %q", pieces)
+				assert.Equal(t, tc.offset, r.Findings[0].Offset, "pieces %q", pieces)
+			}
+		})
+	}
+}
+
+// TestOutputMaxCallBytesVerdictIgnoresSplits: the same for an answer's
+// text in a code fence: its violation within the limit is the verdict even
+// when the text comes in one event.
+func TestOutputMaxCallBytesVerdictIgnoresSplits(t *testing.T) {
+	t.Parallel()
+	text := "```json\n{\"x\":1,\"y\":2,\"tag\":\"a\"}\n```"
+	for _, pieces := range runeSplits(text) {
+		h := newHarness(t, stream.Limits{MaxCallBytes: 24})
+		res := schema.Compile(schema.ToolInput, []byte(pointSchema))
+		require.Empty(t, res.Errors)
+		h.BindOutput(stream.Binding{Handle: "h-out", Schema: res.Schema}, true)
+		r, _, _ := answer(t, h, pieces, "stop")
+		require.NotEmpty(t, r.Findings, "pieces %q", pieces)
+		assert.Equal(t, "additionalProperties", r.Findings[0].Keyword, "pieces %q", pieces)
+		assert.Equal(t, int64(strings.Index(text, "y")), r.Findings[0].Offset, "pieces %q", pieces)
+	}
+}
