@@ -102,7 +102,9 @@ func TestReusedProviderCallIDIsRefused(t *testing.T) {
 }
 
 // TestCallIDsNeverSpellAnotherResult: a result's id says which call or
-// answer it is about, so no two results of a stream share one. A provider
+// answer it is about, so no two results of a stream share one. An answer
+// whose id another provider's answer has is numbered on ("output/0#2"),
+// as a provider's second answer at one index is. A provider
 // call whose id is an answer's ("output/0") or a CallStart's is refused
 // (keyword "call_id"), the answer's verdict and the started call's
 // standing; a CallStart with an answer's id, or a provider call's, is a
@@ -128,6 +130,25 @@ func TestCallIDsNeverSpellAnotherResult(t *testing.T) {
 		require.NoError(t, h.End("call_1"))
 		feedAll(t, h, provider.OpenAIChat, chatCall(0, "call_1", "todo", `{"action":"list"}`))
 		assert.Equal(t, []verdict{{"call_1", "type", false}, {"call_1", "call_id", false}}, verdicts(h))
+	})
+	t.Run("answers of two providers", func(t *testing.T) {
+		t.Parallel()
+		h := newHarness(t, stream.Limits{})
+		h.BindOutput(h.bound["todo"], false)
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatText(0, `{"action":7}`)))
+		require.NoError(t, h.ProviderEvent(provider.OpenAIChat, chatFinish(0, "stop")))
+		anthropic := func(text string) []string {
+			return []string{
+				`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}`,
+				`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+				`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":` + strconv.Quote(text) + `}}`,
+				`{"type":"content_block_stop","index":0}`,
+				`{"type":"message_delta","delta":{"stop_reason":"end_turn"}}`,
+				`{"type":"message_stop"}`,
+			}
+		}
+		feedAll(t, h, provider.Anthropic, append(anthropic(`{"action":"list"}`), anthropic(`{"action":"list"}`)...)...)
+		assert.Equal(t, []verdict{{"output/0", "type", false}, {"output/0#2", "", true}, {"output/1", "", true}}, verdicts(h))
 	})
 	t.Run("a started call named as the answer or a provider call", func(t *testing.T) {
 		t.Parallel()

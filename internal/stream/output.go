@@ -31,9 +31,9 @@ func (s *Session) BindOutput(b Binding, stripFence bool) {
 
 // startOutput begins the output key, counted toward MaxCalls like a call
 // whether or not an output is bound (so that no stream holds outputs
-// without limit), and validated against the output binding — or, with
-// none, done already, so that its events change nothing and it gets no
-// result.
+// without limit), and validated against the output binding, with a result
+// id of its own (see answerID) — or, with none, done already, so that its
+// events change nothing and it gets no result.
 func (s *Session) startOutput(key string) (*call, error) {
 	c, err := s.newCall(key)
 	if err != nil {
@@ -43,7 +43,7 @@ func (s *Session) startOutput(key string) (*call, error) {
 		c.done = true
 		return c, nil
 	}
-	c.output = true
+	c.id, c.output = s.adapter.answerID(key), true
 	if s.output.Schema == nil {
 		s.finish(c, true, []schema.Finding{{Code: schema.CodeNotFound, Keyword: "handle", Offset: 0,
 			Message: fmt.Sprintf("The output is bound to the handle %s, which this server does not hold, so it was not validated; bind the output schema inline (StreamBind.output_schema) or compile it on this server and bind it again.", quote(s.output.Handle))}}, false)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/toolgate/toolgate/internal/provider"
 	"github.com/toolgate/toolgate/internal/schema"
@@ -18,8 +19,32 @@ type providerAdapters struct {
 	outputs  map[providerKey]*call
 	// ids maps the result id of every provider call of the stream to the
 	// latest call given it (see claimID).
-	ids    map[string]*call
-	events []provider.Event
+	ids map[string]*call
+	// answers holds the result id of every bound answer of the stream, and
+	// numbered how many ids answerID has made from each key.
+	answers  map[string]bool
+	numbered map[string]int
+	events   []provider.Event
+}
+
+// answerID returns key, an adapter's "output/<n>", as the result id of a
+// new answer, or, when an answer of another provider on the stream has it
+// already, key with the first free "#2", "#3", ... suffix, as an adapter
+// numbers a second answer at one index: no two results share an id.
+func (pa *providerAdapters) answerID(key string) string {
+	if pa.answers == nil {
+		pa.answers, pa.numbered = map[string]bool{}, map[string]int{}
+	}
+	for n := pa.numbered[key]; ; n++ {
+		id := key
+		if n > 0 {
+			id += "#" + strconv.Itoa(n+1)
+		}
+		if !pa.answers[id] {
+			pa.answers[id], pa.numbered[key] = true, n+1
+			return id
+		}
+	}
 }
 
 type providerKey struct {
@@ -38,11 +63,13 @@ type providerKey struct {
 // a call whose id another call of the stream has too is refused (keyword
 // "call_id", see claimID).
 // While an output is bound (BindOutput), the message text of each provider
-// output is one document, with the result's CallID "output/<n>"; a refusal
-// is its "refusal" verdict, and the output ends with the provider's end of
-// the candidate, item or message, or, for an OpenAI Chat choice, with the
-// stream ("[DONE]", Close): openai-python appends text that comes after a
-// choice's finish_reason to its message (see package provider).
+// output is one document, with the result's CallID "output/<n>" (or
+// "output/<n>#2", ... where another provider's answer on the stream has
+// that id, see answerID); a refusal is its "refusal" verdict, and the
+// output ends with the provider's end of the candidate, item or message,
+// or, for an OpenAI Chat choice, with the stream ("[DONE]", Close):
+// openai-python appends text that comes after a choice's finish_reason to
+// its message (see package provider).
 //
 // OpenAI's "[DONE]" sentinel ends an OpenAI Chat or Responses stream as
 // Close does (its open calls and answers end), since the OpenAI SDKs stop
