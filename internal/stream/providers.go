@@ -241,12 +241,27 @@ func takenID(id string, at int64) schema.Finding {
 		Message: fmt.Sprintf("The provider gave the call the id %s, which another result of this stream has (a call started by the client, or an answer's %s<n>), so its verdict could be taken for that one: the call is refused.", quote(id), outputPrefix)}
 }
 
-// flushProviders ends the calls every adapter still holds open.
+// flushProviders applies what every adapter still holds for its open
+// calls and answers: their last deltas, and the cut an answer's end
+// gives it. It ends none of them, so that Close ends them all, the
+// client's and every provider's, in start order.
 func (s *Session) flushProviders() {
 	pa := &s.adapter
 	for _, p := range slices.Sorted(maps.Keys(pa.adapters)) {
 		pa.events = pa.adapters[p].Close(pa.events[:0])
-		_ = s.applyProvider(p, pa.events) // Close emits only deltas and ends of started calls
+		deltas := pa.events[:0]
+		for _, ev := range pa.events { // Close emits only deltas and ends of started calls
+			switch ev.Kind {
+			case provider.End:
+			case provider.TextEnd:
+				if c := pa.outputs[providerKey{p, ev.Key}]; c != nil {
+					c.cut = ev.Cut
+				}
+			default:
+				deltas = append(deltas, ev)
+			}
+		}
+		_ = s.applyProvider(p, deltas)
 	}
 }
 

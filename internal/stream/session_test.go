@@ -508,3 +508,26 @@ func TestOutputMaxCallBytesVerdictIgnoresSplits(t *testing.T) {
 		assert.Equal(t, int64(strings.Index(text, "y")), r.Findings[0].Offset, "pieces %q", pieces)
 	}
 }
+
+// TestCloseEndsCallsInStartOrder: a half-close ends the open calls in the
+// order they started, the client's and each provider's interleaved.
+func TestCloseEndsCallsInStartOrder(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, stream.Limits{})
+	require.NoError(t, h.Start("a", "todo", nil))
+	h.deltas(t, "a", `{"action":"li`)
+	for _, ev := range anthropicTodo(`{"action":`)[:7] { // open after its first piece
+		require.NoError(t, h.ProviderEvent(provider.Anthropic, []byte(ev)))
+	}
+	require.NoError(t, h.ProviderEvent(provider.OpenAIChat, []byte(chatCall(0, "call_1", "todo", `{"action":"list"`))))
+	require.NoError(t, h.Start("b", "todo", nil))
+	h.deltas(t, "b", `{`)
+	h.Close()
+	var ids []string
+	for _, r := range h.results {
+		ids = append(ids, r.CallID)
+		assert.Equal(t, "json", r.Findings[0].Keyword, r.CallID)
+		assert.False(t, r.Early, r.CallID)
+	}
+	assert.Equal(t, []string{"a", "toolu_1", "call_1", "b"}, ids)
+}
