@@ -43,7 +43,8 @@ const (
 	badByte                     // no document in one fence can go on from here
 )
 
-// maxInfo bounds the info string of an opening fence.
+// maxInfo bounds the info string of an opening fence, each run of white
+// space in it counted as one byte.
 const maxInfo = 16
 
 // step classifies the next byte of the text.
@@ -71,6 +72,11 @@ func (f *fence) step(b byte) fenceAction {
 				return badByte
 			}
 			f.state = fenceBody
+			return f.skip()
+		case isSpace(b) && len(f.info) > 0 && isSpace(f.info[len(f.info)-1]):
+			// A run of white space is kept as its first byte: it is
+			// trimmed or splits the info string all the same, and white
+			// space around "json", however long, is no reason to refuse.
 			return f.skip()
 		case b == '`' || len(f.info) == maxInfo:
 			return badByte

@@ -3,6 +3,7 @@ package stream_test
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -96,6 +97,8 @@ func TestOutputEndRulesAndFences(t *testing.T) {
 		{"fence stripped", true, "```json\n{\"x\":1}\n```", want{}},
 		{"fence without info, white space around", true, "\n ```\n{\"x\":1}```  \n", want{}},
 		{"info in capitals, CR and spaces", true, "``` JSON \r\n{\"x\":1}\n```", want{}},
+		{"long white space around the info string", true, "```" + strings.Repeat(" ", 20) + "json" + strings.Repeat(" \t", 10) + "\r\n{\"x\":1}\n```", want{}},
+		{"an info string too long for json", true, "```" + strings.Repeat("j", 16) + "x\n{\"x\":1}\n```", want{"json", 19, true}},
 		{"no fence at all, stripping allowed", true, `{"x":1}`, want{}},
 		{"a backtick inside a string", true, "```json\n{\"x\":1,\"tag\":\"```\"}\n```", want{"enum", 22, true}},
 		{"a violation inside the fence is at its text offset", true, "```json\n{\"x\":\"one\"}\n```", want{"type", 13, true}},
