@@ -1102,8 +1102,9 @@ type StreamBind struct {
 	// text of each provider choice, candidate or message is validated as one
 	// JSON document and reported as a CallResult with call_id "output/<n>"
 	// (n the provider's choice or candidate index, 0 when there is one, or
-	// an OpenAI Responses message's output_index, 1 after a reasoning item)
-	// and an empty tool_name.
+	// an OpenAI Responses message's output_index, 1 after a reasoning item;
+	// "output/<n>#2", ... when another provider's answer on the stream has
+	// that id already) and an empty tool_name.
 	OutputHandle string `protobuf:"bytes,2,opt,name=output_handle,json=outputHandle,proto3" json:"output_handle,omitempty"`
 	// With an output binding: allow one code fence (``` or ```json) around
 	// the document. Its bytes are skipped; offsets still count from the first
