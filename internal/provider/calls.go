@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"hash"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 )
@@ -80,10 +79,9 @@ type tracker struct {
 	// maxPlaces is the most choices, candidates or output items the
 	// provider's half keeps state for (see Adapter.LimitPlaces).
 	maxPlaces int
-	// taken holds every Event.Key given out, and made counts the keys made
-	// from each wanted key, so that no key is ever given twice (see claim).
-	taken map[string]bool
-	made  map[string]int
+	// keys holds every Event.Key given out, so that no key is ever given
+	// twice (see claim).
+	keys Keys
 }
 
 // clip returns s, or a copy of its first maxName+1 bytes when it is
@@ -186,20 +184,9 @@ func (t *tracker) output(base string, n int) *call {
 // stream), or a provider key that spells another's key ("output/0" as a
 // Responses item id) all get keys of their own.
 func (t *tracker) claim(want string) string {
-	if t.taken == nil {
-		t.taken, t.made = map[string]bool{}, map[string]int{}
-	}
-	for n := t.made[want]; ; n++ {
-		t.work++
-		key := want
-		if n > 0 {
-			key += "#" + strconv.Itoa(n+1)
-		}
-		if !t.taken[key] {
-			t.taken[key], t.made[want] = true, n+1
-			return key
-		}
-	}
+	key, tries := t.keys.Claim(want)
+	t.work += tries
+	return key
 }
 
 // refuse emits a Refusal for output c (once; the first piece of the

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 
 	"github.com/toolgate/toolgate/internal/provider"
 	"github.com/toolgate/toolgate/internal/schema"
@@ -20,11 +19,9 @@ type providerAdapters struct {
 	// ids maps the result id of every provider call of the stream to the
 	// latest call given it (see claimID).
 	ids map[string]*call
-	// answers holds the result id of every bound answer of the stream, and
-	// numbered how many ids answerID has made from each key.
-	answers  map[string]bool
-	numbered map[string]int
-	events   []provider.Event
+	// answers holds the result id of every bound answer of the stream.
+	answers provider.Keys
+	events  []provider.Event
 }
 
 // answerID returns key, an adapter's "output/<n>", as the result id of a
@@ -32,19 +29,8 @@ type providerAdapters struct {
 // already, key with the first free "#2", "#3", ... suffix, as an adapter
 // numbers a second answer at one index: no two results share an id.
 func (pa *providerAdapters) answerID(key string) string {
-	if pa.answers == nil {
-		pa.answers, pa.numbered = map[string]bool{}, map[string]int{}
-	}
-	for n := pa.numbered[key]; ; n++ {
-		id := key
-		if n > 0 {
-			id += "#" + strconv.Itoa(n+1)
-		}
-		if !pa.answers[id] {
-			pa.answers[id], pa.numbered[key] = true, n+1
-			return id
-		}
-	}
+	id, _ := pa.answers.Claim(key)
+	return id
 }
 
 type providerKey struct {
