@@ -160,6 +160,12 @@ func (s *Service) streamEvent(ctx context.Context, sess *stream.Session, holds *
 		}
 		return sess.Bind(tools)
 	case *toolgatev1.ValidateStreamRequest_Start:
+		if st := ev.Start; st.GetOutput() {
+			if st.GetToolName() != "" || st.GetHandle() != "" || st.GetInline() != nil {
+				return status.Error(codes.InvalidArgument, "start: an output call is held to the stream's output bind: tool_name, handle and inline must be empty")
+			}
+			return sess.StartOutput(st.GetCallId())
+		}
 		b, err := s.startBinding(ctx, holds, ev.Start)
 		if err != nil {
 			return err

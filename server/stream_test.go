@@ -356,7 +356,9 @@ func anthropicText(pieces ...string) []string {
 // the message text of provider events: a valid answer, an answer rejected
 // early at the byte no enum choice starts, a fenced answer with
 // strip_code_fence, and a handle this server lacks as an in-band
-// NOT_FOUND. Results have call_id output/<n> and no tool_name.
+// NOT_FOUND. Results have call_id output/<n> and no tool_name. The same
+// text sent as plain deltas of a start with output set gets the same
+// verdict, under the start's call_id.
 func TestStreamOutput(t *testing.T) {
 	t.Parallel()
 	c := client(t, server.Config{})
@@ -385,27 +387,80 @@ func TestStreamOutput(t *testing.T) {
 		{"a handle not held", &toolgatev1.StreamBind{OutputHandle: missingHandle}, []string{`{}`}, false, true, "handle", 0},
 	}
 	for _, tc := range cases {
+		for _, plain := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, plain deltas %t", tc.name, plain), func(t *testing.T) {
+				t.Parallel()
+				s, err := c.ValidateStream(t.Context())
+				require.NoError(t, err)
+				send(t, s, askReceipt(), &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: tc.bind}})
+				events, id := anthropicTextEvents(tc.pieces...), "output/0"
+				if plain {
+					events, id = plainOutput("answer", tc.pieces...), "answer"
+				}
+				send(t, s, events...)
+				r := recvResult(t, s)
+				assert.Equal(t, id, r.CallId)
+				assert.Empty(t, r.ToolName)
+				assert.Equal(t, tc.valid, r.Valid, "%v", r.Errors)
+				assert.Equal(t, tc.early, r.Early)
+				if !tc.valid {
+					require.NotEmpty(t, r.Errors)
+					assert.Equal(t, tc.keyword, r.Errors[0].Keyword)
+					assert.Equal(t, tc.offset, r.Errors[0].Offset)
+				}
+				require.NoError(t, s.CloseSend())
+				recvEnd(t, s, 2+int64(len(events)), 1) // one result for the one output
+			})
+		}
+	}
+}
+
+// anthropicTextEvents are anthropicText's events as stream requests.
+func anthropicTextEvents(pieces ...string) []*toolgatev1.ValidateStreamRequest {
+	var reqs []*toolgatev1.ValidateStreamRequest
+	for _, ev := range anthropicText(pieces...) {
+		reqs = append(reqs, providerEvent(toolgatev1.Provider_PROVIDER_ANTHROPIC, ev))
+	}
+	return reqs
+}
+
+// plainOutput is an answer sent as plain deltas: a start with output set,
+// the pieces, the end.
+func plainOutput(id string, pieces ...string) []*toolgatev1.ValidateStreamRequest {
+	reqs := []*toolgatev1.ValidateStreamRequest{{Event: &toolgatev1.ValidateStreamRequest_Start{Start: &toolgatev1.CallStart{CallId: id, Output: true}}}}
+	for _, p := range pieces {
+		reqs = append(reqs, delta(id, p))
+	}
+	return append(reqs, end(id))
+}
+
+// TestStreamOutputStartErrors: a start with output set takes its schema
+// from the output bind alone, and needs one.
+func TestStreamOutputStartErrors(t *testing.T) {
+	t.Parallel()
+	c := client(t, server.Config{})
+	bind := &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: &toolgatev1.StreamBind{
+		OutputSchema: compileJSON(todoSchema)}}}
+	for _, tc := range []struct {
+		name  string
+		reqs  []*toolgatev1.ValidateStreamRequest
+		wants string
+	}{
+		{"no output bound", plainOutput("a")[:1], "no output bound"},
+		{"a tool name too", []*toolgatev1.ValidateStreamRequest{bind, {Event: &toolgatev1.ValidateStreamRequest_Start{
+			Start: &toolgatev1.CallStart{CallId: "a", Output: true, ToolName: "todo"}}}}, "tool_name, handle and inline must be empty"},
+		{"a handle too", []*toolgatev1.ValidateStreamRequest{bind, {Event: &toolgatev1.ValidateStreamRequest_Start{
+			Start: &toolgatev1.CallStart{CallId: "a", Output: true, Handle: missingHandle}}}}, "tool_name, handle and inline must be empty"},
+		{"a reserved id", append([]*toolgatev1.ValidateStreamRequest{bind}, plainOutput("output/1")[:1]...), "reserved"},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s, err := c.ValidateStream(t.Context())
 			require.NoError(t, err)
-			send(t, s, askReceipt(), &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: tc.bind}})
-			events := anthropicText(tc.pieces...)
-			for _, ev := range events {
-				send(t, s, providerEvent(toolgatev1.Provider_PROVIDER_ANTHROPIC, ev))
-			}
-			r := recvResult(t, s)
-			assert.Equal(t, "output/0", r.CallId)
-			assert.Empty(t, r.ToolName)
-			assert.Equal(t, tc.valid, r.Valid, "%v", r.Errors)
-			assert.Equal(t, tc.early, r.Early)
-			if !tc.valid {
-				require.NotEmpty(t, r.Errors)
-				assert.Equal(t, tc.keyword, r.Errors[0].Keyword)
-				assert.Equal(t, tc.offset, r.Errors[0].Offset)
-			}
-			require.NoError(t, s.CloseSend())
-			recvEnd(t, s, 2+int64(len(events)), 1) // one result for the one output
+			send(t, s, tc.reqs...)
+			_, err = s.Recv()
+			assert.Equal(t, codes.InvalidArgument, status.Code(err), "%v", err)
+			assert.Contains(t, status.Convert(err).Message(), tc.wants)
 		})
 	}
 }

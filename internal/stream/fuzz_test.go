@@ -13,7 +13,8 @@ import (
 // FuzzOutputSplit streams an arbitrary answer text as an output, with and
 // without code-fence stripping, whole and cut at a rune boundary: nothing
 // panics, there is exactly one result, and the cut changes neither the
-// verdict nor its findings.
+// verdict nor its findings; the same text sent as plain deltas
+// (StartOutput), cut there too, gets the same verdict and findings.
 func FuzzOutputSplit(f *testing.F) {
 	for _, seed := range []string{
 		"{\"x\":1}", "```json\n{\"x\":1}\n```", " ```\n{\"x\":\"`\"}```\n", "Here: {}", "{\"x\":1}\n{\"x\":2}",
@@ -35,16 +36,47 @@ func FuzzOutputSplit(f *testing.F) {
 			at--
 		}
 		whole := outputVerdict(t, res.Schema, strip, text)
-		split := outputVerdict(t, res.Schema, strip, text[:at], text[at:])
-		if whole.Valid() != split.Valid() || len(whole.Findings) != len(split.Findings) {
-			t.Fatalf("%q cut at %d: whole %+v, split %+v", text, at, whole.Findings, split.Findings)
-		}
-		for i, f := range fixtures.Stable(whole.Findings) {
-			if f != fixtures.Stable(split.Findings)[i] {
-				t.Fatalf("%q cut at %d: whole %+v, split %+v", text, at, whole.Findings, split.Findings)
-			}
+		sameVerdict(t, text, at, "split", whole, outputVerdict(t, res.Schema, strip, text[:at], text[at:]))
+		if text != "" { // an empty text is no provider answer, and a plain one's json finding
+			sameVerdict(t, text, at, "plain", whole, plainVerdict(t, res.Schema, strip, text[:at], text[at:]))
 		}
 	})
+}
+
+// sameVerdict fails t unless got has want's verdict and findings.
+func sameVerdict(t *testing.T, text string, at int, how string, want, got stream.Result) {
+	t.Helper()
+	if want.Valid() != got.Valid() || len(want.Findings) != len(got.Findings) {
+		t.Fatalf("%q cut at %d: whole %+v, %s %+v", text, at, want.Findings, how, got.Findings)
+	}
+	for i, f := range fixtures.Stable(want.Findings) {
+		if f != fixtures.Stable(got.Findings)[i] {
+			t.Fatalf("%q cut at %d: whole %+v, %s %+v", text, at, want.Findings, how, got.Findings)
+		}
+	}
+}
+
+// plainVerdict sends pieces as a plain-delta answer and returns its one
+// result.
+func plainVerdict(t *testing.T, s *schema.Schema, strip bool, pieces ...string) stream.Result {
+	var got []stream.Result
+	sess := stream.NewSession(t.Context(), stream.Limits{}, func(r *stream.Result) { got = append(got, *r) })
+	sess.BindOutput(stream.Binding{Handle: "h", Schema: s}, strip)
+	if err := sess.StartOutput("answer"); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pieces {
+		if err := sess.Delta("answer", []byte(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := sess.End("answer"); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 {
+		t.Fatalf("%d results for one answer", len(got))
+	}
+	return got[0]
 }
 
 // outputVerdict streams pieces as choice 0's text and returns the one result.

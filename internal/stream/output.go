@@ -43,11 +43,39 @@ func (s *Session) startOutput(key string) (*call, error) {
 		c.done = true
 		return c, nil
 	}
-	c.id, c.output = s.adapter.answerID(key), true
+	c.id = s.adapter.answerID(key)
+	s.bindAnswer(c)
+	return c, nil
+}
+
+// StartOutput begins an answer the client sends itself, as plain deltas
+// (Delta, End) under callID: the text of a structured-output answer it
+// read from its provider. It is validated against the output binding as a
+// provider's answer is (see BindOutput): with the bind's fence rule,
+// messages that speak of the output, and an empty text a "json" finding,
+// not "{}". Its Result has CallID callID and no ToolName. callID is
+// checked as Start checks it; with no output bound, StartOutput is
+// InvalidArgument, since the answer has no schema to be held to.
+func (s *Session) StartOutput(callID string) error {
+	if s.output == nil {
+		return errorf(InvalidArgument, "start: call %s is the output, but the stream has no output bound (StreamBind.output_handle or output_schema)", quote(callID))
+	}
+	c, err := s.startClientCall(callID)
+	if err != nil {
+		return err
+	}
+	s.bindAnswer(c)
+	return nil
+}
+
+// bindAnswer makes c an answer, validated against the output binding (or,
+// for a handle this server does not hold, given its NOT_FOUND verdict).
+func (s *Session) bindAnswer(c *call) {
+	c.output = true
 	if s.output.Schema == nil {
 		s.finish(c, true, []schema.Finding{{Code: schema.CodeNotFound, Keyword: "handle", Offset: 0,
 			Message: fmt.Sprintf("The output is bound to the handle %s, which this server does not hold, so it was not validated; bind the output schema inline (StreamBind.output_schema) or compile it on this server and bind it again.", quote(s.output.Handle))}}, false)
-		return c, nil
+		return
 	}
 	opts := s.limits.Validator
 	opts.Output = true // its messages speak of the output, not of arguments
@@ -55,7 +83,6 @@ func (s *Session) startOutput(key string) (*call, error) {
 	if s.stripFence {
 		c.fence = &fence{}
 	}
-	return c, nil
 }
 
 // refuse is the verdict on an output whose model refused to answer: its

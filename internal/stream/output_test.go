@@ -76,16 +76,51 @@ const pointSchema = `{"type":"object","properties":{"x":{"type":"integer"},"tag"
 // runs at every split point and gives the same verdict.
 func TestOutputEndRulesAndFences(t *testing.T) {
 	t.Parallel()
-	type want struct {
-		keyword string // "" when valid
-		offset  int64
-		early   bool
+	for _, tc := range outputCases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			for _, pieces := range runeSplits(tc.text) {
+				h := outputSession(t, pointSchema, tc.strip)
+				r, before, sent := answer(t, h, pieces, "stop")
+				require.Equal(t, tc.want, verdictOf(r), "pieces %q: %+v", pieces, r.Findings)
+				require.Equal(t, tc.want.early, before, "an early verdict arrives before the finish")
+				assert.Equal(t, "output/0", r.CallID)
+				assert.Empty(t, r.ToolName)
+				assert.Equal(t, sent, r.Bytes, "the text bytes received when the verdict was made")
+			}
+		})
 	}
-	cases := []struct {
+}
+
+// answerVerdict is what the output tests compare of a result.
+type answerVerdict struct {
+	keyword string // "" when valid
+	offset  int64
+	early   bool
+}
+
+func verdictOf(r stream.Result) answerVerdict {
+	got := answerVerdict{early: r.Early}
+	if !r.Valid() {
+		got.keyword, got.offset = r.Findings[0].Keyword, r.Findings[0].Offset
+	}
+	return got
+}
+
+// outputCases are answers' texts against pointSchema, with and without
+// strip_code_fence, and their verdicts.
+var outputCases = func() []struct {
+	name  string
+	strip bool
+	text  string
+	want  answerVerdict
+} {
+	type want = answerVerdict
+	return []struct {
 		name  string
 		strip bool
 		text  string
-		want  want
+		want  answerVerdict
 	}{
 		{"plain document", false, `{"x":1}`, want{}},
 		{"leading and trailing white space", false, " \n{\"x\":1}\r\n  ", want{}},
@@ -110,25 +145,7 @@ func TestOutputEndRulesAndFences(t *testing.T) {
 		{"only an opening fence", true, "```json", want{"json", 7, false}},
 		{"a preamble before the fence", true, "Sure!\n```json\n{\"x\":1}\n```", want{"json", 0, true}},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			for _, pieces := range runeSplits(tc.text) {
-				h := outputSession(t, pointSchema, tc.strip)
-				r, before, sent := answer(t, h, pieces, "stop")
-				got := want{early: r.Early}
-				if !r.Valid() {
-					got.keyword, got.offset = r.Findings[0].Keyword, r.Findings[0].Offset
-				}
-				require.Equal(t, tc.want, got, "pieces %q: %+v", pieces, r.Findings)
-				require.Equal(t, tc.want.early, before, "an early verdict arrives before the finish")
-				assert.Equal(t, "output/0", r.CallID)
-				assert.Empty(t, r.ToolName)
-				assert.Equal(t, sent, r.Bytes, "the text bytes received when the verdict was made")
-			}
-		})
-	}
-}
+}()
 
 // TestOutputCutByTokenLimit: a response cut off by its token limit is an
 // incomplete document, reported at the output's end.

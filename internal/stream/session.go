@@ -222,30 +222,41 @@ func NewSession(ctx context.Context, limits Limits, emit func(*Result)) *Session
 // ("output/…") are InvalidArgument: no two results share an id; so are
 // an id or a name longer than Limits.MaxName.
 func (s *Session) Start(callID, toolName string, b *Binding) error {
-	switch {
-	case callID == "":
-		return errorf(InvalidArgument, "start: call_id is empty")
-	case len(callID) > s.limits.MaxName:
-		return errorf(InvalidArgument, "start: call_id is %d bytes, longer than the limit of %d", len(callID), s.limits.MaxName)
-	case len(toolName) > s.limits.MaxName:
+	if len(toolName) > s.limits.MaxName {
 		return errorf(InvalidArgument, "start: tool_name is %d bytes, longer than the limit of %d", len(toolName), s.limits.MaxName)
 	}
-	if _, ok := s.calls[callID]; ok {
-		return errorf(InvalidArgument, "start: call %s was already started", quote(callID))
-	}
-	if isOutputID(callID) {
-		return errorf(InvalidArgument, "start: call_id %s is reserved: %s<n> names an answer's result", quote(callID), outputPrefix)
-	}
-	if _, ok := s.adapter.ids[callID]; ok {
-		return errorf(InvalidArgument, "start: call_id %s is a provider call's id in this stream", quote(callID))
-	}
-	c, err := s.newCall(callID)
+	c, err := s.startClientCall(callID)
 	if err != nil {
 		return err
 	}
 	s.resolve(c, toolName, b)
-	s.calls[callID] = c
 	return nil
+}
+
+// startClientCall begins a call the client started as callID, once it
+// has checked the id as Start says.
+func (s *Session) startClientCall(callID string) (*call, error) {
+	switch {
+	case callID == "":
+		return nil, errorf(InvalidArgument, "start: call_id is empty")
+	case len(callID) > s.limits.MaxName:
+		return nil, errorf(InvalidArgument, "start: call_id is %d bytes, longer than the limit of %d", len(callID), s.limits.MaxName)
+	}
+	if _, ok := s.calls[callID]; ok {
+		return nil, errorf(InvalidArgument, "start: call %s was already started", quote(callID))
+	}
+	if isOutputID(callID) {
+		return nil, errorf(InvalidArgument, "start: call_id %s is reserved: %s<n> names an answer's result", quote(callID), outputPrefix)
+	}
+	if _, ok := s.adapter.ids[callID]; ok {
+		return nil, errorf(InvalidArgument, "start: call_id %s is a provider call's id in this stream", quote(callID))
+	}
+	c, err := s.newCall(callID)
+	if err != nil {
+		return nil, err
+	}
+	s.calls[callID] = c
+	return c, nil
 }
 
 // newCall counts a call toward MaxCalls and puts it in start order.

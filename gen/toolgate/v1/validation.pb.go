@@ -1212,7 +1212,16 @@ type CallStart struct {
 	// `handle` and the bind map are not consulted and `tool_name` is only
 	// echoed back. A schema that does not compile ends the stream with
 	// INVALID_ARGUMENT.
-	Inline        *CompileSchemaRequest `protobuf:"bytes,4,opt,name=inline,proto3" json:"inline,omitempty"`
+	Inline *CompileSchemaRequest `protobuf:"bytes,4,opt,name=inline,proto3" json:"inline,omitempty"`
+	// The call is the stream's message output, sent as plain deltas: the text
+	// of a structured-output answer the client read from its provider
+	// itself. It is validated against the output the stream's StreamBind
+	// bound (output_handle or output_schema) as a provider's answer is: with
+	// strip_code_fence's rule, findings that speak of the output, and an
+	// empty text a "json" finding, not "{}". Its CallResult has this call_id
+	// and an empty tool_name. tool_name, handle and inline must be empty;
+	// with no output bound the stream ends with INVALID_ARGUMENT.
+	Output        bool `protobuf:"varint,5,opt,name=output,proto3" json:"output,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1273,6 +1282,13 @@ func (x *CallStart) GetInline() *CompileSchemaRequest {
 		return x.Inline
 	}
 	return nil
+}
+
+func (x *CallStart) GetOutput() bool {
+	if x != nil {
+		return x.Output
+	}
+	return false
 }
 
 // CallDelta carries the next piece of a call's argument JSON text.
@@ -2245,12 +2261,13 @@ const file_toolgate_v1_validation_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a]\n" +
 	"\fSchemasEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x127\n" +
-	"\x05value\x18\x02 \x01(\v2!.toolgate.v1.CompileSchemaRequestR\x05value:\x028\x01\"\x94\x01\n" +
+	"\x05value\x18\x02 \x01(\v2!.toolgate.v1.CompileSchemaRequestR\x05value:\x028\x01\"\xac\x01\n" +
 	"\tCallStart\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x1b\n" +
 	"\ttool_name\x18\x02 \x01(\tR\btoolName\x12\x16\n" +
 	"\x06handle\x18\x03 \x01(\tR\x06handle\x129\n" +
-	"\x06inline\x18\x04 \x01(\v2!.toolgate.v1.CompileSchemaRequestR\x06inline\"@\n" +
+	"\x06inline\x18\x04 \x01(\v2!.toolgate.v1.CompileSchemaRequestR\x06inline\x12\x16\n" +
+	"\x06output\x18\x05 \x01(\bR\x06output\"@\n" +
 	"\tCallDelta\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x1a\n" +
 	"\bfragment\x18\x02 \x01(\tR\bfragment\"\"\n" +

@@ -60,16 +60,18 @@ class CallResult(_message.Message):
     def __init__(self, call_id: _Optional[str] = ..., tool_name: _Optional[str] = ..., valid: bool = ..., code: _Optional[_Union[ErrorCode, str]] = ..., errors: _Optional[_Iterable[_Union[Error, _Mapping]]] = ..., early: bool = ..., bytes: _Optional[int] = ..., errors_truncated: bool = ...) -> None: ...
 
 class CallStart(_message.Message):
-    __slots__ = ["call_id", "handle", "inline", "tool_name"]
+    __slots__ = ["call_id", "handle", "inline", "output", "tool_name"]
     CALL_ID_FIELD_NUMBER: _ClassVar[int]
     HANDLE_FIELD_NUMBER: _ClassVar[int]
     INLINE_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_FIELD_NUMBER: _ClassVar[int]
     TOOL_NAME_FIELD_NUMBER: _ClassVar[int]
     call_id: str
     handle: str
     inline: CompileSchemaRequest
+    output: bool
     tool_name: str
-    def __init__(self, call_id: _Optional[str] = ..., tool_name: _Optional[str] = ..., handle: _Optional[str] = ..., inline: _Optional[_Union[CompileSchemaRequest, _Mapping]] = ...) -> None: ...
+    def __init__(self, call_id: _Optional[str] = ..., tool_name: _Optional[str] = ..., handle: _Optional[str] = ..., inline: _Optional[_Union[CompileSchemaRequest, _Mapping]] = ..., output: bool = ...) -> None: ...
 
 class CompileSchemaRequest(_message.Message):
     __slots__ = ["format_assertion", "profile", "resources", "schema_json", "schema_struct"]
