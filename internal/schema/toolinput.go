@@ -16,8 +16,8 @@ var toolInputRules = &rules{
 		"description":           {compile: compileDescription},
 		"properties":            {applies: TypeObject, compile: compileProperties},
 		"required":              {applies: TypeObject, compile: compileRequired},
-		"additionalProperties":  {applies: TypeObject, compile: compileAdditional},
-		"additional_properties": {applies: TypeObject, compile: compileAdditional},
+		"additionalProperties":  {applies: TypeObject, compile: compileAdditional("additionalProperties")},
+		"additional_properties": {applies: TypeObject, compile: compileAdditional("additional_properties")},
 		"enum":                  {compile: compileEnum},
 		"minimum":               {applies: TypeInteger | TypeNumber, compile: compileMinimum},
 		"items":                 {applies: TypeArray, compile: compileItems},
@@ -58,15 +58,22 @@ func toolInputType(c *compiler, v *jsondoc.Value, path string) Types {
 	return 0
 }
 
-func compileAdditional(c *compiler, n *Node, v *jsondoc.Value, path string) {
-	switch {
-	case v.Kind == jsontok.False:
-		n.Additional, n.AdditionalKeyword = c.never(path, "additionalProperties"), "additionalProperties"
-	case v.Kind == jsontok.True:
-	case v.Kind == jsontok.Object:
-		c.unsupported(path, "additionalProperties", "A schema for additional properties is not supported; use true or false.")
-	default:
-		c.malformed(path, "additionalProperties", "additionalProperties must be a boolean or a schema, not %s.", article(v.TypeName()))
+// compileAdditional is the compile function of additionalProperties under
+// the name the schema spells it with (spelled: additionalProperties or
+// additional_properties). Findings keep the keyword additionalProperties,
+// the rule's name, but their schema path is a pointer into the schema, so
+// it ends in the spelling the schema has.
+func compileAdditional(spelled string) func(*compiler, *Node, *jsondoc.Value, string) {
+	return func(c *compiler, n *Node, v *jsondoc.Value, path string) {
+		switch {
+		case v.Kind == jsontok.False:
+			n.Additional, n.AdditionalKeyword = c.never(path, "additionalProperties"), spelled
+		case v.Kind == jsontok.True:
+		case v.Kind == jsontok.Object:
+			c.unsupported(path, "additionalProperties", "A schema for additional properties is not supported; use true or false.")
+		default:
+			c.malformed(path, "additionalProperties", "%s must be a boolean or a schema, not %s.", spelled, article(v.TypeName()))
+		}
 	}
 }
 

@@ -108,6 +108,7 @@ func TestToolInputRules(t *testing.T) {
 		{"additional_properties spelling", `{"type":"object","additional_properties":false}`, nil},
 		{"additionalProperties schema", `{"type":"object","additionalProperties":{"type":"string"}}`, []fixtures.SchemaFinding{fixtures.Unsupported("additionalProperties", "/additionalProperties")}},
 		{"additionalProperties not boolean", `{"type":"object","additionalProperties":"no"}`, []fixtures.SchemaFinding{fixtures.Malformed("additionalProperties", "/additionalProperties")}},
+		{"additional_properties not boolean", `{"type":"object","additional_properties":"no"}`, []fixtures.SchemaFinding{fixtures.Malformed("additionalProperties", "/additional_properties")}},
 		{"both spellings", `{"type":"object","additionalProperties":false,"additional_properties":false}`, []fixtures.SchemaFinding{fixtures.Malformed("additionalProperties", "/additional_properties")}},
 
 		// enum.

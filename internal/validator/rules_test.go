@@ -141,7 +141,7 @@ func TestPropertiesRequiredAdditional(t *testing.T) {
 		{"closed object rejects extra key", `{"open":{"x":1},"closed":{"pat":"a"}}`, []violation{{"additionalProperties", "/properties/closed/additionalProperties", "/closed"}}},
 		{"closed object rejects longer key", `{"open":{"x":1},"closed":{"paths":"a"}}`, []violation{{"additionalProperties", "/properties/closed/additionalProperties", "/closed"}}},
 		{"closed object rejects empty key", `{"open":{"x":1},"closed":{"":1}}`, []violation{{"additionalProperties", "/properties/closed/additionalProperties", "/closed"}}},
-		{"additional_properties spelling is enforced", `{"open":{"x":1},"snake":{"b":"x"}}`, []violation{{"additionalProperties", "/properties/snake/additionalProperties", "/snake"}}},
+		{"additional_properties spelling is enforced, its path the spelling", `{"open":{"x":1},"snake":{"b":"x"}}`, []violation{{"additionalProperties", "/properties/snake/additional_properties", "/snake"}}},
 		{"required name without a property schema accepts any value", `{"open":{"x":1},"ghost":{"must":[1,{"a":null}]}}`, nil},
 		{"required name without a property schema must be present", `{"open":{"x":1},"ghost":{}}`, []violation{{"required", "/properties/ghost/required", "/ghost"}}},
 		{"every violation is reported", `{"open":{"x":"s"},"closed":{"a":1,"b":2}}`, []violation{
