@@ -145,7 +145,7 @@ func (d Decimal) AppendCanonical(dst []byte) []byte {
 // what a short one does.
 func (d Decimal) AppendBrief(dst []byte, digits int) []byte {
 	if len(d.Digits) <= digits || digits < 1 {
-		return d.appendPlain(dst)
+		return d.AppendPlain(dst)
 	}
 	if d.Neg {
 		dst = append(dst, '-')
@@ -161,11 +161,13 @@ func (d Decimal) AppendBrief(dst []byte, digits int) []byte {
 	return appendInt(dst, d.Exp-1)
 }
 
-// appendPlain appends d as AppendCanonical does, but in fixed notation
+// AppendPlain appends d as AppendCanonical does, but in fixed notation
 // where JavaScript's Number.prototype.toString uses it: a fraction whose
 // first significant digit is at most six places after the point, or a
-// number of at most 21 digits before it.
-func (d Decimal) appendPlain(dst []byte) []byte {
+// number of at most 21 digits before it (0.5 and 12.25, where
+// AppendCanonical writes 5e-1 and 1.225e1). The text is JSON, with every
+// digit of d: AppendBrief is AppendPlain for a number short enough.
+func (d Decimal) AppendPlain(dst []byte) []byte {
 	n := int64(len(d.Digits))
 	if d.IsZero() || !d.exact() || d.Exp >= n || d.Exp < -5 || d.Exp > 21 {
 		return d.AppendCanonical(dst) // integers are in fixed notation there

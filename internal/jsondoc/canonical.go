@@ -17,6 +17,16 @@ func AppendCanonical(dst []byte, v *Value) []byte {
 	return w.dst
 }
 
+// AppendReadable appends the canonical JSON text of v with its numbers
+// written as a reader writes them (decimal.Decimal.AppendPlain: 0.5 and
+// 12.25, not 5e-1 and 1.225e1), for a message that quotes the value: it
+// is JSON, of the same value as the canonical text, but not canonical.
+func AppendReadable(dst []byte, v *Value) []byte {
+	w := canonicalWriter{dst: dst, plain: true}
+	w.value(v)
+	return w.dst
+}
+
 // AppendCanonicalOmitting is AppendCanonical with each value below v
 // that omit holds written as {}, an empty object, in its place.
 func AppendCanonicalOmitting(dst []byte, v *Value, omit map[*Value]bool) []byte {
@@ -55,6 +65,7 @@ type canonicalWriter struct {
 	gaveUp   bool
 	omit     map[*Value]bool // values below root written as {}
 	root     *Value
+	plain    bool // numbers in fixed notation where a reader expects it (see AppendReadable)
 }
 
 // look calls stopped when canonicalChunk bytes have been written since the
@@ -114,6 +125,8 @@ func (w *canonicalWriter) value(v *Value) {
 	case jsontok.Number:
 		if !v.Num.InRange() {
 			w.dst = append(w.dst, v.Raw...) // beyond exact range: kept as written
+		} else if w.plain {
+			w.dst = v.Num.AppendPlain(w.dst)
 		} else {
 			w.dst = v.Num.AppendCanonical(w.dst)
 		}

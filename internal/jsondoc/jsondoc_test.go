@@ -243,6 +243,27 @@ func TestCanonical(t *testing.T) {
 // TestAppendCanonicalOmitting: the values omit holds are written as {}
 // wherever they sit below the root, objects and arrays alike, and the root
 // itself is written whole even when omit holds it.
+// TestAppendReadable: the canonical text with numbers in the fixed
+// notation a reader expects, still JSON of the same value.
+func TestAppendReadable(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, doc, want string }{
+		{"number spellings", `[1.0,1e2,-0,1.5,0.001,1E21,100e-2,-2.50,1e20,1e-7]`, `[1,100,0,1.5,0.001,1e21,1,-2.5,100000000000000000000,1e-7]`},
+		{"huge numbers as written", `[1e999999999,-1e-999999999]`, `[1e999999999,-1e-999999999]`},
+		{"members sorted, strings canonical", `{"b":[0.25],"a":"\u0041\n"}`, `{"a":"A\n","b":[0.25]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			v, err := jsondoc.Parse([]byte(tc.doc), 0)
+			require.NoError(t, err)
+			got := string(jsondoc.AppendReadable([]byte("prefix"), v))
+			assert.Equal(t, "prefix"+tc.want, got)
+			assert.True(t, json.Valid([]byte(tc.want)), "readable text is JSON")
+			assert.Equal(t, canonical(t, tc.doc), canonical(t, tc.want), "of the same value")
+		})
+	}
+}
+
 func TestAppendCanonicalOmitting(t *testing.T) {
 	t.Parallel()
 	v, err := jsondoc.Parse([]byte(`{"b":{"x":[1,{"y":2}]},"a":[3,{"z":4}]}`), 0)

@@ -787,7 +787,7 @@ func (c *compiler) enum(choices []*jsondoc.Value, path, kw string) *Enum {
 			if i > 0 {
 				text = append(text, ", "...)
 			}
-			text = jsondoc.AppendCanonical(text, choice)
+			text = jsondoc.AppendReadable(text, choice)
 		}
 		switch choice.Kind {
 		case jsontok.String:

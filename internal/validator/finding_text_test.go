@@ -188,6 +188,35 @@ func TestFindingNumbersAndCounts(t *testing.T) {
 	}
 }
 
+// TestEnumChoicesReadAsWritten: an enum's (or a const's) choices are
+// quoted as JSON with their numbers written as the other messages write
+// them (TestFindingNumbersAndCounts): the model is told 0.5, not the
+// canonical 5e-1 it would not recognise from the tool's description.
+// Objects keep their members sorted, as the canonical text has them.
+func TestEnumChoicesReadAsWritten(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		profile     schema.Profile
+		schema, doc string
+		says        string
+	}{
+		{schema.ToolInput, `{"type":"number","enum":[0.5,1.5,2.25,100,1e3,0.001,-0,1e-7,1.5e300]}`, `7`,
+			"/v must be one of 0.5, 1.5, 2.25, 100, 1000, 0.001, 0, 1e-7, 1.5e300; got 7."},
+		{schema.ToolInput, `{"type":"object","enum":[{"b":[0.1],"a":2.5}]}`, `{}`,
+			`/v must be one of {"a":2.5,"b":[0.1]}; got an object.`},
+		{schema.OutputBindable, `{"enum":[0.25,"x",true]}`, `1`, `/v must be one of 0.25, "x", true; got 1.`},
+		{schema.JSONSchema, `{"const":0.1}`, `1`, "/v must be 0.1; got 1."},
+		{schema.JSONSchema, `{"enum":[1e400,12.5]}`, `1`, "/v must be one of 1e400, 12.5; got 1."},
+	} {
+		res := schema.Compile(tc.profile, []byte(`{"properties":{"v":`+tc.schema+`}}`))
+		require.Empty(t, res.Errors, tc.schema)
+		r := validator.Validate(res.Schema, []byte(`{"v":`+tc.doc+`}`), validator.Options{})
+		if assert.Len(t, r.Findings, 1, "%s on %s", tc.schema, tc.doc) {
+			assert.Equal(t, tc.says, r.Findings[0].Message, "%s on %s", tc.schema, tc.doc)
+		}
+	}
+}
+
 // TestRootFindingsNameTheDocument: a finding about the root calls it "the
 // arguments object" (or "the output object") when it is one, and "the
 // arguments" ("the output") when the document is something else.
