@@ -10,12 +10,17 @@ import (
 )
 
 // TestRootThatAcceptsNoObject: tool arguments are always one object, so a
-// root whose type, enum or const leaves no object possible would refuse
-// every call; it is unsupported at the keyword that excludes objects, its
-// own or an in-place applicator's ($ref, allOf, every anyOf or oneOf
-// branch, both then and else) whose subschemas exclude objects. A root
-// with one object choice among others compiles, and so does any root when
-// the document need not be an object (the conformance suite's).
+// JSON Schema profile root whose type, enum or const leaves no object
+// possible would refuse every call; it is unsupported at the keyword that
+// excludes objects, its own or an in-place applicator's ($ref, allOf,
+// every anyOf or oneOf branch, both then and else) whose subschemas
+// exclude objects. A root with one object choice among others compiles,
+// and so does any root when the document need not be an object (the
+// conformance suite's). The tool input profile refuses a root type other
+// than object (DESIGN.md §3), but its root enum, which seed 000 says
+// "works on object roots", narrows the object type as any enum does, and
+// "an empty enum rejects every supplied value": one with no object choice
+// compiles and rejects every call as a VALIDATION finding.
 func TestRootThatAcceptsNoObject(t *testing.T) {
 	for _, c := range []struct {
 		name    string
@@ -23,9 +28,11 @@ func TestRootThatAcceptsNoObject(t *testing.T) {
 		schema  string
 		want    []fixtures.SchemaFinding
 	}{
-		{"enum of numbers", schema.ToolInput, `{"enum":[1,2]}`, []fixtures.SchemaFinding{fixtures.Unsupported("enum", "/enum")}},
-		{"object type, enum of a number", schema.ToolInput, `{"type":"object","enum":[1]}`, []fixtures.SchemaFinding{fixtures.Unsupported("enum", "/enum")}},
-		{"enum with an array", schema.ToolInput, `{"enum":[[1]]}`, []fixtures.SchemaFinding{fixtures.Unsupported("enum", "/enum")}},
+		{"enum of numbers", schema.ToolInput, `{"enum":[1,2]}`, nil},
+		{"object type, enum of a number", schema.ToolInput, `{"type":"object","enum":[1]}`, nil},
+		{"object type, empty enum", schema.ToolInput, `{"type":"object","enum":[]}`, nil},
+		{"enum with an array", schema.ToolInput, `{"enum":[[1]]}`, nil},
+		{"root type string", schema.ToolInput, `{"type":"string"}`, []fixtures.SchemaFinding{fixtures.Unsupported("type", "/type")}},
 		{"enum with an object", schema.ToolInput, `{"enum":[{"a":1},2]}`, nil},
 		{"enum below the root", schema.ToolInput, `{"type":"object","properties":{"a":{"type":"string","enum":[1]}}}`, nil},
 

@@ -98,8 +98,6 @@ func checkToolInputNode(c *compiler, n *Node, obj *jsondoc.Value, root bool) {
 		c.unsupported(child(n.Path, "oneOf"), "oneOf", "The root schema must be an object schema; a root oneOf is not supported.")
 	case root && hasType && n.Types != 0 && n.Types != TypeObject:
 		c.unsupported(child(n.Path, "type"), "type", "The root schema must have type object, not %s.", n.Types)
-	case root && n.Enum.admitsNoObject():
-		c.unsupported(child(n.Path, "enum"), "enum", "%s", noObjectChoice("enum"))
 	case !root && !hasType && !hasOneOf:
 		c.unsupported(n.Path, "type", "This schema has no type and would accept any value; the tool input profile needs a type (or oneOf) on every schema.")
 	}

@@ -210,6 +210,55 @@ func TestEnum(t *testing.T) {
 	})
 }
 
+// TestRootEnum: seed 000's enum "works on object roots" and narrows the
+// object type there as anywhere; "an empty enum rejects every supplied
+// value", at the root too, and so does a root enum with no object
+// choice: the schema compiles and every call is a VALIDATION finding at
+// the enum, made at the document's first byte, whole and streamed.
+func TestRootEnum(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, schema string
+		cases        []ruleCase
+		atFirstByte  bool // every call is refused at its '{'
+	}{
+		{"object choices", `{"type":"object","properties":{"a":{"type":"string"}},"enum":[{"a":"x"},{}]}`, []ruleCase{
+			{"a choice", `{"a":"x"}`, nil},
+			{"the empty choice", `{}`, nil},
+			{"no choice", `{"a":"y"}`, []violation{{"enum", "/enum", ""}}},
+			{"the enum narrows the properties", `{"a":1}`, []violation{{"type", "/properties/a/type", "/a"}, {"enum", "/enum", ""}}},
+		}, false},
+		{"empty", `{"type":"object","enum":[]}`, []ruleCase{
+			{"empty object", `{}`, []violation{{"enum", "/enum", ""}}},
+			{"any object", `{"a":1}`, []violation{{"enum", "/enum", ""}}},
+		}, true},
+		{"no object choice", `{"enum":[1,"x",[{}]]}`, []ruleCase{
+			{"empty object", `{}`, []violation{{"enum", "/enum", ""}}},
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := compile(t, tc.schema)
+			checkRules(t, s, tc.cases)
+			for _, c := range tc.cases {
+				v := validator.New(s, validator.Options{StopAtFirst: true})
+				for i := range len(c.doc) {
+					v.Write([]byte{c.doc[i]})
+				}
+				res := v.Close()
+				if c.want == nil {
+					assert.True(t, res.Valid(), "%s, one byte at a time: %+v", c.name, res.Findings)
+					continue
+				}
+				assert.Equal(t, c.want[:1], stable(res.Findings[:1]), "%s, one byte at a time", c.name)
+				if tc.atFirstByte {
+					assert.Zero(t, res.Findings[0].Offset, "%s: refused at the first byte", c.name)
+				}
+			}
+		})
+	}
+}
+
 func TestMinimumIsInclusiveAndExact(t *testing.T) {
 	t.Parallel()
 	runRules(t, `{"type":"object","properties":{
