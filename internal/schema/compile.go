@@ -565,7 +565,12 @@ func keywordName(name string) string {
 
 func profileTitle(p Profile) string { return strings.ReplaceAll(p.String(), "_", " ") }
 
+// article is a JSON type's name as a message says it: with its article
+// ("a string", "an object"), and null alone, as the literal it is.
 func article(typeName string) string {
+	if typeName == "null" {
+		return typeName
+	}
 	if strings.IndexByte("aeiou", typeName[0]) >= 0 {
 		return "an " + typeName
 	}

@@ -171,6 +171,23 @@ func TestExponentLimitMessage(t *testing.T) {
 	assert.Empty(t, res.Errors, "an exponent inside the limit compiles")
 }
 
+// TestMalformedValueMessages: a keyword's value of the wrong JSON kind is
+// named with its article, and null as the literal it is.
+func TestMalformedValueMessages(t *testing.T) {
+	t.Parallel()
+	for schemaText, want := range map[string]string{
+		`{"type":"object","properties":{"a":{"type":"number","minimum":null}}}`: "minimum must be a number, not null.",
+		`{"type":"object","properties":{"a":{"type":"number","minimum":"1"}}}`:  "minimum must be a number, not a string.",
+		`{"type":"object","description":[]}`:                                    "description must be a string, not an array.",
+		`{"type":"object","properties":null}`:                                   "properties must be an object mapping names to schemas, not null.",
+	} {
+		res := schema.Compile(schema.ToolInput, []byte(schemaText))
+		if assert.Len(t, res.Errors, 1, schemaText) {
+			assert.Equal(t, want, res.Errors[0].Message, schemaText)
+		}
+	}
+}
+
 func TestCompileKeepsFindingsInDocumentOrder(t *testing.T) {
 	t.Parallel()
 	res := schema.Compile(schema.ToolInput, []byte(`{"title":"t","type":"object","properties":{"b":{"type":"string","format":"f"},"a":{"type":"null"}},"$comment":"c"}`))
