@@ -192,7 +192,7 @@ type part uint8
 
 const (
 	_               part = iota // the evaluation's own value
-	currentMember               // the member whose name was just read (see memberEntry)
+	currentMember               // the member whose name was just read (see refuseMember)
 	promisedElement             // the element a ',' promises (see moreElements)
 )
 
