@@ -56,6 +56,24 @@ func answer(t *testing.T, h *harness, pieces []string, finish string) (r stream.
 	return h.results[0], before, sent
 }
 
+// plainAnswer sends pieces as an answer of plain deltas under id, then
+// its end, and returns what answer does.
+func plainAnswer(t *testing.T, h *harness, id string, pieces []string) (r stream.Result, before bool, sent int64) {
+	t.Helper()
+	require.NoError(t, h.StartOutput(id))
+	for _, p := range pieces {
+		require.NoError(t, h.Delta(id, []byte(p)))
+		sent += int64(len(p))
+		if len(h.results) > 0 {
+			before = true
+			break
+		}
+	}
+	require.NoError(t, h.End(id))
+	require.Len(t, h.results, 1, "one result per answer")
+	return h.results[0], before, sent
+}
+
 // runeSplits returns every split of text into two pieces at a rune
 // boundary, and text whole (a provider's text deltas are whole UTF-8).
 func runeSplits(text string) [][]string {
@@ -74,19 +92,33 @@ const pointSchema = `{"type":"object","properties":{"x":{"type":"integer"},"tag"
 // first byte; with strip_code_fence, one surrounding ``` or ```json fence is
 // skipped and offsets still count from the text's first byte. Every case
 // runs at every split point and gives the same verdict.
+//
+// The same text sent as plain deltas (StartOutput) gets the same verdict
+// at every split, under the start's call id.
 func TestOutputEndRulesAndFences(t *testing.T) {
 	t.Parallel()
 	for _, tc := range outputCases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			for _, pieces := range runeSplits(tc.text) {
-				h := outputSession(t, pointSchema, tc.strip)
-				r, before, sent := answer(t, h, pieces, "stop")
-				require.Equal(t, tc.want, verdictOf(r), "pieces %q: %+v", pieces, r.Findings)
-				require.Equal(t, tc.want.early, before, "an early verdict arrives before the finish")
-				assert.Equal(t, "output/0", r.CallID)
-				assert.Empty(t, r.ToolName)
-				assert.Equal(t, sent, r.Bytes, "the text bytes received when the verdict was made")
+				for _, plain := range []bool{false, true} {
+					h := outputSession(t, pointSchema, tc.strip)
+					var r stream.Result
+					var before bool
+					var sent int64
+					id := "output/0"
+					if plain {
+						id = "answer-1"
+						r, before, sent = plainAnswer(t, h, id, pieces)
+					} else {
+						r, before, sent = answer(t, h, pieces, "stop")
+					}
+					require.Equal(t, tc.want, verdictOf(r), "pieces %q, plain %t: %+v", pieces, plain, r.Findings)
+					require.Equal(t, tc.want.early, before, "an early verdict arrives before the finish")
+					assert.Equal(t, id, r.CallID)
+					assert.Empty(t, r.ToolName)
+					assert.Equal(t, sent, r.Bytes, "the text bytes received when the verdict was made")
+				}
 			}
 		})
 	}

@@ -10,40 +10,6 @@ import (
 	"github.com/toolgate/toolgate/internal/stream"
 )
 
-// TestPlainDeltaOutputIsAnAnswer: an answer the client sends as plain
-// deltas (StartOutput) gets, at every split, the verdict the same text gets
-// as a provider's answer (TestOutputEndRulesAndFences' cases): the fence
-// rule, the offsets, the early rejections. Its result has the client's id
-// and no tool name.
-func TestPlainDeltaOutputIsAnAnswer(t *testing.T) {
-	t.Parallel()
-	for _, tc := range outputCases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			for _, pieces := range runeSplits(tc.text) {
-				h := outputSession(t, pointSchema, tc.strip)
-				require.NoError(t, h.StartOutput("answer-1"))
-				before, sent := false, int64(0)
-				for _, p := range pieces {
-					require.NoError(t, h.Delta("answer-1", []byte(p)))
-					sent += int64(len(p))
-					if before = len(h.results) > 0; before {
-						break
-					}
-				}
-				require.NoError(t, h.End("answer-1"))
-				require.Len(t, h.results, 1, "one result per answer")
-				r := h.results[0]
-				require.Equal(t, tc.want, verdictOf(r), "pieces %q: %+v", pieces, r.Findings)
-				require.Equal(t, tc.want.early, before, "an early verdict arrives before the end")
-				assert.Equal(t, "answer-1", r.CallID)
-				assert.Empty(t, r.ToolName)
-				assert.Equal(t, sent, r.Bytes)
-			}
-		})
-	}
-}
-
 // TestPlainDeltaOutputRules: an answer without text is an incomplete
 // document, not the "{}" a call without arguments is; its findings speak
 // of the output; an answer needs an output bound, and its id is checked
