@@ -37,8 +37,10 @@ func distinctBranches(nodes []*Node, keys []string) []Branch {
 }
 
 // inPlace calls f for every subschema that applies to the same value as n
-// does, when the value is of kind: its in-place applicators. A node that
-// rejects the kind outright (type, false schema) applies nothing.
+// does, when the value is of kind: its in-place applicators, as the
+// validator attaches them (then and else only beside an if, which the
+// specification ignores them without). A node that rejects the kind
+// outright (type, false schema) applies nothing.
 func inPlace(n *Node, kind jsontok.Kind, f func(*Node)) {
 	if n.Never || !typeAllowsKind(n.Types, kind) {
 		return
@@ -52,9 +54,14 @@ func inPlace(n *Node, kind jsontok.Kind, f func(*Node)) {
 	for _, b := range n.OneOf {
 		f(b.Node)
 	}
-	for _, s := range []*Node{n.Not, n.If, n.Then, n.Else} {
-		if s != nil {
-			f(s)
+	if n.Not != nil {
+		f(n.Not)
+	}
+	if n.If != nil {
+		for _, s := range []*Node{n.If, n.Then, n.Else} {
+			if s != nil {
+				f(s)
+			}
 		}
 	}
 	for _, r := range n.Refs {
@@ -270,10 +277,10 @@ func buildsElements(n *Node) bool {
 }
 
 // appliesInPlace reports whether inPlace may call its function for n, for
-// some kind.
+// some kind (Node.InPlace, once summarize has set it).
 func appliesInPlace(n *Node) bool {
 	return len(n.AllOf) > 0 || len(n.AnyOf) > 0 || len(n.OneOf) > 0 || n.Not != nil || n.If != nil ||
-		n.Then != nil || n.Else != nil || len(n.Refs) > 0 || len(n.DependentSchemas) > 0
+		len(n.Refs) > 0 || len(n.DependentSchemas) > 0
 }
 
 // isLeaf reports whether n applies no subschema: whatever the value, the
@@ -498,8 +505,7 @@ func summarize(n *Node) {
 		checks |= TypeBoolean | TypeNull
 	}
 	n.Checks = checks
-	n.InPlace = len(n.AllOf) > 0 || len(n.AnyOf) > 0 || len(n.OneOf) > 0 || n.Not != nil || n.If != nil ||
-		len(n.Refs) > 0 || len(n.DependentSchemas) > 0
+	n.InPlace = appliesInPlace(n)
 	n.Trivial = 0
 	if !n.Never && !n.InPlace {
 		accepted := n.Types
