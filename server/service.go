@@ -259,8 +259,7 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 	a := s.opts.answer()
 	opts = toolset.Shared(opts) // the tools' patterns and subschemas share one budget
 	start := time.Now()
-	var toStore []compiled // the tools that compiled, one per handle, in input order
-	counted := map[string]bool{}
+	toStore := map[string]*schema.Schema{} // the tools that compiled, by handle (a schema tools share counts once)
 	var storeBytes int64
 	results := toolset.Check(tools)
 	for i := range results {
@@ -288,9 +287,8 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 		if r.Code() == schema.CodeNone {
 			tr.Handle = handleOf(profile, r.Compiled)
 			resp.Bind[r.Name] = tr.Handle
-			if !counted[tr.Handle] {
-				counted[tr.Handle] = true
-				toStore = append(toStore, compiled{handle: tr.Handle, res: r.Compiled})
+			if _, ok := toStore[tr.Handle]; !ok {
+				toStore[tr.Handle] = r.Compiled.Schema
 				storeBytes += r.Compiled.Schema.Bytes
 			}
 		} else if strict {
@@ -302,8 +300,8 @@ func (s *Service) CompileToolset(ctx context.Context, req *toolgatev1.CompileToo
 	if storeBytes > s.opts.StoreBytes {
 		return nil, status.Errorf(codes.ResourceExhausted, "the toolset's compiled schemas hold %d bytes, more than the store's bound of %d bytes (--store-bytes), so its handles would evict one another", storeBytes, s.opts.StoreBytes)
 	}
-	for _, c := range toStore {
-		s.store.Put(c.handle, c.res.Schema, c.res.Schema.Bytes)
+	for h, sch := range toStore {
+		s.store.Put(h, sch, sch.Bytes)
 	}
 	if !resp.Admitted {
 		clear(resp.Bind)
