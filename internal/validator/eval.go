@@ -302,6 +302,7 @@ func (v *Validator) noteFailure(e *eval, vio violation) {
 	if e.status == pending || vio.off < e.fail.off {
 		// Checks of one piece may report out of byte order (see add).
 		e.fail = vio
+		v.noteCut(e)
 	}
 }
 
@@ -424,6 +425,7 @@ func (v *Validator) kidFailed(e, k *eval, rel relation) {
 		if rel == relChild {
 			v.prependMember(&e.fail.where, v.frames[e.fr].pathDepth)
 		}
+		v.noteCut(e)
 	}
 	v.decide(e, failed)
 }

@@ -104,7 +104,7 @@ func (h *events) BeginKey(off int64) {
 		return
 	}
 	v.track.beginKey()
-	v.inKey = true
+	v.inKey, v.keyAt = true, off
 	v.caps.beginKey(v, off)
 	if len(v.early) > 0 {
 		v.applyQueued()
@@ -269,6 +269,9 @@ func (h *events) EndKey(off int64) {
 		v.endValue(jsontok.String, off)
 		obj = v.top()
 		v.keyFrame = false
+	}
+	if len(v.cutQuotes) > 0 || len(v.postponed) > 0 {
+		v.applyNameHeldBack(true)
 	}
 	if v.track.endKey() { // a duplicate name, whatever the schema says
 		v.report(&violation{keyword: "json", off: off, name: briefBytes(v.track.key())}, len(v.track.levels)-1)

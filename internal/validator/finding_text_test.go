@@ -317,8 +317,10 @@ func TestMessageWording(t *testing.T) {
 		stop        bool
 		want        string
 	}{
-		{`{"anyOf":[{"propertyNames":{"maxLength":2}},{"required":["q"]}]}`, `{"abcdef":1}`, false,
+		{`{"anyOf":[{"propertyNames":{"maxLength":2}},{"required":["q"]}]}`, `{"abcdef":1}`, true,
 			`(branch 0: has the property name "abc…", which propertyNames does not allow; branch 1: is missing the required property "q").`},
+		{`{"anyOf":[{"propertyNames":{"maxLength":2}},{"required":["q"]}]}`, `{"abcdef":1}`, false,
+			`(branch 0: has the property name "abcdef", which propertyNames does not allow; branch 1: is missing the required property "q").`},
 		{`{"oneOf":[{"propertyNames":{"minLength":9}},{"required":["q"]}]}`, `{"abcdef":1}`, false,
 			`(branch 0: has the property name "abcdef", which propertyNames does not allow; branch 1: is missing the required property "q").`},
 		{`{"properties":{"n":{"minimum":10}}}`, `{"n":-5}`, true, `/n must be at least 10; got -….`},
@@ -347,13 +349,14 @@ func assertOneFindingEnds(t *testing.T, s *schema.Schema, doc string, opts valid
 // reason about a value inside the one the branch evaluated leads with that
 // value's pointer, escaped, in a stream as in a full validation, so that a
 // model can tell which member of a discriminated union to fix; tokens that
-// do not fit the pointer a violation keeps read "…".
+// do not fit the pointer a violation keeps read "…". A stream quotes a
+// value up to its deciding byte (see TestBranchReasonsQuoteWholeValues).
 func TestBranchReasonsNameTheirValues(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("m", 40)
 	for _, tc := range []struct{ schema, doc, want string }{
 		{`{"properties":{"pet":{"oneOf":[{"properties":{"kind":{"const":"cat"}}},{"properties":{"kind":{"const":"dog"}}}]}}}`, `{"pet":{"kind":"cow"}}`,
-			`(branch 0: /pet/kind must be "cat"; got "co…"; branch 1: /pet/kind must be "dog"; got "c…").`},
+			`(branch 0: /pet/kind must be "cat"; got "cow"; branch 1: /pet/kind must be "dog"; got "cow").`},
 		{`{"anyOf":[{"properties":{"a":{"items":{"type":"string"}}}},{"required":["q"]}]}`, `{"a":["x",1]}`,
 			`(branch 0: /a/1 must be a string; got a number; branch 1: is missing the required property "q").`},
 		{`{"properties":{"x":{"if":{"type":"object"},"then":{"properties":{"b~/c":{"type":"integer"}}}}}}`, `{"x":{"b~/c":"s"}}`,
@@ -369,7 +372,78 @@ func TestBranchReasonsNameTheirValues(t *testing.T) {
 	} {
 		s := compileFor(t, schema.JSONSchema, tc.schema)
 		for _, opts := range []validator.Options{{}, {StopAtFirst: true}} {
-			assertOneFindingEnds(t, s, tc.doc, opts, tc.want)
+			want := tc.want
+			if opts.StopAtFirst {
+				want = strings.ReplaceAll(want, `"cow"`, `"c…"`) // decided at the "c" of "cow" by its second branch
+				want = strings.Replace(want, `"c…"`, `"co…"`, 1)
+			}
+			assertOneFindingEnds(t, s, tc.doc, opts, want)
+		}
+	}
+}
+
+// TestBranchReasonsQuoteWholeValues: in a full validation, a reason that
+// quotes a string or a number quotes it whole, however early its branch
+// failed inside it: the branch's failure is kept, and explained only once
+// the applicator is decided, which may be inside the same value (the
+// last branch failing there), at its end, or on a later member. A stream
+// (StopAtFirst) decides, and quotes, up to the deciding byte. Every
+// message is the same at every split of the document.
+func TestBranchReasonsQuoteWholeValues(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ schema, doc, want, stop string }{
+		// A discriminated union: every branch fails at the tag's first byte.
+		{`{"anyOf":[{"properties":{"kind":{"const":"circle"}}},{"properties":{"kind":{"enum":["square","box"]}}}]}`, `{"kind":"triangle"}`,
+			`(branch 0: /kind must be "circle"; got "triangle"; branch 1: /kind must be one of "square", "box"; got "triangle").`,
+			`(branch 0: /kind must be "circle"; got "t…"; branch 1: /kind must be one of "square", "box"; got "t…").`},
+		// Decided inside the value, by its last branch, two levels down.
+		{`{"oneOf":[{"properties":{"a":{"properties":{"b":{"const":"x"}}}}},{"properties":{"a":{"properties":{"b":{"maxLength":2}}}}}]}`, `{"a":{"b":"abcdef"}}`,
+			`(branch 0: /a/b must be "x"; got "abcdef"; branch 1: /a/b must be at most 2 characters long; got "abcdef").`,
+			`(branch 0: /a/b must be "x"; got "a…"; branch 1: /a/b must be at most 2 characters long; got "abc…").`},
+		// Decided at the value's end, by a bound only the whole number decides.
+		{`{"properties":{"n":{"anyOf":[{"enum":[1,2]},{"maximum":3}]}}}`, `{"n":12345}`,
+			`(branch 0: must be one of 1, 2; got 12345; branch 1: must be at most 3; got 12345).`,
+			`(branch 0: must be one of 1, 2; got 12…; branch 1: must be at most 3; got 12345).`},
+		// Decided on a later member: each reason quotes its own value.
+		{`{"anyOf":[{"properties":{"x":{"maxLength":2}}},{"properties":{"y":{"const":"q"}}}]}`, `{"x":"abcdef","y":"zzz"}`,
+			`(branch 0: /x must be at most 2 characters long; got "abcdef"; branch 1: /y must be "q"; got "zzz").`,
+			`(branch 0: /x must be at most 2 characters long; got "abc…"; branch 1: /y must be "q"; got "z…").`},
+		// A reason under a then and under a dependentSchemas entry.
+		{`{"if":{"required":["k"]},"then":{"properties":{"v":{"pattern":"^[0-9]+$"}}}}`, `{"k":1,"v":"12ab34"}`,
+			`but /v must match the pattern "^[0-9]+$"; got "12ab34".`, ""},
+		{`{"dependentSchemas":{"k":{"properties":{"v":{"const":"yes"}}}}}`, `{"v":"yeah","k":1}`,
+			`but /v must be "yes"; got "yeah".`, ""},
+		// Member names: a closed branch and a propertyNames branch refuse
+		// the name inside it, and the applicator is decided there too.
+		{`{"anyOf":[{"properties":{"a":{}},"additionalProperties":false},{"propertyNames":{"maxLength":2}}]}`, `{"zzzz":1}`,
+			`(branch 0: does not allow the property "zzzz"; allowed properties are "a"; branch 1: has the property name "zzzz", which propertyNames does not allow).`,
+			`(branch 0: does not allow the property "z…"; allowed properties are "a"; branch 1: has the property name "zzz…", which propertyNames does not allow).`},
+		{`{"oneOf":[{"properties":{"o":{"additionalProperties":false,"properties":{"id":{}}}}},{"required":["q"]}]}`, `{"o":{"ix":1}}`,
+			`(branch 0: /o does not allow the property "ix"; allowed properties are "id"; branch 1: is missing the required property "q").`,
+			`(branch 0: /o does not allow the property "ix…"; allowed properties are "id"; branch 1: is missing the required property "q").`},
+		{`{"anyOf":[{"propertyNames":{"pattern":"^[a-z]+$"}},{"required":["q"]}]}`, `{"ab-cd":1}`,
+			`(branch 0: has the property name "ab-cd", which propertyNames does not allow; branch 1: is missing the required property "q").`,
+			`(branch 0: has the property name "ab-…", which propertyNames does not allow; branch 1: is missing the required property "q").`},
+		// A long value is quoted as every message quotes one: its first 48 bytes.
+		{`{"anyOf":[{"properties":{"s":{"const":"x"}}},{"required":["q"]}]}`, `{"s":"` + strings.Repeat("y", 60) + `"}`,
+			`(branch 0: /s must be "x"; got "` + strings.Repeat("y", 48) + `…"; branch 1: is missing the required property "q").`,
+			`(branch 0: /s must be "x"; got "y…"; branch 1: is missing the required property "q").`},
+	} {
+		s := compileFor(t, schema.JSONSchema, tc.schema)
+		assertOneFindingEnds(t, s, tc.doc, validator.Options{}, tc.want)
+		if tc.stop != "" {
+			assertOneFindingEnds(t, s, tc.doc, validator.Options{StopAtFirst: true}, tc.stop)
+		}
+		whole := validator.Validate(s, []byte(tc.doc), validator.Options{})
+		for _, opts := range []validator.Options{{}, {StopAtFirst: true}} {
+			if opts.StopAtFirst {
+				whole = validator.Validate(s, []byte(tc.doc), opts)
+			}
+			v := validator.New(s, opts)
+			for i := range len(tc.doc) {
+				v.Write([]byte{tc.doc[i]})
+			}
+			assert.Equal(t, whole.Findings, v.Close().Findings, "%s byte by byte, StopAtFirst %v", tc.doc, opts.StopAtFirst)
 		}
 	}
 }

@@ -185,7 +185,7 @@ func (v *Validator) releaseNameFailure(e *eval, complete bool) {
 	vio := violation{keyword: "propertyNames", node: e.node, off: held.off, reason: held.reason, complete: complete}
 	vio.excerpt.set(v.track.key())
 	if held.reason != nil {
-		held.reason.quoteRead(jsontok.String, &vio.excerpt, complete)
+		held.reason.quoteRead(jsontok.String, 0, &vio.excerpt, complete) // a name's propertyNames reasons are all about the name
 	}
 	v.violate(e, vio)
 }

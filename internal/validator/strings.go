@@ -189,18 +189,90 @@ func (v *Validator) endString(e *eval, off int64) {
 }
 
 // postpones reports whether the finding of a violation of e, made now,
-// waits for the end of the current string or number: in a full validation,
-// when e is a reporting evaluation of that open value. Its own keywords'
-// findings wait already (defers); this holds those of the violations its
-// pass/fail kids decide (a then, an else, a oneOf) until the value ends
-// too, so that all of e's findings there are made in byte order. Like
-// those, the violation decides e at once (decideHeld).
+// waits for the end of the current member name, string or number: in a
+// full validation, when e is a reporting evaluation of that open value or
+// of a container around it. The violations its pass/fail kids decide (a
+// then, an else, a oneOf) explain themselves with their kids' failures,
+// and a kid that failed inside the open value quoted it up to its
+// deciding byte; held to the value's end, the explanation quotes it whole
+// (see applyHeldBack), as e's own keywords' findings there do (defers),
+// and all of them are made in byte order. Like those, the violation
+// decides e at once (decideHeld).
 func (v *Validator) postpones(e *eval) bool {
-	if !v.defers(e) || e.fr != v.top() {
+	if !v.defers(e) {
 		return false
 	}
-	f := &v.frames[e.fr]
+	if v.inKey {
+		return true // until the name's closing quote (applyNameHeldBack)
+	}
+	f := &v.frames[v.top()]
 	return (f.kind == jsontok.String || f.kind == jsontok.Number) && !f.closing
+}
+
+// noteCut remembers e, in a full validation, when its failure quotes the
+// open member name, string or number up to the byte that decided it. The
+// failure may become a reason in a message made after the name or value
+// has ended (a oneOf whose last branch fails later, at the value's end or
+// on another member), and applyHeldBack or applyNameHeldBack makes it
+// quote the whole name or value first. Only the failures found inside it
+// are remembered, each as often as it is recorded, so the work stays
+// that of finding them.
+func (v *Validator) noteCut(e *eval) {
+	r := &e.fail
+	if v.opts.StopAtFirst || r.complete || len(v.frames) == 0 {
+		return
+	}
+	if v.inKey {
+		if r.off >= v.keyAt && (r.got == jsontok.String || r.aboutName()) {
+			v.cutQuotes = append(v.cutQuotes, e)
+		}
+		return
+	}
+	if f := &v.frames[v.top()]; (r.got == jsontok.String || r.got == jsontok.Number) && f.kind == r.got && !f.closing && r.off >= f.off {
+		v.cutQuotes = append(v.cutQuotes, e)
+	}
+}
+
+// applyNameHeldBack makes the failures found inside the current member
+// name, and the violations held back for its end (see postpones), quote
+// what was read of it, all of it when complete, and applies the held ones
+// in byte order.
+func (v *Validator) applyNameHeldBack(complete bool) {
+	var name excerpt
+	name.set(v.track.key())
+	quote := func(r *violation) { r.quoteName(v.keyAt, &name, complete) }
+	v.requoteCut(quote)
+	v.queuePostponed(quote)
+	v.applyQueued()
+}
+
+// requoteCut has quote requote the failures noteCut remembered, when
+// quote is not nil (nothing was read of the value to quote), and forgets
+// them.
+func (v *Validator) requoteCut(quote func(*violation)) {
+	if quote != nil {
+		for _, e := range v.cutQuotes {
+			quote(&e.fail)
+		}
+	}
+	clear(v.cutQuotes)
+	v.cutQuotes = v.cutQuotes[:0]
+}
+
+// queuePostponed has quote requote the postponed violations (see
+// postpones), when quote is not nil, and queues them to be applied.
+func (v *Validator) queuePostponed(quote func(*violation)) {
+	if len(v.postponed) == 0 {
+		return
+	}
+	for i := range v.postponed {
+		if quote != nil {
+			quote(&v.postponed[i].vio)
+		}
+	}
+	v.early = append(v.early, v.postponed...)
+	clear(v.postponed)
+	v.postponed = v.postponed[:0]
 }
 
 // applyHeldBack applies what the evaluations of frame fr, the current
@@ -218,6 +290,16 @@ func (v *Validator) applyHeldBack(fr int32, complete bool) {
 	}
 	f := &v.frames[fr]
 	f.closing = true
+	if f.isKey {
+		// A name's propertyNames frame: what its failures decided waits
+		// for the name's end (applyNameHeldBack).
+		return
+	}
+	var quote func(*violation) // nil when nothing was read of the value: a reason says "a string"
+	if f.textRead {
+		quote = func(r *violation) { r.quoteRead(f.kind, f.off, &f.excerpt, complete) }
+	}
+	v.requoteCut(quote)
 	for _, e := range f.evals {
 		if e.dead || e.ownDone || !v.defers(e) {
 			continue
@@ -226,16 +308,7 @@ func (v *Validator) applyHeldBack(fr int32, complete bool) {
 			v.queue(e, violation{keyword: keyword, node: e.node, off: at, got: f.kind, excerpt: f.excerpt, complete: complete})
 		})
 	}
-	if len(v.postponed) > 0 {
-		if f.textRead { // else no reason quotes it: it says "a string"
-			for i := range v.postponed {
-				v.postponed[i].vio.quoteRead(f.kind, &f.excerpt, complete)
-			}
-		}
-		v.early = append(v.early, v.postponed...)
-		clear(v.postponed)
-		v.postponed = v.postponed[:0]
-	}
+	v.queuePostponed(quote)
 	v.applyQueued()
 }
 

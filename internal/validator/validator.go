@@ -101,6 +101,7 @@ type Validator struct {
 	frames    []frame
 	free      []*eval
 	postponed []queued // see postpones
+	cutQuotes []*eval  // see noteCut
 	// firstByte is set while push evaluates a value's first byte; the
 	// violations its pass/fail evaluations make meanwhile wait in
 	// unreported, in case one is upgraded to report (see upgrade).
@@ -109,6 +110,7 @@ type Validator struct {
 
 	// Scratch state of the token being handled.
 	inKey         bool    // the current text is a member name
+	keyAt         int64   // the current member name's opening quote
 	skipping      bool    // the current scalar is trivial: no frame (see events.trivial)
 	keyFrame      bool    // a propertyNames frame is open for it
 	entries       []entry // the next element's subschemas
@@ -147,6 +149,8 @@ func (v *Validator) Reset() {
 	}
 	clear(v.postponed)
 	v.postponed = v.postponed[:0]
+	clear(v.cutQuotes)
+	v.cutQuotes = v.cutQuotes[:0]
 	v.inKey, v.keyFrame, v.skipping, v.hashing, v.steps, v.state = false, false, false, 0, 0, 0
 	v.findings, v.truncated, v.haltAt, v.halted, v.closed = v.findings[:0], false, -1, false, false
 }
@@ -307,6 +311,9 @@ func (v *Validator) syntax(err error) {
 // a name or value ends (to quote it whole), when the document breaks off
 // before that end: a stream stopping at the same byte must report the same.
 func (v *Validator) flushHeldBack() {
+	if v.inKey {
+		v.applyNameHeldBack(false)
+	}
 	for fr := range v.frames {
 		f := &v.frames[fr]
 		switch {

@@ -103,21 +103,45 @@ type violation struct {
 }
 
 // quoteRead makes r, and the reasons under it, quote x where they quote
-// the received value: x is what was read of the name or scalar value of
-// kind that r and its reasons are about, all of it when complete. A
-// reason found inside that value quoted it up to its deciding byte; a
-// full validation that has read further quotes what it read (see
-// defers).
-func (r *violation) quoteRead(kind jsontok.Kind, x *excerpt, complete bool) {
-	if r.got == kind {
+// the name or scalar value of kind that begins at byte from: x is what
+// was read of it, all of it when complete. A reason found inside that
+// value quoted it up to its deciding byte; a full validation that has
+// read further quotes what it read (see defers and noteCut). A reason
+// decided before from is about another value, and keeps its quote.
+func (r *violation) quoteRead(kind jsontok.Kind, from int64, x *excerpt, complete bool) {
+	if r.got == kind && r.off >= from {
 		r.excerpt, r.complete = *x, complete
 	}
 	if r.reason != nil {
-		r.reason.quoteRead(kind, x, complete)
+		r.reason.quoteRead(kind, from, x, complete)
 	}
 	if b := r.branches; b != nil {
 		for i := range b.reasons {
-			b.reasons[i].quoteRead(kind, x, complete)
+			b.reasons[i].quoteRead(kind, from, x, complete)
+		}
+	}
+}
+
+// aboutName reports whether r is a closed object's or propertyNames'
+// refusal of the current member name (it quotes the name, with no kind).
+func (r *violation) aboutName() bool {
+	return r.got == 0 && (r.keyword == "additionalProperties" || r.keyword == "propertyNames")
+}
+
+// quoteName makes r, and the reasons under it, quote x where they quote
+// the member name that begins at byte from (see quoteRead): r itself when
+// it refuses that name, or when it is a keyword of propertyNames on the
+// name's text (a string: found inside the name, it is about the name).
+func (r *violation) quoteName(from int64, x *excerpt, complete bool) {
+	if (r.aboutName() || r.got == jsontok.String) && r.off >= from {
+		r.excerpt, r.complete = *x, complete
+	}
+	if r.reason != nil {
+		r.reason.quoteName(from, x, complete)
+	}
+	if b := r.branches; b != nil {
+		for i := range b.reasons {
+			b.reasons[i].quoteName(from, x, complete)
 		}
 	}
 }
