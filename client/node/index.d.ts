@@ -304,12 +304,16 @@ export interface ConnectOptions {
 
 /**
  * An explicit stream event: a call's start, one fragment of its arguments,
- * or its end; or a raw provider event with its name (the server-sent
- * event's `event:` field, which the server checks against the data).
+ * or its end; the start of the stream's structured-output answer sent as
+ * plain deltas (`answer`: its deltas are the message text, checked against
+ * validateOutputStream's schema); or a raw provider event with its name
+ * (the server-sent event's `event:` field, which the server checks
+ * against the data).
  */
 export type StreamEvent =
   | { named: { name: string; data: string | Uint8Array } }
   | { start: { call_id: string; tool_name: string } }
+  | { answer: { call_id: string } }
   | { delta: { call_id: string; fragment: string } }
   | { end: { call_id: string } };
 

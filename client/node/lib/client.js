@@ -217,7 +217,8 @@ export class Client {
    * `events` (an iterable or async iterable) yields raw provider events
    * (strings: the payload of one server-sent event's data: lines, with
    * `provider` naming the API) or explicit {start: {call_id, tool_name}},
-   * {delta: {call_id, fragment}} and {end: {call_id}} events.
+   * {delta: {call_id, fragment}} and {end: {call_id}} events (and, in
+   * validateOutputStream, {answer: {call_id}}).
    *
    * `tools` maps each tool name the model may call to its input schema
    * (JSON text or a plain object), compiled with `profile`, `resources` and
@@ -277,9 +278,15 @@ export class Client {
    * `toolProfile` (default PROFILE_UNSPECIFIED, the tool input profile, as
    * in validateStream); `resources` and `formatAssertion` apply to the
    * output schema and every tool schema alike. `events`, `provider`,
-   * `deadline` and `signal` are as for validateStream. Throws a TypeError
-   * at once for a bad option, and for a name in both `tools` and
-   * `handles`.
+   * `deadline` and `signal` are as for validateStream.
+   *
+   * An answer read from the provider by the caller may come as plain
+   * deltas instead of raw events: {answer: {call_id}} starts it, its
+   * {delta: {call_id, fragment}}s carry the message text and {end:
+   * {call_id}} ends it; it is held to the schema and stripCodeFence as a
+   * raw answer is, and its result has that call_id and an empty
+   * `tool_name`. Throws a TypeError at once for a bad option, and for a
+   * name in both `tools` and `handles`.
    */
   validateOutputStream(events, schema, { stripCodeFence = false, tools = {}, handles, toolProfile, provider, deadline, signal, ...options } = {}) {
     const { profile, ...shared } = options; // the profile is the output's; toolProfile the tools'

@@ -29,6 +29,9 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 // payload, `name` its `event:` field, which the server checks against it.
 const EVENT_FIELDS = Object.freeze({
   start: ['call_id', 'tool_name'],
+  // The start of the stream's structured-output answer, sent as plain
+  // deltas: a CallStart with output set.
+  answer: ['call_id'],
   delta: ['call_id', 'fragment'],
   end: ['call_id'],
   named: ['name', 'data'],
@@ -451,7 +454,7 @@ export function toRequest(event, provider) {
   const kinds = typeof event === 'object' && event !== null ? Object.keys(event) : [];
   const [kind] = kinds;
   if (kinds.length !== 1 || !Object.hasOwn(EVENT_FIELDS, kind)) {
-    throw new TypeError(`a stream event must be a string, a Uint8Array, {named}, {start}, {delta} or {end}; got ${describe(event)} with keys ${JSON.stringify(kinds)}`);
+    throw new TypeError(`a stream event must be a string, a Uint8Array, {named}, {start}, {answer}, {delta} or {end}; got ${describe(event)} with keys ${JSON.stringify(kinds)}`);
   }
   const body = event[kind];
   const fields = EVENT_FIELDS[kind];
@@ -471,6 +474,9 @@ export function toRequest(event, provider) {
   if (kind === 'named') {
     const { provider_event } = toRequest(body.data, provider);
     return { provider_event: { ...provider_event, event_name: body.name } };
+  }
+  if (kind === 'answer') {
+    return { start: { call_id: body.call_id, output: true } };
   }
   return { [kind]: Object.fromEntries(fields.map((f) => [f, body[f]])) };
 }

@@ -351,6 +351,24 @@ describe('validateOutputStream with tools', () => {
     }
   });
 
+  test('an answer sent as plain deltas is held to the output schema and stripCodeFence', async () => {
+    const text = '```json\n{"reason": "other"}\n```';
+    const deltas = (id, s) => [...s.matchAll(/.{1,5}/gs)].map(([fragment]) => ({ delta: { call_id: id, fragment } }));
+    const events = [
+      { answer: { call_id: 'a1' } }, ...deltas('a1', text), { end: { call_id: 'a1' } },
+      { answer: { call_id: 'a2' } }, ...deltas('a2', '{"reason": "late"}'), { end: { call_id: 'a2' } },
+    ];
+    const got = byId(await collect(stream(events, { stripCodeFence: true })));
+    assert.deepEqual(got.map((r) => [r.call_id, r.tool_name, r.valid, r.early]), [['a1', '', true, false], ['a2', '', false, true]]);
+    assert.equal(got[0].bytes, Buffer.byteLength(text), 'the fence is counted, though skipped');
+    assert.deepEqual(got[1].errors.map((e) => [e.keyword, e.instance_path, e.offset]), [['enum', '/reason', offsetOf('{"reason": "late"}', '"late"', 1)]]);
+    // Without stripCodeFence the fence is the answer's first finding, at its first byte.
+    const [fenced] = await collect(stream(events.slice(0, deltas('a1', text).length + 2)));
+    assert.deepEqual([fenced.call_id, fenced.valid, fenced.errors[0].keyword, fenced.errors[0].offset], ['a1', false, 'json', 0]);
+    // A stream that binds no output has no answer to hold it to.
+    await assert.rejects(collect(client.validateStream([{ answer: { call_id: 'a' } }, { end: { call_id: 'a' } }])), { code: status.INVALID_ARGUMENT });
+  });
+
   test('a call of a tool bound neither way gets keyword "tool_name"; the answer is still checked', async () => {
     const events = chatAnswerAndCalls('{"reason": "broken"}', ['call_1', 'search', '{}'], ['call_2', 'todo', '{"action": "add"}']);
     const got = byId(await collect(stream(events, { tools: { todo: TODO } })));

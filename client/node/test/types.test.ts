@@ -89,6 +89,10 @@ export async function uses(client: Client): Promise<void> {
   console.log(plain instanceof Error, schemaError.message, status.NOT_FOUND);
 
   const events: StreamEvent[] = [{ start: { call_id: 'c', tool_name: 't' } }, { end: { call_id: 'c' } }];
+  const answer: StreamEvent[] = [{ answer: { call_id: 'a' } }, { delta: { call_id: 'a', fragment: '{}' } }, { end: { call_id: 'a' } }];
+  // @ts-expect-error: an answer names no tool
+  const named: StreamEvent = { answer: { call_id: 'a', tool_name: 't' } };
+  console.log(answer.length, named);
   for await (const r of client.validateStream(events, { tools: { t: { type: 'object' } } })) {
     const callResult: CallResult = r;
     console.log(callResult.early, callResult.bytes + 1);

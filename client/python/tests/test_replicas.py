@@ -9,7 +9,7 @@ import unittest
 import grpc
 
 import toolgate
-from toolgate import Delta, End, ErrorCode, Profile, Provider, Start
+from toolgate import Answer, Delta, End, ErrorCode, Profile, Provider, Start
 from toolgate.binds import MAX_BIND_BYTES, bind_requests
 from toolgate.messages import compile_request
 
@@ -181,6 +181,30 @@ class OutputStreamTest(Replicas):
                 (result,) = list(results)
                 self.assertEqual((result.call_id, result.valid), ("output/0", valid))
                 self.assertEqual([(e.keyword, e.offset) for e in result.errors], findings)
+
+    def test_plain_delta_answers(self):
+        # Answers the caller read from its provider itself, sent in 5-byte
+        # deltas: held to the schema and strip_code_fence as raw ones are.
+        fenced, late = '```json\n{"reason": "other"}\n```', '{"reason": "late"}'
+
+        def answer(call_id, text):
+            return [Answer(call_id)] + [Delta(call_id, text[i:i + 5]) for i in range(0, len(text), 5)] + [End(call_id)]
+
+        with self.client.validate_output_stream(answer("a1", fenced) + answer("a2", late), unique(self.SCHEMA),
+                                                strip_code_fence=True, timeout=30) as results:
+            got = sorted(results, key=lambda r: r.call_id)
+        self.assertEqual([(r.call_id, r.tool_name, r.valid, r.early) for r in got],
+                         [("a1", "", True, False), ("a2", "", False, True)])
+        self.assertEqual(got[0].bytes, len(fenced), "the fence is counted, though skipped")
+        self.assertEqual([(e.keyword, e.instance_path, e.offset) for e in got[1].errors],
+                         [("enum", "/reason", offset_of(late, '"late"', 1))])
+        with self.client.validate_output_stream(answer("a1", fenced), unique(self.SCHEMA), timeout=30) as results:
+            (result,) = list(results)
+        self.assertEqual([(e.keyword, e.offset) for e in result.errors][:1], [("json", 0)], "a fence not stripped")
+        with self.subTest("a stream that binds no output"), self.client.validate_stream(answer("a", "{}")) as results:
+            with self.assertRaises(grpc.RpcError) as caught:
+                list(results)
+            self.assertEqual(caught.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
 
     def test_failures(self):
         with self.subTest("a schema that does not compile"), self.client.validate_output_stream(

@@ -6,7 +6,7 @@ server needed: the call is a stand-in that records cancel()."""
 import threading
 import unittest
 
-from toolgate import Delta, End, Named, Start
+from toolgate import Answer, Delta, End, Named, Start
 from toolgate.stream import _Requests
 from toolgate.v1 import validation_pb2 as pb
 
@@ -54,7 +54,7 @@ def attached(events, binds=(BIND,), provider=None):
 class RequestsTest(unittest.TestCase):
     def test_binds_then_events(self):
         events = Events([Start("c", "t"), Delta("c", "{}"), End("c"), '{"type":"ping"}',
-                         Named("ping", b'{"type":"ping"}')])
+                         Named("ping", b'{"type":"ping"}'), Answer("a")])
         requests, call = attached(events, binds=[BIND, BIND], provider=pb.PROVIDER_ANTHROPIC)
         self.assertEqual(list(requests), [
             BIND, BIND,
@@ -65,10 +65,11 @@ class RequestsTest(unittest.TestCase):
                                                                      event_json='{"type":"ping"}')),
             pb.ValidateStreamRequest(provider_event=pb.ProviderEvent(provider=pb.PROVIDER_ANTHROPIC,
                                                                      event_json='{"type":"ping"}', event_name="ping")),
+            pb.ValidateStreamRequest(start=pb.CallStart(call_id="a", output=True)),
         ])
         self.assertFalse(call.cancelled.is_set())
         self.assertIsNone(requests.failure)
-        self.assertEqual(requests.sent, 7, "the binds and the events")
+        self.assertEqual(requests.sent, 8, "the binds and the events")
 
     def test_close_between_pulls_closes_the_events_at_once(self):
         events = Events([Start("c", "t"), End("c")])

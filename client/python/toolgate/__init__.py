@@ -29,11 +29,12 @@ Needs ``grpcio`` and ``protobuf`` (Debian: python3-grpcio, python3-protobuf).
 from toolgate.client import Client
 from toolgate.enums import Admission, ErrorCode, Profile, Provider
 from toolgate.results import CallResult, CompileResult, Finding, ToolResult, ToolsetResult, ValidationResult
-from toolgate.stream import Delta, End, Named, ReceiptError, ResultStream, Start
+from toolgate.stream import Answer, Delta, End, Named, ReceiptError, ResultStream, Start
 from toolgate.validator import SchemaError, Validator
 
 __all__ = [
     "Admission",
+    "Answer",
     "CallResult",
     "Client",
     "CompileResult",

@@ -227,6 +227,12 @@ class Client:
         ``format_assertion`` (as in ``compile``) apply to the output schema
         and every tool schema alike.
 
+        An answer the caller reads from the provider itself may be sent as
+        plain deltas instead of raw events: ``Answer(call_id)`` starts it,
+        its ``Delta`` events carry the text and ``End`` ends it; it is held to
+        ``schema`` and ``strip_code_fence`` as a raw answer is, and its result
+        has that ``call_id``.
+
         ``events``, ``provider`` and ``timeout``, what is raised (a name in
         both ``tools`` and ``handles`` is a ``ValueError``; a tool schema
         that does not compile ends the stream with ``INVALID_ARGUMENT``

@@ -19,7 +19,8 @@ with its event name (``Named``: send it when the stream names its events,
 as Anthropic's does, so that the server reads each event as the provider's
 SDK does; an ``error`` event without data as ``Named("error", "")``, which
 cuts the answer as the SDKs raise on it), or explicit ``Start``, ``Delta`` and ``End`` events
-for calls that the caller assembles itself. The kinds may be mixed.
+for calls that the caller assembles itself (``Answer`` in place of ``Start``
+for an output stream's answer). The kinds may be mixed.
 """
 
 import collections
@@ -43,6 +44,18 @@ class Start:
 
     call_id: str
     tool_name: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Answer:
+    """Starts the stream's structured-output answer as call ``call_id``, sent
+    as plain deltas: its ``Delta`` events carry the message text (read from
+    the provider by the caller), checked against the schema
+    ``validate_output_stream`` binds, with its ``strip_code_fence``, as a
+    raw provider answer is. Its result has this ``call_id`` and an empty
+    ``tool_name``; a stream that binds no output ends ``INVALID_ARGUMENT``."""
+
+    call_id: str
 
 
 @dataclasses.dataclass(frozen=True)
@@ -425,13 +438,16 @@ def event_request(event, provider):
         start = pb.CallStart(call_id=check_text(event.call_id, "a Start event's call_id"),
                              tool_name=check_text(event.tool_name, "a Start event's tool_name"))
         return pb.ValidateStreamRequest(start=start)
+    if isinstance(event, Answer):
+        answer = pb.CallStart(call_id=check_text(event.call_id, "an Answer event's call_id"), output=True)
+        return pb.ValidateStreamRequest(start=answer)
     if isinstance(event, Delta):
         delta = pb.CallDelta(call_id=check_text(event.call_id, "a Delta event's call_id"),
                              fragment=check_text(event.fragment, "a Delta event's fragment"))
         return pb.ValidateStreamRequest(delta=delta)
     if isinstance(event, End):
         return pb.ValidateStreamRequest(end=pb.CallEnd(call_id=check_text(event.call_id, "an End event's call_id")))
-    raise TypeError(f"a stream event must be str, bytes, Named, Start, Delta or End; got {type(event).__name__}")
+    raise TypeError(f"a stream event must be str, bytes, Named, Start, Answer, Delta or End; got {type(event).__name__}")
 
 
 def _close(events):

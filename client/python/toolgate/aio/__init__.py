@@ -25,7 +25,7 @@ of ``toolgate.results``), the same errors (``grpc.RpcError``: a
 ``Validator.register``; ``toolgate.ReceiptError`` from a stream that ended
 without the server's receipt), and the same ``ValueError``/``TypeError`` before
 anything is sent. Stream events are the same kinds (``toolgate.Start``,
-``Delta``, ``End``, ``Named``, raw payloads), from an async iterable or a
+``Answer``, ``Delta``, ``End``, ``Named``, raw payloads), from an async iterable or a
 plain one. The enums, results and event kinds are the sync package's own,
 re-exported here.
 """
@@ -36,7 +36,7 @@ from toolgate.aio.stream import ResultStream
 from toolgate.aio.validator import Validator
 from toolgate.enums import Admission, ErrorCode, Profile, Provider
 from toolgate.results import CallResult, CompileResult, Finding, ToolResult, ToolsetResult, ValidationResult
-from toolgate.stream import Delta, End, Named, ReceiptError, Start
+from toolgate.stream import Answer, Delta, End, Named, ReceiptError, Start
 from toolgate.validator import SchemaError
 
 # The sync package's public names: the enums, results and event kinds are
