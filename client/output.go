@@ -18,11 +18,11 @@ func WithOutputProfile(p toolgatev1.Profile) StreamOption {
 	})
 }
 
-// WithStripCodeFence lets ValidateOutputStream accept an answer wrapped in
-// one Markdown code fence (``` or ```json, on lines of their own): the
-// fence's bytes are skipped, offsets still count from the answer's first
-// byte. By default a fence, like any text before the JSON, is a finding
-// with keyword "json" at its first byte.
+// WithStripCodeFence lets ValidateOutputStream (and ValidateOutputEvents)
+// accept an answer wrapped in one Markdown code fence (``` or ```json, on
+// lines of their own): the fence's bytes are skipped, offsets still count
+// from the answer's first byte. By default a fence, like any text before
+// the JSON, is a finding with keyword "json" at its first byte.
 func WithStripCodeFence() StreamOption {
 	return streamOptionFunc(func(cfg *streamConfig) {
 		cfg.stripFence = true
@@ -55,16 +55,28 @@ func WithStripCodeFence() StreamOption {
 // output result: that is no answer. Tool calls in the stream are results
 // too: bind their tools WithToolset, or they get keyword "tool_name".
 func (c *Client) ValidateOutputStream(ctx context.Context, p toolgatev1.Provider, body io.Reader, schemaJSON string, opts ...StreamOption) iter.Seq2[*toolgatev1.CallResult, error] {
+	cfg := outputConfig(opts)
+	return c.streamSeq(ctx, p, body, cfg, cfg.outputBinds(schemaJSON))
+}
+
+// outputConfig is the configuration of an output stream: the bindable
+// output profile unless opts say otherwise.
+func outputConfig(opts []StreamOption) streamConfig {
 	cfg := streamConfig{outputProfile: toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE}
 	for _, o := range opts {
 		o.applyToStream(&cfg)
 	}
-	binds := append([]*toolgatev1.StreamBind{{
+	return cfg
+}
+
+// outputBinds binds schemaJSON to the stream's output, and the toolset's
+// tools.
+func (cfg *streamConfig) outputBinds(schemaJSON string) []*toolgatev1.StreamBind {
+	return append([]*toolgatev1.StreamBind{{
 		OutputSchema: &toolgatev1.CompileSchemaRequest{
 			Profile: cfg.outputProfile,
 			Schema:  &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: schemaJSON},
 		},
 		StripCodeFence: cfg.stripFence,
 	}}, cfg.binds(nil)...)
-	return c.streamSeq(ctx, p, body, cfg, binds)
 }

@@ -21,10 +21,14 @@ import (
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
 )
 
+// Bedrock is AWS Bedrock ConverseStream, whose AWS event-stream binary
+// framing is not SSE: send each event as the SDKs yield it, wrapped in its
+// type ({"contentBlockDelta": {...}}), as a ProviderEvent named by its
+// :event-type header, with ValidateEvents.
+const Bedrock = toolgatev1.Provider_PROVIDER_BEDROCK
+
 // The providers whose streams reach a client as server-sent events, for
-// ValidateProviderStream. (AWS Bedrock's ConverseStream is AWS event-stream
-// binary framing, not SSE; send its events as ProviderEvent messages with
-// toolgatev1.Provider_PROVIDER_BEDROCK through ServiceClient.)
+// ValidateProviderStream (and, event by event, ValidateEvents).
 const (
 	// OpenAIChat is OpenAI Chat Completions and OpenAI-compatible servers
 	// (stream: true).
@@ -230,30 +234,44 @@ func (c *Client) ValidateProviderStream(ctx context.Context, p toolgatev1.Provid
 // streamSeq returns the sequence of one provider stream: binds sent first,
 // then body's events (see ValidateProviderStream).
 func (c *Client) streamSeq(ctx context.Context, p toolgatev1.Provider, body io.Reader, cfg streamConfig, binds []*toolgatev1.StreamBind) iter.Seq2[*toolgatev1.CallResult, error] {
+	return c.seqOnce(func(yield func(*toolgatev1.CallResult, error) bool) {
+		r := &providerStream{provider: p, body: body, sse: NewSSEReader(body, cfg.maxEventBytes)}
+		r.source = r.read
+		r.run(ctx, c.api, binds, yield)
+	})
+}
+
+// seqOnce returns a sequence that runs stream the first time it is ranged
+// over, and yields only errIteratedTwice after that.
+func (c *Client) seqOnce(stream iter.Seq2[*toolgatev1.CallResult, error]) iter.Seq2[*toolgatev1.CallResult, error] {
 	var used atomic.Bool
 	return func(yield func(*toolgatev1.CallResult, error) bool) {
 		if used.Swap(true) {
 			yield(nil, errIteratedTwice)
 			return
 		}
-		r := &providerStream{provider: p, body: body, sse: NewSSEReader(body, cfg.maxEventBytes)}
-		r.run(ctx, c.api, binds, yield)
+		stream(yield)
 	}
 }
 
-// providerStream is one run of a ValidateProviderStream sequence. Three
-// goroutines share it: the caller's, which receives results and yields
-// them; the reader, which parses body into events and is the only one to
-// touch body (it may block in Read for as long as the provider is silent);
-// and the sender, which is the only one to send on the stream.
+// providerStream is one run of a ValidateProviderStream sequence (or of
+// ValidateEvents'). Three goroutines share it: the caller's, which
+// receives results and yields them; the source, which turns body's events
+// (or the caller's) into requests and is the only one to touch body (it
+// may block in Read for as long as the provider is silent); and the
+// sender, which is the only one to send on the stream.
 type providerStream struct {
 	provider toolgatev1.Provider
-	body     io.Reader
-	sse      *SSEReader
-	parent   context.Context // the caller's
-	ctx      context.Context // the stream's; cancel ends the stream and both goroutines
-	cancel   context.CancelFunc
-	stream   grpc.BidiStreamingClient[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]
+	// source hands the requests of the stream's events to the sender, and
+	// closes out at their clean end only, so that the sender half-closes
+	// the stream then and never after a failure (read, pullEvents).
+	source func(out chan<- *toolgatev1.ValidateStreamRequest)
+	body   io.Reader // nil for ValidateEvents
+	sse    *SSEReader
+	parent context.Context // the caller's
+	ctx    context.Context // the stream's; cancel ends the stream and both goroutines
+	cancel context.CancelFunc
+	stream grpc.BidiStreamingClient[toolgatev1.ValidateStreamRequest, toolgatev1.ValidateStreamResponse]
 	// halfClosed is set when the sender half-closes the stream: a server
 	// that ends the stream with OK before then ended it too early.
 	halfClosed atomic.Bool
@@ -302,10 +320,10 @@ func (r *providerStream) results(parent context.Context, api toolgatev1.Validati
 	// failed: skip the body and let Recv say why.
 	if sendFirst(stream, binds) == nil {
 		r.sent.Store(int64(1 + len(binds)))
-		events := make(chan SSEEvent)
+		requests := make(chan *toolgatev1.ValidateStreamRequest)
 		senderDone = make(chan struct{})
-		go r.read(events)
-		go r.send(events, senderDone)
+		go r.source(requests)
+		go r.send(requests, senderDone)
 	}
 	var receipt *toolgatev1.StreamEnd
 	var results int64
@@ -368,12 +386,13 @@ func sendFirst(stream grpc.BidiStreamingClient[toolgatev1.ValidateStreamRequest,
 	return nil
 }
 
-// read parses body into events and hands them to the sender. It closes
-// events at the clean end of body only, so that the sender half-closes the
-// stream then and never after a failure. It may outlive the loop, blocked
-// in body's Read: once that returns, it finds the stream's ctx done and
-// ends, touching only what it owns (body, the SSEReader), ctx and fail.
-func (r *providerStream) read(events chan<- SSEEvent) {
+// read parses body into events and hands the sender their requests. It
+// closes out at the clean end of body only, so that the sender half-closes
+// the stream then and never after a failure. It may outlive the loop,
+// blocked in body's Read: once that returns, it finds the stream's ctx
+// done and ends, touching only what it owns (body, the SSEReader), ctx and
+// fail.
+func (r *providerStream) read(out chan<- *toolgatev1.ValidateStreamRequest) {
 	n := 0 // the events body has had
 	for {
 		ev, err := r.sse.Next()
@@ -382,7 +401,7 @@ func (r *providerStream) read(events chan<- SSEEvent) {
 				r.fail(&BodyError{Err: ErrNoEvents})
 				return
 			}
-			close(events)
+			close(out)
 			return
 		}
 		if err != nil {
@@ -404,31 +423,35 @@ func (r *providerStream) read(events chan<- SSEEvent) {
 			continue
 		}
 		select {
-		case events <- ev:
+		case out <- providerRequest(r.provider, ev.Type, ev.Data):
 		case <-r.ctx.Done():
 			return
 		}
 	}
 }
 
-// send sends each event to the server, and half-closes the stream when
-// events is closed.
-func (r *providerStream) send(events <-chan SSEEvent, done chan<- struct{}) {
+// providerRequest is the request of one raw event of provider p.
+func providerRequest(p toolgatev1.Provider, name, data string) *toolgatev1.ValidateStreamRequest {
+	return &toolgatev1.ValidateStreamRequest{
+		Event: &toolgatev1.ValidateStreamRequest_ProviderEvent{ProviderEvent: &toolgatev1.ProviderEvent{
+			Provider: p, EventJson: data, EventName: name,
+		}},
+	}
+}
+
+// send sends each request to the server, and half-closes the stream when
+// requests is closed.
+func (r *providerStream) send(requests <-chan *toolgatev1.ValidateStreamRequest, done chan<- struct{}) {
 	defer close(done)
 	for {
 		select {
-		case ev, ok := <-events:
+		case req, ok := <-requests:
 			if !ok {
 				r.halfClosed.Store(true)
 				_ = r.stream.CloseSend()
 				return
 			}
-			err := r.stream.Send(&toolgatev1.ValidateStreamRequest{
-				Event: &toolgatev1.ValidateStreamRequest_ProviderEvent{ProviderEvent: &toolgatev1.ProviderEvent{
-					Provider: r.provider, EventJson: ev.Data, EventName: ev.Type,
-				}},
-			})
-			if err != nil {
+			if err := r.stream.Send(req); err != nil {
 				return // io.EOF: the stream ended, and Recv reports why
 			}
 			r.sent.Add(1)
@@ -485,7 +508,7 @@ func (r *providerStream) failure() error {
 	return r.err
 }
 
-// closeBody closes body if it is an io.Closer.
+// closeBody closes body if it is an io.Closer (a nil body is none).
 func (r *providerStream) closeBody() {
 	if c, ok := r.body.(io.Closer); ok {
 		_ = c.Close()
