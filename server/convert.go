@@ -2,10 +2,15 @@ package server
 
 import (
 	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
@@ -62,13 +67,180 @@ func codeToProto(c schema.Code) toolgatev1.ErrorCode {
 	return toolgatev1.ErrorCode_ERROR_CODE_UNSPECIFIED
 }
 
-// structJSON renders a Struct as JSON text. Struct numbers are float64, so
-// the exact *_json fields are preferred for numbers beyond 2^53.
-func structJSON(s *structpb.Struct) ([]byte, error) {
+// structJSON renders a Struct as compact JSON text, its members in
+// sorted order, so that the same Struct is always the same text (finding
+// offsets into it, and the compile cache's key, do not vary between
+// builds as protojson's output does). Struct numbers are float64, so the
+// exact *_json fields are preferred for numbers beyond 2^53.
+//
+// The text is bounded: past maxBytes it stops and the error is
+// RESOURCE_EXHAUSTED, as a *_json field that long would be, since a
+// Struct's text can be some 6 times its wire size (a control character is
+// one byte on the wire and six, \u00XX, in JSON) and what the server
+// bounds (the compile room, a Validate's work) is sized by the message
+// limit. A NaN or infinite number, a Value that sets no kind, invalid
+// UTF-8 or nesting past structMaxDepth is INVALID_ARGUMENT, as protojson
+// refuses them. where names the field in the errors.
+func structJSON(s *structpb.Struct, maxBytes int, where string) ([]byte, error) {
 	if s == nil {
 		return []byte("{}"), nil
 	}
-	return protojson.Marshal(s)
+	e := structEncoder{max: maxBytes}
+	if err := e.object(s, 0); err != nil {
+		if errors.Is(err, errStructTooLong) {
+			return nil, status.Errorf(codes.ResourceExhausted, "%s: its JSON text is longer than the limit of %d bytes (--max-message-bytes)", where, maxBytes)
+		}
+		return nil, status.Errorf(codes.InvalidArgument, "%s: %v", where, err)
+	}
+	return e.buf, nil
+}
+
+// structMaxDepth bounds the Structs, lists and values structJSON nests, as
+// protobuf's decoder bounds the messages one request nests (each level of
+// JSON is two or three of them), so that a Struct built in memory cannot
+// recurse without end either.
+const structMaxDepth = protowire.DefaultRecursionLimit
+
+var errStructTooLong = errors.New("the JSON text is too long")
+
+// structEncoder writes a Struct's JSON text into buf, within max bytes.
+type structEncoder struct {
+	buf []byte
+	max int
+}
+
+// grew reports errStructTooLong once buf is past max.
+func (e *structEncoder) grew() error {
+	if len(e.buf) > e.max {
+		return errStructTooLong
+	}
+	return nil
+}
+
+func (e *structEncoder) object(s *structpb.Struct, depth int) error {
+	if depth >= structMaxDepth {
+		return fmt.Errorf("the value nests deeper than %d levels", structMaxDepth)
+	}
+	keys := make([]string, 0, len(s.GetFields()))
+	for k := range s.GetFields() {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	e.buf = append(e.buf, '{')
+	for i, k := range keys {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		if err := e.string(k); err != nil {
+			return err
+		}
+		e.buf = append(e.buf, ':')
+		if err := e.value(s.GetFields()[k], depth+1); err != nil {
+			return err
+		}
+	}
+	e.buf = append(e.buf, '}')
+	return e.grew()
+}
+
+func (e *structEncoder) value(v *structpb.Value, depth int) error {
+	if depth >= structMaxDepth {
+		return fmt.Errorf("the value nests deeper than %d levels", structMaxDepth)
+	}
+	switch k := v.GetKind().(type) {
+	case *structpb.Value_NullValue:
+		e.buf = append(e.buf, "null"...)
+	case *structpb.Value_BoolValue:
+		e.buf = strconv.AppendBool(e.buf, k.BoolValue)
+	case *structpb.Value_NumberValue:
+		f := k.NumberValue
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("google.protobuf.Value.number_value: %v is not a JSON number", f)
+		}
+		e.buf = appendNumber(e.buf, f)
+	case *structpb.Value_StringValue:
+		return e.string(k.StringValue)
+	case *structpb.Value_StructValue:
+		return e.object(k.StructValue, depth+1)
+	case *structpb.Value_ListValue:
+		e.buf = append(e.buf, '[')
+		for i, el := range k.ListValue.GetValues() {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			if err := e.value(el, depth+1); err != nil {
+				return err
+			}
+		}
+		e.buf = append(e.buf, ']')
+	default:
+		return errors.New("google.protobuf.Value: none of the oneof fields is set")
+	}
+	return e.grew()
+}
+
+// string writes s quoted, escaping what JSON requires: the quote, the
+// backslash and control characters. It stops once the text is past max,
+// so that a string of control characters does not grow buf to six times
+// its size first.
+func (e *structEncoder) string(s string) error {
+	if !utf8.ValidString(s) {
+		return errors.New("a string is not valid UTF-8")
+	}
+	if len(e.buf)+len(s)+2 > e.max {
+		return errStructTooLong
+	}
+	const hex = "0123456789abcdef"
+	e.buf = append(e.buf, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		e.buf = append(e.buf, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			e.buf = append(e.buf, '\\', c)
+		case '\b':
+			e.buf = append(e.buf, '\\', 'b')
+		case '\f':
+			e.buf = append(e.buf, '\\', 'f')
+		case '\n':
+			e.buf = append(e.buf, '\\', 'n')
+		case '\r':
+			e.buf = append(e.buf, '\\', 'r')
+		case '\t':
+			e.buf = append(e.buf, '\\', 't')
+		default:
+			e.buf = append(e.buf, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		start = i + 1
+		if err := e.grew(); err != nil {
+			return err
+		}
+	}
+	e.buf = append(e.buf, s[start:]...)
+	e.buf = append(e.buf, '"')
+	return e.grew()
+}
+
+// appendNumber writes a finite float64 as encoding/json (and protojson)
+// do: the shortest text that reads back as f, in exponent form below 1e-6
+// and from 1e21.
+func appendNumber(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' { // e-09 is e-9
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
 }
 
 func validateResponse(r validator.Result, handle string, a *answer) *toolgatev1.ValidateResponse {

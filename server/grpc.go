@@ -34,7 +34,10 @@ type Config struct {
 	// Wrong or missing tokens get UNAUTHENTICATED.
 	BearerToken string
 	// MaxMessageBytes bounds each received message; larger ones get
-	// RESOURCE_EXHAUSTED. Default 4 MiB.
+	// RESOURCE_EXHAUSTED. It bounds the JSON text a schema_struct or an
+	// arguments_struct renders to as well (RESOURCE_EXHAUSTED past it), as
+	// it bounds the *_json fields: a Struct's JSON can be some 6 times its
+	// wire size. Default 4 MiB.
 	MaxMessageBytes int
 	// MaxConcurrentStreams bounds the RPCs one connection may have in
 	// flight (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS): a client past it
@@ -174,6 +177,7 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 		return status.Error(codes.Internal, "internal error")
 	})}
 	svc := NewService(cfg.Options)
+	svc.maxStructBytes = maxMsg // a Struct's JSON text may be no longer than a *_json field
 	cfg.Metrics.record(svc)
 	auth := bearerAuth(cfg.BearerToken)
 	cut := statusCut(svc.opts.MaxFindingMessage)

@@ -38,6 +38,10 @@ type Service struct {
 	// health is the grpc.Server's health service, when NewGRPCServer
 	// made one (see Drain).
 	health *drainingHealth
+	// maxStructBytes bounds the JSON text of a schema_struct or an
+	// arguments_struct: the server's message limit (Config.MaxMessageBytes),
+	// which bounds the *_json fields (see structJSON).
+	maxStructBytes int
 	// progress, when set (by tests), is told after each bounded step of a
 	// unary request's work how far it got; see step.
 	progress func(ctx context.Context, done int64)
@@ -55,10 +59,12 @@ func (s *Service) Drain() {
 	}
 }
 
-// NewService returns a Service with its own schema store.
+// NewService returns a Service with its own schema store. The JSON text
+// of a *_struct field it is sent is bounded by DefaultMaxMessageBytes;
+// NewGRPCServer bounds it by its Config.MaxMessageBytes.
 func NewService(opts Options) *Service {
 	opts = opts.withDefaults()
-	return &Service{opts: opts, store: store.New[*schema.Schema](opts.StoreEntries, opts.StoreBytes),
+	return &Service{opts: opts, maxStructBytes: DefaultMaxMessageBytes, store: store.New[*schema.Schema](opts.StoreEntries, opts.StoreBytes),
 		cache: newCompileCache(opts.StoreEntries), compiling: newCompileRoom(opts.MaxCompilingBytes), streamSchemas: newHeldSchemas(opts.MaxStreamSchemaBytes),
 		unnamed: stream.NewHeldBytes(opts.MaxUnnamedCallBytes), state: stream.NewHeldBytes(opts.MaxOpenStateBytes)}
 }
@@ -93,8 +99,8 @@ func (s *Service) compile(ctx context.Context, req *toolgatev1.CompileSchemaRequ
 		doc = readOnlyBytes(src.SchemaJson)
 	case *toolgatev1.CompileSchemaRequest_SchemaStruct:
 		var err error
-		if doc, err = structJSON(src.SchemaStruct); err != nil {
-			return compiled{}, status.Errorf(codes.InvalidArgument, "schema_struct: %v", err)
+		if doc, err = structJSON(src.SchemaStruct, s.maxStructBytes, "schema_struct"); err != nil {
+			return compiled{}, err
 		}
 	default:
 		return compiled{}, status.Error(codes.InvalidArgument, "a schema is required: set schema_json or schema_struct")
@@ -209,8 +215,8 @@ func (s *Service) Validate(ctx context.Context, req *toolgatev1.ValidateRequest)
 		}
 	case *toolgatev1.ValidateRequest_ArgumentsStruct:
 		var err error
-		if args, err = structJSON(a.ArgumentsStruct); err != nil {
-			return nil, status.Errorf(codes.InvalidArgument, "arguments_struct: %v", err)
+		if args, err = structJSON(a.ArgumentsStruct, s.maxStructBytes, "arguments_struct"); err != nil {
+			return nil, err
 		}
 	default:
 		return nil, status.Error(codes.InvalidArgument, "arguments are required: set arguments_json or arguments_struct")
