@@ -36,23 +36,39 @@ func (h *heldSchemas) total() int64 {
 	return h.bytes
 }
 
-// stream returns what one new stream holds: nothing yet.
-func (h *heldSchemas) stream() *streamHolds {
-	return &streamHolds{all: h, schemas: map[*schema.Schema]struct{}{}}
+// stream returns what one new stream holds: nothing yet, and at most
+// maxSchemas distinct schemas (see streamHolds.max).
+func (h *heldSchemas) stream(maxSchemas int) *streamHolds {
+	return &streamHolds{all: h, max: maxSchemas, schemas: map[*schema.Schema]struct{}{}}
+}
+
+// streamSchemaCount is how many distinct schemas one stream may hold
+// (streamHolds.max): one for each tool name it may bind and each call it
+// may start (a call's own schema), and one output. A bind that gives a
+// bound name, or the output, another schema holds one more, since calls
+// already started keep the one they had: without a count, rebinding one
+// name would hold any number of schemas, and compile each, past
+// MaxToolsPerStream, up to what every stream may hold together
+// (MaxStreamSchemaBytes).
+func (o Options) streamSchemaCount() int {
+	return o.MaxToolsPerStream + o.MaxCallsPerStream + 1
 }
 
 // streamHolds are the schemas one stream holds. It is used by the
 // stream's goroutine only.
 type streamHolds struct {
-	all     *heldSchemas
+	all *heldSchemas
+	// max bounds len(schemas): past it hold fails (Options.streamSchemaCount).
+	max     int
 	schemas map[*schema.Schema]struct{}
 }
 
 // hold counts b's schema as held by the stream until release. A binding
 // without a schema (a handle this replica does not hold) and a schema the
 // stream holds already cost nothing; a schema no stream holds yet that
-// would take the total past the bound is an error saying so (the caller
-// makes it RESOURCE_EXHAUSTED).
+// would take the total past the bound, or one more than the stream may
+// hold (streamHolds.max), is an error saying so (the caller makes it
+// RESOURCE_EXHAUSTED).
 func (s *streamHolds) hold(b stream.Binding) error {
 	sch := b.Schema
 	if sch == nil {
@@ -60,6 +76,9 @@ func (s *streamHolds) hold(b stream.Binding) error {
 	}
 	if _, ok := s.schemas[sch]; ok {
 		return nil
+	}
+	if len(s.schemas) >= s.max {
+		return fmt.Errorf("the stream holds %d schemas, as many as one stream may (--max-tools-per-stream plus --max-calls-per-stream, and one output); binding a tool name or the output to another schema holds one more for the stream's life", len(s.schemas))
 	}
 	h := s.all
 	h.mu.Lock()

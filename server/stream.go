@@ -58,7 +58,7 @@ func (s *Service) ValidateStream(srv validateStream) error {
 	})
 	sm.watch(sess)
 	defer sess.Release()
-	holds := s.streamSchemas.stream()
+	holds := s.streamSchemas.stream(s.opts.streamSchemaCount())
 	defer holds.release()
 	requests := receive(srv)
 	idle := time.NewTimer(s.opts.StreamIdleTimeout)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"runtime"
 	"strings"
@@ -365,4 +366,49 @@ func heapNow() uint64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
+}
+
+// TestStreamRebindBounded: binding one tool name, or the output, to
+// schema after schema holds each for the stream's life, so the schemas
+// one stream holds are counted: past --max-tools-per-stream plus
+// --max-calls-per-stream plus one output, the bind is RESOURCE_EXHAUSTED.
+// Binding a name to the schema it holds already costs nothing.
+func TestStreamRebindBounded(t *testing.T) {
+	t.Parallel()
+	opts := server.Options{MaxToolsPerStream: 2, MaxCallsPerStream: 2} // 5 schemas
+	tool := func(i int) *toolgatev1.ValidateStreamRequest {
+		return bindInline(map[string]string{"t": fmt.Sprintf(`{"type":"object","description":"%d"}`, i)})
+	}
+	output := func(i int) *toolgatev1.ValidateStreamRequest {
+		src := fmt.Sprintf(`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false,"description":"%d"}`, i)
+		return &toolgatev1.ValidateStreamRequest{Event: &toolgatev1.ValidateStreamRequest_Bind{Bind: &toolgatev1.StreamBind{
+			OutputSchema: &toolgatev1.CompileSchemaRequest{Profile: toolgatev1.Profile_PROFILE_OUTPUT_BINDABLE,
+				Schema: &toolgatev1.CompileSchemaRequest_SchemaJson{SchemaJson: src}}}}}
+	}
+	for name, rebind := range map[string]func(int) *toolgatev1.ValidateStreamRequest{"tool": tool, "output": output} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, s := openStream(t, server.Config{Options: opts})
+			for range 10 {
+				send(t, s, rebind(0)) // the same schema: held once
+			}
+			for i := 1; i <= 5; i++ {
+				send(t, s, rebind(i))
+			}
+			require.NoError(t, s.CloseSend())
+			_, err := s.Recv()
+			assert.Equal(t, codes.ResourceExhausted, code(err), "%v", err)
+			assert.ErrorContains(t, err, "--max-tools-per-stream")
+		})
+	}
+	t.Run("within the count", func(t *testing.T) {
+		t.Parallel()
+		_, s := openStream(t, server.Config{Options: opts})
+		for i := range 5 {
+			send(t, s, tool(i))
+		}
+		require.NoError(t, s.CloseSend())
+		_, err := s.Recv()
+		assert.ErrorIs(t, err, io.EOF)
+	})
 }
