@@ -19,6 +19,7 @@ import (
 // --shutdown-grace; after Drain each Watch sends NOT_SERVING and ends.
 type drainingHealth struct {
 	*health.Server
+	served   map[string]bool // the service names it answers for, fixed from the start
 	draining context.Context // done once Drain has run
 	drain    context.CancelFunc
 }
@@ -26,8 +27,10 @@ type drainingHealth struct {
 func newDrainingHealth() *drainingHealth {
 	h := &drainingHealth{Server: health.NewServer()}
 	h.draining, h.drain = context.WithCancel(context.Background())
-	h.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
-	h.SetServingStatus(toolgatev1.ValidationService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	h.served = map[string]bool{"": true, toolgatev1.ValidationService_ServiceDesc.ServiceName: true}
+	for name := range h.served {
+		h.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
+	}
 	return h
 }
 
@@ -39,8 +42,21 @@ func (h *drainingHealth) Drain() {
 	h.drain()
 }
 
-// Watch is grpc-go's, ended by Drain.
+// unknownService is the name every Watch of a service the server does not
+// serve is watched under.
+const unknownService = "toolgate.health.unknown"
+
+// Watch is grpc-go's, ended by Drain. A Watch of a service the server does
+// not serve gets SERVICE_UNKNOWN and stays open, as the protocol says, but
+// is watched under unknownService: grpc-go's keeps the name a Watch sent
+// for as long as it is open, and health checks need no token, so without
+// this anyone could pin a message's worth of name (4 MiB by default) per
+// open Watch, a thousand per connection. No service the server does not
+// serve from the start can become one it serves.
 func (h *drainingHealth) Watch(req *healthpb.HealthCheckRequest, stream healthpb.Health_WatchServer) error {
+	if !h.served[req.GetService()] {
+		req = &healthpb.HealthCheckRequest{Service: unknownService}
+	}
 	ctx, cancel := context.WithCancel(stream.Context())
 	defer cancel()
 	defer context.AfterFunc(h.draining, cancel)()

@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -49,4 +51,27 @@ func TestDrainEndsHealthWatches(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, healthpb.HealthCheckResponse_NOT_SERVING, resp.GetStatus(), "%q", service)
 	}
+}
+
+// TestHealthWatchHoldsNoName: a Watch of a service the server does not
+// serve gets SERVICE_UNKNOWN and stays open, but holds nothing of the name
+// it sent: health checks need no token, and grpc-go's Watch kept each name
+// for as long as its Watch was open, so open Watches of megabyte names
+// pinned a megabyte each. (Not parallel, so that the heap is this test's.)
+func TestHealthWatchHoldsNoName(t *testing.T) {
+	hc := healthpb.NewHealthClient(start(t, server.Config{BearerToken: "secret"}))
+	const watches, nameBytes = 16, 1 << 20
+	name := strings.Repeat("n", nameBytes)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	before := heapNow()
+	for range watches {
+		w, err := hc.Watch(ctx, &healthpb.HealthCheckRequest{Service: name})
+		require.NoError(t, err)
+		r, err := w.Recv()
+		require.NoError(t, err)
+		require.Equal(t, healthpb.HealthCheckResponse_SERVICE_UNKNOWN, r.GetStatus())
+	}
+	grown := int64(heapNow()) - int64(before)
+	assert.Less(t, grown, int64(watches*nameBytes/4), "heap bytes held by %d open Watches of %d-byte names", watches, nameBytes)
 }
