@@ -81,6 +81,30 @@ func (d *decodeErrors) check(v any) error {
 	return nil
 }
 
+// checked returns the outcome of receiving v, whose receive returned err:
+// INVALID_ARGUMENT if v could not be decoded, else err. It forgets v's
+// failure whether or not the receive failed: grpc-go's receive of a
+// unary (or server-streaming) request decodes a second message into the
+// same v and then fails (INTERNAL, "cardinality violation"), so a failure
+// remembered for the first or the second message would otherwise be held
+// for good, one per such request.
+func (d *decodeErrors) checked(v any, err error) error {
+	if failed := d.check(v); failed != nil {
+		return failed
+	}
+	return err
+}
+
+// held returns how many decoding failures are remembered and not yet
+// picked up.
+func (d *decodeErrors) held() int {
+	n := 0
+	for range d.failed.Range {
+		n++
+	}
+	return n
+}
+
 // wrap returns a copy of desc whose handlers answer INVALID_ARGUMENT for a
 // request message that could not be decoded, and has the codec treat the
 // messages of desc's proto package that way. Call it before the server
@@ -94,10 +118,7 @@ func (d *decodeErrors) wrap(desc *grpc.ServiceDesc) *grpc.ServiceDesc {
 		handler := m.Handler
 		m.Handler = func(srv any, ctx context.Context, dec func(any) error, interceptor grpc.UnaryServerInterceptor) (any, error) {
 			return handler(srv, ctx, func(v any) error {
-				if err := dec(v); err != nil {
-					return err
-				}
-				return d.check(v)
+				return d.checked(v, dec(v))
 			}, interceptor)
 		}
 		out.Methods[i] = m
@@ -122,8 +143,5 @@ type decodingStream struct {
 
 // RecvMsg implements grpc.ServerStream.
 func (s decodingStream) RecvMsg(m any) error {
-	if err := s.ServerStream.RecvMsg(m); err != nil {
-		return err
-	}
-	return s.d.check(m)
+	return s.d.checked(m, s.ServerStream.RecvMsg(m))
 }

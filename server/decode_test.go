@@ -90,3 +90,39 @@ func TestUndecodableRequests(t *testing.T) {
 		assert.NotEmpty(t, resp.GetHandle())
 	})
 }
+
+// TestUndecodableSecondMessage: a unary or health Watch request sent as
+// two messages, one of which cannot be decoded, is refused, and the
+// server remembers nothing of it afterwards: grpc-go decodes the second
+// message into the first's and fails the receive (a cardinality
+// violation), so the failure the codec remembered was never picked up
+// and stayed held for good, one per such request.
+func TestUndecodableSecondMessage(t *testing.T) {
+	t.Parallel()
+	var svc *server.Service
+	conn := startService(t, server.Config{}, func(s *server.Service) { svc = s })
+	bad := field(2, []byte("{\"a\":\"\xff\"}"))   // CompileSchemaRequest.schema_json, invalid UTF-8
+	good := field(2, []byte(`{"type":"object"}`)) // the same, decodable
+	health := field(1, []byte("\xfe"))            // HealthCheckRequest.service, invalid UTF-8
+	for _, c := range []struct {
+		name, method  string
+		first, second []byte
+	}{
+		{"undecodable first", "/toolgate.v1.ValidationService/CompileSchema", bad, good},
+		{"undecodable second", "/toolgate.v1.ValidationService/CompileSchema", good, bad},
+		{"health Watch", "/grpc.health.v1.Health/Watch", health, health},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			desc := &grpc.StreamDesc{StreamName: "two", ServerStreams: true, ClientStreams: true}
+			s, err := conn.NewStream(t.Context(), desc, c.method, grpc.ForceCodec(rawCodec{}))
+			require.NoError(t, err)
+			require.NoError(t, s.SendMsg(c.first))
+			require.NoError(t, s.SendMsg(c.second))
+			require.NoError(t, s.CloseSend())
+			var out []byte
+			err = s.RecvMsg(&out)
+			assert.Contains(t, []codes.Code{codes.InvalidArgument, codes.Internal}, code(err), "%v", err)
+		})
+	}
+	assert.Zero(t, server.DecodeFailuresHeld(svc), "decoding failures held once every request has ended")
+}

@@ -47,3 +47,8 @@ func StoredSchemas(s *Service) int { return s.store.Len() }
 // StoredBytes returns the bytes the Service's store counts for the
 // compiled schemas it holds (Options.StoreBytes bounds them).
 func StoredBytes(s *Service) int64 { return s.store.Bytes() }
+
+// DecodeFailuresHeld returns how many request messages that could not be
+// decoded the server made with s still remembers, not yet picked up by
+// their handler.
+func DecodeFailuresHeld(s *Service) int { return s.decode.held() }

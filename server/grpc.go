@@ -182,6 +182,7 @@ func NewGRPCServer(cfg Config) (*grpc.Server, *Service) {
 	auth := bearerAuth(cfg.BearerToken)
 	cut := statusCut(svc.opts.MaxFindingMessage)
 	decode := newDecodeErrors()
+	svc.decode = decode
 	opts := append([]grpc.ServerOption{
 		grpc.MaxRecvMsgSize(maxMsg),
 		grpc.MaxConcurrentStreams(uint32(maxStreams)),

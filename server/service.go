@@ -42,6 +42,9 @@ type Service struct {
 	// arguments_struct: the server's message limit (Config.MaxMessageBytes),
 	// which bounds the *_json fields (see structJSON).
 	maxStructBytes int
+	// decode is the codec NewGRPCServer made for the server (nil for a
+	// Service made alone); tests count the failures it holds.
+	decode *decodeErrors
 	// progress, when set (by tests), is told after each bounded step of a
 	// unary request's work how far it got; see step.
 	progress func(ctx context.Context, done int64)
