@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -94,41 +95,64 @@ func TestJSONSchemaRealTools(t *testing.T) {
 			require.Empty(t, res.Errors, "%s", diffFindings(res.Errors))
 			gen, err := testgen.ParseFull(tool.schema)
 			require.NoError(t, err)
-			oracle, err := jsOracle(tool.schema, gen.Dialect)
-			require.NoError(t, err)
-			h := fnv.New64a()
-			h.Write([]byte(tool.file + "/" + tool.name))
-			r := rand.New(rand.NewPCG(h.Sum64(), 0x7001))
-
-			compare := func(instance []byte, why string) (valid bool) {
-				instance = fixtures.ReadOnly(t, instance)[0]
-				ours := validator.Validate(res.Schema, instance, validator.Options{})
-				diffCheckSplit(t, res.Schema, instance, ours, r, 0)
-				jsCheckBytewise(t, res.Schema, instance, ours, 0)
-				if ex := jsDiffExceptionFor(instance); ex != nil {
-					assert.False(t, ours.Valid(), "%s: DESIGN exception %s: %s", why, ex.name, instance)
-					return false
-				}
-				oracleErr := diffOracleValidate(oracle, instance)
-				compared.Add(1)
-				if oracleErr == nil {
-					validCount.Add(1)
-				}
-				assert.Equal(t, oracleErr == nil, ours.Valid(), "%s: verdicts differ on %s\nours:%s\noracle: %v",
-					why, instance, diffFindings(ours.Findings), oracleErr)
-				return ours.Valid()
-			}
+			compare := newRealToolComparer(t, res.Schema, tool, gen.Dialect, &compared, &validCount)
+			r := compare.r
 			for _, c := range tool.cases {
-				assert.Equal(t, c.Valid, compare(c.Arguments, "case "+c.Why), "case %s (%s)", c.Arguments, c.Why)
+				assert.Equal(t, c.Valid, compare.check(c.Arguments, "case "+c.Why), "case %s (%s)", c.Arguments, c.Why)
 			}
 			verdicts := map[bool]int{}
 			for range sweepSize(60, 20) { // generated and mutated arguments per tool
-				verdicts[compare(testgen.FullInstance(r, gen), "generated")]++
-				verdicts[compare(testgen.Compact(testgen.Mutate(r, testgen.FullValid(r, gen))), "mutated")]++
+				verdicts[compare.check(testgen.FullInstance(r, gen), "generated")]++
+				verdicts[compare.check(testgen.Compact(testgen.Mutate(r, testgen.FullValid(r, gen))), "mutated")]++
 			}
 			// Some tools take any object, so only valid arguments are
 			// required of every tool; invalid ones of the whole set.
 			assert.Positive(t, verdicts[true], "no generated arguments are valid: the generator does not fit this tool")
 		})
 	}
+}
+
+// realToolComparer compares our verdicts on one real tool's arguments
+// with the oracle's, whole and streamed (see TestJSONSchemaRealTools).
+type realToolComparer struct {
+	t                    *testing.T
+	ours                 *schema.Schema
+	oracle               *jsonschema.Schema
+	r                    *rand.Rand
+	compared, validCount *atomic.Int64
+}
+
+// newRealToolComparer compiles tool's schema with the oracle for dialect
+// d, and seeds the random splits from the tool's file and name.
+func newRealToolComparer(t *testing.T, ours *schema.Schema, tool realTool, d testgen.Dialect, compared, validCount *atomic.Int64) *realToolComparer {
+	t.Helper()
+	oracle, err := jsOracle(tool.schema, d)
+	require.NoError(t, err)
+	h := fnv.New64a()
+	h.Write([]byte(tool.file + "/" + tool.name))
+	return &realToolComparer{t: t, ours: ours, oracle: oracle, r: rand.New(rand.NewPCG(h.Sum64(), 0x7001)), compared: compared, validCount: validCount}
+}
+
+// check validates instance, checks the streaming contract on it, and
+// asserts that the oracle agrees (or that a DESIGN exception applies);
+// it returns our verdict.
+func (c *realToolComparer) check(instance []byte, why string) (valid bool) {
+	t := c.t
+	t.Helper()
+	instance = fixtures.ReadOnly(t, instance)[0]
+	ours := validator.Validate(c.ours, instance, validator.Options{})
+	diffCheckSplit(t, c.ours, instance, ours, c.r, 0)
+	jsCheckBytewise(t, c.ours, instance, ours, 0)
+	if ex := jsDiffExceptionFor(instance); ex != nil {
+		assert.False(t, ours.Valid(), "%s: DESIGN exception %s: %s", why, ex.name, instance)
+		return false
+	}
+	oracleErr := diffOracleValidate(c.oracle, instance)
+	c.compared.Add(1)
+	if oracleErr == nil {
+		c.validCount.Add(1)
+	}
+	assert.Equal(t, oracleErr == nil, ours.Valid(), "%s: verdicts differ on %s\nours:%s\noracle: %v",
+		why, instance, diffFindings(ours.Findings), oracleErr)
+	return ours.Valid()
 }
