@@ -84,21 +84,7 @@ var generatorRefusals = map[string]generatorRefusal{
 
 // readGeneratorTools reads every tool of testdata/mcp-tools/generators.
 func readGeneratorTools(t *testing.T) []realTool {
-	paths, err := filepath.Glob(filepath.Join(fixtures.Testdata(t, "mcp-tools"), "generators", "*.json"))
-	require.NoError(t, err)
-	var tools []realTool
-	for _, path := range paths {
-		var list struct {
-			Tools []struct {
-				Name        string          `json:"name"`
-				InputSchema json.RawMessage `json:"inputSchema"`
-			} `json:"tools"`
-		}
-		require.NoError(t, json.Unmarshal(readFile(t, path), &list), path)
-		for _, tool := range list.Tools {
-			tools = append(tools, realTool{file: filepath.Base(path), name: tool.Name, schema: tool.InputSchema})
-		}
-	}
+	tools := readToolLists(t, filepath.Join(fixtures.Testdata(t, "mcp-tools"), "generators", "*.json"))
 	require.Len(t, tools, 358, "the schemas PROVENANCE.md lists")
 	return tools
 }

@@ -41,21 +41,7 @@ type realTool struct {
 }
 
 func readRealTools(t *testing.T) []realTool {
-	var tools []realTool
-	mcp, err := filepath.Glob(filepath.Join(fixtures.Testdata(t, "mcp-tools"), "*.json"))
-	require.NoError(t, err)
-	for _, path := range mcp {
-		var list struct {
-			Tools []struct {
-				Name        string          `json:"name"`
-				InputSchema json.RawMessage `json:"inputSchema"`
-			} `json:"tools"`
-		}
-		require.NoError(t, json.Unmarshal(readFile(t, path), &list), path)
-		for _, tool := range list.Tools {
-			tools = append(tools, realTool{file: filepath.Base(path), name: tool.Name, schema: tool.InputSchema})
-		}
-	}
+	tools := readToolLists(t, filepath.Join(fixtures.Testdata(t, "mcp-tools"), "*.json"))
 	sigma, err := filepath.Glob(filepath.Join(fixtures.Testdata(t, "sigma-tools"), "*.cases.json"))
 	require.NoError(t, err)
 	for _, casesPath := range sigma {
@@ -69,6 +55,28 @@ func readRealTools(t *testing.T) []realTool {
 		tools = append(tools, rt)
 	}
 	require.Len(t, tools, 80, "70 MCP tools and 10 Sigma tools")
+	return tools
+}
+
+// readToolLists reads the tools of every {"tools": [...]} file the glob
+// names, in order.
+func readToolLists(t *testing.T, glob string) []realTool {
+	paths, err := filepath.Glob(glob)
+	require.NoError(t, err)
+	require.NotEmpty(t, paths, glob)
+	var tools []realTool
+	for _, path := range paths {
+		var list struct {
+			Tools []struct {
+				Name        string          `json:"name"`
+				InputSchema json.RawMessage `json:"inputSchema"`
+			} `json:"tools"`
+		}
+		require.NoError(t, json.Unmarshal(readFile(t, path), &list), path)
+		for _, tool := range list.Tools {
+			tools = append(tools, realTool{file: filepath.Base(path), name: tool.Name, schema: tool.InputSchema})
+		}
+	}
 	return tools
 }
 
