@@ -28,6 +28,11 @@ func TestCompileRefusesECMA(t *testing.T) {
 		// Legal ECMA-262 that no automaton runs.
 		{`(?=a)b`, pattern.Unsupported, 0, "look-ahead (?=…) at offset 0"},
 		{`a(?!b)`, pattern.Unsupported, 1, "negative look-ahead"},
+		{`^a(?=b)`, pattern.Unsupported, 2, "look-ahead (?=…) at offset 2"},               // only right after the leading ^
+		{`^(?=a)b(?!c)`, pattern.Unsupported, 7, "negative look-ahead (?!…) at offset 7"}, // the first one runs, this one does not
+		{`^(?!a)b|c`, pattern.Unsupported, 1, "| at its top level"},
+		{`^(?=(?!a)b)`, pattern.Unsupported, 4, "negative look-ahead (?!…) at offset 4"},
+		{`^(?<=a)b`, pattern.Unsupported, 1, "look-behind (?<=…)"},
 		{`(?<=a+)b`, pattern.Unsupported, 0, "look-behind (?<=…)"},
 		{`x(?<!a)b`, pattern.Unsupported, 1, "negative look-behind"},
 		{`(a)\1`, pattern.Unsupported, 3, `back-reference \1`},

@@ -43,12 +43,15 @@ type Pattern struct {
 }
 
 // Compile compiles expr in syntax syn within lim (the zero Limits is the
-// defaults). Its error is an *Error: Malformed if expr is not a regular
-// expression of syn, Unsupported if it is one that cannot be run with the
-// same meaning (look-around, back-references, …), Limit if its program or
-// automaton would be larger than lim allows.
+// defaults). An ECMA-262 expr may begin with ^ and look-aheads,
+// ^(?!…)(?=…)…, which run exactly (see the package documentation); the
+// look-aheads and the rest count against lim together, as one automaton.
+// Its error is an *Error: Malformed if expr is not a regular expression
+// of syn, Unsupported if it is one that cannot be run with the same
+// meaning (look-behind, look-ahead anywhere else, back-references, …),
+// Limit if its program or automaton would be larger than lim allows.
 func Compile(expr string, syn Syntax, lim Limits) (*Pattern, error) {
-	d, _, err := compileDFA([]string{expr}, syn, lim.withDefaults())
+	d, _, err := compileDFA([]string{expr}, syn, lim.withDefaults(), true)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +104,10 @@ type setPart struct {
 // automata together, MaxSetParts their number, and MaxCompileSteps the
 // work of every attempt). Its error is an *Error as for Compile;
 // Error.Index names the refused expression, or is -1 when the set as a
-// whole is past a limit. An empty set matches nothing.
+// whole is past a limit. An empty set matches nothing. Unlike Compile, it
+// refuses every look-ahead as Unsupported, those right after a leading ^
+// included: a set's automaton answers which expressions match, and has no
+// room for each one's look-aheads.
 func CompileSet(exprs []string, syn Syntax, lim Limits) (*Set, error) {
 	lim = lim.withDefaults()
 	sp := splitter{
@@ -114,7 +120,7 @@ func CompileSet(exprs []string, syn Syntax, lim Limits) (*Set, error) {
 		sp.byBudget = true
 		sp.lim.MaxDFABytes = max(b.bytesLeft, 0)
 	}
-	d, spent, err := compileDFA(exprs, syn, lim)
+	d, spent, err := compileDFA(exprs, syn, lim, false)
 	if e, ok := err.(*Error); ok && e.bytes && len(exprs) > 1 {
 		if sp.room <= 0 {
 			return nil, sp.tooBig()
@@ -168,7 +174,7 @@ func (sp *splitter) part(exprs []string, first int) error {
 	if sp.lim.MaxDFABytes <= 0 {
 		return sp.tooBig()
 	}
-	d, spent, err := compileDFA(exprs, sp.set.syn, sp.lim)
+	d, spent, err := compileDFA(exprs, sp.set.syn, sp.lim, false)
 	sp.lim.MaxCompileSteps -= spent
 	if err == nil {
 		sp.lim.MaxDFABytes -= d.size()
@@ -302,11 +308,13 @@ func Valid(expr string, lim Limits) error {
 }
 
 // compileDFA runs the whole pipeline within lim and its Budget, and
-// returns the steps it took, refused or not.
-func compileDFA(exprs []string, syn Syntax, lim Limits) (*dfa, int, error) {
+// returns the steps it took, refused or not. With heads, the one
+// expression of exprs may have look-aheads after its leading ^ (see
+// buildPipeline).
+func compileDFA(exprs []string, syn Syntax, lim Limits, heads bool) (*dfa, int, error) {
 	shared := lim.Budget
 	if shared == nil {
-		return buildPipeline(exprs, syn, lim)
+		return buildPipeline(exprs, syn, lim, heads)
 	}
 	boundBytes := shared.bytes > 0
 	if shared.left <= 0 {
@@ -322,7 +330,7 @@ func compileDFA(exprs []string, syn Syntax, lim Limits) (*dfa, int, error) {
 	if byBytes {
 		lim.MaxDFABytes = shared.bytesLeft
 	}
-	d, spent, err := buildPipeline(exprs, syn, lim)
+	d, spent, err := buildPipeline(exprs, syn, lim, heads)
 	shared.left -= spent
 	e, isLimit := err.(*Error)
 	switch {
@@ -368,33 +376,57 @@ const exprSteps = 1000
 // buildPipeline parses each expression, compiles it with regexp/syntax,
 // joins the programs and builds the automaton, and returns the work it
 // took in steps, refused or not.
-func buildPipeline(exprs []string, syn Syntax, lim Limits) (*dfa, int, error) {
+//
+// With heads, exprs is one ECMA-262 expression, which may be
+// ^L1…LkR with look-aheads Li = (?=Ai) or (?!Ai): it matches a text s
+// when ^(?:R) does, and each ^(?:Ai) does for (?=, and does not for (?!.
+// Those k+1 searches are built as one automaton, as a set's patterns
+// are, so each state knows where every one stands, and the automaton is
+// then turned into the automaton of that one verdict (dfaBuilder.combine)
+// before it is finished: exact, and no larger than the product.
+func buildPipeline(exprs []string, syn Syntax, lim Limits, heads bool) (*dfa, int, error) {
 	b := newNFABuilder()
 	var searched []uint32
-	parsed := 0 // the programs' work; the join's is b.work
+	var negative []bool // by pattern, with heads only
+	parsed := 0         // the programs' work; the join's is b.work
 	for i, expr := range exprs {
-		prog, work, err := compileProgram(expr, syn, lim, lim.MaxProgram-len(b.n.insts))
+		var progs []*syntax.Prog
+		var work int
+		var err *Error
+		if heads && syn == ECMA262 {
+			progs, negative, work, err = compileHeads(expr, lim)
+		} else {
+			var prog *syntax.Prog
+			prog, work, err = compileProgram(expr, syn, lim, lim.MaxProgram-len(b.n.insts))
+			progs = []*syntax.Prog{prog}
+		}
 		parsed += exprSteps + work
 		if err != nil {
 			err.Index = i
 			return nil, parsed + b.work, err
 		}
-		start, anchored := b.add(prog, i)
-		if b.work > lim.MaxCompileSteps {
-			err := stepsError("its character classes take more than %d steps to join (Limits.MaxCompileSteps); simplify them", lim.MaxCompileSteps)
-			err.Index = i
-			return nil, parsed + b.work, err
-		}
-		if anchored {
-			b.n.start = append(b.n.start, start)
-		} else {
-			searched = append(searched, start)
+		for j, prog := range progs {
+			start, anchored := b.add(prog, i+j) // j > 0 only with heads, for one expression
+			if b.work > lim.MaxCompileSteps {
+				err := stepsError("its character classes take more than %d steps to join (Limits.MaxCompileSteps); simplify them", lim.MaxCompileSteps)
+				err.Index = i
+				return nil, parsed + b.work, err
+			}
+			if anchored {
+				b.n.start = append(b.n.start, start)
+			} else {
+				searched = append(searched, start)
+			}
 		}
 	}
 	if len(searched) > 0 {
 		b.n.start = append(b.n.start, b.searchLoop(searched))
 	}
-	d, steps, err := buildDFA(&b.n, len(exprs), lim)
+	npat := len(exprs)
+	if negative != nil {
+		npat = len(negative)
+	}
+	d, steps, err := buildDFA(&b.n, npat, negative, lim)
 	spent := parsed + b.work + steps
 	if err != nil {
 		err.(*Error).Index = -1
@@ -425,18 +457,59 @@ func compileProgram(expr string, syn Syntax, lim Limits, budget int) (*syntax.Pr
 	if err != nil {
 		return nil, work, err.(*Error)
 	}
+	prog, n, perr := compileTree(re, lim, budget)
+	return prog, work + n, perr
+}
+
+// compileHeads parses the ECMA-262 expr, which may have look-aheads right
+// after its leading ^, and compiles ^(?:R) and each ^(?:Ai) (see
+// buildPipeline) to programs of at most Limits.MaxProgram instructions
+// together. negative says, by program, whether its match counts against
+// the pattern's; it is nil when expr has no look-ahead, and progs is then
+// the expression's one program. It returns the work as compileProgram.
+func compileHeads(expr string, lim Limits) (progs []*syntax.Prog, negative []bool, work int, err *Error) {
+	re, found, work, perr := parseECMAHeads(expr, lim)
+	if perr != nil {
+		return nil, nil, work, perr.(*Error)
+	}
+	trees := []*syntax.Regexp{re}
+	if len(found) > 0 {
+		negative = []bool{false}
+	}
+	for _, la := range found {
+		trees = append(trees, &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{{Op: syntax.OpBeginText}, la.re}})
+		negative = append(negative, la.negative)
+	}
+	budget := lim.MaxProgram
+	for _, tree := range trees {
+		prog, n, err := compileTree(tree, lim, budget)
+		work += n
+		if err != nil {
+			if len(trees) > 1 && err.Kind == Limit && budget < lim.MaxProgram {
+				err = limitError("its look-aheads and the rest would compile to more than %d instructions together (Limits.MaxProgram); use a shorter pattern", lim.MaxProgram)
+			}
+			return nil, nil, work, err
+		}
+		budget -= len(prog.Inst)
+		progs = append(progs, prog)
+	}
+	return progs, negative, work, nil
+}
+
+// compileTree compiles re to a program of at most budget instructions,
+// and returns the work it took in steps (an instruction each).
+func compileTree(re *syntax.Regexp, lim Limits, budget int) (*syntax.Prog, int, *Error) {
 	if budget <= 0 || programSize(re, int64(budget), true) > int64(budget) {
-		return nil, work, programError(re, programSize(re, int64(lim.MaxProgram), true), lim)
+		return nil, 0, programError(re, programSize(re, int64(lim.MaxProgram), true), lim)
 	}
 	prog, err := syntax.Compile(re.Simplify())
 	if err != nil {
-		return nil, work, malformedAt(-1, "The pattern cannot be compiled: %s.", err)
+		return nil, 0, malformedAt(-1, "The pattern cannot be compiled: %s.", err)
 	}
-	work += len(prog.Inst)
 	if len(prog.Inst) > budget {
-		return nil, work, programError(re, int64(len(prog.Inst)), lim)
+		return nil, len(prog.Inst), programError(re, int64(len(prog.Inst)), lim)
 	}
-	return prog, work, nil
+	return prog, len(prog.Inst), nil
 }
 
 // programError is the Limit error of re, whose program of size

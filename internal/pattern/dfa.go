@@ -365,20 +365,7 @@ func (b *dfaBuilder) reachableMatches() []bitset {
 	for s := range b.states {
 		can[s] = slices.Clone(b.states[s].end)
 	}
-	// Predecessor lists, compressed: preds[off[t]:off[t+1]].
-	off := make([]int32, ns+1)
-	for _, t := range b.trans {
-		off[t+1]++
-	}
-	for i := range ns {
-		off[i+1] += off[i]
-	}
-	preds := make([]int32, len(b.trans))
-	fill := slices.Clone(off[:ns])
-	for i, t := range b.trans {
-		preds[fill[t]] = int32(i / k)
-		fill[t]++
-	}
+	off, preds := predecessors(b.trans, ns, k)
 	var work []int32
 	for s := range ns {
 		if !can[s].empty() {
@@ -396,4 +383,24 @@ func (b *dfaBuilder) reachableMatches() []bitset {
 		}
 	}
 	return can
+}
+
+// predecessors returns the predecessor lists of the ns states of trans
+// (rows of k columns), compressed: state t's are preds[off[t]:off[t+1]],
+// a state once for each column that leads to t.
+func predecessors(trans []int32, ns, k int) (off, preds []int32) {
+	off = make([]int32, ns+1)
+	for _, t := range trans {
+		off[t+1]++
+	}
+	for i := range ns {
+		off[i+1] += off[i]
+	}
+	preds = make([]int32, len(trans))
+	fill := slices.Clone(off[:ns])
+	for i, t := range trans {
+		preds[fill[t]] = int32(i / k)
+		fill[t]++
+	}
+	return off, preds
 }

@@ -41,8 +41,12 @@ type dfaBuilder struct {
 	n     *nfa
 	npat  int
 	track uint8 // the context bits the NFA looks at
-	lim   Limits
-	steps int // against lim.MaxCompileSteps
+	// negative, when not nil, makes the automaton that of one pattern
+	// whose verdict combines the npat patterns built: pattern i must match
+	// unless negative[i], and must not if it is (see combine).
+	negative []bool
+	lim      Limits
+	steps    int // against lim.MaxCompileSteps
 	// extra is work that steps leaves out, bounded otherwise: minimizing
 	// (by its own share of MaxCompileSteps) and the UTF-8 trie (by the
 	// classes); a Budget is charged for it.
@@ -63,17 +67,19 @@ type dfaBuilder struct {
 	fstack  []uint32  // for follow, which expand calls
 }
 
-// buildDFA builds the search automaton of n for npat patterns, and returns
-// the work it took in steps, refused or not.
-func buildDFA(n *nfa, npat int, lim Limits) (*dfa, int, error) {
+// buildDFA builds the search automaton of n for npat patterns (or, with
+// negative, for their combined verdict), and returns the work it took in
+// steps, refused or not.
+func buildDFA(n *nfa, npat int, negative []bool, lim Limits) (*dfa, int, error) {
 	b := &dfaBuilder{
-		n:       n,
-		npat:    npat,
-		lim:     lim,
-		index:   make(map[string]int32),
-		matched: newBitset(npat),
-		before:  newSparseSet(len(n.insts)),
-		after:   newSparseSet(len(n.insts)),
+		n:        n,
+		npat:     npat,
+		negative: negative,
+		lim:      lim,
+		index:    make(map[string]int32),
+		matched:  newBitset(npat),
+		before:   newSparseSet(len(n.insts)),
+		after:    newSparseSet(len(n.insts)),
 	}
 	d, err := b.build()
 	return d, b.steps + b.extra, err
@@ -139,7 +145,77 @@ func (b *dfaBuilder) build() (*dfa, error) {
 	}
 	// Row 0 (dead) goes nowhere; the loop above skipped it.
 	b.trans = append(make([]int32, b.classes.n+1), b.trans...)
+	if b.negative != nil {
+		if err := b.combine(); err != nil {
+			return nil, err
+		}
+	}
 	return b.finish(start)
+}
+
+// combine turns the automaton of several patterns into that of one, whose
+// verdict on a text is holds of the patterns that match it: it rewrites
+// each state's end and sticky bitsets as those of pattern 0 alone, so
+// that finish, which derives everything else from them and the
+// transitions (the dead state and the settled sinks, minimizing, the dead
+// bits of the trie, stuck states and live ranges), finds them for the
+// verdict. A state's end is whether the verdict holds if the text ends
+// there. Its sticky is whether it holds at the end of every text that
+// continues from it, through any column: the verdict can no longer
+// change (with look-aheads that fail, or may, it can turn false again).
+// A byte that no valid UTF-8 continues keeps the verdict only where it is
+// sticky, and is dead elsewhere; a state from which no text reaches a
+// state whose end holds then becomes dead in finish, as with any pattern.
+func (b *dfaBuilder) combine() error {
+	ns, k := len(b.states), b.classes.n+1
+	holds := func(bits bitset) bool {
+		for i, neg := range b.negative {
+			if bits.has(i) == neg {
+				return false
+			}
+		}
+		return true
+	}
+	// Backwards from the states where it fails: every state that reaches
+	// one is not settled.
+	off, preds := predecessors(b.trans, ns, k)
+	unsettled := make([]bool, ns)
+	var work []int32
+	for s := range ns {
+		if !holds(b.states[s].end) {
+			unsettled[s] = true
+			work = append(work, int32(s))
+		}
+	}
+	for len(work) > 0 {
+		t := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, p := range preds[off[t]:off[t+1]] {
+			b.steps++
+			if !unsettled[p] {
+				unsettled[p] = true
+				work = append(work, p)
+			}
+		}
+	}
+	if err := b.check(); err != nil {
+		return err
+	}
+	for s := range b.states {
+		st := &b.states[s]
+		end, sticky := newBitset(1), newBitset(1)
+		if holds(st.end) {
+			end.set(0)
+		}
+		if unsettled[s] {
+			b.trans[s*k+k-1] = 0
+		} else {
+			sticky.set(0)
+		}
+		st.end, st.sticky = end, sticky
+	}
+	b.npat, b.matched = 1, newBitset(1)
+	return nil
 }
 
 // check reports a Limit error once the construction has spent its steps.

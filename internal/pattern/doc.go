@@ -16,7 +16,8 @@
 // the syntax alone. Patterns and Sets are immutable and safe for
 // concurrent use; matching allocates nothing. Errors are *Error with a
 // Kind: Malformed (not a regular expression), Unsupported (legal, but not
-// runnable with the same meaning: look-around, back-references, …), Limit
+// runnable with the same meaning: look-behind, look-ahead but right after
+// a leading ^, back-references, …), Limit
 // (past Limits).
 //
 // # Semantics
@@ -76,11 +77,25 @@
 // quantifier, and a lone } or ], stand for themselves (^{[a-z]+}$). \ and a
 // letter stays malformed: \a, \e, \z, \A mean other things elsewhere.
 //
-// Unsupported: look-ahead and look-behind (?= (?! (?<= (?<!,
-// back-references \1 and \k<name>, modifier groups (?i:…), the properties
-// Go's tables cannot give exactly (Script_Extensions, Emoji, the
-// Changes_When_* family, Case_Ignorable, Bidi_Mirrored,
-// Default_Ignorable_Code_Point, XID_*). Malformed: everything else the u
+// Look-aheads right after a leading ^ run, as zod's z.email() and
+// pydantic's Decimal write them (^(?!\.)(?!.*\.\.)… and
+// ^(?!^[-+.]*$)[+-]?…): a pattern ^L1…LkR, each Li (?=Ai) or (?!Ai), with
+// no | at its top level and no look-around in R or any Ai, matches a text
+// when ^(?:R) matches it and each ^(?:Ai) does for (?= and does not for
+// (?!, as ECMA-262 tests a look-ahead at position 0 (^ and $ in Ai keep
+// their meaning). Compile builds the k+1 searches as one automaton, as a
+// set's, and turns it into the automaton of that verdict before it
+// finishes it: a state is dead when no text from it reaches a state where
+// the verdict holds, settled when the verdict holds whatever follows, so
+// rejection stays exact and matching costs what any pattern's does. Only
+// Compile runs them; CompileSet refuses them as Unsupported.
+//
+// Unsupported: look-behind (?<= (?<!, look-ahead anywhere else (after
+// another term, inside a group or another look-around, in a pattern with
+// a top-level |, in a set), back-references \1 and \k<name>, modifier
+// groups (?i:…), the properties Go's tables cannot give exactly
+// (Script_Extensions, Emoji, the Changes_When_* family, Case_Ignorable,
+// Bidi_Mirrored, Default_Ignorable_Code_Point, XID_*). Malformed: everything else the u
 // flag forbids, such as \a, (?i) and (?P<…>), a quantifier on an
 // assertion, \p{Latin} without Script=, and names ECMA-262 does not list. Property sets are Go's, Unicode unicode.Version; code points
 // assigned in later versions count as unassigned.

@@ -40,6 +40,21 @@ type ecmaParser struct {
 	refs   []ecmaRef
 	// unsupported is the first construct that cannot be translated.
 	unsupported *Error
+	// heads allows look-aheads right after the leading ^ of the pattern,
+	// which found collects apart from the tree; atHead says the next term
+	// is in that place.
+	heads  bool
+	atHead bool
+	found  []lookahead
+}
+
+// lookahead is a look-ahead (?=…) or (?!…) right after a pattern's
+// leading ^: at position 0 it tests whether re matches a prefix of the
+// text (^ and $ inside it keep their meaning).
+type lookahead struct {
+	negative bool
+	re       *syntax.Regexp
+	offset   int
 }
 
 // ecmaRef is a back-reference, checked once all groups are known.
@@ -56,11 +71,24 @@ type ecmaRef struct {
 // pattern otherwise well formed and within the limits) Unsupported. With
 // syntaxOnly the tree's classes leave out their class escapes, and the
 // tree is only good for its error.
-func parseECMA(expr string, lim Limits, syntaxOnly bool) (re *syntax.Regexp, work int, err error) {
+func parseECMA(expr string, lim Limits, syntaxOnly bool) (*syntax.Regexp, int, error) {
+	re, _, work, err := parseECMAWith(expr, lim, syntaxOnly, false)
+	return re, work, err
+}
+
+// parseECMAHeads parses expr as parseECMA does, but also accepts
+// look-aheads right after a leading ^ that begins the pattern, with no |
+// at its top level: ^(?!…)(?=…)R. It returns the tree of ^R and the
+// look-aheads apart, in order; any other look-around stays Unsupported.
+func parseECMAHeads(expr string, lim Limits) (*syntax.Regexp, []lookahead, int, error) {
+	return parseECMAWith(expr, lim, false, true)
+}
+
+func parseECMAWith(expr string, lim Limits, syntaxOnly, heads bool) (re *syntax.Regexp, found []lookahead, work int, err error) {
 	if !utf8.ValidString(expr) {
-		return nil, 0, malformedAt(-1, "The pattern is not valid UTF-8 text.")
+		return nil, nil, 0, malformedAt(-1, "The pattern is not valid UTF-8 text.")
 	}
-	p := &ecmaParser{src: expr, lim: lim, names: make(map[string]bool), syntaxOnly: syntaxOnly}
+	p := &ecmaParser{src: expr, lim: lim, names: make(map[string]bool), syntaxOnly: syntaxOnly, heads: heads}
 	defer func() {
 		work = p.work + p.terms
 		if r := recover(); r != nil {
@@ -68,7 +96,7 @@ func parseECMA(expr string, lim Limits, syntaxOnly bool) (re *syntax.Regexp, wor
 			if !ok {
 				panic(r)
 			}
-			re, err = nil, e
+			re, found, err = nil, nil, e
 		}
 	}()
 	re, _ = p.disjunction()
@@ -76,13 +104,17 @@ func parseECMA(expr string, lim Limits, syntaxOnly bool) (re *syntax.Regexp, wor
 		p.fail(p.pos, "an unmatched )", "", `escape it as \)`)
 	}
 	p.checkRefs()
-	if h := height(re); h > lim.MaxNesting {
-		return nil, 0, limitError("it nests %d levels deep, more than %d (Limits.MaxNesting)", h, lim.MaxNesting)
+	h := height(re)
+	for _, la := range p.found {
+		h = max(h, 1+height(la.re))
+	}
+	if h > lim.MaxNesting {
+		return nil, nil, 0, limitError("it nests %d levels deep, more than %d (Limits.MaxNesting)", h, lim.MaxNesting)
 	}
 	if p.unsupported != nil {
-		return nil, 0, p.unsupported
+		return nil, nil, 0, p.unsupported
 	}
-	return re, 0, nil
+	return re, p.found, 0, nil
 }
 
 // fail stops the parse with a Malformed error: the construct at offset,
@@ -104,7 +136,8 @@ func (p *ecmaParser) unsupport(offset int, format string, args ...any) {
 }
 
 // unsupportConstruct records look-around and back-references, which no
-// automaton can run.
+// automaton can run (but for look-aheads right after a leading ^, which
+// the pattern's automaton runs with the rest, see parseECMAHeads).
 func (p *ecmaParser) unsupportConstruct(offset int, name string) {
 	p.unsupport(offset, "The pattern uses %s at offset %d, which cannot run in linear time (toolgate matches patterns with an automaton); rewrite the pattern without it.", name, offset)
 }
@@ -182,6 +215,10 @@ func (p *ecmaParser) disjunction() (*syntax.Regexp, []string) {
 			break
 		}
 	}
+	if p.depth == 1 && len(alts) > 1 && len(p.found) > 0 {
+		la := p.found[0]
+		p.unsupport(la.offset, "The pattern uses a look-ahead at offset %d in a pattern with | at its top level; toolgate runs look-aheads only right after a leading ^ that applies to the whole pattern (^(?!…)(?=…)…): group the alternatives, as in ^(?!…)(?:a|b).", la.offset)
+	}
 	if len(alts) == 1 {
 		return alts[0], names
 	}
@@ -193,8 +230,11 @@ func (p *ecmaParser) disjunction() (*syntax.Regexp, []string) {
 func (p *ecmaParser) alternative() (*syntax.Regexp, []string) {
 	var subs []*syntax.Regexp
 	var names []string
+	caret := false // the alternative begins with ^ itself
 	for p.more() && p.peek(0) != '|' && p.peek(0) != ')' {
 		start := p.pos
+		caret = caret || len(subs) == 0 && p.peek(0) == '^'
+		p.atHead = p.depth == 1 && len(subs) == 1 && caret
 		t, n := p.term()
 		for _, name := range n {
 			if contains(names, name) {
@@ -202,7 +242,9 @@ func (p *ecmaParser) alternative() (*syntax.Regexp, []string) {
 			}
 			names = append(names, name)
 		}
-		subs = append(subs, t)
+		if t != nil { // nil: a look-ahead after the leading ^, kept apart
+			subs = append(subs, t)
+		}
 	}
 	switch len(subs) {
 	case 0:
@@ -214,7 +256,9 @@ func (p *ecmaParser) alternative() (*syntax.Regexp, []string) {
 	return &syntax.Regexp{Op: syntax.OpConcat, Sub: subs}, names
 }
 
-// term reads an Assertion, or an Atom with an optional Quantifier.
+// term reads an Assertion, or an Atom with an optional Quantifier. It
+// returns a nil tree for a look-ahead right after the leading ^ when the
+// parse collects them (see parseECMAHeads).
 func (p *ecmaParser) term() (*syntax.Regexp, []string) {
 	p.count()
 	start := p.pos
@@ -238,10 +282,20 @@ func (p *ecmaParser) term() (*syntax.Regexp, []string) {
 		{"(?<=", "a look-behind (?<=…)"}, {"(?<!", "a negative look-behind (?<!…)"},
 	} {
 		if p.eat(la.open) {
-			_, names := p.disjunction()
+			head := p.atHead && la.open[2] != '<'
+			p.atHead = false
+			re, names := p.disjunction()
 			p.closeGroup(start)
-			p.unsupportConstruct(start, la.name)
 			p.noQuantifier(start)
+			switch {
+			case head && p.heads:
+				p.found = append(p.found, lookahead{negative: la.open == "(?!", re: re, offset: start})
+				return nil, names // kept apart from the tree
+			case head:
+				p.unsupport(start, "The pattern uses %s at offset %d in a set of patterns (patternProperties), which toolgate runs as one automaton without look-around; a look-ahead right after a leading ^ runs only in a pattern of its own.", la.name, start)
+			default:
+				p.unsupportConstruct(start, la.name)
+			}
 			return &syntax.Regexp{Op: syntax.OpEmptyMatch}, names
 		}
 	}

@@ -14,7 +14,8 @@ const (
 	// (a schema error: toolgate answers VALIDATION).
 	Malformed Kind = iota + 1
 	// Unsupported: the expression is legal but cannot be run with the same
-	// meaning in linear time, such as look-around and back-references
+	// meaning in linear time, such as look-behind, look-ahead but right
+	// after a leading ^ (of Compile's expression), and back-references
 	// (toolgate answers UNSUPPORTED_CAPABILITY).
 	Unsupported
 	// Limit: the expression is legal and runnable, but its program or its

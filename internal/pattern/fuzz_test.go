@@ -14,6 +14,7 @@ var fuzzSeeds = []string{
 	`a{2,3}?`, `[\uD83D\uDE00-\uD83D\uDE4F]`, `\u{1F432}`, `(?i:a)`, `[\d-]`, `\cJ`, `.`,
 	`(?m)^x$`, `(?s).`, `\pL`, `(?i)K`, `[[:alpha:]]`, `\Q*\E`, `a++`, `(?P<n>a)`, "",
 	`[`, `(`, `\`, `{`, `a{,2}`, `\p{Foo}`, "\xff", `\0A{1001}`, `(?:ab){999,1002}`,
+	zodEmail, pydanticNumber, `^(?!a)`, `^(?=.*b)a*$`, `^(?!x$)(?=^.b|\b)..`, `^(?=a)|b`,
 }
 
 // FuzzCompile checks that Compile and Valid never panic, that a refusal
@@ -51,7 +52,9 @@ func FuzzCompile(f *testing.F) {
 
 // FuzzMatch checks the automaton against Go's regexp on the same tree, for
 // any expression that compiles and any valid UTF-8 text, whole and split
-// at a fuzzed point.
+// at a fuzzed point. An expression with look-aheads after its leading ^
+// is checked against regexp on its rest and on each look-ahead, each
+// anchored at the start.
 func FuzzMatch(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s, "xfoo abc é🐲", false, uint8(3))
@@ -63,12 +66,13 @@ func FuzzMatch(f *testing.F) {
 		}
 		syn := ECMA262
 		var tree *syntax.Regexp
+		var heads []lookahead // look-aheads after the leading ^
 		var err error
 		if re2 {
 			syn = RE2
 			tree, err = syntax.Parse(expr, syntax.Perl)
 		} else {
-			tree, _, err = parseECMA(expr, fuzzLimits.withDefaults(), false)
+			tree, heads, _, err = parseECMAHeads(expr, fuzzLimits.withDefaults())
 		}
 		if err != nil {
 			return
@@ -82,6 +86,14 @@ func FuzzMatch(f *testing.F) {
 			t.Fatalf("%q translates to %q, which regexp refuses: %v", expr, tree, err)
 		}
 		want := re.MatchString(text)
+		for _, la := range heads {
+			head := &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{{Op: syntax.OpBeginText}, la.re}}
+			hre, err := compileReference(head)
+			if err != nil {
+				t.Fatalf("%q: its look-ahead translates to %q, which regexp refuses: %v", expr, head, err)
+			}
+			want = want && hre.MatchString(text) != la.negative
+		}
 		if got := p.MatchString(text); got != want {
 			t.Fatalf("%q (as %s) on %q: %v, regexp %v", expr, tree, text, got, want)
 		}

@@ -109,7 +109,8 @@ func TestOutputBindableRules(t *testing.T) {
 		{"maximum not a number", prop(`{"type":"number","maximum":"1"}`), []fixtures.SchemaFinding{fixtures.Malformed("maximum", "/properties/p/maximum")}},
 		{"pattern not a string", prop(`{"type":"string","pattern":5}`), []fixtures.SchemaFinding{fixtures.Malformed("pattern", "/properties/p/pattern")}},
 		{"pattern not a regular expression", prop(`{"type":"string","pattern":"([a-z"}`), []fixtures.SchemaFinding{fixtures.Malformed("pattern", "/properties/p/pattern")}},
-		{"pattern with look-ahead", prop(`{"type":"string","pattern":"^(?=.*\\d)\\w+$"}`), []fixtures.SchemaFinding{fixtures.Unsupported("pattern", "/properties/p/pattern")}},
+		{"pattern with look-ahead", prop(`{"type":"string","pattern":"\\w+(?=\\d)"}`), []fixtures.SchemaFinding{fixtures.Unsupported("pattern", "/properties/p/pattern")}},
+		{"pattern with look-aheads after its leading ^", prop(`{"type":"string","pattern":"^(?=.*\\d)(?!_)\\w+$"}`), nil},
 		{"pattern with negative look-behind", prop(`{"type":"string","pattern":"(?<!x)y"}`), []fixtures.SchemaFinding{fixtures.Unsupported("pattern", "/properties/p/pattern")}},
 		{"pattern with a back-reference", prop(`{"type":"string","pattern":"(a)\\1"}`), []fixtures.SchemaFinding{fixtures.Unsupported("pattern", "/properties/p/pattern")}},
 		// pattern is ECMA-262, as in JSON Schema (and the JSON Schema profile).
