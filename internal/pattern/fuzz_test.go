@@ -1,6 +1,7 @@
 package pattern
 
 import (
+	"regexp"
 	"regexp/syntax"
 	"testing"
 	"unicode/utf8"
@@ -123,6 +124,68 @@ func FuzzMatch(f *testing.F) {
 			}
 			if !grows && want {
 				t.Fatalf("%q after %q refuses %U–%U, but %q matches", expr, text[:i], lo, hi, text)
+			}
+		}
+	})
+}
+
+// FuzzLookAhead checks patterns ^(?=A)(?!B)(?:R) made of fuzzed parts
+// against Go's regexp on ^(?:R), ^(?:A) and ^(?:B), each part translated
+// alone, on a fuzzed text: whole, split, and for a sound early rejection.
+func FuzzLookAhead(f *testing.F) {
+	f.Add(`.*\d`, `.*\.\.`, `[\w.]+@\w+\.\w{2,}$`, "a.b@c.de", uint8(3))
+	f.Add(`^[-+.]*$`, `[+-]?0*\d*\.?\d*$`, `\d+`, "+.5", uint8(1))
+	f.Add(`a`, `b`, `[ab]*$`, "ab", uint8(0))
+	f.Add(`.*b`, `^$`, `a*$`, "aaa", uint8(2))
+	f.Fuzz(func(t *testing.T, pos, neg, rest, text string, cut uint8) {
+		if !utf8.ValidString(text) {
+			return
+		}
+		lim := fuzzLimits.withDefaults()
+		var refs []*regexp.Regexp
+		for _, part := range []string{rest, pos, neg} {
+			if _, _, err := parseECMA(part, lim, false); err != nil {
+				return // each part must be a pattern of its own
+			}
+			tree, _, err := parseECMA(`^(?:`+part+`)`, lim, false)
+			if err != nil {
+				return
+			}
+			re, err := compileReference(tree)
+			if err != nil {
+				t.Fatalf("%q translates to %q, which regexp refuses: %v", part, tree, err)
+			}
+			refs = append(refs, re)
+		}
+		expr := `^(?=` + pos + `)(?!` + neg + `)(?:` + rest + `)`
+		p, err := Compile(expr, ECMA262, fuzzLimits)
+		if err != nil {
+			// Malformed only for names two parts both give their groups.
+			if err.(*Error).Kind == Unsupported {
+				t.Fatalf("%q: %v", expr, err)
+			}
+			return
+		}
+		want := refs[0].MatchString(text) && refs[1].MatchString(text) && !refs[2].MatchString(text)
+		if got := p.MatchString(text); got != want {
+			t.Fatalf("%q on %q: %v, regexp %v", expr, text, got, want)
+		}
+		var m Matcher
+		m.Reset(p)
+		i := int(cut) % (len(text) + 1)
+		d1 := m.WriteString(text[:i])
+		d2 := m.WriteString(text[i:])
+		if m.Matched() != want {
+			t.Fatalf("%q on %q split at %d: %v, regexp %v", expr, text, i, m.Matched(), want)
+		}
+		if want && (d1 >= 0 || d2 >= 0) {
+			t.Fatalf("%q on %q: rejected early (%d, %d) but matches", expr, text, d1, d2)
+		}
+		if m.Done() && want {
+			// Settled: the text with more after it still matches.
+			more := text + "a.1 é"
+			if !refs[0].MatchString(more) || !refs[1].MatchString(more) || refs[2].MatchString(more) {
+				t.Fatalf("%q: Done after %q, but %q does not match", expr, text, more)
 			}
 		}
 	})
