@@ -87,18 +87,6 @@ var generatorRefusals = map[string]generatorRefusal{
 // "^(?:B)"}} beside it in allOf (as a look-ahead at the start tests
 // whether A matches from there). The split is scanned here, not by
 // internal/pattern, which is what the oracle checks.
-func init() {
-	jsDiffOracleRewrites = append(jsDiffOracleRewrites, struct {
-		name    string
-		design  string
-		rewrite func(node map[string]any, d testgen.Dialect)
-	}{
-		name:    "lookAheadsAsAllOf",
-		design:  "§8: look-aheads right after a pattern's leading ^ run, and the oracle's Go regexp cannot parse them",
-		rewrite: lookAheadsAsAllOf,
-	})
-}
-
 // lookAheadsAsAllOf rewrites node's pattern ^L1…LkR, if it has
 // look-aheads Li, as described above.
 func lookAheadsAsAllOf(node map[string]any, _ testgen.Dialect) {

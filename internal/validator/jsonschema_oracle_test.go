@@ -40,6 +40,11 @@ var jsDiffOracleRewrites = []struct {
 			}
 		},
 	},
+	{
+		name:    "lookAheadsAsAllOf",
+		design:  "§8: look-aheads right after a pattern's leading ^ run, and the oracle's Go regexp cannot parse them",
+		rewrite: lookAheadsAsAllOf,
+	},
 }
 
 func jsDiffExceptionFor(instance []byte) *diffException {
