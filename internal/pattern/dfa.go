@@ -372,17 +372,24 @@ func (b *dfaBuilder) reachableMatches() []bitset {
 			work = append(work, int32(s))
 		}
 	}
+	b.backwards(off, preds, work, func(t, p int32) bool { return can[t].orInto(can[p]) })
+	return can
+}
+
+// backwards walks the transitions back from the states of work, a stack:
+// for each predecessor p of a state t taken from it (see predecessors),
+// one step, visit(t, p), and p onto the stack when visit says it changed.
+func (b *dfaBuilder) backwards(off, preds, work []int32, visit func(t, p int32) bool) {
 	for len(work) > 0 {
 		t := work[len(work)-1]
 		work = work[:len(work)-1]
 		for _, p := range preds[off[t]:off[t+1]] {
 			b.steps++
-			if can[t].orInto(can[p]) {
+			if visit(t, p) {
 				work = append(work, p)
 			}
 		}
 	}
-	return can
 }
 
 // predecessors returns the predecessor lists of the ns states of trans

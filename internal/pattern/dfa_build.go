@@ -187,17 +187,11 @@ func (b *dfaBuilder) combine() error {
 			work = append(work, int32(s))
 		}
 	}
-	for len(work) > 0 {
-		t := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, p := range preds[off[t]:off[t+1]] {
-			b.steps++
-			if !unsettled[p] {
-				unsettled[p] = true
-				work = append(work, p)
-			}
-		}
-	}
+	b.backwards(off, preds, work, func(_, p int32) bool {
+		was := unsettled[p]
+		unsettled[p] = true
+		return !was
+	})
 	if err := b.check(); err != nil {
 		return err
 	}

@@ -98,17 +98,8 @@ func FuzzMatch(f *testing.F) {
 		if got := p.MatchString(text); got != want {
 			t.Fatalf("%q (as %s) on %q: %v, regexp %v", expr, tree, text, got, want)
 		}
-		var m Matcher
-		m.Reset(p)
 		i := int(cut) % (len(text) + 1)
-		d1 := m.WriteString(text[:i])
-		d2 := m.WriteString(text[i:])
-		if m.Matched() != want {
-			t.Fatalf("%q on %q split at %d: %v, regexp %v", expr, text, i, m.Matched(), want)
-		}
-		if want && (d1 >= 0 || d2 >= 0) {
-			t.Fatalf("%q on %q: rejected early (%d, %d) but matches", expr, text, d1, d2)
-		}
+		checkSplit(t, p, expr, text, i, want)
 		// At the cut, between characters: GrowsWithin the 16 code points
 		// around the next character says what trying each says, and if it
 		// refuses them the text cannot match.
@@ -170,17 +161,7 @@ func FuzzLookAhead(f *testing.F) {
 		if got := p.MatchString(text); got != want {
 			t.Fatalf("%q on %q: %v, regexp %v", expr, text, got, want)
 		}
-		var m Matcher
-		m.Reset(p)
-		i := int(cut) % (len(text) + 1)
-		d1 := m.WriteString(text[:i])
-		d2 := m.WriteString(text[i:])
-		if m.Matched() != want {
-			t.Fatalf("%q on %q split at %d: %v, regexp %v", expr, text, i, m.Matched(), want)
-		}
-		if want && (d1 >= 0 || d2 >= 0) {
-			t.Fatalf("%q on %q: rejected early (%d, %d) but matches", expr, text, d1, d2)
-		}
+		m := checkSplit(t, p, expr, text, int(cut)%(len(text)+1), want)
 		if m.Done() && want {
 			// Settled: the text with more after it still matches.
 			more := text + "a.1 é"
@@ -189,4 +170,22 @@ func FuzzLookAhead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkSplit writes text to a Matcher of p (compiled from expr) in two
+// pieces, cut at i, and fails t unless it matches as want says, with no
+// early rejection of a text that matches. It returns the Matcher.
+func checkSplit(t *testing.T, p *Pattern, expr, text string, i int, want bool) *Matcher {
+	t.Helper()
+	var m Matcher
+	m.Reset(p)
+	d1 := m.WriteString(text[:i])
+	d2 := m.WriteString(text[i:])
+	if m.Matched() != want {
+		t.Fatalf("%q on %q split at %d: %v, regexp %v", expr, text, i, m.Matched(), want)
+	}
+	if want && (d1 >= 0 || d2 >= 0) {
+		t.Fatalf("%q on %q: rejected early (%d, %d) but matches", expr, text, d1, d2)
+	}
+	return &m
 }
