@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
+	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/provider"
 	"github.com/toolgate/toolgate/internal/schema"
 	"github.com/toolgate/toolgate/internal/stream"
@@ -179,7 +180,7 @@ func (e *structEncoder) value(v *structpb.Value, depth int) error {
 	return e.grew()
 }
 
-// string writes s quoted, escaping what JSON requires: the quote, the
+// string writes s quoted, as jsondoc escapes a string: the quote, the
 // backslash and control characters. It stops once the text is past max,
 // so that a string of control characters does not grow buf to six times
 // its size first.
@@ -187,43 +188,25 @@ func (e *structEncoder) string(s string) error {
 	if !utf8.ValidString(s) {
 		return errors.New("a string is not valid UTF-8")
 	}
-	if len(e.buf)+len(s)+2 > e.max {
+	if len(e.buf)+len(s)+2 > e.max { // its text is at least as long
 		return errStructTooLong
 	}
-	const hex = "0123456789abcdef"
 	e.buf = append(e.buf, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		e.buf = append(e.buf, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			e.buf = append(e.buf, '\\', c)
-		case '\b':
-			e.buf = append(e.buf, '\\', 'b')
-		case '\f':
-			e.buf = append(e.buf, '\\', 'f')
-		case '\n':
-			e.buf = append(e.buf, '\\', 'n')
-		case '\r':
-			e.buf = append(e.buf, '\\', 'r')
-		case '\t':
-			e.buf = append(e.buf, '\\', 't')
-		default:
-			e.buf = append(e.buf, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		start = i + 1
+	for len(s) > 0 {
+		piece := s[:min(len(s), structStringPiece)]
+		s = s[len(piece):]
+		e.buf = jsondoc.AppendStringBody(e.buf, readOnlyBytes(piece))
 		if err := e.grew(); err != nil {
 			return err
 		}
 	}
-	e.buf = append(e.buf, s[start:]...)
 	e.buf = append(e.buf, '"')
 	return e.grew()
 }
+
+// structStringPiece is how much of a string structEncoder escapes before
+// it checks the limit: the text passes max by at most six times as much.
+const structStringPiece = 4096
 
 // appendNumber writes a finite float64 as encoding/json (and protojson)
 // do: the shortest text that reads back as f, in exponent form below 1e-6

@@ -16,6 +16,7 @@ import (
 )
 
 // TestStructJSONText: structJSON writes compact JSON, members sorted,
+// strings escaped as jsondoc writes them (only \n and \t by letter),
 // numbers as encoding/json writes them, that reads back as the same
 // Struct.
 func TestStructJSONText(t *testing.T) {
@@ -28,7 +29,7 @@ func TestStructJSONText(t *testing.T) {
 	require.NoError(t, err)
 	got, err := structJSON(s, 1<<20, "arguments_struct")
 	require.NoError(t, err)
-	assert.Equal(t, `{"a":{"":{},"z":"q\"\\/\b\f\n\r\t\u0000\u001f<>&é€😀"},`+
+	assert.Equal(t, `{"a":{"":{},"z":"q\"\\/\u0008\u000c\n\u000d\t\u0000\u001f<>&é€😀"},`+
 		`"b":[1,-0.5,1e+21,1e-7,123456789,1.7976931348623157e+308,5e-324,null,true,false],"c":[]}`, string(got))
 	back := &structpb.Struct{}
 	require.NoError(t, protojson.Unmarshal(got, back))

@@ -95,16 +95,6 @@ func (d *decodeErrors) checked(v any, err error) error {
 	return err
 }
 
-// held returns how many decoding failures are remembered and not yet
-// picked up.
-func (d *decodeErrors) held() int {
-	n := 0
-	for range d.failed.Range {
-		n++
-	}
-	return n
-}
-
 // wrap returns a copy of desc whose handlers answer INVALID_ARGUMENT for a
 // request message that could not be decoded, and has the codec treat the
 // messages of desc's proto package that way. Call it before the server
