@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"maps"
+	"slices"
 	"unicode/utf8"
 
 	toolgatev1 "github.com/toolgate/toolgate/gen/toolgate/v1"
@@ -123,7 +125,7 @@ func (c *Client) ValidateOutputEvents(ctx context.Context, p toolgatev1.Provider
 // eventsSeq returns the sequence of one stream of events: binds sent
 // first, then events (see ValidateEvents).
 func (c *Client) eventsSeq(ctx context.Context, p toolgatev1.Provider, events iter.Seq[StreamEvent], binds []*toolgatev1.StreamBind) iter.Seq2[*toolgatev1.CallResult, error] {
-	return c.seqOnce(func(yield func(*toolgatev1.CallResult, error) bool) {
+	return seqOnce(func(yield func(*toolgatev1.CallResult, error) bool) {
 		r := &providerStream{provider: p}
 		r.source = func(out chan<- *toolgatev1.ValidateStreamRequest) { r.pullEvents(events, out) }
 		r.run(ctx, c.api, binds, yield)
@@ -151,7 +153,8 @@ func (r *providerStream) pullEvents(events iter.Seq[StreamEvent], out chan<- *to
 			return
 		}
 	}
-	for id := range held {
+	if len(held) > 0 {
+		id := slices.Min(slices.Collect(maps.Keys(held))) // the same call named every run
 		r.fail(&EventError{N: n, Err: fmt.Errorf("%w: the events ended inside a character of call %q", ErrInvalidUTF8, id)})
 		return
 	}

@@ -234,7 +234,7 @@ func (c *Client) ValidateProviderStream(ctx context.Context, p toolgatev1.Provid
 // streamSeq returns the sequence of one provider stream: binds sent first,
 // then body's events (see ValidateProviderStream).
 func (c *Client) streamSeq(ctx context.Context, p toolgatev1.Provider, body io.Reader, cfg streamConfig, binds []*toolgatev1.StreamBind) iter.Seq2[*toolgatev1.CallResult, error] {
-	return c.seqOnce(func(yield func(*toolgatev1.CallResult, error) bool) {
+	return seqOnce(func(yield func(*toolgatev1.CallResult, error) bool) {
 		r := &providerStream{provider: p, body: body, sse: NewSSEReader(body, cfg.maxEventBytes)}
 		r.source = r.read
 		r.run(ctx, c.api, binds, yield)
@@ -243,7 +243,7 @@ func (c *Client) streamSeq(ctx context.Context, p toolgatev1.Provider, body io.R
 
 // seqOnce returns a sequence that runs stream the first time it is ranged
 // over, and yields only errIteratedTwice after that.
-func (c *Client) seqOnce(stream iter.Seq2[*toolgatev1.CallResult, error]) iter.Seq2[*toolgatev1.CallResult, error] {
+func seqOnce(stream iter.Seq2[*toolgatev1.CallResult, error]) iter.Seq2[*toolgatev1.CallResult, error] {
 	var used atomic.Bool
 	return func(yield func(*toolgatev1.CallResult, error) bool) {
 		if used.Swap(true) {

@@ -109,15 +109,21 @@ type violation struct {
 // read further quotes what it read (see defers and noteCut). A reason
 // decided before from is about another value, and keeps its quote.
 func (r *violation) quoteRead(kind jsontok.Kind, from int64, x *excerpt, complete bool) {
-	if r.got == kind && r.off >= from {
+	r.requote(func(v *violation) bool { return v.got == kind && v.off >= from }, x, complete)
+}
+
+// requote makes r, and each reason under it, quote x, all of it when
+// complete, where quotes says it quotes the name or value x was read of.
+func (r *violation) requote(quotes func(*violation) bool, x *excerpt, complete bool) {
+	if quotes(r) {
 		r.excerpt, r.complete = *x, complete
 	}
 	if r.reason != nil {
-		r.reason.quoteRead(kind, from, x, complete)
+		r.reason.requote(quotes, x, complete)
 	}
 	if b := r.branches; b != nil {
 		for i := range b.reasons {
-			b.reasons[i].quoteRead(kind, from, x, complete)
+			b.reasons[i].requote(quotes, x, complete)
 		}
 	}
 }
@@ -133,17 +139,7 @@ func (r *violation) aboutName() bool {
 // it refuses that name, or when it is a keyword of propertyNames on the
 // name's text (a string: found inside the name, it is about the name).
 func (r *violation) quoteName(from int64, x *excerpt, complete bool) {
-	if (r.aboutName() || r.got == jsontok.String) && r.off >= from {
-		r.excerpt, r.complete = *x, complete
-	}
-	if r.reason != nil {
-		r.reason.quoteName(from, x, complete)
-	}
-	if b := r.branches; b != nil {
-		for i := range b.reasons {
-			b.reasons[i].quoteName(from, x, complete)
-		}
-	}
+	r.requote(func(v *violation) bool { return (v.aboutName() || v.got == jsontok.String) && v.off >= from }, x, complete)
 }
 
 // pointerTailLen is how many bytes of a reason's pointer (see
